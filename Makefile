@@ -1,0 +1,37 @@
+# Two commands for a fresh machine: `make demo` (the tutorial walkthrough) and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test system-deps lint clean
+
+demo: $(VENV)/.core
+	$(BIN)/handformer walk
+
+test: $(VENV)/.dev system-deps
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+$(VENV)/.core: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -e .
+	touch $@
+
+# torch first and pinned: it is the CPU build; anything else pulls a multi-GB CUDA build.
+$(VENV)/.dev: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[dev]'
+	touch $(VENV)/.core $@
+
+# Browser tests drive Debian's Chromium; CJK text needs a CJK font. Installed when we may.
+system-deps:
+	@if [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "noto sans cjk"; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	else echo "note: chromium or fonts-noto-cjk missing; browser tests will be skipped (sudo apt-get install chromium fonts-noto-cjk)"; fi
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check src tests benchmarks
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,7 @@
+"""handformer: a Transformer computed by hand, every number of every step with its formula."""
+
+from .config import Config, ConfigError, HandformerError, preset
+from .tape import Step, Tape
+
+__all__ = ["Config", "ConfigError", "HandformerError", "Step", "Tape", "preset"]
+__version__ = "0.1.0"

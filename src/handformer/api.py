@@ -1,0 +1,88 @@
+"""The pipeline in one call: sentences in, a tape with every step (and, if asked, every gradient).
+
+    >>> import handformer
+    >>> tape = handformer.walk()                      # the tutorial's example
+    >>> tape["generator.probs"].shape
+    (6, 25)
+    >>> tape = handformer.walk(src="the storm", tgt="he brings the storm", preset="small")
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .config import Config, preset as make_preset
+from .model import forward, init_params
+from .tape import Tape
+from .text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, make_example, read_corpus
+
+
+@dataclass
+class Setup:
+    """Everything a run starts from: config, dataset, vocabulary and parameters."""
+
+    config: Config
+    dataset: list[str]
+    vocab: Vocab
+    params: dict[str, np.ndarray]
+
+
+def setup(config: Config, corpus: str | None = None, weights: str | None = None) -> Setup:
+    """Dataset (the tutorial's, or a corpus file), vocabulary, and parameters (fresh or loaded)."""
+    dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
+    vocab = Vocab.from_corpus(dataset)
+    if weights is None:
+        return Setup(config, dataset, vocab, init_params(config, len(vocab)))
+    from .interop.weights import WeightsError, load_weights
+
+    params, config, tokens = load_weights(weights, config, vocab.tokens)
+    if tokens != vocab.tokens:
+        specials = tuple(t for t in tokens if t.startswith("<") and t.endswith(">"))
+        vocab = Vocab(tuple(t for t in tokens if t not in specials), specials)
+        if vocab.tokens != tokens:
+            raise WeightsError("the weights file's vocabulary is not in handformer's order")
+    return Setup(config, dataset, vocab, params)
+
+
+def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
+    """One sentence pair through the model, every step on the tape, the loss last."""
+    example = make_example(s.vocab, src, tgt, s.config.max_len)
+    tape = Tape(s.params, record=record)
+    tape.meta.update(
+        config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,
+        src={"tokens": example.src_tokens, "ids": example.src_ids},
+        tgt={"tokens": example.tgt_tokens, "ids": example.tgt_ids},
+        target={"tokens": example.out_tokens, "ids": example.out_ids},
+    )
+    logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
+    targets = np.asarray(example.out_ids)
+    tape.run("loss", "cross_entropy", [logits],
+             {"targets": targets, "weights": np.ones(targets.shape), "smoothing": 0.0},
+             symbols={"out": "L", "x": r"\mathrm{logits}"})
+    return tape
+
+
+def run_backward(tape: Tape, lr: float) -> None:
+    """The reverse pass, then one plain SGD step θ ← θ − η g, recorded for showing."""
+    grads = tape.backward("loss")
+    tape.meta["update"] = {"optimizer": "sgd", "lr": lr}
+    tape.updates = {name: (value, grads[name], value - lr * grads[name])
+                    for name, value in tape.params.items() if name in grads}
+
+
+def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutorial",
+         corpus: str | None = None, weights: str | None = None, backward: bool = False,
+         lr: float = 0.1, **overrides) -> Tape:
+    """Compute every step for one sentence pair and return the tape.
+
+    ``overrides`` are Config fields (``d_model=8, heads=2, ...``). With ``backward=True`` the
+    tape also holds every gradient (``tape.grads``) and one SGD update (``tape.updates``:
+    name → (before, gradient, after)).
+    """
+    s = setup(make_preset(preset, **overrides), corpus, weights)
+    tape = run_forward(s, src, tgt)
+    if backward:
+        run_backward(tape, lr)
+    return tape

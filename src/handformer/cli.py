@@ -1,0 +1,112 @@
+"""The command line: parse, call the library, render. Heavy imports stay inside the commands."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import sys
+import types
+import typing
+from pathlib import Path
+
+import click
+
+from .config import Config, HandformerError
+
+_CONFIG_HELP = {
+    "d_model": "embedding width d_model", "heads": "attention heads (encoder; decoder too unless --decoder-heads)",
+    "decoder_heads": "attention heads in the decoder", "d_k": "query/key width per head",
+    "d_v": "value width per head", "d_ff": "feed-forward hidden width",
+    "encoder_layers": "encoder layers", "decoder_layers": "decoder layers",
+    "ffn": "feed-forward: 'single' (one linear + ReLU, the tutorial) or 'paper' (two linears)",
+    "attn_bias": "biases in the attention projections", "scale_embeddings": "multiply embeddings by √d_model",
+    "final_norm": "one more LayerNorm after each stack (as torch.nn.Transformer)",
+    "init": "initial weights: 'uniform' [0, 1) or 'xavier'", "ln_eps": "layer-norm ε",
+    "max_len": "longest sentence the model takes", "dropout": "dropout rate (training only)",
+    "label_smoothing": "label smoothing ε of the loss", "seed": "random seed of the initial weights",
+}
+
+
+def _config_options(func):
+    """One CLI option per Config field (``--d-model``, ``--final-norm/--no-final-norm``, ...)."""
+    hints = typing.get_type_hints(Config)
+    for f in reversed([f for f in dataclasses.fields(Config) if f.name in _CONFIG_HELP]):
+        flag = "--" + f.name.replace("_", "-")
+        kind = _base_type(hints[f.name])
+        if kind is bool:
+            flag = f"{flag}/--no-{flag[2:]}"
+        option = click.option(flag, f.name, type=None if kind is bool else kind, default=None,
+                              help=_CONFIG_HELP[f.name])
+        func = option(func)
+    func = click.option("--layers", type=int, default=None,
+                        help="encoder and decoder layers (N)")(func)
+    return click.option("--preset", default="tutorial", show_default=True,
+                        type=click.Choice(["tutorial", "small", "paper"]),
+                        help="starting sizes; every field can be overridden")(func)
+
+
+def _base_type(hint):
+    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
+        return next(a for a in typing.get_args(hint) if a is not type(None))
+    return hint
+
+
+def config_from_options(options: dict) -> Config:
+    """Pop the config options out of a command's keyword arguments and build the Config."""
+    from .config import preset
+
+    names = [*_CONFIG_HELP, "layers"]
+    overrides = {n: options.pop(n) for n in names if n in options}
+    return preset(options.pop("preset"), **overrides)
+
+
+def model_options(func):
+    """Config options plus the sentences and weights every model command takes."""
+    func = click.option("--weights", type=click.Path(dir_okay=False),
+                        help="load weights from a .safetensors file (as --save-weights wrote)")(func)
+    func = click.option("--corpus", type=click.Path(dir_okay=False),
+                        help="UTF-8 file, one sentence per line (default: the tutorial's dataset)")(func)
+    func = click.option("--tgt", default=None, help="target sentence (default: the tutorial's)")(func)
+    func = click.option("--src", default=None, help="source sentence (default: the tutorial's)")(func)
+    return _config_options(func)
+
+
+def user_errors(func):
+    """A HandformerError becomes 'error: …' on stderr and exit status 2, never a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except HandformerError as err:
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="handformer")
+def main():
+    """handformer: a Transformer computed by hand, every number of every step."""
+
+
+def write_output(text: str, output: str | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    from .interop.weights import atomic_write
+
+    atomic_write(Path(output), text.encode("utf-8"))
+    click.echo(f"wrote {output}", err=True)
+
+
+def _register_commands() -> None:
+    from .commands import COMMAND_MODULES
+
+    for module in COMMAND_MODULES:
+        for command in getattr(module, "COMMANDS", []):
+            main.add_command(command)
+
+
+_register_commands()

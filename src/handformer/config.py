@@ -1,0 +1,149 @@
+"""The model's shape: one frozen dataclass, three presets, validation a learner can read."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+
+class HandformerError(Exception):
+    """An error the user can fix; the CLI prints its message and exits with status 2."""
+
+
+class ConfigError(HandformerError, ValueError):
+    """Numbers that do not fit together."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every size and switch of the encoder-decoder Transformer.
+
+    ``d_k``/``d_v``/``decoder_heads`` left as None follow the paper: d_model / heads and the
+    encoder's head count.
+    """
+
+    preset: str = "custom"
+    d_model: int = 6
+    heads: int = 1
+    decoder_heads: int | None = None
+    d_k: int | None = None
+    d_v: int | None = None
+    d_ff: int = 24
+    encoder_layers: int = 1
+    decoder_layers: int = 1
+    ffn: str = "paper"
+    attn_bias: bool = True
+    scale_embeddings: bool = True
+    final_norm: bool = True
+    init: str = "xavier"
+    ln_eps: float = 1e-5
+    max_len: int = 64
+    dropout: float = 0.0
+    label_smoothing: float = 0.0
+    seed: int = 0
+    extra: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.decoder_heads is None:
+            object.__setattr__(self, "decoder_heads", self.heads)
+        if self.d_k is None:
+            object.__setattr__(self, "d_k", _per_head(self.d_model, self.heads, "d_k"))
+        if self.d_v is None:
+            object.__setattr__(self, "d_v", self.d_k)
+        _validate(self)
+
+    def replace(self, **changes) -> "Config":
+        """A copy with some fields changed; d_k/d_v follow d_model/heads unless given."""
+        if ("d_model" in changes or "heads" in changes) and self.preset != "tutorial":
+            changes.setdefault("d_k", None)
+            changes.setdefault("d_v", None)
+        if "heads" in changes and "decoder_heads" not in changes:
+            changes["decoder_heads"] = None
+        if "layers" in changes:
+            layers = changes.pop("layers")
+            changes.setdefault("encoder_layers", layers)
+            changes.setdefault("decoder_layers", layers)
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Config":
+        known = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"unknown config field(s): {', '.join(unknown)}")
+        return cls(**data)
+
+
+def _per_head(d_model: int, heads: int, what: str) -> int:
+    if heads < 1:
+        raise ConfigError(f"heads must be at least 1, got {heads}")
+    if d_model % heads:
+        fits = [h for h in range(1, d_model + 1) if d_model % h == 0]
+        raise ConfigError(
+            f"d_model {d_model} is not divisible by heads {heads}, so {what} = d_model / heads "
+            f"is not a whole number. Choose heads from {fits[:12]} or give --d-k explicitly."
+        )
+    return d_model // heads
+
+
+def _validate(c: Config) -> None:
+    positive = ("d_model", "heads", "decoder_heads", "d_k", "d_v", "d_ff", "max_len")
+    for name in positive:
+        if getattr(c, name) < 1:
+            raise ConfigError(f"{name} must be at least 1, got {getattr(c, name)}")
+    if c.encoder_layers < 1 or c.decoder_layers < 1:
+        raise ConfigError(
+            f"an encoder-decoder needs at least one layer on each side, got "
+            f"{c.encoder_layers} encoder and {c.decoder_layers} decoder layers"
+        )
+    if c.d_model % 2:
+        raise ConfigError(
+            f"d_model {c.d_model} is odd, but sinusoidal positional encoding fills columns in "
+            f"sin/cos pairs; use an even d_model such as {c.d_model + 1}"
+        )
+    if c.ffn not in ("single", "paper"):
+        raise ConfigError(f"ffn must be 'single' (one linear + ReLU) or 'paper', got {c.ffn!r}")
+    if c.ffn == "single" and c.d_ff != c.d_model:
+        object.__setattr__(c, "d_ff", c.d_model)
+    if c.init not in ("uniform", "xavier"):
+        raise ConfigError(f"init must be 'uniform' or 'xavier', got {c.init!r}")
+    if not 0.0 <= c.dropout < 1.0:
+        raise ConfigError(f"dropout must be in [0, 1), got {c.dropout}")
+    if not 0.0 <= c.label_smoothing < 1.0:
+        raise ConfigError(f"label_smoothing must be in [0, 1), got {c.label_smoothing}")
+    if not c.ln_eps > 0:
+        raise ConfigError(f"ln_eps must be positive, got {c.ln_eps}")
+
+
+PRESETS: dict[str, dict] = {
+    # The seed tutorial's toy (SPEC.md): 6-dim embeddings, 4-column Q/K/V, one encoder head,
+    # two decoder heads, single-linear FFN, uniform [0, 1) weights, no embedding scale.
+    "tutorial": dict(
+        d_model=6, heads=1, decoder_heads=2, d_k=4, d_v=4, d_ff=6, encoder_layers=1,
+        decoder_layers=1, ffn="single", attn_bias=False, scale_embeddings=False,
+        final_norm=False, init="uniform", max_len=64,
+    ),
+    # The paper's architecture at a size that trains in seconds and verifies in milliseconds.
+    "small": dict(
+        d_model=32, heads=4, d_ff=64, encoder_layers=2, decoder_layers=2, ffn="paper",
+        attn_bias=True, scale_embeddings=True, final_norm=True, init="xavier", max_len=64,
+    ),
+    # "Attention Is All You Need", base model; final_norm matches torch.nn.Transformer.
+    "paper": dict(
+        d_model=512, heads=8, d_ff=2048, encoder_layers=6, decoder_layers=6, ffn="paper",
+        attn_bias=True, scale_embeddings=True, final_norm=True, init="xavier", max_len=512,
+        dropout=0.1, label_smoothing=0.1,
+    ),
+}
+
+
+def preset(name: str, **overrides) -> Config:
+    """The named preset with any fields overridden (None values are ignored)."""
+    if name not in PRESETS:
+        raise ConfigError(f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")
+    base = Config(preset=name, **PRESETS[name])
+    changes = {k: v for k, v in overrides.items() if v is not None}
+    return base.replace(**changes) if changes else base

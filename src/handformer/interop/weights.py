@@ -1,0 +1,208 @@
+"""Weights in and out as safetensors, under torch.nn.Transformer's state_dict names and layouts.
+
+Our parameters are row-vector matrices (x @ W, W of shape (d_in, d_out)); torch's Linear keeps
+W transposed, (d_out, d_in), and packs W_Q, W_K, W_V into one ``in_proj_weight``. The mapping
+below is the whole difference. Where a config has no torch counterpart (single-linear FFN, no
+attention biases, d_k·h ≠ d_model) the names follow the same pattern with the shapes it has.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+
+from ..config import Config, ConfigError, HandformerError
+
+FORMAT = "handformer.weights/1"
+_NORMS = {"ln1": "norm1", "ln2": "norm2", "ln3": "norm3"}
+
+
+class WeightsError(HandformerError):
+    """A weights file that cannot be used."""
+
+
+def to_state_dict(params: dict[str, np.ndarray], cfg: Config) -> dict[str, np.ndarray]:
+    """Our flat parameters under torch names and layouts."""
+    out = {"src_embed.weight": params["src_embed.weight"],
+           "tgt_embed.weight": params["tgt_embed.weight"],
+           "generator.weight": params["generator.w"].T,
+           "generator.bias": params["generator.b"]}
+    for side, count in (("encoder", cfg.encoder_layers), ("decoder", cfg.decoder_layers)):
+        for i in range(count):
+            out |= _layer_to_torch(params, cfg, side, i)
+        if cfg.final_norm:
+            out[f"{side}.norm.weight"] = params[f"{side}.norm.gamma"]
+            out[f"{side}.norm.bias"] = params[f"{side}.norm.beta"]
+    return {k: np.ascontiguousarray(v) for k, v in out.items()}
+
+
+def _layer_to_torch(params, cfg: Config, side: str, i: int) -> dict:
+    ours, theirs = f"{side}.{i}", f"{side}.layers.{i}"
+    out = {}
+    attns = [("self_attn", "self_attn")] + ([("cross_attn", "multihead_attn")] if side == "decoder" else [])
+    for mine, torch_name in attns:
+        p, t = f"{ours}.{mine}", f"{theirs}.{torch_name}"
+        out[f"{t}.in_proj_weight"] = np.concatenate([params[f"{p}.w_{x}"].T for x in "qkv"])
+        out[f"{t}.out_proj.weight"] = params[f"{p}.w_o"].T
+        if cfg.attn_bias:
+            out[f"{t}.in_proj_bias"] = np.concatenate([params[f"{p}.b_{x}"] for x in "qkv"])
+            out[f"{t}.out_proj.bias"] = params[f"{p}.b_o"]
+    for n in ("1", "2"):
+        if f"{ours}.ffn.w_{n}" in params:
+            out[f"{theirs}.linear{n}.weight"] = params[f"{ours}.ffn.w_{n}"].T
+            out[f"{theirs}.linear{n}.bias"] = params[f"{ours}.ffn.b_{n}"]
+    for ln, norm in _NORMS.items():
+        if f"{ours}.{ln}.gamma" in params:
+            out[f"{theirs}.{norm}.weight"] = params[f"{ours}.{ln}.gamma"]
+            out[f"{theirs}.{norm}.bias"] = params[f"{ours}.{ln}.beta"]
+    return out
+
+
+def from_state_dict(state: dict[str, np.ndarray], cfg: Config, vocab_size: int) -> dict:
+    """The inverse of ``to_state_dict``; every tensor's name and shape is checked."""
+    from ..model import param_shapes
+
+    expected = to_state_dict({n: np.zeros(s) for n, (s, _) in param_shapes(cfg, vocab_size).items()}, cfg)
+    missing = sorted(set(expected) - set(state))
+    extra = sorted(set(state) - set(expected))
+    if missing or extra:
+        raise WeightsError(_name_mismatch(missing, extra))
+    for name, want in expected.items():
+        if tuple(state[name].shape) != want.shape:
+            raise WeightsError(
+                f"tensor {name!r} has shape {tuple(state[name].shape)}, but this model "
+                f"(d_model {cfg.d_model}, heads {cfg.heads}, d_k {cfg.d_k}, d_ff {cfg.d_ff}, "
+                f"vocabulary {vocab_size}) needs {want.shape}")
+    return _params_from_torch(state, cfg, vocab_size)
+
+
+def _name_mismatch(missing, extra) -> str:
+    parts = []
+    if missing:
+        parts.append(f"missing {len(missing)} tensor(s), e.g. {', '.join(missing[:3])}")
+    if extra:
+        parts.append(f"{len(extra)} unexpected tensor(s), e.g. {', '.join(extra[:3])}")
+    return "the weights do not fit this model: " + "; ".join(parts)
+
+
+def _params_from_torch(state, cfg: Config, vocab_size: int) -> dict[str, np.ndarray]:
+    from ..model import param_shapes
+
+    params = {}
+    for name in param_shapes(cfg, vocab_size):
+        params[name] = np.ascontiguousarray(_lookup(state, cfg, name), dtype=np.float64)
+    return params
+
+
+def _lookup(state, cfg: Config, name: str) -> np.ndarray:
+    if name in ("src_embed.weight", "tgt_embed.weight"):
+        return state[name]
+    if name == "generator.w":
+        return state["generator.weight"].T
+    if name == "generator.b":
+        return state["generator.bias"]
+    m = re.fullmatch(r"(encoder|decoder)\.norm\.(gamma|beta)", name)
+    if m:
+        return state[f"{m[1]}.norm.{'weight' if m[2] == 'gamma' else 'bias'}"]
+    side, i, rest = re.fullmatch(r"(encoder|decoder)\.(\d+)\.(.+)", name).groups()
+    t = f"{side}.layers.{i}"
+    if rest.startswith(("self_attn", "cross_attn")):
+        return _attention_lookup(state, cfg, f"{t}.{'self_attn' if rest.startswith('self') else 'multihead_attn'}", rest.split(".")[1], side)
+    if rest.startswith("ffn"):
+        kind, n = rest.split(".")[1].split("_")
+        tensor = state[f"{t}.linear{n}.{'weight' if kind == 'w' else 'bias'}"]
+        return tensor.T if kind == "w" else tensor
+    ln, which = rest.split(".")
+    return state[f"{t}.{_NORMS[ln]}.{'weight' if which == 'gamma' else 'bias'}"]
+
+
+def _attention_lookup(state, cfg: Config, t: str, leaf: str, side: str) -> np.ndarray:
+    heads = cfg.heads if side == "encoder" else cfg.decoder_heads
+    qk, v = heads * cfg.d_k, heads * cfg.d_v
+    bounds = {"q": (0, qk), "k": (qk, 2 * qk), "v": (2 * qk, 2 * qk + v)}
+    kind, which = leaf.split("_")
+    if which == "o":
+        tensor = state[f"{t}.out_proj.{'weight' if kind == 'w' else 'bias'}"]
+        return tensor.T if kind == "w" else tensor
+    lo, hi = bounds[which]
+    if kind == "w":
+        return state[f"{t}.in_proj_weight"][lo:hi].T
+    return state[f"{t}.in_proj_bias"][lo:hi]
+
+
+# --- files ----------------------------------------------------------------------------------
+
+
+def save_weights(path, params, cfg: Config, vocab: list[str]) -> None:
+    """Write safetensors atomically (temporary file, fsync, rename), config and vocab inside."""
+    from safetensors.numpy import save
+
+    meta = {"format": FORMAT, "config": json.dumps(cfg.to_dict()), "vocab": json.dumps(vocab)}
+    atomic_write(path, save(to_state_dict(params, cfg), metadata=meta))
+
+
+def atomic_write(path, data: bytes) -> None:
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
+    """Tensors and metadata of a safetensors file; anything else is refused clearly."""
+    from safetensors import SafetensorError
+    from safetensors.numpy import load
+
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise WeightsError(f"weights file {str(path)!r} does not exist") from None
+    except OSError as err:
+        raise WeightsError(f"cannot read weights file {str(path)!r}: {err.strerror}") from None
+    try:
+        tensors = load(raw)
+        meta = _metadata(raw)
+    except (SafetensorError, ValueError, UnicodeDecodeError) as err:
+        raise WeightsError(
+            f"{str(path)!r} is not a readable safetensors file (truncated or another format?): "
+            f"{err}") from None
+    return {k: v.astype(np.float64) for k, v in tensors.items()}, meta
+
+
+def _metadata(raw: bytes) -> dict:
+    if len(raw) < 8:
+        raise ValueError("file too short")
+    n = int.from_bytes(raw[:8], "little")
+    header = json.loads(raw[8:8 + n].decode("utf-8"))
+    return header.get("__metadata__") or {}
+
+
+def load_weights(path, cfg: Config | None = None, vocab: list[str] | None = None):
+    """(params, config, vocab) from a file we saved; a foreign or mismatched file is refused."""
+    tensors, meta = read_weights(path)
+    if meta.get("format") != FORMAT and cfg is None:
+        raise WeightsError(
+            f"{str(path)!r} has no handformer metadata (format {FORMAT}); it was not written by "
+            f"--save-weights, so its config and vocabulary are unknown")
+    try:
+        file_cfg = Config.from_dict(json.loads(meta["config"])) if "config" in meta else None
+        file_vocab = json.loads(meta["vocab"]) if "vocab" in meta else None
+    except (json.JSONDecodeError, ConfigError, TypeError) as err:
+        raise WeightsError(f"{str(path)!r} has unreadable handformer metadata: {err}") from None
+    cfg = file_cfg or cfg
+    vocab = file_vocab or vocab
+    if vocab is None:
+        raise WeightsError(f"{str(path)!r} does not say which vocabulary it was trained with")
+    return from_state_dict(tensors, cfg, len(vocab)), cfg, vocab

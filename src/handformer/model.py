@@ -1,0 +1,240 @@
+"""The encoder-decoder Transformer, composed from ops, writing every step onto a tape.
+
+Shapes: a sequence of n tokens is (n, d_model), a batch (B, n, d_model); heads sit on axis -3,
+so one head's scores are (n, m) and all of them (…, h, n, m).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import errata
+from .config import Config
+from .tape import Tape
+
+
+# --- parameters -----------------------------------------------------------------------------
+
+
+def param_shapes(cfg: Config, vocab_size: int) -> dict[str, tuple[tuple[int, ...], str]]:
+    """Every parameter's name, shape and kind, in the order they are initialized."""
+    d = cfg.d_model
+    shapes = {"src_embed.weight": ((vocab_size, d), "embed"),
+              "tgt_embed.weight": ((vocab_size, d), "embed")}
+    for i in range(cfg.encoder_layers):
+        shapes |= _attention_shapes(cfg, f"encoder.{i}.self_attn", cfg.heads)
+        shapes |= _norm_shapes(d, f"encoder.{i}.ln1") | _ffn_shapes(cfg, f"encoder.{i}.ffn")
+        shapes |= _norm_shapes(d, f"encoder.{i}.ln2")
+    if cfg.final_norm:
+        shapes |= _norm_shapes(d, "encoder.norm")
+    for i in range(cfg.decoder_layers):
+        shapes |= _attention_shapes(cfg, f"decoder.{i}.self_attn", cfg.decoder_heads)
+        shapes |= _norm_shapes(d, f"decoder.{i}.ln1")
+        shapes |= _attention_shapes(cfg, f"decoder.{i}.cross_attn", cfg.decoder_heads)
+        shapes |= _norm_shapes(d, f"decoder.{i}.ln2") | _ffn_shapes(cfg, f"decoder.{i}.ffn")
+        shapes |= _norm_shapes(d, f"decoder.{i}.ln3")
+    if cfg.final_norm:
+        shapes |= _norm_shapes(d, "decoder.norm")
+    return shapes | {"generator.w": ((d, vocab_size), "weight"),
+                     "generator.b": ((vocab_size,), "bias")}
+
+
+def _attention_shapes(cfg: Config, p: str, heads: int) -> dict:
+    d, qk, v = cfg.d_model, heads * cfg.d_k, heads * cfg.d_v
+    shapes = {f"{p}.w_q": ((d, qk), "weight"), f"{p}.w_k": ((d, qk), "weight"),
+              f"{p}.w_v": ((d, v), "weight"), f"{p}.w_o": ((v, d), "weight")}
+    if cfg.attn_bias:
+        shapes |= {f"{p}.b_q": ((qk,), "bias"), f"{p}.b_k": ((qk,), "bias"),
+                   f"{p}.b_v": ((v,), "bias"), f"{p}.b_o": ((d,), "bias")}
+    return shapes
+
+
+def _norm_shapes(d: int, p: str) -> dict:
+    return {f"{p}.gamma": ((d,), "gamma"), f"{p}.beta": ((d,), "beta")}
+
+
+def _ffn_shapes(cfg: Config, p: str) -> dict:
+    if cfg.ffn == "single":
+        return {f"{p}.w_1": ((cfg.d_model, cfg.d_model), "weight"),
+                f"{p}.b_1": ((cfg.d_model,), "bias")}
+    return {f"{p}.w_1": ((cfg.d_model, cfg.d_ff), "weight"), f"{p}.b_1": ((cfg.d_ff,), "bias"),
+            f"{p}.w_2": ((cfg.d_ff, cfg.d_model), "weight"), f"{p}.b_2": ((cfg.d_model,), "bias")}
+
+
+def init_params(cfg: Config, vocab_size: int, dtype="float64") -> dict[str, np.ndarray]:
+    """Tutorial: every weight and bias uniform in [0, 1). Otherwise Xavier-uniform matrices,
+    zero biases. Layer norms start at γ = 1, β = 0. The same config and seed give the same
+    numbers."""
+    rng = np.random.default_rng(cfg.seed)
+    params = {}
+    for name, (shape, kind) in param_shapes(cfg, vocab_size).items():
+        if kind == "gamma":
+            value = np.ones(shape)
+        elif kind == "beta":
+            value = np.zeros(shape)
+        elif cfg.init == "uniform":
+            value = rng.random(shape)
+        elif kind == "bias":
+            value = np.zeros(shape)
+        else:
+            limit = math.sqrt(6.0 / (shape[0] + shape[-1]))
+            value = rng.uniform(-limit, limit, shape)
+        params[name] = value.astype(dtype)
+    return params
+
+
+# --- the forward pass -----------------------------------------------------------------------
+
+
+@dataclass
+class Masks:
+    """Which keys each query may see (True = seen), broadcastable to (…, h, n, m); None = all."""
+
+    src: np.ndarray | None
+    tgt: np.ndarray | None
+
+
+def make_masks(src_pad: np.ndarray | None, tgt_pad: np.ndarray | None, n_tgt: int) -> Masks:
+    """Padding masks hide pad keys; the decoder's causal mask hides the future (SPEC D8)."""
+    src = None if src_pad is None or not src_pad.any() else ~src_pad[..., None, None, :]
+    causal = np.tril(np.ones((n_tgt, n_tgt), dtype=bool))
+    tgt = causal if tgt_pad is None or not tgt_pad.any() else causal & ~tgt_pad[..., None, None, :]
+    return Masks(src, tgt)
+
+
+def forward(tape: Tape, cfg: Config, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> str:
+    """Encoder, decoder and generator for ids of shape (n,) or (B, n); returns the logits' name."""
+    src_ids, tgt_ids = np.asarray(src_ids), np.asarray(tgt_ids)
+    masks = make_masks(src_pad, tgt_pad, tgt_ids.shape[-1])
+    memory = encode(tape, cfg, tape.constant("src.ids", src_ids), masks.src)
+    y = decode(tape, cfg, tape.constant("tgt.ids", tgt_ids), memory, masks)
+    logits = tape.run("generator.logits", "linear", [y, "generator.w", "generator.b"],
+                      symbols={"out": r"\mathrm{logits}", "x": "Y", "w": "W_{out}", "b": "b_{out}"})
+    tape.run("generator.probs", "softmax", [logits],
+             symbols={"out": "p", "s": r"\mathrm{logits}"})
+    return logits
+
+
+def encode(tape: Tape, cfg: Config, ids: str, src_mask) -> str:
+    x = embed(tape, cfg, "src_embed", ids, "X")
+    for i in range(cfg.encoder_layers):
+        p = f"encoder.{i}"
+        a = attention(tape, cfg, f"{p}.self_attn", x, x, cfg.heads, src_mask)
+        x = add_norm(tape, cfg, p, "ln1", x, a)
+        x = add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, cfg, f"{p}.ffn", x))
+        x = tape.run(f"{p}.out", "identity", [x], symbols={"out": f"X^{{({i + 1})}}", "x": "X"})
+    if cfg.final_norm:
+        x = tape.run("encoder.norm.out", "layer_norm", [x, "encoder.norm.gamma",
+                     "encoder.norm.beta"], {"eps": cfg.ln_eps}, symbols={"out": "M"})
+    return x
+
+
+def decode(tape: Tape, cfg: Config, ids: str, memory: str, masks: Masks) -> str:
+    y = embed(tape, cfg, "tgt_embed", ids, "Y")
+    for i in range(cfg.decoder_layers):
+        p = f"decoder.{i}"
+        a = attention(tape, cfg, f"{p}.self_attn", y, y, cfg.decoder_heads, masks.tgt)
+        y = add_norm(tape, cfg, p, "ln1", y, a)
+        c = attention(tape, cfg, f"{p}.cross_attn", y, memory, cfg.decoder_heads, masks.src,
+                      kv_symbol="M")
+        y = add_norm(tape, cfg, p, "ln2", y, c)
+        y = add_norm(tape, cfg, p, "ln3", y, feed_forward(tape, cfg, f"{p}.ffn", y))
+        y = tape.run(f"{p}.out", "identity", [y], symbols={"out": f"Y^{{({i + 1})}}", "x": "Y"})
+    if cfg.final_norm:
+        y = tape.run("decoder.norm.out", "layer_norm", [y, "decoder.norm.gamma",
+                     "decoder.norm.beta"], {"eps": cfg.ln_eps}, symbols={"out": "Y"})
+    return y
+
+
+def embed(tape: Tape, cfg: Config, p: str, ids: str, sym: str) -> str:
+    """Token embedding (× √d_model in the paper) plus sinusoidal positional encoding."""
+    x = tape.run(f"{p}.tok", "embed", [ids, f"{p}.weight"], symbols={"out": f"{sym}_{{tok}}"})
+    if cfg.scale_embeddings:
+        x = tape.run(f"{p}.scaled", "scale", [x], {"factor": math.sqrt(cfg.d_model)},
+                     symbols={"out": f"{sym}_{{tok}}'", "x": f"{sym}_{{tok}}",
+                              "c": rf"\sqrt{{{cfg.d_model}}}"})
+    n, dtype = tape.value(ids).shape[-1], tape.value(x).dtype
+    extras = {"tutorial": errata.tutorial_positional(n, cfg.d_model)} if tape.record else None
+    pos = tape.run(f"{p}.pos", "positional", [], {"n": n, "d": cfg.d_model, "dtype": dtype},
+                   extras=extras)
+    out = tape.run(f"{p}.out", "add", [x, pos],
+                   symbols={"out": sym, "a": tape.index[x].symbols["out"], "b": "PE"})
+    return maybe_dropout(tape, cfg, f"{p}.dropout", out)
+
+
+def maybe_dropout(tape: Tape, cfg: Config, name: str, x: str) -> str:
+    """Dropout where the paper puts it, only while training (tape.dropout_rng set)."""
+    if tape.dropout_rng is None or cfg.dropout == 0.0:
+        return x
+    value = tape[x]
+    keep = tape.dropout_rng.random(value.shape) >= cfg.dropout
+    return tape.run(name, "dropout", [x], {"keep": keep, "p": cfg.dropout})
+
+
+def attention(tape: Tape, cfg: Config, p: str, x: str, kv: str, heads: int, allowed,
+              kv_symbol: str = "X") -> str:
+    """Multi-head attention: per head softmax(Q Kᵀ/√d_k) V, heads concatenated, times W_O."""
+    q = _project(tape, cfg, p, "q", x, "X", heads)
+    k = _project(tape, cfg, p, "k", kv, kv_symbol, heads)
+    v = _project(tape, cfg, p, "v", kv, kv_symbol, heads)
+    extras = None
+    if tape.record:
+        extras = {"tutorial": errata.tutorial_scores(tape[q], tape[k], cfg.d_model)}
+    s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)},
+                 extras=extras)
+    shown = [q, k, v, s]
+    if allowed is not None:
+        s = tape.run(f"{p}.masked", "mask", [s], {"allowed": allowed})
+        shown.append(s)
+    a = tape.run(f"{p}.pattern", "softmax", [s])
+    z = tape.run(f"{p}.z", "attend", [maybe_dropout(tape, cfg, f"{p}.pattern_dropout", a), v])
+    if tape.record:
+        _head_views(tape, p, heads, [*shown, a, z])
+    concat = tape.run(f"{p}.concat", "merge_heads", [z])
+    bias = [f"{p}.b_o"] if cfg.attn_bias else []
+    out = tape.run(f"{p}.out", "linear", [concat, f"{p}.w_o", *bias],
+                   symbols={"out": r"\mathrm{MHA}", "x": "Z", "w": "W^O",
+                            "b": "b^O" if cfg.attn_bias else None})
+    return maybe_dropout(tape, cfg, f"{p}.dropout", out)
+
+
+def _project(tape: Tape, cfg: Config, p: str, which: str, x: str, x_sym: str, heads: int) -> str:
+    big = which.upper()
+    bias = [f"{p}.b_{which}"] if cfg.attn_bias else []
+    return tape.run(f"{p}.{which}", "head_proj", [x, f"{p}.w_{which}", *bias], {"heads": heads},
+                    symbols={"out": big, "x": x_sym, "w": f"W^{big}",
+                             "b": f"b^{big}" if cfg.attn_bias else None})
+
+
+def _head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
+    for h in range(heads):
+        for name in names:
+            leaf = name.rsplit(".", 1)[1]
+            tape.run(f"{p}.head.{h}.{leaf}", "select_head", [name], {"index": h}, view=True)
+
+
+def add_norm(tape: Tape, cfg: Config, p: str, ln: str, x: str, sublayer: str) -> str:
+    """Post-norm residual: LN(x + Sublayer(x)) (SPEC step 8)."""
+    resid = tape.run(f"{p}.{ln}.resid", "add", [x, sublayer])
+    extras = None
+    if tape.record:
+        r = tape[resid]
+        extras = errata.row_stats(r, cfg.ln_eps) | {
+            "tutorial": errata.tutorial_layer_norm(r, cfg.ln_eps)}
+    return tape.run(f"{p}.{ln}.out", "layer_norm", [resid, f"{p}.{ln}.gamma", f"{p}.{ln}.beta"],
+                    {"eps": cfg.ln_eps}, extras=extras)
+
+
+def feed_forward(tape: Tape, cfg: Config, p: str, x: str) -> str:
+    """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (SPEC D4)."""
+    pre = tape.run(f"{p}.pre", "linear", [x, f"{p}.w_1", f"{p}.b_1"],
+                   symbols={"out": "H", "w": "W_1", "b": "b_1"})
+    act = tape.run(f"{p}.act" if cfg.ffn == "paper" else f"{p}.out", "relu", [pre])
+    if cfg.ffn == "single":
+        return maybe_dropout(tape, cfg, f"{p}.dropout", act)
+    out = tape.run(f"{p}.out", "linear", [act, f"{p}.w_2", f"{p}.b_2"],
+                   symbols={"out": r"\mathrm{FFN}", "x": "H", "w": "W_2", "b": "b_2"})
+    return maybe_dropout(tape, cfg, f"{p}.dropout", out)

@@ -1,0 +1,332 @@
+"""The math of every step: each operation's forward, its backward right below it, its formulas.
+
+An operation works on arrays with any leading (batch) axes. ``forward(*args, **attrs)`` returns
+``(out, cache)``; ``backward(g, out, args, cache, attrs)`` returns one gradient per argument
+(None for arguments that are not differentiable, such as ids). Formulas are LaTeX templates in
+which ``$out``, ``$x``, ... stand for the symbols a step gives them (see ``Op.latex``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from string import Template
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    forward: Callable
+    backward: Callable
+    formula: str
+    grad_formula: str
+    symbols: tuple[tuple[str, str], ...] = ()
+
+    def latex(self, symbols: dict | None = None, grad: bool = False) -> str:
+        """The formula with this step's symbols filled in; a symbol set to None is left out."""
+        names = dict(self.symbols) | (symbols or {})
+        text = self.grad_formula if grad else self.formula
+        for absent in [k for k, v in names.items() if v is None]:
+            parts = [p for p in text.split(r",\quad ") if f"\\partial ${absent}" not in p]
+            text = re.sub(rf" \+ \${absent}(\^\{{\(i\)\}})?", "", r",\quad ".join(parts))
+        return Template(text).safe_substitute(names)
+
+
+OPS: dict[str, Op] = {}
+
+
+def op(name, formula, grad_formula, **symbols):
+    """Register ``forward`` and ``backward`` (the decorated function) as one operation."""
+
+    def register(backward):
+        forward = backward.__globals__[f"{name}_forward"]
+        OPS[name] = Op(name, forward, backward, formula, grad_formula, tuple(symbols.items()))
+        return OPS[name]
+
+    return register
+
+
+def unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
+    """Sum a gradient back down to the shape of an argument that was broadcast."""
+    while g.ndim > len(shape):
+        g = g.sum(axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1 and g.shape[axis] != 1:
+            g = g.sum(axis=axis, keepdims=True)
+    return g
+
+
+def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """∂L/∂W for Y = X W when X and Y carry leading batch axes: Xᵀ G over all rows."""
+    return x.reshape(-1, x.shape[-1]).T @ g.reshape(-1, g.shape[-1])
+
+
+# --- embedding lookup -----------------------------------------------------------------------
+
+
+def embed_forward(ids, table):
+    return table[ids], None
+
+
+@op("embed", r"$out = $table[\mathrm{ids}]", r"\frac{\partial L}{\partial $table_{w}} = \sum_{t:\,\mathrm{ids}_t = w} \frac{\partial L}{\partial $out_{t}}", table="E", out="X")
+def embed(g, out, args, cache, attrs):
+    ids, table = args
+    grad = np.zeros_like(table)
+    np.add.at(grad, ids.reshape(-1), g.reshape(-1, table.shape[-1]))
+    return None, grad
+
+
+# --- multiply by a constant -----------------------------------------------------------------
+
+
+def scale_forward(x, *, factor):
+    return x * factor, None
+
+
+@op("scale", r"$out = $x \cdot $c", r"\frac{\partial L}{\partial $x} = $c \cdot \frac{\partial L}{\partial $out}", c="c")
+def scale(g, out, args, cache, attrs):
+    return (g * attrs["factor"],)
+
+
+# --- sinusoidal positional encoding (a constant) --------------------------------------------
+
+
+def positional_forward(*, n, d, dtype="float64"):
+    pos = np.arange(n, dtype=np.float64)[:, None]
+    pair = np.arange(d, dtype=np.float64)[None, :] // 2  # Note: i is the pair index (SPEC D6)
+    angle = pos / np.power(10000.0, 2 * pair / d)
+    pe = np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle))
+    return pe.astype(dtype), None
+
+
+@op("positional", r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right),\quad PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)", r"\text{constant: no gradient}")
+def positional(g, out, args, cache, attrs):
+    return ()
+
+
+# --- element-wise sum (embedding + position, residual connections) --------------------------
+
+
+def add_forward(a, b):
+    return a + b, None
+
+
+@op("add", r"$out = $a + $b", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $b} = \frac{\partial L}{\partial $out}")
+def add(g, out, args, cache, attrs):
+    a, b = args
+    return unbroadcast(g, a.shape), unbroadcast(g, b.shape)
+
+
+# --- affine map X W + b ---------------------------------------------------------------------
+
+
+def linear_forward(x, w, b=None):
+    y = x @ w
+    if b is not None:
+        y += b
+    return y, None
+
+
+@op("linear", r"$out = $x $w + $b", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out} $w^\top,\quad \frac{\partial L}{\partial $w} = $x^\top \frac{\partial L}{\partial $out},\quad \frac{\partial L}{\partial $b} = \sum_{t} \frac{\partial L}{\partial $out_{t}}", out="Y", x="X", w="W", b="b")
+def linear(g, out, args, cache, attrs):
+    x, w = args[0], args[1]
+    grads = [g @ w.T, matmul_weight_grad(x, g)]
+    if len(args) == 3:
+        grads.append(g.reshape(-1, g.shape[-1]).sum(axis=0))
+    return tuple(grads)
+
+
+# --- per-head projection: X W split into h heads --------------------------------------------
+
+
+def head_proj_forward(x, w, b=None, *, heads):
+    y = x @ w
+    if b is not None:
+        y += b
+    split = y.reshape(*y.shape[:-1], heads, -1)
+    return np.swapaxes(split, -2, -3), None
+
+
+@op("head_proj", r"$out^{(i)} = $x $w^{(i)} + $b^{(i)}", r"\frac{\partial L}{\partial $x} = \sum_i \frac{\partial L}{\partial $out^{(i)}} ($w^{(i)})^\top,\quad \frac{\partial L}{\partial $w^{(i)}} = $x^\top \frac{\partial L}{\partial $out^{(i)}}", out="Q", x="X", w="W^Q", b="b^Q")
+def head_proj(g, out, args, cache, attrs):
+    x, w = args[0], args[1]
+    merged = np.swapaxes(g, -2, -3)
+    merged = merged.reshape(*merged.shape[:-2], -1)
+    grads = [merged @ w.T, matmul_weight_grad(x, merged)]
+    if len(args) == 3:
+        grads.append(merged.reshape(-1, merged.shape[-1]).sum(axis=0))
+    return tuple(grads)
+
+
+# --- scaled dot-product scores --------------------------------------------------------------
+
+
+def scores_forward(q, k, *, scale):
+    return (q @ np.swapaxes(k, -1, -2)) * scale, None
+
+
+@op("scores", r"$out = \frac{$q $k^\top}{\sqrt{d_k}}", r"\frac{\partial L}{\partial $q} = \frac{1}{\sqrt{d_k}} \frac{\partial L}{\partial $out} $k,\quad \frac{\partial L}{\partial $k} = \frac{1}{\sqrt{d_k}} \left(\frac{\partial L}{\partial $out}\right)^{\!\top} $q", out="S", q="Q", k="K")
+def scores(g, out, args, cache, attrs):
+    q, k = args
+    g = g * attrs["scale"]
+    return g @ k, np.swapaxes(g, -1, -2) @ q
+
+
+# --- mask: positions that may not be seen get −∞ --------------------------------------------
+
+
+def mask_forward(s, *, allowed):
+    return np.where(allowed, s, -np.inf), None
+
+
+@op("mask", r"$out_{ij} = \begin{cases} $s_{ij} & \text{if } j \text{ may be seen from } i \\ -\infty & \text{otherwise} \end{cases}", r"\frac{\partial L}{\partial $s_{ij}} = \begin{cases} \frac{\partial L}{\partial $out_{ij}} & \text{if seen} \\ 0 & \text{otherwise} \end{cases}", out="S'", s="S")
+def mask(g, out, args, cache, attrs):
+    return (np.where(attrs["allowed"], g, 0.0),)
+
+
+# --- softmax over the last axis -------------------------------------------------------------
+
+
+def softmax_forward(s):
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    e /= e.sum(axis=-1, keepdims=True)
+    return e, None
+
+
+@op("softmax", r"$out_{ij} = \frac{e^{$s_{ij}}}{\sum_{k} e^{$s_{ik}}}", r"\frac{\partial L}{\partial $s} = $out \odot \left(\frac{\partial L}{\partial $out} - \operatorname{rowsum}\!\left(\frac{\partial L}{\partial $out} \odot $out\right)\right)", out="A", s="S")
+def softmax(g, out, args, cache, attrs):
+    return (out * (g - (g * out).sum(axis=-1, keepdims=True)),)
+
+
+# --- weighted sum of values -----------------------------------------------------------------
+
+
+def attend_forward(a, v):
+    return a @ v, None
+
+
+@op("attend", r"$out = $a $v", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $out} $v^\top,\quad \frac{\partial L}{\partial $v} = $a^\top \frac{\partial L}{\partial $out}", out="Z", a="A", v="V")
+def attend(g, out, args, cache, attrs):
+    a, v = args
+    return g @ np.swapaxes(v, -1, -2), np.swapaxes(a, -1, -2) @ g
+
+
+# --- concatenate the heads side by side -----------------------------------------------------
+
+
+def merge_heads_forward(z):
+    merged = np.swapaxes(z, -2, -3)
+    return merged.reshape(*merged.shape[:-2], -1), None
+
+
+@op("merge_heads", r"$out = \mathrm{Concat}($z^{(1)}, \dots, $z^{(h)})", r"\frac{\partial L}{\partial $z^{(i)}} = \text{the } i\text{-th block of columns of } \frac{\partial L}{\partial $out}", out="Z", z="Z")
+def merge_heads(g, out, args, cache, attrs):
+    (z,) = args
+    split = g.reshape(*g.shape[:-1], z.shape[-3], z.shape[-1])
+    return (np.swapaxes(split, -2, -3),)
+
+
+# --- one head's slice (a view for showing heads one by one) ---------------------------------
+
+
+def select_head_forward(x, *, index):
+    return x[..., index, :, :], None
+
+
+@op("select_head", r"$out = $x^{(i)}", r"\frac{\partial L}{\partial $x^{(i)}} = \frac{\partial L}{\partial $out}")
+def select_head(g, out, args, cache, attrs):
+    (x,) = args
+    grad = np.zeros_like(x)
+    grad[..., attrs["index"], :, :] = g
+    return (grad,)
+
+
+# --- layer normalization --------------------------------------------------------------------
+
+
+def layer_norm_forward(x, gamma, beta, *, eps):
+    mu = x.mean(axis=-1, keepdims=True)
+    centered = x - mu
+    inv_std = 1.0 / np.sqrt((centered * centered).mean(axis=-1, keepdims=True) + eps)
+    xhat = centered * inv_std
+    return xhat * gamma + beta, (xhat, inv_std)
+
+
+@op("layer_norm", r"$out = \gamma \odot \frac{$x - \mu}{\sqrt{\sigma^2 + \varepsilon}} + \beta,\quad \mu = \tfrac{1}{d}\textstyle\sum_j $x_{j},\ \sigma^2 = \tfrac{1}{d}\textstyle\sum_j ($x_{j} - \mu)^2", r"\frac{\partial L}{\partial $x} = \frac{1}{\sqrt{\sigma^2+\varepsilon}}\left(\hat g - \overline{\hat g} - \hat x\, \overline{\hat g \odot \hat x}\right),\ \hat g = \gamma \odot \frac{\partial L}{\partial $out};\quad \frac{\partial L}{\partial \gamma} = \sum_t \frac{\partial L}{\partial $out_{t}} \odot \hat x_t,\ \frac{\partial L}{\partial \beta} = \sum_t \frac{\partial L}{\partial $out_{t}}", out="Y", x="X")
+def layer_norm(g, out, args, cache, attrs):
+    x, gamma, _ = args
+    xhat, inv_std = cache
+    ghat = g * gamma
+    mean_g = ghat.mean(axis=-1, keepdims=True)
+    mean_gx = (ghat * xhat).mean(axis=-1, keepdims=True)
+    dx = inv_std * (ghat - mean_g - xhat * mean_gx)
+    d = g.shape[-1]
+    dgamma = (g * xhat).reshape(-1, d).sum(axis=0)
+    dbeta = g.reshape(-1, d).sum(axis=0)
+    return dx, dgamma, dbeta
+
+
+# --- ReLU -----------------------------------------------------------------------------------
+
+
+def relu_forward(x):
+    return np.maximum(x, 0.0), None
+
+
+@op("relu", r"$out = \max(0, $x)", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out} \odot [$x > 0]", out="H", x="X")
+def relu(g, out, args, cache, attrs):
+    return (np.where(args[0] > 0, g, 0.0),)
+
+
+# --- identity (a name for a value the reader meets again) -----------------------------------
+
+
+def identity_forward(x):
+    return x, None
+
+
+@op("identity", r"$out = $x", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out}")
+def identity(g, out, args, cache, attrs):
+    return (g,)
+
+
+# --- dropout (training only) ---------------------------------------------------------------
+
+
+def dropout_forward(x, *, keep, p):
+    return x * keep * (1.0 / (1.0 - p)), None
+
+
+@op("dropout", r"$out = \frac{m \odot $x}{1 - p},\quad m_{j} \sim \mathrm{Bernoulli}(1 - p)", r"\frac{\partial L}{\partial $x} = \frac{m}{1 - p} \odot \frac{\partial L}{\partial $out}")
+def dropout(g, out, args, cache, attrs):
+    return (g * attrs["keep"] * (1.0 / (1.0 - attrs["p"])),)
+
+
+# --- cross-entropy over the non-pad positions, with optional label smoothing ----------------
+
+
+def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    q = smoothed_targets(targets, logits.shape[-1], smoothing, log_p.dtype)
+    per_position = -(q * log_p).sum(axis=-1)
+    count = weights.sum()
+    return np.asarray((per_position * weights).sum() / count, dtype=logits.dtype), (log_p, q, count)
+
+
+@op("cross_entropy", r"$out = -\frac{1}{|T|} \sum_{t \in T} \sum_{w} q_{t,w} \log p_{t,w},\quad p_t = \operatorname{softmax}($x_t)", r"\frac{\partial L}{\partial $x_{t}} = \frac{1}{|T|}\,(p_t - q_t)", out="L", x="z")
+def cross_entropy(g, out, args, cache, attrs):
+    log_p, q, count = cache
+    weights = attrs["weights"][..., None]
+    return ((np.exp(log_p) - q) * (weights * (g / count)),)
+
+
+def smoothed_targets(targets, vocab_size, smoothing, dtype):
+    """q = (1 − ε)·onehot + ε/V: label smoothing as torch's cross_entropy defines it."""
+    q = np.full((*np.shape(targets), vocab_size), smoothing / vocab_size, dtype=dtype)
+    np.put_along_axis(q, np.asarray(targets)[..., None], 1.0 - smoothing + smoothing / vocab_size,
+                      axis=-1)
+    return q

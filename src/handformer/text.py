@@ -1,0 +1,134 @@
+"""Text to ids: the tutorial's dataset, its tokenizer, and a vocabulary in first-appearance order."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import HandformerError
+
+TUTORIAL_DATASET = (
+    "I drink and I know things.",
+    "When you play the game of thrones, you win or you die.",
+    "The true enemy won't wait out the storm, He brings the storm.",
+)
+TUTORIAL_SRC = "when you play the game of thrones"
+TUTORIAL_TGT = "you win or you die"
+
+START, END, PAD, UNK = "<start>", "<end>", "<pad>", "<unk>"
+
+_DROP = re.compile(r"[.,]")
+
+
+class TextError(HandformerError):
+    """Bad sentences or corpus files."""
+
+
+def tokenize(sentence: str) -> list[str]:
+    """Lower-case, drop '.' and ',', split on white space (the tutorial's rule; 'won't' stays)."""
+    return _DROP.sub(" ", sentence.lower()).split()
+
+
+@dataclass(frozen=True)
+class Vocab:
+    """Words by first appearance, then the special tokens."""
+
+    words: tuple[str, ...]
+    specials: tuple[str, ...] = (START, END)
+
+    @classmethod
+    def from_corpus(cls, sentences, specials=(START, END)) -> "Vocab":
+        seen: dict[str, None] = {}
+        for sentence in sentences:
+            for word in tokenize(sentence):
+                seen.setdefault(word, None)
+        return cls(tuple(w for w in seen if w not in specials), tuple(specials))
+
+    @property
+    def tokens(self) -> list[str]:
+        return list(self.words) + list(self.specials)
+
+    def __len__(self) -> int:
+        return len(self.words) + len(self.specials)
+
+    def id(self, token: str) -> int:
+        return self._index()[token]
+
+    def _index(self) -> dict[str, int]:
+        cached = self.__dict__.get("_cache")
+        if cached is None:
+            cached = {t: i for i, t in enumerate(self.tokens)}
+            object.__setattr__(self, "_cache", cached)
+        return cached
+
+    def encode(self, sentence: str, role: str = "sentence") -> list[int]:
+        """Ids of a sentence's words; an unknown word is an error that names it."""
+        words = tokenize(sentence)
+        if not words:
+            raise TextError(f"the {role} is empty: give at least one word")
+        index = self._index()
+        unknown = [w for w in words if w not in index]
+        if unknown and UNK not in index:
+            raise TextError(
+                f"the {role} has word(s) not in the vocabulary: {', '.join(map(repr, unknown))}. "
+                f"The vocabulary comes from the corpus ({len(self.words)} words); add a sentence "
+                f"with these words to the corpus (--corpus FILE) or choose other words."
+            )
+        return [index.get(w, index.get(UNK, -1)) for w in words]
+
+    def decode(self, ids) -> list[str]:
+        tokens = self.tokens
+        return [tokens[int(i)] for i in ids]
+
+
+def read_corpus(path: str | Path) -> list[str]:
+    """One sentence per line, UTF-8; blank lines are skipped."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise TextError(f"corpus file {str(path)!r} does not exist") from None
+    except OSError as err:
+        raise TextError(f"cannot read corpus file {str(path)!r}: {err.strerror}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise TextError(
+            f"corpus file {str(path)!r} is not UTF-8 (byte {err.start}); save it as UTF-8"
+        ) from None
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if not any(tokenize(line) for line in lines):
+        raise TextError(f"corpus file {str(path)!r} has no words")
+    return lines
+
+
+@dataclass(frozen=True)
+class Example:
+    """One source sentence and its target, as tokens and ids, ready for the model."""
+
+    src_tokens: list[str]
+    src_ids: list[int]
+    tgt_tokens: list[str]  # decoder input: <start> y_1 ... y_n
+    tgt_ids: list[int]
+    out_tokens: list[str]  # what each decoder position should predict: y_1 ... y_n <end>
+    out_ids: list[int]
+
+
+def make_example(vocab: Vocab, src: str, tgt: str, max_len: int) -> Example:
+    """Teacher forcing (SPEC step 11): input <start> y_1..y_n, target y_1..y_n <end>."""
+    src_ids = vocab.encode(src, "source sentence (--src)")
+    tgt_ids = vocab.encode(tgt, "target sentence (--tgt)")
+    for role, ids, extra in (("source sentence", src_ids, 0), ("target sentence", tgt_ids, 1)):
+        if len(ids) + extra > max_len:
+            raise TextError(
+                f"the {role} has {len(ids)} words"
+                + (" (+1 for <start>)" if extra else "")
+                + f", more than the model's maximum length {max_len}; shorten it or raise --max-len"
+            )
+    start, end = vocab.id(START), vocab.id(END)
+    dec_in = [start] + tgt_ids
+    dec_out = tgt_ids + [end]
+    return Example(
+        vocab.decode(src_ids), src_ids, vocab.decode(dec_in), dec_in, vocab.decode(dec_out), dec_out
+    )
