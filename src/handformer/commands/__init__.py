@@ -1,5 +1,5 @@
 """The CLI's commands, one module per concern; each module lists its click commands in COMMANDS."""
 
-from . import walk
+from . import pretrained, train, verify, walk
 
-COMMAND_MODULES = [walk]
+COMMAND_MODULES = [walk, verify, train, pretrained]

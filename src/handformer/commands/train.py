@@ -1,0 +1,3 @@
+"""Commands of this concern; see the module that fills it."""
+
+COMMANDS = []
