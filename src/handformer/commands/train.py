@@ -1,3 +1,197 @@
-"""Commands of this concern; see the module that fills it."""
+"""`handformer train`, `translate` and `evaluate`: the part the tutorial could not show."""
 
-COMMANDS = []
+from __future__ import annotations
+
+import click
+
+from ..cli import _config_options, config_from_options, user_errors
+from ..config import HandformerError
+
+DEFAULT_CKPT = "handformer.ckpt"
+
+
+def _pairs(path):
+    from ..train.data import default_pairs, read_pairs
+
+    return read_pairs(path) if path else default_pairs()
+
+
+@click.command()
+@_config_options
+@click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
+              help="UTF-8 file, one 'source<TAB>target' per line (default: the tutorial's "
+                   "three lines cut at the first comma)")
+@click.option("--epochs", type=int, default=None, help="passes over the pairs  [default: 200]")
+@click.option("--lr", type=float, default=None,
+              help="learning rate (with --schedule warmup: its factor)  [default: 0.01]")
+@click.option("--optimizer", type=click.Choice(["adam", "sgd"]), default=None,
+              help="adam (β 0.9/0.98, ε 1e-9) or sgd with --momentum  [default: adam]")
+@click.option("--momentum", type=float, default=None, help="SGD momentum  [default: 0.9]")
+@click.option("--batch-size", type=int, default=None, help="pairs per step  [default: 16]")
+@click.option("--schedule", type=click.Choice(["constant", "warmup"]), default=None,
+              help="learning rate: constant, or the paper's warm-up  [default: constant]")
+@click.option("--warmup", type=int, default=None, help="warm-up steps  [default: 4000]")
+@click.option("--clip", type=float, default=None, help="clip the gradient's global norm to this")
+@click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
+              help="number type, kept end to end  [default: float64]")
+@click.option("--save", default=DEFAULT_CKPT, show_default=True, type=click.Path(dir_okay=False),
+              help="checkpoint written atomically while training (what translate reads)")
+@click.option("--resume", type=click.Path(dir_okay=False), default=None,
+              help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
+@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+              help="draw the loss and accuracy curves to FILE.svg or FILE.png")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
+@user_errors
+def train(**o):
+    """Train the model on sentence pairs; checkpoint to --save (default ./handformer.ckpt).
+
+    With no flags it trains the tutorial's model on its three lines (e.g. "when you play the
+    game of thrones" → "you win or you die") in about a second; then `handformer translate
+    "when you play the game of thrones"` reads ./handformer.ckpt.
+    """
+
+    if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
+        raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
+    run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
+                                       "schedule", "warmup", "clip", "dtype")}
+    given = {k: v for k, v in run_opts.items() if v is not None}
+    run, source = _start_or_resume(o, given)
+    _fit(run, o, source)
+
+
+def _start_or_resume(o: dict, given: dict):
+    from ..train import checkpoint, loop
+
+    pairs_file = o.pop("pairs_file")
+    if o["resume"]:
+        ckpt = checkpoint.load(o["resume"])
+        source = pairs_file or ckpt.run.get("pairs", "default")
+        extra = sorted(set(given) - {"epochs"})
+        if extra:
+            raise HandformerError(f"--resume continues the saved run with its own settings; "
+                                  f"only --epochs may change (got --{extra[0].replace('_', '-')})")
+        pairs = _pairs(None if source == "default" else source)
+        return loop.resume(ckpt, pairs, given.get("epochs")), source
+    cfg = config_from_options(o)
+    return loop.start(cfg, _pairs(pairs_file), loop.Options(**given)), pairs_file or "default"
+
+
+def _fit(run, o: dict, source: str) -> None:
+    import signal
+
+    from ..train import loop, report
+
+    signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
+    total = len(run.train) * run.options.epochs
+    cfg = run.config
+    click.echo(f"training {cfg.preset} model (d_model {cfg.d_model}, {cfg.init} init) on "
+               f"{len(run.train)} pairs" + (f", {len(run.valid)} held out" if run.valid else "")
+               + f", {run.options.optimizer} lr {run.options.lr}, {run.options.dtype}", err=True)
+    try:
+        if o["quiet"]:
+            loop.fit(run, o["save"], source)
+        else:
+            with report.Progress(total, len(run.train) * run.epoch, run.options.epochs,
+                                 o["lang"]) as bar:
+                loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted after epoch {run.history[-1]['epoch'] if run.history else 0}"
+                   f"; the checkpoint {o['save']} holds the last saved epoch; continue with "
+                   f"`handformer train --resume {o['save']}`", err=True)
+        raise SystemExit(130) from None
+    _summary(run, o)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _summary(run, o: dict) -> None:
+    from ..train import loop, report
+
+    final = loop.evaluate(run.params, run.config, run.vocab, run.train, dtype=run.options.dtype)
+    losses = [h["loss"] for h in run.history]
+    click.echo(f"loss   {report.sparkline(losses)}  {losses[0]:.4f} → {losses[-1]:.4f}")
+    click.echo(f"after {run.epoch} epochs: training loss {final['loss']:.4f}, token accuracy "
+               f"{final['accuracy']:.1%}, exact match {final['exact']:.1%}")
+    if run.valid:
+        v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
+        click.echo(f"validation: loss {v['loss']:.4f}, token accuracy {v['accuracy']:.1%}")
+    if o["plot"]:
+        report.plot(run.history, o["plot"], o["lang"])
+        click.echo(f"wrote {o['plot']}", err=True)
+    click.echo(f"saved {o['save']}; try: handformer translate --checkpoint {o['save']} "
+               f"\"when you play the game of thrones\"")
+
+
+@click.command()
+@click.argument("sentence")
+@click.option("--checkpoint", default=DEFAULT_CKPT, show_default=True,
+              type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
+@click.option("--beam", type=int, default=1, show_default=True,
+              help="beam width; 1 is greedy search")
+@click.option("--length-penalty", "alpha", type=float, default=0.6, show_default=True,
+              help="GNMT α in ((5 + length) / 6)^α (beam search only)")
+@click.option("--max-length", type=int, default=None, help="longest output, in tokens")
+@click.option("--explain", is_flag=True, help="walk through every decoding step")
+@click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True,
+              help="with --explain: candidates shown per step")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True)
+@click.option("--width", type=int, default=None, help="terminal width in columns")
+@user_errors
+def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lang, precision,
+              width):
+    """Translate SENTENCE with a trained checkpoint (greedy, or beam search with --beam)."""
+    from ..decode import translate as run
+    from ..train.checkpoint import load
+
+    ckpt = load(checkpoint)
+    result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
+                 record=explain, k=top_k)
+    if explain:
+        from ..narrate.decode import build
+
+        _draw(build(result, ckpt.vocab, lang), precision, width)
+    click.echo(" ".join(result.tokens))
+
+
+def _draw(sections, precision: int, width) -> None:
+    from ..render.terminal import render
+
+    render(sections, precision=precision, width=width, output=None)
+
+
+@click.command()
+@click.option("--checkpoint", default=DEFAULT_CKPT, show_default=True,
+              type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
+@click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
+              help="UTF-8 'source<TAB>target' file (default: the tutorial's pairs)")
+@click.option("--beam", type=int, default=1, show_default=True,
+              help="beam width of the decoding behind exact match")
+@user_errors
+def evaluate(checkpoint, pairs_file, beam):
+    """Loss, perplexity, token accuracy (teacher forcing) and exact match (decoding)."""
+    from ..decode import translate as run
+    from ..text import tokenize
+    from ..train import loop
+    from ..train.checkpoint import load
+    from ..train.data import encode_pairs
+
+    ckpt = load(checkpoint)
+    pairs = _pairs(pairs_file)
+    encoded = encode_pairs(ckpt.vocab, pairs, ckpt.config.max_len)
+    m = loop.evaluate(ckpt.params, ckpt.config, ckpt.vocab, encoded,
+                      dtype=str(ckpt.params["generator.w"].dtype))
+    right = sum(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens == tokenize(tgt)
+                for src, tgt in pairs)
+    click.echo(f"pairs           {m['pairs']} ({m['tokens']} target tokens)")
+    click.echo(f"loss            {m['loss']:.4f}")
+    click.echo(f"perplexity      {m['perplexity']:.4f}")
+    click.echo(f"token accuracy  {m['accuracy']:.1%}  (teacher forcing)")
+    click.echo(f"exact match     {right / len(pairs):.1%}  ({right}/{len(pairs)}, "
+               f"{'greedy' if beam == 1 else f'beam {beam}'} decoding)")
+
+
+COMMANDS = [train, translate, evaluate]

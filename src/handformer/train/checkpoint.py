@@ -1,0 +1,134 @@
+"""Checkpoints: safetensors for every tensor (weights, optimizer state), JSON metadata for the rest.
+
+The metadata holds the config, the vocabulary, the optimizer (name, hyper-parameters, step),
+the epoch, the random generator's state, the loss history and a SHA-256 of the tensor bytes,
+so a corrupted file is refused rather than silently trained on. Saving is atomic (temporary
+file, fsync, rename): a run killed while saving leaves the previous checkpoint intact.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..config import Config, ConfigError, HandformerError
+from ..interop.weights import atomic_write
+from ..text import Vocab
+
+FORMAT = "handformer.checkpoint/1"
+DEFAULT_PATH = "handformer.ckpt"
+
+
+class CheckpointError(HandformerError):
+    """A checkpoint that cannot be used."""
+
+
+@dataclass
+class Checkpoint:
+    config: Config
+    vocab: Vocab
+    params: dict[str, np.ndarray]
+    optimizer: dict = field(default_factory=dict)  # name, hyper, step
+    optimizer_state: dict[str, np.ndarray] = field(default_factory=dict)
+    epoch: int = 0
+    rng_state: dict | None = None
+    history: list[dict] = field(default_factory=list)
+    run: dict = field(default_factory=dict)  # the training options, to resume with the same
+
+
+def digest(tensors: dict[str, np.ndarray]) -> str:
+    """SHA-256 over names, dtypes, shapes and bytes, in name order."""
+    h = hashlib.sha256()
+    for name in sorted(tensors):
+        t = np.ascontiguousarray(tensors[name])
+        h.update(f"{name}|{t.dtype.str}|{t.shape}|".encode())
+        h.update(t.tobytes())
+    return h.hexdigest()
+
+
+def save(path, ckpt: Checkpoint) -> None:
+    """Write the checkpoint atomically."""
+    from safetensors.numpy import save as st_save
+
+    tensors = {f"param.{k}": np.ascontiguousarray(v) for k, v in ckpt.params.items()}
+    tensors |= {f"optim.{k}": np.ascontiguousarray(v) for k, v in ckpt.optimizer_state.items()}
+    meta = {
+        "format": FORMAT, "config": ckpt.config.to_dict(),
+        "vocab": {"words": list(ckpt.vocab.words), "specials": list(ckpt.vocab.specials)},
+        "optimizer": ckpt.optimizer, "epoch": ckpt.epoch, "rng_state": ckpt.rng_state,
+        "history": ckpt.history, "run": ckpt.run, "sha256": digest(tensors),
+    }
+    data = st_save(tensors, metadata={"handformer": json.dumps(meta)})
+    atomic_write(Path(path), data)
+
+
+def load(path) -> Checkpoint:
+    """Read and check a checkpoint; anything truncated, corrupted or foreign is refused."""
+    path = Path(path)
+    tensors, header = _read(path)
+    meta = _meta(path, header)
+    if digest(tensors) != meta.get("sha256"):
+        raise CheckpointError(f"{str(path)!r} is corrupted: its tensors do not match the "
+                              f"checksum saved with them; use an earlier checkpoint")
+    try:
+        config = Config.from_dict(meta["config"])
+        vocab = Vocab(tuple(meta["vocab"]["words"]), tuple(meta["vocab"]["specials"]))
+    except (KeyError, TypeError, ConfigError) as err:
+        raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
+    params = {k[6:]: v for k, v in tensors.items() if k.startswith("param.")}
+    state = {k[6:]: v for k, v in tensors.items() if k.startswith("optim.")}
+    _check_shapes(path, params, config, len(vocab))
+    return Checkpoint(config, vocab, params, meta.get("optimizer", {}), state,
+                      meta.get("epoch", 0), meta.get("rng_state"), meta.get("history", []),
+                      meta.get("run", {}))
+
+
+def _read(path: Path):
+    from safetensors import SafetensorError
+    from safetensors.numpy import load as st_load
+
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise CheckpointError(f"checkpoint {str(path)!r} does not exist; train one with "
+                              f"`handformer train --save {path}`") from None
+    except OSError as err:
+        raise CheckpointError(f"cannot read checkpoint {str(path)!r}: {err.strerror}") from None
+    try:
+        tensors = st_load(raw)
+        n = int.from_bytes(raw[:8], "little")
+        header = json.loads(raw[8:8 + n].decode("utf-8"))
+    except (SafetensorError, ValueError, UnicodeDecodeError) as err:
+        raise CheckpointError(f"{str(path)!r} is not a readable checkpoint (truncated, or not a "
+                              f"safetensors file): {err}") from None
+    return tensors, header
+
+
+def _meta(path: Path, header: dict) -> dict:
+    text = (header.get("__metadata__") or {}).get("handformer")
+    try:
+        meta = json.loads(text) if text else {}
+    except json.JSONDecodeError:
+        meta = {}
+    if meta.get("format") != FORMAT:
+        raise CheckpointError(
+            f"{str(path)!r} is a safetensors file but not a handformer checkpoint (no "
+            f"{FORMAT} metadata); weights saved with `walk --save-weights` load with --weights")
+    return meta
+
+
+def _check_shapes(path, params, config: Config, vocab_size: int) -> None:
+    from ..model import param_shapes
+
+    want = param_shapes(config, vocab_size)
+    if set(want) != set(params):
+        missing = sorted(set(want) - set(params))[:3]
+        raise CheckpointError(f"{str(path)!r} does not fit its own config (missing {missing})")
+    for name, (shape, _) in want.items():
+        if tuple(params[name].shape) != shape:
+            raise CheckpointError(f"{str(path)!r}: {name} has shape {params[name].shape}, "
+                                  f"its config needs {shape}")

@@ -1,0 +1,117 @@
+"""Training pairs: the tutorial's lines cut at the first comma, or a TSV file; padded batches.
+
+A batch holds, for B pairs padded to the longest in the batch, the source ids, the decoder
+input ``<start> y_1 … y_n`` and its target ``y_1 … y_n <end>`` (teacher forcing, SPEC step 11),
+the padding masks, and loss weights that are 0 at pad positions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..text import END, PAD, START, TUTORIAL_DATASET, TextError, Vocab, tokenize
+
+SPECIALS = (START, END, PAD)
+MIN_FOR_VALIDATION = 20  # below this every pair is needed for training
+
+
+def default_pairs() -> list[tuple[str, str]]:
+    """Each tutorial line split at its first comma (clause → rest); no comma: itself → itself."""
+    pairs = []
+    for line in TUTORIAL_DATASET:
+        src, comma, rest = line.partition(",")
+        pairs.append((src.strip(), rest.strip() if comma else src.strip()))
+    return pairs
+
+
+def read_pairs(path: str | Path) -> list[tuple[str, str]]:
+    """UTF-8, one pair per line: source TAB target. Blank lines and '#' comments are skipped."""
+    path = Path(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise TextError(f"pairs file {str(path)!r} does not exist") from None
+    except OSError as err:
+        raise TextError(f"cannot read pairs file {str(path)!r}: {err.strerror}") from None
+    except UnicodeDecodeError as err:
+        raise TextError(f"pairs file {str(path)!r} is not UTF-8 (byte {err.start})") from None
+    pairs = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2 or not tokenize(parts[0]) or not tokenize(parts[1]):
+            raise TextError(f"{path}:{number}: expected 'source<TAB>target' with words on both "
+                            f"sides, got {line[:60]!r}")
+        pairs.append((parts[0].strip(), parts[1].strip()))
+    if not pairs:
+        raise TextError(f"pairs file {str(path)!r} has no pairs")
+    return pairs
+
+
+def pairs_vocab(pairs) -> Vocab:
+    """Words by first appearance over the tutorial dataset's order, then <start> <end> <pad>.
+
+    For the default pairs this keeps the tutorial's ids (<start> = 23, <end> = 24).
+    """
+    return Vocab.from_corpus([s for pair in pairs for s in pair], specials=SPECIALS)
+
+
+@dataclass
+class Batch:
+    src: np.ndarray  # (B, n) ids
+    src_pad: np.ndarray  # (B, n) True at pads
+    tgt_in: np.ndarray  # (B, m) <start> y
+    tgt_out: np.ndarray  # (B, m) y <end>
+    tgt_pad: np.ndarray  # (B, m)
+    weights: np.ndarray  # (B, m) 1 at real targets, 0 at pads
+
+    @property
+    def tokens(self) -> int:
+        return int(self.weights.sum())
+
+
+def encode_pairs(vocab: Vocab, pairs, max_len: int) -> list[tuple[list[int], list[int]]]:
+    """Ids of every pair; a sentence longer than the model's max length is an error."""
+    encoded = []
+    for src, tgt in pairs:
+        s, t = vocab.encode(src, "source sentence"), vocab.encode(tgt, "target sentence")
+        if len(s) > max_len or len(t) + 1 > max_len:
+            raise TextError(f"the pair {src!r} → {tgt!r} is longer than --max-len {max_len}")
+        encoded.append((s, t))
+    return encoded
+
+
+def make_batch(vocab: Vocab, encoded, dtype="float64") -> Batch:
+    """Pad a list of (src ids, tgt ids) to rectangles; the masks mark the pads."""
+    pad, start, end = vocab.id(PAD), vocab.id(START), vocab.id(END)
+    n = max(len(s) for s, _ in encoded)
+    m = max(len(t) for _, t in encoded) + 1
+    b = len(encoded)
+    src, tgt_in, tgt_out = (np.full((b, k), pad, dtype=np.int64) for k in (n, m, m))
+    for row, (s, t) in enumerate(encoded):
+        src[row, :len(s)] = s
+        tgt_in[row, :len(t) + 1] = [start, *t]
+        tgt_out[row, :len(t) + 1] = [*t, end]
+    tgt_pad = tgt_in == pad
+    return Batch(src, src == pad, tgt_in, tgt_out, tgt_pad, (~tgt_pad).astype(dtype))
+
+
+def split(encoded, rng: np.random.Generator, fraction: float = 0.1):
+    """(train, validation): a validation tenth, drawn from the seed, once there are enough pairs."""
+    if len(encoded) < MIN_FOR_VALIDATION:
+        return list(encoded), []
+    order = rng.permutation(len(encoded))
+    held = max(1, int(len(encoded) * fraction))
+    return [encoded[i] for i in order[held:]], [encoded[i] for i in order[:held]]
+
+
+def batches(vocab: Vocab, encoded, batch_size: int, rng: np.random.Generator | None,
+            dtype="float64"):
+    """Mini-batches in an order shuffled by ``rng`` (None: in file order)."""
+    order = np.arange(len(encoded)) if rng is None else rng.permutation(len(encoded))
+    for lo in range(0, len(encoded), batch_size):
+        yield make_batch(vocab, [encoded[i] for i in order[lo:lo + batch_size]], dtype)

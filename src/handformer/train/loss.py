@@ -1,0 +1,41 @@
+"""One batch through the model on a fast tape: loss, token accuracy, and every gradient."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..config import Config
+from ..model import forward
+from ..tape import Tape
+from .data import Batch
+
+
+@dataclass
+class Result:
+    loss: float  # mean cross-entropy over the batch's real target tokens
+    correct: int  # target tokens whose argmax prediction is right
+    tokens: int
+    exact: int  # pairs with every target token right (teacher forcing)
+    grads: dict | None = None
+
+
+def batch_loss(params: dict, cfg: Config, batch: Batch, rng: np.random.Generator | None = None,
+               backward: bool = True) -> Result:
+    """L = cross-entropy over non-pad targets (label smoothing cfg.label_smoothing); ∂L/∂θ.
+
+    ``rng`` switches dropout on (training); None computes the model as at inference.
+    """
+    tape = Tape(params, record=False, dropout_rng=rng)
+    logits = forward(tape, cfg, batch.src, batch.tgt_in, batch.src_pad, batch.tgt_pad)
+    tape.run("loss", "cross_entropy", [logits],
+             {"targets": batch.tgt_out, "weights": batch.weights,
+              "smoothing": cfg.label_smoothing})
+    right = (tape[logits].argmax(axis=-1) == batch.tgt_out) | batch.tgt_pad
+    result = Result(float(tape["loss"]), int((right & ~batch.tgt_pad).sum()), batch.tokens,
+                    int(right.all(axis=-1).sum()))
+    if backward:
+        grads = tape.backward("loss")
+        result.grads = {name: grads[name] for name in params if name in grads}
+    return result

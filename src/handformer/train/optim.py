@@ -1,0 +1,109 @@
+"""Optimizers (SGD with momentum, Adam), the paper's warm-up schedule and gradient clipping.
+
+Each optimizer updates the parameter arrays in place and keeps its state as a flat dict of
+named arrays (saved in checkpoints beside the weights). The update formulas are torch.optim's,
+so the same gradients give the same numbers (tests/test_optim.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..config import HandformerError
+
+
+def warmup_lr(step: int, d_model: int, warmup: int, factor: float = 1.0) -> float:
+    """lr = factor · d_model^{-0.5} · min(step^{-0.5}, step · warmup^{-1.5}) (AIAYN eq. 3)."""
+    step = max(step, 1)
+    return factor * d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)
+
+
+def clip_grad_norm(grads: dict[str, np.ndarray], max_norm: float) -> float:
+    """g ← g · max_norm / (‖g‖ + 1e-6) when the global norm ‖g‖ exceeds max_norm (as torch)."""
+    total = math.sqrt(sum(float(np.vdot(g, g)) for g in grads.values()))
+    coef = max_norm / (total + 1e-6)
+    if coef < 1.0:
+        for g in grads.values():
+            g *= coef
+    return total
+
+
+class SGD:
+    """v ← μ v + g (v = g at the first step); θ ← θ − η v. Plain SGD when μ = 0."""
+
+    name = "sgd"
+
+    def __init__(self, params: dict[str, np.ndarray], lr: float, momentum: float = 0.0):
+        self.params, self.lr, self.momentum = params, lr, momentum
+        self.step_count = 0
+        self.state: dict[str, np.ndarray] = {}
+
+    def step(self, grads: dict[str, np.ndarray], lr: float | None = None) -> None:
+        lr = self.lr if lr is None else lr
+        self.step_count += 1
+        for name, p in self.params.items():
+            g = grads.get(name)
+            if g is None:
+                continue
+            if self.momentum:
+                buf = self.state.get(name)
+                if buf is None:
+                    buf = self.state[name] = g.astype(p.dtype, copy=True)
+                else:
+                    buf *= self.momentum
+                    buf += g
+                g = buf
+            p -= lr * g
+
+    def hyper(self) -> dict:
+        return {"lr": self.lr, "momentum": self.momentum}
+
+
+class Adam:
+    """m ← β1 m + (1−β1) g; v ← β2 v + (1−β2) g²; θ ← θ − η m̂ / (√v̂ + ε), hats bias-corrected."""
+
+    name = "adam"
+
+    def __init__(self, params: dict[str, np.ndarray], lr: float, betas=(0.9, 0.98),
+                 eps: float = 1e-9):
+        self.params, self.lr, self.betas, self.eps = params, lr, tuple(betas), eps
+        self.step_count = 0
+        self.state: dict[str, np.ndarray] = {}
+
+    def step(self, grads: dict[str, np.ndarray], lr: float | None = None) -> None:
+        lr = self.lr if lr is None else lr
+        self.step_count += 1
+        b1, b2 = self.betas
+        correction1 = 1.0 - b1 ** self.step_count
+        root_correction2 = math.sqrt(1.0 - b2 ** self.step_count)
+        for name, p in self.params.items():
+            g = grads.get(name)
+            if g is None:
+                continue
+            m = self.state.setdefault(f"m.{name}", np.zeros_like(p))
+            v = self.state.setdefault(f"v.{name}", np.zeros_like(p))
+            m *= b1
+            m += (1.0 - b1) * g
+            v *= b2
+            v += (1.0 - b2) * (g * g)
+            # torch's order of operations: (√v / √(1−β2^t)) + ε, then step η / (1−β1^t)
+            denom = np.sqrt(v)
+            denom /= root_correction2
+            denom += self.eps
+            p -= (lr / correction1) * (m / denom)
+
+    def hyper(self) -> dict:
+        return {"lr": self.lr, "betas": list(self.betas), "eps": self.eps}
+
+
+def make_optimizer(name: str, params, lr: float, momentum: float = 0.9):
+    """'adam' (β 0.9/0.98, ε 1e-9, the paper's) or 'sgd' (with momentum)."""
+    if lr <= 0:
+        raise HandformerError(f"--lr must be positive, got {lr}")
+    if name == "adam":
+        return Adam(params, lr)
+    if name == "sgd":
+        return SGD(params, lr, momentum)
+    raise HandformerError(f"unknown optimizer {name!r}; choose adam or sgd")

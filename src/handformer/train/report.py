@@ -1,0 +1,100 @@
+"""What the user sees of a run: a rich progress bar, per-epoch lines, a sparkline, a plot."""
+
+from __future__ import annotations
+
+import math
+
+TICKS = "▁▂▃▄▅▆▇█"
+
+TEXT = {
+    "en": {"epoch": "epoch", "loss": "loss", "acc": "token accuracy", "val": "validation",
+           "title": "Training loss and accuracy", "curve": "loss curve"},
+    "zh": {"epoch": "轮次", "loss": "损失", "acc": "词元准确率", "val": "验证集",
+           "title": "训练损失与准确率", "curve": "损失曲线"},
+}
+
+
+def sparkline(values, width: int = 60) -> str:
+    """One character per point (averaged into ``width`` buckets), ▁ lowest to █ highest."""
+    values = [v for v in values if math.isfinite(v)]
+    if not values:
+        return ""
+    if len(values) > width:
+        step = len(values) / width
+        values = [sum(values[int(i * step):max(int((i + 1) * step), int(i * step) + 1)])
+                  / max(1, int((i + 1) * step) - int(i * step)) for i in range(width)]
+    lo, hi = min(values), max(values)
+    span = hi - lo or 1.0
+    return "".join(TICKS[min(7, int((v - lo) / span * 8))] for v in values)
+
+
+def epoch_line(stats: dict, epochs: int, lang: str = "en") -> str:
+    t = TEXT[lang]
+    line = (f"{t['epoch']} {stats['epoch']:>{len(str(epochs))}}/{epochs}  {t['loss']} "
+            f"{stats['loss']:.4f}  {t['acc']} {stats['accuracy']:.1%}")
+    if "val_loss" in stats:
+        line += (f"  {t['val']}: {t['loss']} {stats['val_loss']:.4f} "
+                 f"{t['acc']} {stats['val_accuracy']:.1%}")
+    return line
+
+
+class Progress:
+    """A rich progress bar over every pair of every epoch, with the last epoch's numbers."""
+
+    def __init__(self, total_pairs: int, done_pairs: int, epochs: int, lang: str = "en",
+                 console=None, every: int | None = None):
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
+        from rich.progress import Progress as RichProgress
+
+        self.epochs, self.lang = epochs, lang
+        self.every = every or max(1, epochs // 10)
+        self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
+                                MofNCompleteColumn(), TimeRemainingColumn(), console=console,
+                                transient=True)
+        self.task = self.bar.add_task(TEXT[lang]["epoch"], total=total_pairs,
+                                      completed=done_pairs)
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+    def on_batch(self, pairs: int) -> None:
+        self.bar.advance(self.task, pairs)
+
+    def on_epoch(self, stats: dict) -> None:
+        line = epoch_line(stats, self.epochs, self.lang)
+        self.bar.update(self.task, description=line)
+        if stats["epoch"] % self.every == 0 or stats["epoch"] == self.epochs:
+            self.bar.console.print(line, highlight=False)
+
+
+def plot(history: list[dict], path: str, lang: str = "en") -> None:
+    """Loss and token accuracy per epoch as SVG or PNG (matplotlib, imported only here)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    t = TEXT[lang]
+    if lang == "zh":
+        plt.rcParams["font.sans-serif"] = ["Noto Sans CJK SC", "DejaVu Sans"]
+    epochs = [h["epoch"] for h in history]
+    fig, loss_ax = plt.subplots(figsize=(7, 4))
+    loss_ax.plot(epochs, [h["loss"] for h in history], color="tab:blue", label=t["loss"])
+    if any("val_loss" in h for h in history):
+        loss_ax.plot(epochs, [h.get("val_loss", math.nan) for h in history], "--",
+                     color="tab:blue", label=f"{t['val']} {t['loss']}")
+    loss_ax.set_xlabel(t["epoch"])
+    loss_ax.set_ylabel(t["loss"])
+    acc_ax = loss_ax.twinx()
+    acc_ax.plot(epochs, [h["accuracy"] for h in history], color="tab:orange", label=t["acc"])
+    acc_ax.set_ylabel(t["acc"])
+    acc_ax.set_ylim(0, 1.05)
+    loss_ax.set_title(t["title"])
+    fig.legend(loc="center right", bbox_to_anchor=(0.88, 0.5))
+    fig.tight_layout()
+    fig.savefig(path, format=path.rsplit(".", 1)[-1].lower())
+    plt.close(fig)
