@@ -1,0 +1,89 @@
+"""What every drawing of a matrix shares: rounding, eliding to the corners, and the colour scale.
+
+Renderers (HTML, Markdown, figures) draw what these functions decide, so a number reads the same
+everywhere: rounded at the chosen precision, −∞ for masked scores, corners of large matrices.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+# A matrix is drawn in full up to these sizes; larger ones show their corners (head + tail).
+MAX_ROWS, HEAD_ROWS, TAIL_ROWS = 16, 6, 2
+MAX_COLS, HEAD_COLS, TAIL_COLS = 24, 8, 2
+
+
+def as_2d(value) -> np.ndarray:
+    """A scalar as 1×1, a vector as one row, more axes folded into rows (the last axis kept)."""
+    value = np.asarray(value, dtype=np.float64)
+    if value.ndim == 0:
+        return value.reshape(1, 1)
+    if value.ndim == 1:
+        return value.reshape(1, -1)
+    return value.reshape(-1, value.shape[-1])
+
+
+def fmt(x: float, precision: int) -> str:
+    """A number at the shown precision; −∞ and +∞ spelled out; no "-0.000"."""
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "−∞" if x < 0 else "∞"
+    text = f"{x:.{precision}f}"
+    if text.startswith("-") and float(text) == 0:
+        text = text[1:]
+    return text
+
+
+def keep(n: int, limit: int, head: int, tail: int) -> list[int | None]:
+    """Indices shown along one axis: all of them, or head, None (the gap), tail."""
+    if n <= limit:
+        return list(range(n))
+    return list(range(head)) + [None] + list(range(n - tail, n))
+
+
+def shown_rows(n: int, limit: int = MAX_ROWS) -> list[int | None]:
+    return keep(n, limit, HEAD_ROWS, TAIL_ROWS)
+
+
+def shown_cols(n: int, limit: int = MAX_COLS) -> list[int | None]:
+    return keep(n, limit, HEAD_COLS, TAIL_COLS)
+
+
+def scale_of(value: np.ndarray) -> float:
+    """The colour scale's half-range: the largest finite |value| (1 when there is none)."""
+    finite = np.abs(value[np.isfinite(value)])
+    top = float(finite.max()) if finite.size else 0.0
+    return top if top > 0 else 1.0
+
+
+# Diverging scale centred at 0: blue (negative) – white – red (positive), ColorBrewer RdBu ends.
+_NEG, _MID, _POS = (33, 102, 172), (247, 247, 247), (178, 24, 43)
+
+
+def colour(x: float, top: float) -> str:
+    """The cell colour of x on the diverging scale [−top, top], as #rrggbb."""
+    if not math.isfinite(x):
+        return "#d4d4d4"
+    t = max(-1.0, min(1.0, x / top))
+    end = _POS if t >= 0 else _NEG
+    a = abs(t)
+    rgb = (round(m + (e - m) * a) for m, e in zip(_MID, end, strict=True))
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
+def ink(x: float, top: float) -> str:
+    """Dark text on light cells, light text on strong ones."""
+    return "#fff" if math.isfinite(x) and abs(x) / top > 0.6 else "#111"
+
+
+def is_masked(x: float, kind: str) -> bool:
+    """A masked cell: −∞ before softmax, an exact 0 after it (e^−∞) in an attention pattern."""
+    return x == -math.inf or (kind == "pattern" and x == 0.0)
+
+
+def dims(shape: tuple) -> str:
+    """A shape as people write it: 7 × 4."""
+    return " × ".join(str(n) for n in shape) if shape else "1"

@@ -1,0 +1,152 @@
+"""Sections turned into what the HTML templates draw: MathML formulas, coloured cells, labels.
+
+Large matrices show their corners; "show all" reveals a bounded block whose numbers travel in a
+compact data attribute, so a page for the paper preset stays a few megabytes.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+
+from ..narrate.document import Callout, Matrix, Section
+from . import grids
+from .svg import positional_chart
+
+FULL_CELLS = 2048  # "show all" reveals at most this many numbers of one matrix ...
+FULL_COLS = 128  # ... and at most this many of its columns
+PAGE_FULL_CELLS = 400_000  # and a page embeds at most this many numbers for "show all" in total
+
+
+@lru_cache(maxsize=4096)
+def mathml(latex: str, display: bool = True) -> str:
+    """LaTeX to MathML on the server; what latex2mathml cannot read stays as escaped LaTeX."""
+    from markupsafe import escape
+
+    if not latex:
+        return ""
+    try:
+        from latex2mathml.converter import convert
+
+        return convert(latex, display="block" if display else "inline")
+    except Exception:  # latex2mathml raises many kinds; any failure falls back to the source
+        return f'<code class="tex">{escape(latex)}</code>'
+
+
+class Budget:
+    """How many numbers the page may still embed for "show all"."""
+
+    def __init__(self, cells: int = PAGE_FULL_CELLS):
+        self.cells = cells
+
+    def take(self, n: int) -> bool:
+        if n > self.cells:
+            return False
+        self.cells -= n
+        return True
+
+
+def matrix_view(m: Matrix, precision: int, budget: Budget | None) -> dict:
+    """One matrix: header, rows of coloured cells (with gaps where elided), legend, show-all."""
+    value = grids.as_2d(m.value)
+    top = grids.scale_of(value)
+    row_idx, col_idx = grids.shown_rows(value.shape[0]), grids.shown_cols(value.shape[1])
+    rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1),
+                                    [_cell(value, i, j, top, precision, m.kind) for j in col_idx])
+            for i in row_idx]
+    elided = None in row_idx or None in col_idx
+    return {
+        "name": m.name, "symbol": mathml(m.symbol, False), "kind": m.kind, "note": m.note,
+        "shape": grids.dims(m.shape), "cols": [None if j is None else _label(m.cols, j, True)
+                                               for j in col_idx],
+        "rows": rows, "top": grids.fmt(top, precision), "elided": elided,
+        "full": _full(m, value, top, precision, budget) if elided else None,
+        "chart": positional_chart(value, cols=m.cols, title=m.name) if m.kind == "positional"
+        else "",
+    }
+
+
+def _label(labels, i: int, numbered: bool) -> str:
+    if labels is not None and i < len(labels):
+        return str(labels[i])
+    return str(i) if numbered else ""
+
+
+def _cell(value: np.ndarray, i: int | None, j: int | None, top: float, precision: int,
+          kind: str):
+    if i is None or j is None:
+        return None
+    x = float(value[i, j])
+    masked = grids.is_masked(x, kind)
+    return (grids.fmt(x, precision), grids.colour(x, top), grids.ink(x, top), masked)
+
+
+def _full(m: Matrix, value: np.ndarray, top: float, precision: int,
+          budget: Budget | None) -> dict | None:
+    """The bounded block "show all" reveals: whole matrix if small enough, else its top-left."""
+    n_cols = min(value.shape[1], FULL_COLS)
+    n_rows = min(value.shape[0], max(1, FULL_CELLS // n_cols))
+    if budget is None or not budget.take(n_rows * n_cols):
+        return None
+    block = value[:n_rows, :n_cols]
+    numbers = ";".join(" ".join(_plain(x, precision) for x in row) for row in block)
+    data = {"v": numbers, "t": top, "k": m.kind,
+            "r": [_label(m.rows, i, True) for i in range(n_rows)],
+            "c": [_label(m.cols, j, True) for j in range(n_cols)]}
+    complete = (n_rows, n_cols) == value.shape
+    return {"data": json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+            "complete": complete, "shape": grids.dims((n_rows, n_cols))}
+
+
+def _plain(x: float, precision: int) -> str:
+    if not np.isfinite(x):
+        return "-inf" if x < 0 else ("inf" if x > 0 else "nan")
+    return grids.fmt(x, precision)
+
+
+def equation_view(items: list, precision: int, budget: Budget | None) -> list[dict]:
+    """The drawing left to right: matrices, and the operators between them as MathML."""
+    out = []
+    for item in items:
+        if isinstance(item, Matrix):
+            out.append({"matrix": matrix_view(item, precision, budget)})
+        else:
+            text = str(item)
+            out.append({"op": mathml(text, False) if "\\" in text else None, "text": text})
+    return out
+
+
+def section_view(en: Section, zh: Section | None, precision: int,
+                 budget: Budget | None) -> dict:
+    """One panel with its text in both languages (Chinese falls back to English if missing)."""
+    zh = zh or en
+    equation = equation_view(en.equation, precision, budget)
+    return {
+        "id": en.id, "anchor": "s-" + en.id, "number": en.number, "phase": en.phase,
+        "title": {"en": en.title, "zh": zh.title},
+        "paragraphs": {"en": en.paragraphs, "zh": zh.paragraphs},
+        "formula": mathml(en.formula), "latex": en.formula,
+        "equation": equation,
+        "callouts": [_callout(c, z, precision, budget, equation)
+                     for c, z in zip(en.callouts, _pad(zh.callouts, en.callouts), strict=True)],
+        "steps": en.steps,
+    }
+
+
+def _pad(zh: list[Callout], en: list[Callout]) -> list[Callout]:
+    return zh if len(zh) == len(en) else en
+
+
+def _callout(c: Callout, z: Callout, precision: int, budget: Budget | None,
+             equation: list[dict]) -> dict:
+    """An erratum box; with the tutorial's number, ours (same shape, from the drawing) beside it."""
+    tutorial = matrix_view(c.tutorial, precision, budget) if c.tutorial else None
+    ours = None
+    if tutorial:
+        same = [e["matrix"] for e in equation
+                if "matrix" in e and e["matrix"]["shape"] == tutorial["shape"]]
+        ours = same[-1] if same else None
+    return {"code": c.code, "text": {"en": c.text, "zh": z.text}, "tutorial": tutorial,
+            "ours": ours}

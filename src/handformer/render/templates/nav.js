@@ -1,0 +1,129 @@
+/* handformer page: language and theme toggles, previous/next, keys, and "show all". */
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var panels = Array.prototype.slice.call(document.querySelectorAll("section.panel"));
+  var links = {};
+  document.querySelectorAll("#toc a").forEach(function (a) { links[a.getAttribute("href").slice(1)] = a; });
+  var idx = 0, lastMove = 0;
+
+  function store(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
+  function load(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
+
+  function currentIndex() {
+    var best = 0;
+    for (var i = 0; i < panels.length; i++) {
+      if (panels[i].getBoundingClientRect().top <= 90) { best = i; } else { break; }
+    }
+    return best;
+  }
+
+  function mark(i) {
+    idx = i;
+    panels.forEach(function (p, j) {
+      p.classList.toggle("here", j === i);
+      var a = links[p.id];
+      if (a) { a.classList.toggle("here", j === i); }
+    });
+    var where = document.getElementById("where");
+    if (where && panels.length) { where.textContent = (i + 1) + " / " + panels.length; }
+    var a = links[panels[i] && panels[i].id];
+    if (a && a.scrollIntoView && window.innerWidth > 820) { a.scrollIntoView({block: "nearest"}); }
+  }
+
+  function go(step) {
+    if (!panels.length) { return; }
+    var i = Math.max(0, Math.min(panels.length - 1, idx + step));
+    lastMove = Date.now();
+    panels[i].scrollIntoView({block: "start"});
+    history.replaceState(null, "", "#" + panels[i].id);
+    mark(i);
+  }
+
+  function setLang(lang) {
+    var panel = panels[idx];
+    var offset = panel ? panel.getBoundingClientRect().top : 0;
+    root.setAttribute("data-lang", lang);
+    root.setAttribute("lang", lang === "zh" ? "zh-CN" : "en");
+    document.querySelectorAll("[data-set-lang]").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-set-lang") === lang));
+    });
+    store("handformer-lang", lang);
+    if (panel) { lastMove = Date.now(); window.scrollBy(0, panel.getBoundingClientRect().top - offset); }
+  }
+
+  function toggleTheme() {
+    var dark = root.getAttribute("data-theme") === "dark" ||
+      (!root.getAttribute("data-theme") && window.matchMedia("(prefers-color-scheme: dark)").matches);
+    root.setAttribute("data-theme", dark ? "light" : "dark");
+    store("handformer-theme", dark ? "light" : "dark");
+  }
+
+  function colour(x, top) {
+    if (!isFinite(x)) { return "#d4d4d4"; }
+    var t = Math.max(-1, Math.min(1, x / top)), a = Math.abs(t);
+    var mid = [247, 247, 247], end = t >= 0 ? [178, 24, 43] : [33, 102, 172];
+    return "rgb(" + mid.map(function (m, k) { return Math.round(m + (end[k] - m) * a); }).join(",") + ")";
+  }
+
+  function fullTable(data) {
+    var table = document.createElement("table"), head = table.createTHead().insertRow();
+    table.className = "grid";
+    head.appendChild(document.createElement("th"));
+    data.c.forEach(function (c) { var th = document.createElement("th"); th.textContent = c; head.appendChild(th); });
+    var body = table.createTBody();
+    data.v.split(";").forEach(function (line, i) {
+      var row = body.insertRow(), th = document.createElement("th");
+      th.textContent = data.r[i];
+      row.appendChild(th);
+      line.split(" ").forEach(function (text) {
+        var x = text === "-inf" ? -Infinity : parseFloat(text), td = row.insertCell();
+        td.textContent = x === -Infinity ? "\u2212\u221e" : text;
+        td.style.background = colour(x, data.t);
+        td.style.color = isFinite(x) && Math.abs(x) / data.t > 0.6 ? "#fff" : "#111";
+        if (x === -Infinity || (data.k === "pattern" && x === 0)) { td.className = "masked"; }
+      });
+    });
+    return table;
+  }
+
+  function showAll(button) {
+    var scroll = button.closest("figure").querySelector(".scroll");
+    if (!scroll.dataset.corners) {
+      scroll.dataset.corners = "1";
+      scroll._corners = scroll.firstElementChild;
+      scroll.replaceChild(fullTable(JSON.parse(button.getAttribute("data-full"))), scroll._corners);
+      button.textContent = button.getAttribute("data-complete") === "1" ? "show corners"
+        : "corners (shown: first " + button.getAttribute("data-block") + ")";
+    } else {
+      delete scroll.dataset.corners;
+      scroll.replaceChild(scroll._corners, scroll.firstElementChild);
+      button.textContent = "show all";
+    }
+  }
+
+  document.addEventListener("click", function (e) {
+    var t = e.target.closest ? e.target.closest("button") : null;
+    if (!t) { return; }
+    if (t.hasAttribute("data-set-lang")) { setLang(t.getAttribute("data-set-lang")); }
+    else if (t.id === "theme") { toggleTheme(); }
+    else if (t.id === "prev") { go(-1); }
+    else if (t.id === "next") { go(1); }
+    else if (t.classList.contains("showall")) { showAll(t); }
+  });
+  document.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) { return; }
+    if (e.key === "ArrowRight" || e.key === "j") { e.preventDefault(); go(1); }
+    else if (e.key === "ArrowLeft" || e.key === "k") { e.preventDefault(); go(-1); }
+  });
+  window.addEventListener("scroll", function () {
+    if (Date.now() - lastMove > 400) { mark(currentIndex()); }
+  }, {passive: true});
+
+  var theme = load("handformer-theme");
+  if (theme) { root.setAttribute("data-theme", theme); }
+  if (load("handformer-lang") === "zh" && document.querySelector("[data-set-lang]")) { setLang("zh"); }
+  if (window.innerWidth <= 820) { var d = document.querySelector("#toc details"); if (d) { d.removeAttribute("open"); } }
+  var start = panels.findIndex(function (p) { return "#" + p.id === location.hash; });
+  mark(start >= 0 ? start : currentIndex());
+})();
