@@ -1,3 +1,67 @@
-"""Commands of this concern; see the module that fills it."""
+"""`handformer verify`: the engine against torch.nn.Transformer, stage by stage."""
 
-COMMANDS = []
+from __future__ import annotations
+
+import sys
+
+import click
+
+from ..cli import config_from_options, model_options, user_errors
+
+
+@click.command()
+@model_options
+@click.option("--tol", type=float, default=1e-10, show_default=True,
+              help="largest allowed |ours − torch| at any stage")
+@user_errors
+def verify(**options):
+    """Build the same model in PyTorch (float64, dropout off) and compare every stage.
+
+    Exit status 0 if every stage agrees within --tol, 1 if one does not, 2 if torch is
+    missing or cannot express this config (e.g. the tutorial preset's d_k 4 with d_model 6).
+    """
+    from ..api import setup
+    from ..interop.torch_ref import check_expressible, import_torch
+    from ..interop.verify import verify as run_verify
+    from ..text import TUTORIAL_SRC, TUTORIAL_TGT
+
+    tol = options.pop("tol")
+    src, tgt = options.pop("src") or TUTORIAL_SRC, options.pop("tgt") or TUTORIAL_TGT
+    corpus, weights = options.pop("corpus"), options.pop("weights")
+    config = config_from_options(options)
+    if weights is None:
+        check_expressible(config)  # before building weights that torch could not take
+    import_torch()
+    s = setup(config, corpus, weights)
+    report = run_verify(s, src, tgt, tol)
+    _print(report, s.config)
+    sys.exit(0 if report.passed else 1)
+
+
+def _print(report, cfg) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    info = report.batch_info
+    table = Table(title=f"ours vs torch.nn.Transformer, preset {cfg.preset}, float64",
+                  title_justify="left")
+    table.add_column("stage")
+    table.add_column("shape", justify="right")
+    table.add_column("max |diff|", justify="right")
+    table.add_column(f"padded batch {info['shape'][0]}", justify="right")
+    table.add_column("", justify="center")
+    for s in report.stages:
+        mark = "[green]ok[/]" if s.worst <= report.tol else "[bold red]FAIL[/]"
+        table.add_row(s.name, "×".join(map(str, s.shape)), f"{s.single:.1e}", f"{s.batch:.1e}",
+                      mark)
+    console = Console(highlight=False)
+    console.print(table)
+    console.print(f"padded batch: {info['src_pad']} padded source position(s), "
+                  f"{info['tgt_pad']} padded target position(s)")
+    worst = report.worst
+    verdict = "[bold green]PASS[/]" if report.passed else "[bold red]FAIL[/]"
+    console.print(f"{verdict}: {len(report.stages)} stages, tolerance {report.tol:.0e}, "
+                  f"largest {worst.worst:.1e} at {worst.name}")
+
+
+COMMANDS = [verify]

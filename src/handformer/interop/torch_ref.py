@@ -10,11 +10,15 @@ import math
 import numpy as np
 
 from ..config import Config, HandformerError
-from .weights import to_state_dict
+from .weights import _params_from_torch, to_state_dict
 
 
 class TorchMissing(HandformerError):
     """torch is an optional extra."""
+
+
+class TorchUnsupported(HandformerError):
+    """A config that torch.nn.Transformer cannot express."""
 
 
 def import_torch():
@@ -30,19 +34,32 @@ def import_torch():
 def torch_unsupported(cfg: Config) -> list[str]:
     """What in this config torch.nn.Transformer cannot express (empty: it can)."""
     reasons = []
-    if cfg.heads * cfg.d_k != cfg.d_model or cfg.d_v != cfg.d_k:
-        reasons.append(f"d_k {cfg.d_k} × heads {cfg.heads} ≠ d_model {cfg.d_model} "
-                       f"(torch splits d_model evenly across heads)")
+    if cfg.heads * cfg.d_k != cfg.d_model:
+        reasons.append(f"d_k {cfg.d_k} × heads {cfg.heads} = {cfg.heads * cfg.d_k} ≠ d_model "
+                       f"{cfg.d_model} (torch splits d_model evenly across the heads)")
+    if cfg.d_v != cfg.d_k:
+        reasons.append(f"d_v {cfg.d_v} ≠ d_k {cfg.d_k} (torch uses d_model / heads for both)")
     if cfg.decoder_heads != cfg.heads:
         reasons.append(f"decoder heads {cfg.decoder_heads} ≠ encoder heads {cfg.heads} "
-                       f"(torch uses one nhead)")
-    elif cfg.decoder_heads * cfg.d_k != cfg.d_model:
-        reasons.append("decoder heads × d_k ≠ d_model")
+                       f"(torch has one nhead for both stacks)")
     if cfg.ffn != "paper":
-        reasons.append("single-linear FFN (torch's layer has two linears)")
+        reasons.append("single-linear FFN, --ffn single (torch's layer has two linears)")
     if not cfg.attn_bias:
-        reasons.append("attention without biases (torch's bias=False drops every bias)")
+        reasons.append("attention without biases, --no-attn-bias (torch's bias=False also "
+                       "drops the feed-forward and layer-norm biases)")
     return reasons
+
+
+def check_expressible(cfg: Config) -> None:
+    """Raise TorchUnsupported naming every option torch cannot express."""
+    reasons = torch_unsupported(cfg)
+    if reasons:
+        raise TorchUnsupported(
+            f"torch.nn.Transformer cannot express this model (preset {cfg.preset}):\n  - "
+            + "\n  - ".join(reasons)
+            + "\nverify works for configs torch can express, e.g. --preset small, --preset paper,"
+              " or --preset small --d-model 16 --heads 2. (The test suite checks the other"
+              " configs by finite differences.)")
 
 
 class TorchReference:
@@ -50,42 +67,43 @@ class TorchReference:
 
     def __init__(self, params: dict[str, np.ndarray], cfg: Config, dtype="float64"):
         torch = import_torch()
-        reasons = torch_unsupported(cfg)
-        if reasons:
-            raise HandformerError("torch cannot express this model: " + "; ".join(reasons))
+        check_expressible(cfg)
         self.torch, self.cfg = torch, cfg
         self.dtype = getattr(torch, dtype)
         vocab_size = params["src_embed.weight"].shape[0]
         nn = torch.nn
-        self.src_embed = nn.Embedding(vocab_size, cfg.d_model)
-        self.tgt_embed = nn.Embedding(vocab_size, cfg.d_model)
-        self.transformer = self._transformer(nn)
-        self.generator = nn.Linear(cfg.d_model, vocab_size)
+        # The stacks are built on the meta device: no memory and no random init (seconds, not
+        # minutes, for `paper`); the real tensors arrive with load_state_dict(assign=True). The
+        # small tables stay on the CPU: a meta normal_() would import torch._refs (~3 s).
+        kw = dict(device="cpu", dtype=self.dtype)
+        self.src_embed = nn.Embedding(vocab_size, cfg.d_model, **kw)
+        self.tgt_embed = nn.Embedding(vocab_size, cfg.d_model, **kw)
+        self.generator = nn.Linear(cfg.d_model, vocab_size, **kw)
+        self.transformer = self._transformer(nn, dict(device="meta", dtype=self.dtype))
         self.modules = nn.ModuleDict({"src_embed": self.src_embed, "tgt_embed": self.tgt_embed,
-                                      "generator": self.generator}).to(self.dtype)
-        self.transformer.to(self.dtype)
+                                      "generator": self.generator, "transformer": self.transformer})
         self._load(to_state_dict(params, cfg))
 
-    def _transformer(self, nn):
+    def _transformer(self, nn, factory: dict):
         c = self.cfg
         kw = dict(d_model=c.d_model, nhead=c.heads, dim_feedforward=c.d_ff, dropout=0.0,
-                  batch_first=True, layer_norm_eps=c.ln_eps)
+                  batch_first=True, layer_norm_eps=c.ln_eps, **factory)
+        norm = (lambda: nn.LayerNorm(c.d_model, eps=c.ln_eps, **factory)) if c.final_norm else (
+            lambda: None)
         enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(**kw), c.encoder_layers,
-                                    norm=nn.LayerNorm(c.d_model, eps=c.ln_eps) if c.final_norm else None,
-                                    enable_nested_tensor=False)
+                                    norm=norm(), enable_nested_tensor=False)
         dec = nn.TransformerDecoder(nn.TransformerDecoderLayer(**kw), c.decoder_layers,
-                                    norm=nn.LayerNorm(c.d_model, eps=c.ln_eps) if c.final_norm else None)
-        model = nn.Transformer(custom_encoder=enc, custom_decoder=dec, batch_first=True, **{
-            k: v for k, v in kw.items() if k in ("d_model", "nhead", "dropout")})
+                                    norm=norm())
+        model = nn.Transformer(custom_encoder=enc, custom_decoder=dec, **kw)
         return model.train()  # train mode keeps torch off its fused fast path; dropout is 0
 
     def _load(self, state: dict[str, np.ndarray]) -> None:
         t = self.torch
-        tensors = {k: t.from_numpy(np.array(v)).to(self.dtype) for k, v in state.items()}
-        trans = {k: v for k, v in tensors.items() if k.startswith(("encoder.", "decoder."))}
-        self.transformer.load_state_dict(trans, strict=True)
-        rest = {k: v for k, v in tensors.items() if k not in trans}
-        self.modules.load_state_dict(rest, strict=True)
+        tensors = {k: t.from_numpy(np.array(v, dtype=np.float64)).to(self.dtype)
+                   for k, v in state.items()}
+        named = {(k if k.startswith(("src_embed.", "tgt_embed.", "generator.")) else
+                  f"transformer.{k}"): v for k, v in tensors.items()}
+        self.modules.load_state_dict(named, strict=True, assign=True)
 
     def positional(self, n: int):
         t, d = self.torch, self.cfg.d_model
@@ -102,28 +120,59 @@ class TorchReference:
             x = x * math.sqrt(self.cfg.d_model)
         return x + self.positional(ids.shape[-1])
 
-    def stages(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict[str, np.ndarray]:
-        """Output of every stage: embeddings, each layer, each final norm, logits."""
+    def _run(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict:
+        """Every stage as torch tensors (batch axis always present)."""
         t = self.torch
-        src = t.as_tensor(np.atleast_2d(src_ids))
-        tgt = t.as_tensor(np.atleast_2d(tgt_ids))
-        sp = None if src_pad is None else t.as_tensor(np.atleast_2d(src_pad))
-        tp = None if tgt_pad is None else t.as_tensor(np.atleast_2d(tgt_pad))
+        src, tgt = t.as_tensor(np.atleast_2d(src_ids)), t.as_tensor(np.atleast_2d(tgt_ids))
+        sp, tp = self._float_mask(src_pad), self._float_mask(tgt_pad)
         causal = self.transformer.generate_square_subsequent_mask(tgt.shape[1], dtype=self.dtype)
         out = {}
-        with t.no_grad():
-            x = out["src_embed.out"] = self.embed(self.src_embed, src)
-            for i, layer in enumerate(self.transformer.encoder.layers):
-                x = out[f"encoder.{i}.out"] = layer(x, src_key_padding_mask=sp)
-            if self.transformer.encoder.norm is not None:
-                x = out["encoder.norm.out"] = self.transformer.encoder.norm(x)
-            y = out["tgt_embed.out"] = self.embed(self.tgt_embed, tgt)
-            for i, layer in enumerate(self.transformer.decoder.layers):
-                y = out[f"decoder.{i}.out"] = layer(y, x, tgt_mask=causal,
-                                                    tgt_key_padding_mask=tp,
-                                                    memory_key_padding_mask=sp)
-            if self.transformer.decoder.norm is not None:
-                y = out["decoder.norm.out"] = self.transformer.decoder.norm(y)
-            out["generator.logits"] = self.generator(y)
+        x = out["src_embed.out"] = self.embed(self.src_embed, src)
+        for i, layer in enumerate(self.transformer.encoder.layers):
+            x = out[f"encoder.{i}.out"] = layer(x, src_key_padding_mask=sp)
+        if self.transformer.encoder.norm is not None:
+            x = out["encoder.norm.out"] = self.transformer.encoder.norm(x)
+        y = out["tgt_embed.out"] = self.embed(self.tgt_embed, tgt)
+        for i, layer in enumerate(self.transformer.decoder.layers):
+            y = out[f"decoder.{i}.out"] = layer(y, x, tgt_mask=causal, tgt_key_padding_mask=tp,
+                                                memory_key_padding_mask=sp)
+        if self.transformer.decoder.norm is not None:
+            y = out["decoder.norm.out"] = self.transformer.decoder.norm(y)
+        out["generator.logits"] = self.generator(y)
+        return out
+
+    def _float_mask(self, pad):
+        """True (pad) → −∞, as an additive mask of the same kind as the causal one."""
+        if pad is None:
+            return None
+        t = self.torch
+        pad = t.as_tensor(np.atleast_2d(pad))
+        return t.zeros(pad.shape, dtype=self.dtype).masked_fill(pad, float("-inf"))
+
+    def stages(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict[str, np.ndarray]:
+        """Output of every stage: embeddings, each layer, each final norm, logits."""
+        with self.torch.no_grad():
+            out = self._run(src_ids, tgt_ids, src_pad, tgt_pad)
         squeeze = np.ndim(src_ids) == 1
         return {k: (v[0] if squeeze else v).numpy() for k, v in out.items()}
+
+    def loss_grads(self, src_ids, tgt_ids, targets, weights, smoothing=0.0, src_pad=None,
+                   tgt_pad=None) -> tuple[float, dict[str, np.ndarray]]:
+        """Cross-entropy (mean over weighted positions) and ∂L/∂θ under our parameter names."""
+        t = self.torch
+        self.modules.zero_grad(set_to_none=True)
+        logits = self._run(src_ids, tgt_ids, src_pad, tgt_pad)["generator.logits"]
+        per = t.nn.functional.cross_entropy(
+            logits.reshape(-1, logits.shape[-1]), t.as_tensor(np.asarray(targets).reshape(-1)),
+            reduction="none", label_smoothing=smoothing)
+        w = t.as_tensor(np.asarray(weights, dtype=np.float64).reshape(-1)).to(self.dtype)
+        loss = (per * w).sum() / w.sum()
+        loss.backward()
+        grads = {self._torch_name(k): p.grad.detach().numpy()
+                 for k, p in self.modules.named_parameters()}
+        vocab = self.src_embed.weight.shape[0]
+        return float(loss), _params_from_torch(grads, self.cfg, vocab)
+
+    @staticmethod
+    def _torch_name(name: str) -> str:
+        return name.removeprefix("transformer.")
