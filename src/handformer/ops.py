@@ -32,7 +32,11 @@ class Op:
         for absent in [k for k, v in names.items() if v is None]:
             parts = [p for p in text.split(r",\quad ") if f"\\partial ${absent}" not in p]
             text = re.sub(rf" \+ \${absent}(\^\{{\(i\)\}})?", "", r",\quad ".join(parts))
-        return Template(text).safe_substitute(names)
+        return _Formula(text).safe_substitute(names)
+
+
+class _Formula(Template):
+    idpattern = r"[a-z]+"  # "$out_{ij}" is the symbol "out" with a subscript, not "out_"
 
 
 OPS: dict[str, Op] = {}
