@@ -1,0 +1,179 @@
+"""One step's panel as a figure for an article (SVG or PNG, matplotlib), and the loss curve.
+
+The figure is the HTML panel in print form: number and title, the formula (matplotlib mathtext
+where it can parse the LaTeX, the plain LaTeX where it cannot), and the equation's matrices as
+coloured grids with their labels. matplotlib is imported only here, and only when drawing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..config import HandformerError
+from ..narrate.document import Matrix, Section
+from . import grids
+
+CELL, ROW = 0.55, 0.3  # inches per cell: width, height
+LABELS, HEAD, FOOT = 0.9, 1.5, 0.5  # inches: row labels, title and formula, shape below
+FONTS = ["DejaVu Sans", "Noto Sans CJK SC"]  # CJK glyphs fall back to Noto Sans CJK SC
+
+
+def _plt(lang: str = "en"):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fonts = ["Noto Sans CJK SC", "DejaVu Sans"] if lang == "zh" else FONTS
+    plt.rcParams.update({"font.family": fonts, "svg.hashsalt": "handformer",
+                         "axes.unicode_minus": False})
+    return plt
+
+
+def find_section(sections: list[Section], step: str | None) -> Section:
+    """The section that shows tape step ``step`` (or has it as id); unknown names are refused."""
+    for s in sections:
+        if step is not None and (s.id == step or step in s.steps):
+            return s
+    names = [n for s in sections for n in (s.steps or [s.id])]
+    hint = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+    if step is None:
+        raise HandformerError(f"a figure shows one step: give --step NAME, e.g. {hint}")
+    raise HandformerError(f"no step named {step!r} in this walkthrough; steps are e.g. {hint}")
+
+
+def render_figure(tape, step: str | None, output, fmt: str = "svg", lang: str = "en",
+                  precision: int = 3) -> None:
+    """Write the panel of the section containing tape step ``step`` to ``output``."""
+    from ..narrate import build
+
+    if fmt not in ("svg", "png"):
+        raise HandformerError(f"figures are svg or png, not {fmt!r}")
+    section = find_section(build(tape, lang), step)
+    fig = section_figure(section, precision, lang)
+    _save(fig, output, fmt)
+
+
+def _save(fig, output, fmt: str) -> None:
+    plt = _plt()
+    meta = {"Date": None} if fmt == "svg" else {}
+    try:
+        fig.savefig(output, format=fmt, bbox_inches="tight", dpi=160, metadata=meta)
+    except OSError as err:
+        raise HandformerError(f"cannot write {str(output)!r}: {err.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def section_figure(section: Section, precision: int, lang: str = "en"):
+    """A matplotlib figure: title, formula, then the matrices and operators left to right."""
+    plt = _plt(lang)
+    items = [i for i in section.equation if isinstance(i, (Matrix, str))]
+    slots = [_width(i) for i in items]
+    tall = max([_rows(i) * ROW for i in items if isinstance(i, Matrix)] or [0.0])
+    width, height = max(0.2 + sum(slots), 6.0), HEAD + tall + FOOT
+    fig = plt.figure(figsize=(width, height))
+    fig.text(0.1 / width, 1 - 0.15 / height, f"{section.number}  {section.title}", fontsize=14,
+             weight="bold", va="top")
+    fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula), fontsize=12,
+             va="top")
+    x = 0.2
+    for item, w in zip(items, slots, strict=True):
+        if isinstance(item, Matrix):
+            h = _rows(item) * ROW
+            ax = fig.add_axes([(x + LABELS) / width, (FOOT + (tall - h) / 2) / height,
+                               (w - LABELS - 0.2) / width, h / height])
+            draw_matrix(ax, item, precision)
+        else:
+            fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(item),
+                     fontsize=18, ha="center", va="center")
+        x += w
+    return fig
+
+
+def _width(item) -> float:
+    if isinstance(item, str):
+        return 0.6
+    return LABELS + len(grids.shown_cols(grids.as_2d(item.value).shape[1])) * CELL + 0.2
+
+
+def _rows(m: Matrix) -> int:
+    return len(grids.shown_rows(grids.as_2d(m.value).shape[0]))
+
+
+def formula_text(latex: str) -> str:
+    """$latex$ when matplotlib's mathtext parses it, else the LaTeX as plain text."""
+    if not latex:
+        return ""
+    from matplotlib.mathtext import MathTextParser
+
+    text = latex.replace(r"\quad", r"\ \ ").replace(r"\!", "").replace(r"\,", r"\ ")
+    try:
+        MathTextParser("path").parse(f"${text}$")
+        return f"${text}$"
+    except Exception:  # mathtext knows a subset of LaTeX (no \begin{cases}, \operatorname, ...)
+        return latex.replace("$", r"\$")
+
+
+def draw_matrix(ax, m: Matrix, precision: int) -> None:
+    """Coloured cells on the diverging scale, the number in each, tokens and dims as ticks."""
+    from matplotlib.patches import Rectangle
+
+    value = grids.as_2d(m.value)
+    top = grids.scale_of(value)
+    rows, cols = grids.shown_rows(value.shape[0]), grids.shown_cols(value.shape[1])
+    shown = np.array([[np.nan if i is None or j is None else value[i, j] for j in cols]
+                      for i in rows])
+    ax.imshow(np.clip(np.nan_to_num(shown, nan=0.0, neginf=0.0), -top, top), cmap="RdBu_r",
+              vmin=-top, vmax=top, aspect="auto")
+    for r, i in enumerate(rows):
+        for c, j in enumerate(cols):
+            if i is not None and j is not None and grids.is_masked(value[i, j], m.kind):
+                ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, hatch="///", fill=False,
+                                       edgecolor="#9a9a9a", linewidth=0))
+            ax.text(c, r, _cell_text(value, i, j, precision), ha="center", va="center",
+                    fontsize=7, color=_ink(value, i, j, top))
+    ax.set_xticks(range(len(cols)), [_tick(m.cols, j) for j in cols], fontsize=7)
+    ax.set_yticks(range(len(rows)), [_tick(m.rows, i) for i in rows], fontsize=7)
+    ax.tick_params(length=0, labeltop=True, labelbottom=False)
+    ax.set_xlabel(f"{formula_text(m.symbol)}   {grids.dims(m.shape)}", fontsize=9)
+
+
+def _cell_text(value, i, j, precision: int) -> str:
+    if i is None or j is None:
+        return "⋱" if i is None and j is None else ("⋮" if i is None else "⋯")
+    return grids.fmt(float(value[i, j]), precision)
+
+
+def _ink(value, i, j, top: float) -> str:
+    return "#111" if i is None or j is None else grids.ink(float(value[i, j]), top)
+
+
+def _tick(labels, i) -> str:
+    if i is None:
+        return "⋯"
+    return str(labels[i]) if labels is not None and i < len(labels) else str(i)
+
+
+def loss_curve(history: list[dict], output) -> None:
+    """Loss (and validation loss when present) per epoch; SVG or PNG by the file's suffix."""
+    fmt = Path(output).suffix.lower().lstrip(".")
+    if fmt not in ("svg", "png"):
+        raise HandformerError(f"the loss curve is written as .svg or .png, not {str(output)!r}")
+    if not history:
+        raise HandformerError("no epochs to plot: the training history is empty")
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(6, 3.6))
+    epochs = [h.get("epoch", k + 1) for k, h in enumerate(history)]
+    ax.plot(epochs, [h["loss"] for h in history], marker="o", ms=3, label="loss")
+    val = [(e, h["val_loss"]) for e, h in zip(epochs, history, strict=True)
+           if h.get("val_loss") is not None]
+    if val:
+        ax.plot(*zip(*val, strict=True), marker="s", ms=3, label="validation loss")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("cross-entropy")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    _save(fig, output, fmt)

@@ -1,0 +1,130 @@
+"""GitHub-flavoured Markdown: a heading per step, narration, formulas and matrices in $$ LaTeX.
+
+Matrices are ``bmatrix`` blocks (corners only when large, with \\cdots, \\vdots, \\ddots); the
+tokens labelling their rows follow as a one-row table. Text is escaped for Markdown, and tokens
+that go inside LaTeX are escaped for LaTeX, so a word like ``<script>`` stays text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..narrate.document import Callout, Matrix, Section
+from . import grids
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~$])")
+_TEX_TEXT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
+             "#": r"\#", "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\~{}"}
+
+
+def md_text(text: str) -> str:
+    """Markdown-escape plain text (narration is text, not Markdown): <, >, | and friends."""
+    return _MD_SPECIAL.sub(r"\\\1", str(text).replace("&", "&amp;"))
+
+
+def tex_text(text: str) -> str:
+    """A word inside LaTeX: \\text{...} with LaTeX specials escaped and < > as \\lt, \\gt."""
+    parts, word = [], ""
+    for ch in str(text):
+        if ch in "<>":
+            if word:
+                parts.append(r"\text{" + word + "}")
+                word = ""
+            parts.append(r"\lt " if ch == "<" else r"\gt ")
+        else:
+            word += _TEX_TEXT.get(ch, ch)
+    if word:
+        parts.append(r"\text{" + word + "}")
+    return "".join(parts) or r"\text{}"
+
+
+def bmatrix(value, precision: int, kind: str = "matrix") -> str:
+    """A matrix (corners only when large) as \\begin{bmatrix} ... \\end{bmatrix}."""
+    v = grids.as_2d(value)
+    rows, cols = grids.shown_rows(v.shape[0]), grids.shown_cols(v.shape[1])
+    lines = []
+    for i in rows:
+        cells = [_tex_cell(v, i, j, precision) for j in cols]
+        lines.append(" & ".join(cells))
+    return r"\begin{bmatrix} " + r" \\ ".join(lines) + r" \end{bmatrix}"
+
+
+def _tex_cell(v, i, j, precision: int) -> str:
+    if i is None:
+        return r"\ddots" if j is None else r"\vdots"
+    if j is None:
+        return r"\cdots"
+    text = grids.fmt(float(v[i, j]), precision)
+    return text.replace("−∞", r"-\infty").replace("∞", r"\infty")
+
+
+def matrix_tex(m: Matrix, precision: int) -> str:
+    """The matrix under its symbol, its shape below: \\underset{7 \\times 4}{Q = [...]}."""
+    shape = r" \times ".join(str(n) for n in m.shape) or "1"
+    return (r"\underbrace{" + m.symbol + " = " + bmatrix(m.value, precision, m.kind) + "}_{"
+            + shape + "}")
+
+
+def equation_tex(items: list, precision: int) -> str:
+    parts = []
+    for item in items:
+        parts.append(matrix_tex(item, precision) if isinstance(item, Matrix) else _op(item))
+    return r" \quad ".join(parts)
+
+
+def _op(text: str) -> str:
+    text = str(text)
+    return {"·": r"\cdot", "×": r"\times", "→": r"\to"}.get(text, text if "\\" in text or
+                                                              len(text) <= 2 else tex_text(text))
+
+
+def labels_table(labels: list[str], lang: str = "en") -> str:
+    """The tokens labelling a matrix's rows, as a one-row GFM table (row → token)."""
+    idx = [i for i in grids.shown_rows(len(labels)) if i is not None]
+    head = "| " + " | ".join(["行" if lang == "zh" else "row", *(str(i) for i in idx)]) + " |"
+    rule = "|" + "---|" * (len(idx) + 1)
+    body = "| " + " | ".join(["词" if lang == "zh" else "token",
+                             *(md_text(labels[i]) or " " for i in idx)]) + " |"
+    return "\n".join([head, rule, body])
+
+
+def section_md(s: Section, precision: int, lang: str) -> str:
+    """One step: heading with its anchor, narration, formula, drawing, errata."""
+    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {md_text(s.number)} · {md_text(s.title)}", "",
+           f"`{s.id}`", ""]
+    out += [md_text(p) + "\n" for p in s.paragraphs]
+    if s.formula:
+        out += ["$$", s.formula, "$$", ""]
+    matrices = [m for m in s.equation if isinstance(m, Matrix)]
+    if matrices:
+        out += ["$$", equation_tex(s.equation, precision), "$$", ""]
+        seen = set()
+        for m in matrices:
+            key = tuple(m.rows or ())
+            if key and key not in seen:
+                seen.add(key)
+                out += [labels_table(list(m.rows), lang), ""]
+    for c in s.callouts:
+        out += callout_md(c, precision, lang)
+    return "\n".join(out)
+
+
+def callout_md(c: Callout, precision: int, lang: str) -> list[str]:
+    """An erratum as a block quote; the tutorial's number as its own $$ block inside."""
+    who = "原教程" if lang == "zh" else "The seed tutorial"
+    out = [f"> **{md_text(c.code)}** ({who}): {md_text(c.text)}", ">"]
+    if c.tutorial is not None:
+        out += ["> $$", "> " + matrix_tex(c.tutorial, precision), "> $$", ""]
+    return out + [""]
+
+
+def _anchor(section_id: str) -> str:
+    return "s-" + re.sub(r"[^A-Za-z0-9_.-]", "-", section_id)
+
+
+def render(sections: list[Section], precision: int = 3, lang: str = "en") -> str:
+    """The whole walkthrough as one Markdown document."""
+    title = "handformer: 手算 Transformer" if lang == "zh" else "handformer: a Transformer by hand"
+    toc = [f"- [{md_text(s.number)} · {md_text(s.title)}](#{_anchor(s.id)})" for s in sections]
+    body = [section_md(s, precision, lang) for s in sections]
+    return "\n".join([f"# {title}", "", *toc, "", *body]).rstrip() + "\n"
