@@ -98,6 +98,12 @@ class Tape:
     def names(self) -> list[str]:
         return [s.name for s in self.steps]
 
+    def _repr_html_(self) -> str:
+        """In Jupyter a tape shows itself as the walkthrough's panels (render.html)."""
+        from .render.html import render_notebook
+
+        return render_notebook(self)
+
     # --- reverse pass -----------------------------------------------------------------------
 
     def backward(self, loss: str = "loss") -> dict[str, np.ndarray]:

@@ -53,6 +53,13 @@ def render_sections(en: list, zh: list | None, precision: int = 3, title: str = 
         has_zh=bool(zh))
 
 
+def render_notebook(tape, precision: int = 3, lang: str = "en") -> str:
+    """What a tape shows in Jupyter: its panels, without the page around them."""
+    from ..narrate import build
+
+    return render_fragment(build(tape, lang), precision)
+
+
 def render_fragment(sections: list, precision: int = 3) -> str:
     """The panels alone (one language, no script), with their styles: for notebooks."""
     from .html_view import Budget, section_view
