@@ -81,7 +81,7 @@ def load(path) -> Checkpoint:
         raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
     params = {k[6:]: v for k, v in tensors.items() if k.startswith("param.")}
     state = {k[6:]: v for k, v in tensors.items() if k.startswith("optim.")}
-    _check_shapes(path, params, config, len(vocab))
+    params = _check_shapes(path, params, config, len(vocab))
     return Checkpoint(config, vocab, params, meta.get("optimizer", {}), state,
                       meta.get("epoch", 0), meta.get("rng_state"), meta.get("history", []),
                       meta.get("run", {}))
@@ -121,7 +121,9 @@ def _meta(path: Path, header: dict) -> dict:
     return meta
 
 
-def _check_shapes(path, params, config: Config, vocab_size: int) -> None:
+def _check_shapes(path, params, config: Config, vocab_size: int) -> dict:
+    """The parameters in the model's own order (safetensors sorts names; the order matters:
+    the global gradient norm sums in it, and resuming must repeat every rounding)."""
     from ..model import param_shapes
 
     want = param_shapes(config, vocab_size)
@@ -132,3 +134,4 @@ def _check_shapes(path, params, config: Config, vocab_size: int) -> None:
         if tuple(params[name].shape) != shape:
             raise CheckpointError(f"{str(path)!r}: {name} has shape {params[name].shape}, "
                                   f"its config needs {shape}")
+    return {name: params[name] for name in want}
