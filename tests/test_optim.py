@@ -67,12 +67,12 @@ def test_warmup_schedule_by_hand():
 def test_clipping_matches_torch():
     grads = gradient_sequence(1)[0]
     tensors = [torch.tensor(g, requires_grad=True) for g in grads.values()]
-    for t, g in zip(tensors, grads.values()):
+    for t, g in zip(tensors, grads.values(), strict=True):
         t.grad = torch.tensor(g)
     expected = torch.nn.utils.clip_grad_norm_(tensors, 0.5)
     total = clip_grad_norm(grads, 0.5)
     assert total == pytest.approx(float(expected), rel=1e-14)
-    for t, g in zip(tensors, grads.values()):
+    for t, g in zip(tensors, grads.values(), strict=True):
         np.testing.assert_allclose(g, t.grad.numpy(), rtol=1e-14)
     assert math.sqrt(sum((g * g).sum() for g in grads.values())) == pytest.approx(0.5, rel=1e-5)
 

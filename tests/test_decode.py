@@ -1,0 +1,116 @@
+"""Greedy and beam search: on a trained tiny model, against full forward passes, and by hand."""
+
+import math
+
+import numpy as np
+import pytest
+
+from handformer import decode
+from handformer.config import HandformerError, preset
+from handformer.model import forward, init_params
+from handformer.tape import Tape
+from handformer.text import END, START, Vocab, tokenize
+from handformer.train import loop
+from handformer.train.data import default_pairs
+
+
+@pytest.fixture(scope="module")
+def trained():
+    run = loop.fit(loop.start(preset("tutorial"), default_pairs(), loop.Options(epochs=200)))
+    return run.params, run.config, run.vocab
+
+
+@pytest.mark.parametrize("beam", [1, 4])
+def test_trained_model_translates_every_pair(trained, beam):
+    params, cfg, vocab = trained
+    for src, tgt in default_pairs():
+        result = decode.translate(params, cfg, vocab, src, beam=beam, alpha=0.6)
+        assert result.tokens == tokenize(tgt)
+
+
+def full_forward_probs(params, cfg, src_ids, prefix):
+    tape = Tape(params, record=False)
+    forward(tape, cfg, np.array(src_ids), np.array(prefix))
+    return tape["generator.probs"]
+
+
+def test_each_step_equals_a_full_forward_pass(trained):
+    params, cfg, vocab = trained
+    src = "when you play the game of thrones"
+    result = decode.translate(params, cfg, vocab, src, record=True, k=3)
+    src_ids = vocab.encode(src)
+    log_p = 0.0
+    for step in result.steps:
+        (prefix,), (top,), ((_, chosen, score),) = step.prefixes, step.top, step.chosen
+        p = full_forward_probs(params, cfg, src_ids, prefix)[-1]
+        assert chosen == int(np.argmax(p)) == top[0][0]
+        np.testing.assert_allclose([q for _, q in top], np.sort(p)[::-1][:3], rtol=1e-12)
+        log_p += math.log(p[chosen])
+        assert score == pytest.approx(log_p, rel=1e-12)
+    assert [t for t in vocab.decode([s.chosen[0][1] for s in result.steps])] == \
+        "you win or you die <end>".split()
+    assert "decoder.0.self_attn.head.1.pattern" in result.steps[0].tape  # recorded for --explain
+
+
+def test_beam_one_is_greedy(trained):
+    params, cfg, vocab = trained
+    src = "the true enemy won't wait out the storm"
+    greedy = decode.translate(params, cfg, vocab, src, beam=1)
+    encoder, memory = decode.run_encoder(params, cfg, vocab.encode(src), False)
+    ids, score, _ = decode._beam(params, cfg, vocab, encoder[memory], memory, 1, 0.0, 20, False, 3)
+    assert ids == greedy.ids and score == pytest.approx(greedy.score, rel=1e-12)
+
+
+# A hand-made model: after <start>, "a" 0.5 "b" 0.4; after "a" nothing is sure; after "b" <end>
+# is almost certain. Greedy takes "a" and ends with P = 0.5·0.35·0.9 = 0.1575; beam 2 keeps "b"
+# and finds P("b <end>") = 0.4·0.9 = 0.36.
+TABLE = {("<start>",): [0.5, 0.4, 0.0, 0.1], ("<start>", "a"): [0.35, 0.35, 0.0, 0.3],
+         ("<start>", "b"): [0.05, 0.05, 0.0, 0.9]}
+OTHER = [0.05, 0.05, 0.0, 0.9]
+
+
+@pytest.fixture
+def hand_model(monkeypatch):
+    vocab = Vocab(("a", "b"), (START, END))
+
+    def step(params, cfg, memory, memory_name, prefixes, record):
+        rows = [TABLE.get(tuple(vocab.decode(p)), OTHER) for p in prefixes]
+        return None, np.array(rows)
+
+    monkeypatch.setattr(decode, "decoder_step", step)
+    monkeypatch.setattr(decode, "run_encoder", lambda *a: ({"m": np.zeros((1, 2))}, "m"))
+    return vocab
+
+
+def test_greedy_and_beam_by_hand(hand_model):
+    cfg = preset("tutorial")
+    greedy = decode.translate({}, cfg, hand_model, "a", beam=1)
+    assert greedy.tokens == ["a", "a"]
+    assert greedy.score == pytest.approx(math.log(0.5 * 0.35 * 0.9))
+    beam = decode.translate({}, cfg, hand_model, "a", beam=2, alpha=0.6)
+    assert beam.tokens == ["b"]
+    # GNMT: log P / ((5 + |Y|) / 6)^α with |Y| = 2 ("b", <end>)
+    assert beam.score == pytest.approx(math.log(0.4 * 0.9) / (7 / 6) ** 0.6)
+
+
+def test_length_penalty_formula():
+    assert decode.length_penalty(1, 0.6) == 1.0
+    assert decode.length_penalty(7, 0.6) == pytest.approx(2 ** 0.6)
+    assert decode.length_penalty(30, 0.0) == 1.0
+
+
+def test_stops_at_the_length_limit():
+    cfg = preset("tutorial")
+    vocab = Vocab.from_corpus(["the storm"], specials=(START, END))
+    params = init_params(cfg, len(vocab))
+    for beam in (1, 3):
+        result = decode.translate(params, cfg, vocab, "the storm", beam=beam, max_length=3)
+        assert len(result.steps) <= 3 and len(result.ids) <= 3
+
+
+def test_bad_input_is_a_clear_error(trained):
+    params, cfg, vocab = trained
+    with pytest.raises(HandformerError, match="dragons"):
+        decode.translate(params, cfg, vocab, "dragons")
+    with pytest.raises(HandformerError, match="beam"):
+        decode.translate(params, cfg, vocab, "the storm", beam=0)

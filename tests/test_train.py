@@ -1,0 +1,111 @@
+"""`handformer train` from the command line, the default pairs, batching and float32."""
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from handformer.cli import main
+from handformer.config import HandformerError, preset
+from handformer.text import TextError
+from handformer.train import checkpoint, loop
+from handformer.train.data import (
+    default_pairs,
+    encode_pairs,
+    make_batch,
+    pairs_vocab,
+    read_pairs,
+    split,
+)
+from handformer.train.loss import batch_loss
+
+
+def test_default_pairs_are_the_tutorial_lines_cut_at_the_first_comma():
+    assert default_pairs() == [
+        ("I drink and I know things.", "I drink and I know things."),
+        ("When you play the game of thrones", "you win or you die."),
+        ("The true enemy won't wait out the storm", "He brings the storm."),
+    ]
+    vocab = pairs_vocab(default_pairs())
+    assert (vocab.id("<start>"), vocab.id("<end>"), vocab.id("<pad>")) == (23, 24, 25)
+
+
+def test_batch_pads_and_masks_by_hand():
+    vocab = pairs_vocab([("a b c", "x"), ("b", "y z")])  # a b c x y z <start> <end> <pad>
+    batch = make_batch(vocab, encode_pairs(vocab, [("a b c", "x"), ("b", "y z")], 10))
+    assert batch.src.tolist() == [[0, 1, 2], [1, 8, 8]]
+    assert batch.src_pad.tolist() == [[False, False, False], [False, True, True]]
+    assert batch.tgt_in.tolist() == [[6, 3, 8], [6, 4, 5]]
+    assert batch.tgt_out.tolist() == [[3, 7, 8], [4, 5, 7]]
+    assert batch.weights.tolist() == [[1, 1, 0], [1, 1, 1]]
+
+
+def test_validation_split_only_when_large_enough():
+    rng = np.random.default_rng(0)
+    assert split(list(range(19)), rng) == (list(range(19)), [])
+    train, valid = split(list(range(40)), rng)
+    assert len(valid) == 4 and sorted(train + valid) == list(range(40))
+
+
+def test_pairs_file(tmp_path):
+    good = tmp_path / "p.tsv"
+    good.write_text("# comment\n你好 世界\tHello world\n\nthe storm\the brings\n", encoding="utf-8")
+    assert read_pairs(good) == [("你好 世界", "Hello world"), ("the storm", "he brings")]
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("no tab here\n")
+    with pytest.raises(TextError, match="bad.tsv:1"):
+        read_pairs(bad)
+    latin = tmp_path / "latin.tsv"
+    latin.write_bytes("caf\xe9\tx\n".encode("latin-1"))
+    with pytest.raises(TextError, match="not UTF-8"):
+        read_pairs(latin)
+
+
+def test_float32_is_kept_end_to_end():
+    cfg = preset("small", dropout=0.1, label_smoothing=0.1)
+    run = loop.start(cfg, default_pairs(), loop.Options(epochs=2, dtype="float32"))
+    loop.fit(run)
+    assert all(v.dtype == np.float32 for v in run.params.values())
+    assert all(v.dtype == np.float32 for v in run.optimizer.state.values())
+    vocab = run.vocab
+    batch = make_batch(vocab, run.train, "float32")
+    result = batch_loss(run.params, cfg, batch)
+    assert all(g.dtype == np.float32 for g in result.grads.values())
+
+
+def test_warmup_schedule_and_sgd_also_train():
+    opts = loop.Options(epochs=3, optimizer="sgd", schedule="warmup", warmup=2, lr=1.0, clip=1.0)
+    run = loop.fit(loop.start(preset("tutorial"), default_pairs(), opts))
+    assert run.optimizer.step_count == 3 and len(run.history) == 3
+
+
+def test_bad_options_are_refused():
+    with pytest.raises(HandformerError, match="--epochs"):
+        loop.start(preset("tutorial"), default_pairs(), loop.Options(epochs=0))
+
+
+def test_cli_train_reaches_100_percent_then_translates(tmp_path, monkeypatch):
+    runner = CliRunner()
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(main, ["train", "--plot", "curve.svg"])
+    assert result.exit_code == 0, result.output
+    assert "token accuracy 100.0%" in result.output
+    assert "exact match 100.0%" in result.output
+    history = checkpoint.load("handformer.ckpt").history
+    assert history[-1]["accuracy"] == 1.0 and history[-1]["loss"] < history[0]["loss"] / 100
+    assert open("curve.svg").read().startswith("<?xml")
+    out = runner.invoke(main, ["translate", "when you play the game of thrones"])
+    assert out.exit_code == 0 and out.output.strip() == "you win or you die"
+    out = runner.invoke(main, ["translate", "--beam", "4", "--length-penalty", "0.6",
+                               "the true enemy won't wait out the storm"])
+    assert out.output.strip() == "he brings the storm"
+
+
+def test_cli_errors_exit_2(tmp_path, monkeypatch):
+    runner = CliRunner()
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(main, ["translate", "when you play"])
+    assert result.exit_code == 2 and "does not exist" in result.output
+    result = runner.invoke(main, ["train", "--plot", "curve.pdf"])
+    assert result.exit_code == 2 and "svg" in result.output
+    result = runner.invoke(main, ["train", "--pairs", "missing.tsv"])
+    assert result.exit_code == 2 and "missing.tsv" in result.output
