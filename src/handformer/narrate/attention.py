@@ -1,0 +1,207 @@
+"""Steps 7, 7b, 12 and 12b: attention, one panel per head, then the heads joined by W^O."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .context import MAX_HEADS, Ctx, dims, f3
+from .document import Section
+
+
+class Block:
+    """One attention block on the tape: its name, kind, step number and sizes."""
+
+    def __init__(self, ctx: Ctx, p: str, kind: str, number: str, layer: int):
+        self.p, self.kind, self.number, self.layer = p, kind, number, layer
+        q, v = ctx.value(f"{p}.q"), ctx.value(f"{p}.v")
+        self.heads, self.dk, self.dv = q.shape[-3], q.shape[-1], v.shape[-1]
+        self.q_side = ctx.side_of(p)
+        self.kv_side = "src" if kind == "cross" else self.q_side
+        self.q_tokens, self.kv_tokens = ctx.tokens(self.q_side), ctx.tokens(self.kv_side)
+        self.x_name = ctx.tape.index[f"{p}.q"].inputs[0]
+        self.kv_name = ctx.tape.index[f"{p}.k"].inputs[0]
+        self.masked = f"{p}.masked" in ctx.tape.index
+        # Note: heads are shown one by one in the first layer of a stack; later layers repeat
+        # the same computation with other weights, so they show the joined result only.
+        self.shown = min(self.heads, MAX_HEADS) if layer == 0 else 0
+
+    def sym(self, letter: str, h: int) -> str:
+        return f"{letter}^{{({h + 1})}}" if self.heads > 1 else letter
+
+    def where(self, ctx: Ctx, h: int | None = None) -> str:
+        text = ctx.t(f"where.{self.kind}", layer=self.layer + 1)
+        return text + (ctx.t("where.head", h=h + 1) if h is not None and self.heads > 1 else "")
+
+
+def attention(ctx: Ctx, p: str, kind: str, number: str, layer: int) -> None:
+    """kind: "enc" (encoder self-attention), "self" (masked, decoder) or "cross"."""
+    b = Block(ctx, p, kind, number, layer)
+    if b.shown:
+        intro(ctx, b)
+        for h in range(b.shown):
+            for which in ("q", "k", "v"):
+                projection(ctx, b, h, which)
+            scores(ctx, b, h)
+            if b.masked:
+                mask(ctx, b, h)
+            pattern(ctx, b, h)
+            weighted_sum(ctx, b, h)
+    output(ctx, b)
+
+
+def intro(ctx: Ctx, b: Block) -> None:
+    d = int(ctx.cfg.get("d_model", 0))
+    paragraphs = [ctx.t(f"attn.intro.{b.kind}"),
+                  ctx.t("attn.sizes", h=b.heads, dk=b.dk, dv=b.dv, d=d, n=len(b.q_tokens))]
+    if b.heads > b.shown:
+        paragraphs.append(ctx.t("attn.more_heads", shown=b.shown, h=b.heads))
+    callouts = []
+    if ctx.first("D11"):
+        callouts.append(ctx.callout("D11", "D11"))
+    if b.kind == "self" and ctx.first("D8.self"):
+        callouts.append(ctx.callout("D8", "D8.self"))
+    if b.kind == "cross" and ctx.first("D2"):
+        callouts.append(ctx.callout("D2", "D2", n=len(b.q_tokens), m=len(b.kv_tokens)))
+    ctx.add(Section(b.p, b.number, ctx.title(b.number, f"attn.title.{b.kind}", where=b.where(ctx)),
+                    paragraphs, formula=ctx.formula(f"{b.p}.q"), callouts=callouts,
+                    steps=[f"{b.p}.q", f"{b.p}.k", f"{b.p}.v"]))
+
+
+def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
+    name, big = f"{b.p}.{which}", which.upper()
+    width = b.dv if which == "v" else b.dk
+    x_name = b.x_name if which == "q" else b.kv_name
+    x_tokens = b.q_tokens if which == "q" else b.kv_tokens
+    x_sym = "X" if which == "q" or b.kind != "cross" else "M"
+    if b.kind != "enc" and x_sym == "X":
+        x_sym = "Y"
+    d = int(ctx.cfg.get("d_model", 0))
+    w = ctx.value(f"{b.p}.w_{which}")
+    w_h = None if w is None else w[:, h * width:(h + 1) * width]
+    out = ctx.head(name, h)
+    col = "v" if which == "v" else "k"
+    equation = [ctx.mat(x_name, x_sym, ctx.value(x_name), x_tokens, dims(d)), r"\cdot",
+                ctx.mat(f"{b.p}.w_{which}", f"W^{{{big}}}" + (f"_{{{h + 1}}}" if b.heads > 1
+                                                               else ""), w_h, dims(d),
+                        dims(width, col))]
+    bias = ctx.value(f"{b.p}.b_{which}")
+    if f"{b.p}.b_{which}" in ctx.tape.index[name].inputs:
+        bias_h = None if bias is None else bias[h * width:(h + 1) * width]
+        equation += ["+", ctx.mat(f"{b.p}.b_{which}", f"b^{{{big}}}", bias_h,
+                                  cols=dims(width, col), kind="vector")]
+    equation += ["=", ctx.mat(f"{b.p}.head.{h}.{which}", b.sym(big, h), out, x_tokens,
+                              dims(width, col))]
+    paragraphs = [ctx.t(f"proj.{which}", d=d, w=width, tok=x_tokens[0],
+                        row=", ".join(f3(v) for v in out[0][:6]))]
+    if which == "k" and b.kind == "cross":
+        paragraphs.append(ctx.t("proj.cross_kv"))
+    callouts = []
+    if which == "q" and ctx.first("D7"):
+        callouts.append(ctx.callout("D7", "D7"))
+    ctx.add(Section(f"{b.p}.head.{h}.{which}", b.number,
+                    ctx.title(b.number, f"proj.title.{which}", where=b.where(ctx, h)), paragraphs,
+                    formula=ctx.formula(name), equation=equation, callouts=callouts,
+                    steps=[f"{b.p}.head.{h}.{which}"]))
+
+
+def scores(ctx: Ctx, b: Block, h: int) -> None:
+    q, k, s = ctx.head(f"{b.p}.q", h), ctx.head(f"{b.p}.k", h), ctx.head(f"{b.p}.scores", h)
+    d = int(ctx.cfg.get("d_model", 0))
+    j = int(np.argmax(s[0]))
+    root = math.sqrt(b.dk)
+    paragraphs = [ctx.t("scores.p1", dk=b.dk, root=f"{root:g}"),
+                  ctx.t("scores.p2", tok=b.q_tokens[0], best=b.kv_tokens[j], val=f3(s[0, j]),
+                        lo=f3(s.min()), hi=f3(s.max()))]
+    callouts = []
+    tutorial = ctx.extra(f"{b.p}.scores", "tutorial")
+    if tutorial is not None:
+        t_h = tutorial[..., h, :, :]
+        callouts.append(ctx.callout(
+            "D1", "D1", d=d, dk=b.dk, root=f"{root:g}", ratio=f"{root / d:.3g}",
+            tok=b.q_tokens[0], other=b.kv_tokens[0], ours=f3(s[0, 0]), theirs=f3(t_h[0, 0]),
+            tutorial=ctx.mat(f"{b.p}.scores.tutorial", "S_{tutorial}", t_h, b.q_tokens,
+                             b.kv_tokens, note=ctx.t("note.tutorial"))))
+    if b.kind == "enc" and not b.masked and ctx.first("D8.enc"):
+        callouts.append(ctx.callout("D8", "D8.enc"))
+    equation = [ctx.mat(f"{b.p}.head.{h}.q", b.sym("Q", h), q, b.q_tokens, dims(b.dk, "k")),
+                r"\cdot",
+                ctx.mat(f"{b.p}.head.{h}.k", b.sym("K", h) + r"^\top", k.T, dims(b.dk, "k"),
+                        b.kv_tokens), r"\div \sqrt{" + str(b.dk) + "}", "=",
+                ctx.mat(f"{b.p}.head.{h}.scores", b.sym("S", h), s, b.q_tokens, b.kv_tokens)]
+    ctx.add(Section(f"{b.p}.head.{h}.scores", b.number,
+                    ctx.title(b.number, "scores.title", where=b.where(ctx, h)), paragraphs,
+                    formula=ctx.formula(f"{b.p}.scores"), equation=equation, callouts=callouts,
+                    steps=[f"{b.p}.head.{h}.scores"]))
+
+
+def mask(ctx: Ctx, b: Block, h: int) -> None:
+    m = ctx.head(f"{b.p}.masked", h)
+    hidden = int(np.isinf(m).sum())
+    key = "mask.causal" if b.kind == "self" else "mask.pad"
+    paragraphs = [ctx.t(key, k=hidden, first=b.q_tokens[0], last=b.q_tokens[-1],
+                        n=len(b.kv_tokens))]
+    ctx.add(Section(f"{b.p}.head.{h}.masked", b.number,
+                    ctx.title(b.number, "mask.title", where=b.where(ctx, h)), paragraphs,
+                    formula=ctx.formula(f"{b.p}.masked"),
+                    equation=[ctx.mat(f"{b.p}.head.{h}.masked", b.sym("S", h) + "'", m,
+                                      b.q_tokens, b.kv_tokens)],
+                    steps=[f"{b.p}.head.{h}.masked"]))
+
+
+def pattern(ctx: Ctx, b: Block, h: int) -> None:
+    a = ctx.head(f"{b.p}.pattern", h)
+    best = int(np.argmax(a[0]))
+    last = int(np.argmax(a[-1]))
+    paragraphs = [ctx.t("pattern.p1"),
+                  ctx.t("pattern.p2", tok=b.q_tokens[0], best=b.kv_tokens[best],
+                        pct=f"{100 * a[0, best]:.0f}", tok2=b.q_tokens[-1],
+                        best2=b.kv_tokens[last], pct2=f"{100 * a[-1, last]:.0f}")]
+    callouts = []
+    top = float(a.max(axis=-1).mean())
+    if ctx.cfg.get("init") == "uniform" and top >= 0.8 and ctx.first("D14.softmax"):
+        callouts.append(ctx.callout("D14", "D14.softmax", top=f3(top)))
+    ctx.add(Section(f"{b.p}.head.{h}.pattern", b.number,
+                    ctx.title(b.number, "pattern.title", where=b.where(ctx, h)), paragraphs,
+                    formula=ctx.formula(f"{b.p}.pattern"),
+                    equation=[ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens,
+                                      b.kv_tokens, kind="pattern")],
+                    callouts=callouts, steps=[f"{b.p}.head.{h}.pattern"]))
+
+
+def weighted_sum(ctx: Ctx, b: Block, h: int) -> None:
+    a, v, z = (ctx.head(f"{b.p}.{leaf}", h) for leaf in ("pattern", "v", "z"))
+    best = int(np.argmax(a[0]))
+    paragraphs = [ctx.t("z.p1", dv=b.dv),
+                  ctx.t("z.p2", tok=b.q_tokens[0], best=b.kv_tokens[best],
+                        pct=f"{100 * a[0, best]:.0f}", row=", ".join(f3(x) for x in z[0][:6]))]
+    equation = [ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens, b.kv_tokens,
+                        kind="pattern"), r"\cdot",
+                ctx.mat(f"{b.p}.head.{h}.v", b.sym("V", h), v, b.kv_tokens, dims(b.dv, "v")),
+                "=", ctx.mat(f"{b.p}.head.{h}.z", b.sym("Z", h), z, b.q_tokens, dims(b.dv, "v"))]
+    ctx.add(Section(f"{b.p}.head.{h}.z", b.number,
+                    ctx.title(b.number, "z.title", where=b.where(ctx, h)), paragraphs,
+                    formula=ctx.formula(f"{b.p}.z"), equation=equation,
+                    steps=[f"{b.p}.head.{h}.z"]))
+
+
+def output(ctx: Ctx, b: Block) -> None:
+    """Step 7b: Concat(Z¹…Zʰ) W^O (+ b^O), back to d_model columns."""
+    d = int(ctx.cfg.get("d_model", 0))
+    concat, out = ctx.value(f"{b.p}.concat"), ctx.value(f"{b.p}.out")
+    number = "7b" if b.kind == "enc" else b.number
+    width = concat.shape[-1]
+    equation = [ctx.mat(f"{b.p}.concat", "Z", concat, b.q_tokens, dims(width, "z")), r"\cdot",
+                ctx.param(f"{b.p}.w_o", "W^O", dims(width, "z"), dims(d))]
+    if f"{b.p}.b_o" in ctx.tape.index[f"{b.p}.out"].inputs:
+        equation += ["+", ctx.mat(f"{b.p}.b_o", "b^O", ctx.value(f"{b.p}.b_o"), cols=dims(d),
+                                  kind="vector")]
+    equation += ["=", ctx.mat(f"{b.p}.out", r"\mathrm{MHA}", out, b.q_tokens, dims(d))]
+    paragraphs = [ctx.t("attn.out.p1", h=b.heads, n=len(b.q_tokens), dv=b.dv, width=width, d=d)]
+    if not b.shown:
+        paragraphs.insert(0, ctx.t("attn.out.same", h=b.heads))
+    ctx.add(Section(f"{b.p}.out", number,
+                    ctx.title(number, f"attn.out.title.{b.kind}", where=b.where(ctx)),
+                    paragraphs, formula=ctx.formula(f"{b.p}.out"), equation=equation,
+                    steps=[f"{b.p}.concat", f"{b.p}.out"]))

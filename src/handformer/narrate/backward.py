@@ -1,0 +1,161 @@
+"""Steps 15–16: every gradient in reverse order (∂L/∂name), then each parameter's SGD update."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .context import MAX_HEADS, Ctx, dims, f3
+from .document import Section
+
+# Steps whose gradient is told together with the step after them (in reverse order), because
+# alone they only repeat a neighbour: concat = the heads side by side, resid = ∂L/∂(LN input).
+FOLDED = {"concat": "out", "resid": "out", "masked": "scores", "tok": "out", "scaled": "out"}
+SKIPPED_OPS = {"identity", "dropout", "input", "positional"}
+
+
+def backward(ctx: Ctx) -> None:
+    for name in ctx.tape.grad_order:
+        step = ctx.tape.index.get(name)
+        if step is None or name == "loss" or not _shown(ctx, name, step.op):
+            continue
+        gradient_section(ctx, name)
+    updates(ctx)
+
+
+def _shown(ctx: Ctx, name: str, op: str) -> bool:
+    parts = name.split(".")
+    if parts[0] in ("encoder", "decoder") and parts[1].isdigit() and parts[1] != "0":
+        return False  # later layers: the same chain rule again; their numbers stay on the tape
+    if op in SKIPPED_OPS or parts[-1] in FOLDED:
+        return False
+    return True
+
+
+def _folded(ctx: Ctx, name: str) -> list[str]:
+    """The steps told with ``name`` (e.g. ln1.resid with ln1.out)."""
+    base = name.rsplit(".", 1)[0]
+    leaf = name.rsplit(".", 1)[-1]
+    return [f"{base}.{k}" for k, v in FOLDED.items() if v == leaf and f"{base}.{k}" in ctx.tape.grads]
+
+
+def gradient_section(ctx: Ctx, name: str) -> None:
+    step = ctx.tape.index[name]
+    equation, paragraphs, callouts = [], [], []
+    for shown in [name, *_folded(ctx, name)]:
+        equation += _grad_matrices(ctx, shown)
+    g = ctx.grad(name)
+    at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape) if g.size else ()
+    paragraphs.append(ctx.t("grad.p1", name=name, max=f3(g[at]) if g.size else "0",
+                            where=_where(ctx, name, at)))
+    key = f"grad.op.{step.op}"
+    if key in ctx.texts:
+        paragraphs.append(ctx.t(key))
+    inputs = [i for n in [name, *_folded(ctx, name)] for i in ctx.tape.index[n].inputs]
+    for param in [i for i in inputs if i in ctx.tape.grads and i not in ctx.tape.index]:
+        equation += _param_grad(ctx, param)
+    _special(ctx, name, step, paragraphs, callouts)
+    ctx.add(Section(f"grad.{name}", "15", ctx.title("15", "grad.title", name=name),
+                    paragraphs, formula=step.grad_formula, equation=equation,
+                    callouts=callouts, steps=[name, *_folded(ctx, name)], phase="backward"))
+
+
+def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list) -> None:
+    if name == "generator.logits":
+        p, g = ctx.value("generator.probs"), ctx.grad(name)
+        target = (ctx.meta.get("target") or {}).get("ids") or []
+        if target and not isinstance(target[0], list):
+            n, w = len(target), int(target[0])
+            paragraphs.append(ctx.t("grad.logits", n=n, p=f3(p[0, w]), g=f3(g[0, w]),
+                                    word=ctx.vocab[w]))
+        callouts.append(ctx.callout("D9", "D9.backward", n=g.shape[0]))
+    if name.endswith("self_attn.scores") and name.startswith("decoder") \
+            and f"{name.rsplit('.', 1)[0]}.masked" in ctx.tape.index:
+        masked = ctx.value(f"{name.rsplit('.', 1)[0]}.masked")
+        g = ctx.grad(name)
+        hidden = np.isinf(masked)
+        callouts.append(ctx.callout("D10", "D10", k=int(hidden.sum()),
+                                    zero="0" if not np.any(g[hidden]) else "≠0"))
+
+
+def _where(ctx: Ctx, name: str, at: tuple) -> str:
+    if len(at) < 2:
+        return ""
+    rows = _rows(ctx, name, ctx.grad(name).shape[-2])
+    row = rows[at[-2]] if rows else str(at[-2])
+    return ctx.t("grad.at", row=row, col=at[-1])
+
+
+def _rows(ctx: Ctx, name: str, n: int) -> list[str] | None:
+    first = "src" if ctx.side_of(name) == "src" or (".cross_attn." in name and
+                                                    name[-2:] in (".k", ".v")) else "tgt"
+    for side in (first, "tgt" if first == "src" else "src"):
+        tokens = ctx.tokens(side)
+        if len(tokens) == n:
+            return tokens
+    return None
+
+
+def _cols(ctx: Ctx, name: str, m: int) -> list[str] | None:
+    if m == len(ctx.vocab):
+        return ctx.vocab
+    if name.rsplit(".", 1)[-1] in ("scores", "masked", "pattern"):
+        side = "src" if ".cross_attn." in name or name.startswith("encoder") else "tgt"
+        return ctx.tokens(side)
+    return dims(m)
+
+
+def _grad_matrices(ctx: Ctx, name: str) -> list:
+    g = ctx.grad(name)
+    sym = r"\partial L/\partial\," + _short(name)
+    if g is None or g.ndim < 2:
+        return []
+    if g.ndim == 2:
+        return [ctx.mat(f"grad.{name}", sym, g, _rows(ctx, name, g.shape[0]),
+                        _cols(ctx, name, g.shape[1]))]
+    heads = min(g.shape[0], MAX_HEADS)
+    return [ctx.mat(f"grad.{name}.head.{h}", sym + f"^{{({h + 1})}}", g[h],
+                    _rows(ctx, name, g.shape[1]), _cols(ctx, name, g.shape[2]))
+            for h in range(heads)]
+
+
+def _param_grad(ctx: Ctx, param: str) -> list:
+    g = ctx.grad(param)
+    sym = r"\partial L/\partial\," + _short(param)
+    if param.endswith("_embed.weight"):
+        # Only the rows of the words in the sentence receive a gradient: show those rows.
+        side = "src" if param.startswith("src") else "tgt"
+        ids = [int(i) for i in dict.fromkeys(np.ravel(ctx.value(f"{side}.ids")))]
+        return [ctx.mat(f"grad.{param}", sym + r"[\mathrm{ids}]", g[ids],
+                        [f"{ctx.vocab[i]} ({i})" for i in ids], dims(g.shape[1]))]
+    rows = ctx.vocab if g.shape[0] == len(ctx.vocab) and g.ndim == 2 else None
+    cols = ctx.vocab if g.shape[-1] == len(ctx.vocab) else None
+    return [ctx.mat(f"grad.{param}", sym, g, rows, cols,
+                    kind="vector" if g.ndim == 1 else "matrix")]
+
+
+def _short(name: str) -> str:
+    parts = name.split(".")
+    leaf = parts[-1].replace("_", r"\_")
+    return r"\mathrm{" + (parts[-2] + "." if len(parts) > 1 else "") + leaf + "}"
+
+
+def updates(ctx: Ctx) -> None:
+    """Step 16: θ ← θ − η g for every parameter, before, gradient, after."""
+    lr = (ctx.meta.get("update") or {}).get("lr")
+    for i, (name, (before, g, after)) in enumerate(ctx.tape.updates.items()):
+        before, g, after = (np.asarray(a) for a in (before, g, after))
+        at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape)
+        eta = f"{lr:g}" if lr is not None else "η"
+        paragraphs = [ctx.t("update.first", lr=eta)] if i == 0 else []
+        paragraphs.append(ctx.t("update.p1", name=name, at=", ".join(map(str, at)),
+                                before=f3(before[at]), lr=eta, g=f3(g[at]), after=f3(after[at])))
+        rows = ctx.vocab if before.ndim == 2 and before.shape[0] == len(ctx.vocab) else None
+        cols = ctx.vocab if before.shape[-1] == len(ctx.vocab) else None
+        kind = "vector" if before.ndim == 1 else "matrix"
+        mats = [ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind)
+                for w, s, a in (("before", r"\theta", before), ("grad", "g", g),
+                                ("after", r"\theta'", after))]
+        ctx.add(Section(f"update.{name}", "16", ctx.title("16", "update.title", name=name),
+                        paragraphs, formula=rf"\theta \leftarrow \theta - {eta}\, g",
+                        equation=[mats[0], "-", eta, r"\cdot", mats[1], "=", mats[2]],
+                        steps=[name], phase="update"))

@@ -1,0 +1,159 @@
+"""What every narrator needs: the tape, the language's sentences, labels, and Matrix makers.
+
+Narrators read numbers off the tape (values, extras, parameters, gradients) and fill the
+language's sentence templates with them; nothing here computes the model.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..config import HandformerError
+from ..ops import OPS
+from .document import Callout, Matrix, Section
+from .texts import TEXTS
+
+MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told in one sentence
+
+
+class Ctx:
+    """A tape being narrated in one language; collects the sections in order."""
+
+    def __init__(self, tape, lang: str):
+        if lang not in TEXTS:
+            raise HandformerError(f"unknown language {lang!r}: choose one of {', '.join(TEXTS)}")
+        self.tape, self.lang, self.texts = tape, lang, TEXTS[lang]
+        self.meta = tape.meta
+        self.cfg = dict(self.meta.get("config") or {})
+        self.vocab = [str(t) for t in self.meta.get("vocab") or []]
+        ids = tape.index.get("src.ids")
+        self.batched = ids is not None and np.ndim(ids.value) == 2
+        self.told: set[str] = set()
+        self.sections: list[Section] = []
+
+    # --- text --------------------------------------------------------------------------------
+
+    def t(self, key: str, **numbers) -> str:
+        """The sentence ``key`` in this language, filled with numbers read off the tape."""
+        return self.texts[key].format(**numbers)
+
+    def title(self, number: str, key: str, **numbers) -> str:
+        return self.t("step_prefix", n=self.step_label(number)) + self.t(key, **numbers)
+
+    def step_label(self, number: str) -> str:
+        return self.texts.get("number." + number, number)
+
+    def first(self, code: str) -> bool:
+        """True the first time an erratum (or any one-off remark) is told."""
+        if code in self.told:
+            return False
+        self.told.add(code)
+        return True
+
+    def callout(self, code: str, key: str, tutorial: Matrix | None = None, **numbers) -> Callout:
+        return Callout(code, self.t(key, **numbers), tutorial)
+
+    def add(self, section: Section) -> Section:
+        self.sections.append(section)
+        return section
+
+    # --- numbers -----------------------------------------------------------------------------
+
+    def has(self, name: str) -> bool:
+        return name in self.tape.index or name in self.tape.params
+
+    def value(self, name: str) -> np.ndarray | None:
+        """A step's value (first sentence of a batch) or a parameter; None if not stored."""
+        step = self.tape.index.get(name)
+        if step is not None:
+            return self._first_example(step.value)
+        value = self.tape.params.get(name)
+        return None if value is None else np.asarray(value)
+
+    def extra(self, name: str, key: str) -> np.ndarray | None:
+        step = self.tape.index.get(name)
+        if step is None or key not in step.extras:
+            return None
+        return self._first_example(np.asarray(step.extras[key]))
+
+    def grad(self, name: str) -> np.ndarray | None:
+        g = self.tape.grads.get(name)
+        if g is None:
+            return None
+        return np.asarray(g) if name in self.tape.params else self._first_example(np.asarray(g))
+
+    def _first_example(self, value: np.ndarray) -> np.ndarray:
+        # Note: a batched tape is told through its first sentence; every number is still on it.
+        return value[0] if self.batched and np.ndim(value) >= 1 else value
+
+    def head(self, name: str, h: int, grad: bool = False) -> np.ndarray | None:
+        """One head's slice of a (h, n, m) step: its view step if recorded, else the slice."""
+        parent, leaf = name.rsplit(".", 1)
+        view = f"{parent}.head.{h}.{leaf}"
+        getter = self.grad if grad else self.value
+        value = getter(view)
+        if value is None:
+            full = getter(name)
+            value = None if full is None else full[..., h, :, :]
+        return value
+
+    def formula(self, name: str, grad: bool = False, **symbols) -> str:
+        """The step's formula from its op, with symbols the step left open filled in."""
+        step = self.tape.index.get(name)
+        if step is None or step.op not in OPS:
+            return ""
+        return OPS[step.op].latex({**symbols, **step.symbols}, grad=grad)
+
+    # --- labels ------------------------------------------------------------------------------
+
+    def tokens(self, side: str) -> list[str]:
+        """The tokens of "src", "tgt" (decoder input) or "target", from the ids on the tape."""
+        names = {"src": "src.ids", "tgt": "tgt.ids"}
+        if side in names and names[side] in self.tape.index:
+            ids = self.value(names[side])
+            return [self._token(int(i)) for i in np.ravel(ids)]
+        info = self.meta.get(side) or {}
+        if self.batched and info.get("ids") and isinstance(info["ids"][0], list):
+            return [self._token(int(i)) for i in info["ids"][0]]
+        return [str(t) for t in info.get("tokens") or []]
+
+    def _token(self, i: int) -> str:
+        return self.vocab[i] if 0 <= i < len(self.vocab) else f"#{i}"
+
+    def side_of(self, name: str) -> str:
+        """Which sentence a step's rows belong to: the encoder's (src) or the decoder's (tgt)."""
+        return "src" if name.startswith(("src", "encoder")) else "tgt"
+
+    # --- matrices ----------------------------------------------------------------------------
+
+    def mat(self, name: str, symbol: str, value, rows=None, cols=None, kind: str = "matrix",
+            note: str = "") -> Matrix | str:
+        """A Matrix to draw; a parameter missing from a loaded tape becomes its symbol alone."""
+        if value is None:
+            return symbol
+        value = np.asarray(value)
+        return Matrix(name, symbol, value, _fit(rows, value, 0), _fit(cols, value, 1), kind, note)
+
+    def param(self, name: str, symbol: str, rows=None, cols=None) -> Matrix | str:
+        return self.mat(name, symbol, self.value(name), rows, cols)
+
+
+def dims(n: int, prefix: str = "d") -> list[str]:
+    return [f"{prefix}{j}" for j in range(n)]
+
+
+def _fit(labels, value: np.ndarray, axis: int):
+    """Labels only when they match the axis they name (a loaded tape may differ)."""
+    if labels is None or value.ndim == 0:
+        return None
+    axis = axis if value.ndim == 2 else 0  # a vector's labels name its one axis
+    labels = list(labels)
+    return labels if len(labels) == value.shape[axis] else None
+
+
+def f3(x) -> str:
+    """A number as told in the narration: three decimals, −∞ spelled out."""
+    x = float(x)
+    if np.isinf(x):
+        return "−∞" if x < 0 else "∞"
+    return f"{x:.3f}"

@@ -1,0 +1,126 @@
+"""Steps 1–6: dataset, vocabulary, encoding, embedding, positional encoding, the input X."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..text import tokenize
+from .context import Ctx, dims, f3
+from .document import Section
+
+LIST_LIMIT = 30  # words listed one by one in the encoding step; the rest are counted
+
+
+def specials(vocab: list[str]) -> list[str]:
+    return [t for t in vocab if t.startswith("<") and t.endswith(">")]
+
+
+def dataset(ctx: Ctx) -> None:
+    data = [str(s) for s in ctx.meta.get("dataset") or []]
+    words = sum(len(tokenize(s)) for s in data)
+    paragraphs = [ctx.t("dataset.p1", count=len(data))]
+    paragraphs += [f"  {i + 1}. {s}" for i, s in enumerate(data[:LIST_LIMIT])]
+    if len(data) > LIST_LIMIT:
+        paragraphs.append(ctx.t("dataset.more", more=len(data) - LIST_LIMIT))
+    paragraphs.append(ctx.t("dataset.p2", words=words, src=" ".join(ctx.tokens("src")),
+                            tgt=" ".join(ctx.tokens("target")[:-1])))
+    ctx.add(Section("dataset", "1", ctx.title("1", "dataset.title"), paragraphs, phase="text"))
+
+
+def vocabulary(ctx: Ctx) -> None:
+    extra = specials(ctx.vocab)
+    n_words, d = len(ctx.vocab) - len(extra), int(ctx.cfg.get("d_model", 0))
+    rule = 8.33 * math.log(n_words) if n_words > 1 else 0.0
+    paragraphs = [ctx.t("vocab.p1", N=n_words),
+                  ctx.t("vocab.p2", V=len(ctx.vocab), specials=", ".join(extra), k=len(extra)),
+                  ctx.t("vocab.rule", N=n_words, rule=f"{rule:.1f}", d=d)]
+    callouts = []
+    if d and d <= rule:
+        callouts.append(ctx.callout("D18", "D18", N=n_words, rule=f"{rule:.1f}", d=d))
+    else:
+        paragraphs.append(ctx.t("vocab.rule_ok", d=d))
+    ctx.add(Section("vocabulary", "2", ctx.title("2", "vocab.title"), paragraphs,
+                    formula=r"N = \left|\mathrm{set}(\mathrm{words})\right| = " + str(n_words),
+                    callouts=callouts, phase="text"))
+
+
+def encoding(ctx: Ctx) -> None:
+    pairs = [f"{t}→{i}" for i, t in enumerate(ctx.vocab[:LIST_LIMIT])]
+    if len(ctx.vocab) > LIST_LIMIT:
+        pairs.append(ctx.t("encoding.more", more=len(ctx.vocab) - LIST_LIMIT))
+    src = ctx.tokens("src")
+    ids = ctx.value("src.ids")
+    paragraphs = [ctx.t("encoding.p1"), ", ".join(pairs),
+                  ctx.t("encoding.p2", src=" ".join(src), n=len(src))]
+    table = ctx.mat("src.ids", r"\mathrm{ids}", None if ids is None else np.reshape(ids, (1, -1)),
+                    rows=["id"], cols=src)
+    ctx.add(Section("encoding", "3", ctx.title("3", "encoding.title"), paragraphs,
+                    formula=r"\mathrm{word} \mapsto \mathrm{id}", equation=[table],
+                    steps=["src.ids"], phase="text"))
+
+
+def embedding(ctx: Ctx, p: str, number: str) -> None:
+    """Token embedding (step 4 for the encoder, 11 for the decoder), then its √d scaling."""
+    side, d = ctx.side_of(p), int(ctx.cfg.get("d_model", 0))
+    tokens, x = ctx.tokens(side), ctx.value(f"{p}.tok")
+    table = ctx.value(f"{p}.weight")
+    shape = f"{len(ctx.vocab)}×{d}"
+    paragraphs = [ctx.t("embed.p1", V=len(ctx.vocab), d=d, shape=shape),
+                  ctx.t("embed.p2", tok=tokens[0], row=", ".join(f3(v) for v in x[0][:6]),
+                        more="…" if d > 6 else "")]
+    if side == "src":
+        paragraphs.append(ctx.t("embed.p3", d=d))
+    callouts = []
+    if ctx.cfg.get("init") == "uniform" and ctx.first("D14.embed"):
+        callouts.append(ctx.callout("D14", "D14.embed",
+                                    lo=f3(table.min()) if table is not None else "0",
+                                    hi=f3(table.max()) if table is not None else "1"))
+    sym = "X" if side == "src" else "Y"
+    ctx.add(Section(f"{p}.tok", number, ctx.title(number, f"embed.title.{side}"), paragraphs,
+                    formula=ctx.formula(f"{p}.tok"),
+                    equation=[ctx.mat(f"{p}.tok", sym + "_{tok}", x, tokens, dims(d))],
+                    callouts=callouts, steps=[f"{p}.tok"]))
+    if f"{p}.scaled" in ctx.tape.index:
+        scaled = ctx.value(f"{p}.scaled")
+        ctx.add(Section(f"{p}.scaled", number, ctx.title(number, "scale.title"),
+                        [ctx.t("scale.p1", d=d, root=f"{math.sqrt(d):.3f}")],
+                        formula=ctx.formula(f"{p}.scaled"),
+                        equation=[ctx.mat(f"{p}.scaled", sym + "_{tok}'", scaled, tokens,
+                                          dims(d))], steps=[f"{p}.scaled"]))
+
+
+def positional(ctx: Ctx, p: str, number: str) -> None:
+    side, d = ctx.side_of(p), int(ctx.cfg.get("d_model", 0))
+    tokens, pe = ctx.tokens(side), ctx.value(f"{p}.pos")
+    paragraphs = [ctx.t("pos.p1"), ctx.t("pos.p2", tok=tokens[0])]
+    callouts = []
+    tutorial = ctx.extra(f"{p}.pos", "tutorial")
+    if side == "src" and tutorial is not None and pe.shape[0] > 1 and d > 1:
+        callouts.append(ctx.callout(
+            "D6", "D6", ours=f3(pe[1, 1]), theirs=f3(tutorial[1, 1]), tok=tokens[1],
+            tutorial=ctx.mat(f"{p}.pos.tutorial", "PE_{tutorial}", tutorial, tokens, dims(d),
+                             note=ctx.t("note.tutorial"))))
+    title = "pos.title" if side == "src" else "pos.title.tgt"
+    ctx.add(Section(f"{p}.pos", number, ctx.title(number, title), paragraphs,
+                    formula=ctx.formula(f"{p}.pos"),
+                    equation=[ctx.mat(f"{p}.pos", "PE", pe, tokens, dims(d), kind="positional")],
+                    callouts=callouts, steps=[f"{p}.pos"]))
+
+
+def model_input(ctx: Ctx, p: str, number: str) -> None:
+    side, d = ctx.side_of(p), int(ctx.cfg.get("d_model", 0))
+    tokens = ctx.tokens(side)
+    step = ctx.tape.index[f"{p}.out"]
+    a, pe, x = ctx.value(step.inputs[0]), ctx.value(f"{p}.pos"), ctx.value(f"{p}.out")
+    sym = "X" if side == "src" else "Y"
+    a_sym = ctx.tape.index[step.inputs[0]].symbols.get("out", sym + "_{tok}")
+    paragraphs = [ctx.t(f"input.p1.{side}", n=len(tokens), d=d),
+                  ctx.t("input.p2", tok=tokens[0], a=f3(a[0, 0]), b=f3(pe[0, 0]), c=f3(x[0, 0]))]
+    equation = [ctx.mat(step.inputs[0], a_sym, a, tokens, dims(d)), "+",
+                ctx.mat(f"{p}.pos", "PE", pe, tokens, dims(d), kind="positional"), "=",
+                ctx.mat(f"{p}.out", sym, x, tokens, dims(d))]
+    title = "input.title" if side == "src" else "input.title.tgt"
+    ctx.add(Section(f"{p}.out", number, ctx.title(number, title), paragraphs,
+                    formula=ctx.formula(f"{p}.out"), equation=equation, steps=[f"{p}.out"]))

@@ -1,0 +1,285 @@
+"""English sentences of the walkthrough, by key; {names} are numbers read off the tape."""
+
+EN = {
+    "step_prefix": "Step {n} · ",
+    **{f"number.{n}": n for n in ("1 2 3 4 5 6 7 7b 8 9 10 11 12 12b 13 14 15 16").split()},
+    "note.tutorial": "the tutorial's value",
+    # 1–3
+    "dataset.title": "Define the dataset",
+    "dataset.p1": "Everything starts from a dataset. ChatGPT learned from hundreds of gigabytes of "
+                  "text; to compute every number by hand we use {count} sentences:",
+    "dataset.more": "  … and {more} more.",
+    "dataset.p2": "Lower-cased, without “.” and “,”, they hold {words} words. The model will "
+                  "read “{src}” and should learn to answer “{tgt}”.",
+    "vocab.title": "Compute the vocabulary size",
+    "vocab.p1": "The vocabulary is the set of distinct words: splitting the dataset into words "
+                "and removing the repeats leaves N = {N}.",
+    "vocab.p2": "The model also needs {k} markers, {specials}, so that it knows where a "
+                "sentence starts and ends: it works with {V} tokens in all.",
+    "vocab.rule": "The tutorial sizes the embedding with the rule n > 8.33·ln N: for N = {N} "
+                  "that asks for n > {rule}. This model uses d_model = {d}.",
+    "vocab.rule_ok": "d_model = {d} satisfies the rule comfortably.",
+    "D18": "n > 8.33·ln N is a rule of thumb, not something from the paper, and the tutorial's "
+           "own choice breaks it: {d} < {rule}. It does not matter for a toy: the width only "
+           "has to be large enough to keep the words apart. The paper uses 512 for a "
+           "vocabulary of about 37 000 tokens.",
+    "encoding.title": "Encoding: every word gets a number",
+    "encoding.p1": "Each word gets an id in the order it first appears in the dataset, and the "
+                   "special tokens come last:",
+    "encoding.more": "… {more} more",
+    "encoding.p2": "The source sentence “{src}” becomes these {n} ids. From here on the model "
+                   "only sees numbers.",
+    # 4–6 and 11
+    "embed.title.src": "Compute the embedding",
+    "embed.title.tgt": "Embedding of the decoder input",
+    "embed.p1": "The embedding table E has one row of {d} numbers per token ({shape}). An id "
+                "simply picks its row: no arithmetic happens in this step.",
+    "embed.p2": "“{tok}” becomes [{row}{more}]. These numbers start random and are what "
+                "training will change so that words with related roles end up close together.",
+    "embed.p3": "The paper uses 512 numbers per word; {d} is enough to watch every number.",
+    "D14.embed": "Like the tutorial, this preset draws every weight uniformly from [0, 1) (here "
+                 "from {lo} to {hi}): all positive, centred on 0.5, and the embeddings are not "
+                 "multiplied by √d_model. Real models start from Xavier-type weights centred on "
+                 "0. All-positive weights make the attention scores large, and the softmax "
+                 "then saturates: you will see it in step 7.",
+    "scale.title": "Scale the embedding by √d_model",
+    "scale.p1": "As in the paper, the embeddings are multiplied by √d_model = √{d} = {root}, so "
+                "that they are not drowned by the positional encoding added next.",
+    "pos.title": "Positional encoding",
+    "pos.title.tgt": "Positional encoding of the decoder input",
+    "pos.p1": "Attention on its own has no idea of word order, so every position gets a fixed "
+              "pattern of sines and cosines. Columns 2i and 2i+1 hold the sine and the cosine "
+              "of the same angle pos / 10000^(2i/d_model): i counts pairs of columns, so each "
+              "pair turns at its own speed.",
+    "pos.p2": "At position 0 (“{tok}”) every sine is 0 and every cosine is 1. The values do "
+              "not depend on the words, only on where they stand.",
+    "D6": "The tutorial's reproductions put the column index, not the pair index i, into "
+          "10000^(2i/d). At position 1 (“{tok}”), column 2 (index 1), the correct value is "
+          "cos(1/10000^0) = cos(1) = {ours}; the tutorial's variant gives {theirs}. The gap "
+          "grows towards the right-hand columns, where the tutorial's angles barely move.",
+    "input.title": "The encoder input: embedding + position (an addition)",
+    "input.title.tgt": "The decoder input: embedding + position",
+    "input.p1.src": "The tutorial's heading says “concatenating”, but the two matrices are "
+                    "added number by number: X keeps its shape {n}×{d}. This X is the input of "
+                    "the encoder.",
+    "input.p1.tgt": "As in step 6, embedding and positional encoding are added: Y ({n}×{d}) is "
+                    "the input of the decoder.",
+    "input.p2": "For example “{tok}”, column d0: {a} + {b} = {c}.",
+    # 7, 7b, 12, 12b
+    "where.enc": "encoder layer {layer}",
+    "where.self": "decoder layer {layer}",
+    "where.cross": "decoder layer {layer}",
+    "where.head": ", head {h}",
+    "where.encoder": "encoder layer {layer}",
+    "where.decoder": "decoder layer {layer}",
+    "attn.title.enc": "Multi-head attention ({where})",
+    "attn.title.self": "Masked multi-head attention ({where})",
+    "attn.title.cross": "Cross-attention: the decoder reads the encoder ({where})",
+    "attn.intro.enc": "Attention lets every word gather information from the other words of "
+                      "its sentence. Each head projects X three ways: queries (what a word looks "
+                      "for), keys (what it offers) and values (what it passes on).",
+    "attn.intro.self": "The decoder first attends over its own input, but position i may only "
+                       "look at positions 0…i: it must predict word i+1 without seeing it.",
+    "attn.intro.cross": "Now the decoder looks at the source sentence. Its queries come from "
+                        "the decoder, while the keys and values come from the encoder's "
+                        "output, the memory M: each target position asks which source words "
+                        "matter to it.",
+    "attn.sizes": "Here h = {h} head(s), each with queries and keys of width d_k = {dk} and "
+                  "values of width d_v = {dv}, for {n} positions of width d_model = {d}.",
+    "attn.more_heads": "The first {shown} of the {h} heads are shown one by one; the others "
+                       "compute the same way with their own weights, and all of them are "
+                       "joined in the last panel of this step.",
+    "D11": "The tutorial says LLaMA uses 32 heads “in its encoder”. LLaMA is decoder-only: it "
+           "has no encoder at all, and its heads sit in masked self-attention like step 12.",
+    "D8.self": "The tutorial calls the mask optional and skips it. In the decoder's "
+               "self-attention it is never optional: without it, position i could read the "
+               "very word it is being trained to predict.",
+    "D2": "The tutorial feeds the encoder output in as query and key, and takes the value from "
+          "the decoder. That is backwards: the query comes from the decoder, key and value from "
+          "the encoder. The tutorial's wiring only works when both sentences have the same "
+          "length; here they have {n} and {m} tokens.",
+    "proj.title.q": "Queries Q = X·W^Q ({where})",
+    "proj.title.k": "Keys K = X·W^K ({where})",
+    "proj.title.v": "Values V = X·W^V ({where})",
+    "proj.q": "Each row of the input ({d} numbers for one word) is multiplied by W^Q "
+              "({d}×{w}) and becomes that word's query, {w} numbers saying what it looks for. "
+              "“{tok}” gets [{row}].",
+    "proj.k": "The same input times another weight matrix, W^K, gives the keys: what each "
+              "word offers to the queries. “{tok}” gets [{row}].",
+    "proj.v": "A third weight matrix, W^V, gives the values: the content a word hands over "
+              "once it is attended to. “{tok}” gets [{row}].",
+    "proj.cross_kv": "In cross-attention the keys and values are computed from the memory M, "
+                     "one row per source word.",
+    "D7": "The tutorial writes its words as columns and multiplies a transposed matrix. Here "
+          "every matrix has one row per token from the start, so X·W needs no transpose.",
+    "scores.title": "Attention scores Q·Kᵀ / √d_k ({where})",
+    "scores.p1": "Every query is compared with every key by a dot product; a large score means "
+                 "“this word matters to me”. The scores are divided by √d_k = √{dk} = {root}, "
+                 "so that they do not grow with the width of the heads.",
+    "scores.p2": "Row “{tok}” scores highest against “{best}” ({val}). The scores range from "
+                 "{lo} to {hi}.",
+    "D1": "The tutorial divides by the embedding size {d} (one caption even says 5) instead of "
+          "√d_k = {root}, so its scores are {ratio} times ours. For “{tok}” against “{other}” "
+          "it gets {theirs} where the correct value is {ours}.",
+    "D8.enc": "The tutorial calls the mask optional. In the encoder only padding is masked, "
+              "and this sentence has no padding, so every word may see every other word.",
+    "mask.title": "The mask ({where})",
+    "mask.causal": "Position i may only see positions 0…i. The {k} scores above the diagonal "
+                   "become −∞, so that the softmax gives them weight 0: “{first}” sees only "
+                   "itself, “{last}” sees all {n}.",
+    "mask.pad": "Padding tokens are not words: their {k} scores become −∞ so that no position "
+                "attends to them.",
+    "pattern.title": "Softmax: attention weights ({where})",
+    "pattern.p1": "The softmax turns each row of scores into weights that are positive and add "
+                  "up to 1.",
+    "pattern.p2": "“{tok}” gives {pct}% of its attention to “{best}”; “{tok2}” gives {pct2}% to "
+                  "“{best2}”.",
+    "D14.softmax": "Most rows are nearly one-hot (on average the largest weight of a row is "
+                   "{top}). With all-positive uniform [0, 1) weights the scores are large and "
+                   "the softmax saturates, so almost no gradient flows through it. Xavier "
+                   "initialization and √d_model scaling, as in the paper, avoid this.",
+    "z.title": "Weighted sum of the values Z = A·V ({where})",
+    "z.p1": "Each word's output is the average of the value rows weighted by its attention: "
+            "{dv} numbers per word that mix in what the attended words carry.",
+    "z.p2": "“{tok}” takes {pct}% of “{best}”'s value, and becomes [{row}].",
+    "attn.out.title.enc": "Join the heads: Concat · W^O ({where})",
+    "attn.out.title.self": "Join the heads: Concat · W^O ({where}, masked self-attention)",
+    "attn.out.title.cross": "Join the heads: Concat · W^O ({where}, cross-attention)",
+    "attn.out.p1": "The {h} head outputs ({n}×{dv} each) are placed side by side ({n}×{width}) "
+                   "and multiplied by W^O ({width}×{d}). This brings the width back to "
+                   "d_model = {d}, so the result can be added to the layer's input next.",
+    "attn.out.same": "This layer computes its {h} head(s) exactly as the first layer did, "
+                     "with its own weights; here is the joined result.",
+    # 8–10
+    "resid.title": "Add: the residual connection ({where})",
+    "resid.p1": "The sublayer's output is added back onto its input, so each word keeps its "
+                "original information and the gradient has a direct path back. For “{tok}”, "
+                "column d0: {a} + {b} = {c}.",
+    "norm.title": "Add & norm: layer normalization ({where})",
+    "norm.p1": "Each row is normalized on its own: subtract the row's mean μ and divide by "
+               "√(σ² + ε), so every word's numbers have mean 0 and spread 1 whatever the "
+               "layer before did.",
+    "norm.p2": "Row “{tok}” has μ = {mu} and √(σ² + ε) = {sd}, so its first number becomes "
+               "({x} − {mu}) / {sd} = {y}.",
+    "norm.gamma_start": "γ starts at 1 and β at 0, so the output is the plain normalized row; "
+                        "training will learn how to scale and shift it.",
+    "norm.gamma": "Then each column is scaled by γ and shifted by β, two learned vectors.",
+    "norm.memory": "This is the encoder's output: the memory M that every decoder layer reads "
+                   "in its cross-attention.",
+    "D5": "The tutorial divides by (σ + ε), with ε outside the square root, and has no γ or β. "
+          "For “{tok}”, first column, it gets {theirs} where we get {ours}; over the whole "
+          "matrix the two differ by at most {diff}. Small here, but they part when σ is small, "
+          "and without γ and β the model could never undo the normalization.",
+    "final_norm.title.encoder": "Final layer normalization of the encoder",
+    "final_norm.title.decoder": "Final layer normalization of the decoder",
+    "final_norm.encoder": "torch.nn.Transformer adds one more layer normalization after the "
+                          "last encoder layer; its output is the memory M the decoder reads.",
+    "final_norm.decoder": "One more layer normalization after the last decoder layer, as "
+                          "torch.nn.Transformer does, before the prediction.",
+    "ffn.title.pre": "Feed-forward network: the linear layer ({where})",
+    "ffn.title.relu": "Feed-forward network: ReLU ({where})",
+    "ffn.title.out": "Feed-forward network: output ({where})",
+    "ffn.pre": "Attention mixed the words; the feed-forward network now works on each word "
+               "alone. Every row ({d} numbers) is multiplied by W₁ ({d}×{w}) and the bias b₁ "
+               "is added.",
+    "ffn.relu": "ReLU keeps positive numbers and sets negative ones to 0: {k} of the {total} "
+                "numbers are set to 0 here.",
+    "ffn.out": "A second linear layer, W₂ ({w}×{d}) plus b₂, brings the width back to {d}.",
+    "ffn.same": "This layer's feed-forward network computes as the first layer's did, with its "
+                "own weights.",
+    "D4.single": "The tutorial's feed-forward network is a single linear layer with ReLU, and "
+                 "this preset follows it. The paper's has two linear layers with ReLU between, "
+                 "widening to d_ff = 4·d_model and back (try --ffn paper).",
+    "D4.paper": "The tutorial uses a single linear layer with ReLU here. This model, like the "
+                "paper, has two linear layers with ReLU between, widening from {d} to "
+                "d_ff = {dff} and back.",
+    # 11
+    "ids.input": "input",
+    "ids.target": "target",
+    "dec.title": "The decoder and its input",
+    "dec.p1": "The decoder gets the target sentence shifted right by one: it reads “{inp}” and "
+              "at each of its {n} positions should predict the next word, “{target}”.",
+    "dec.p2": "So at position 0 it sees “{first}” and should predict “{want}”. The encoder's "
+              "work is done: its output is read by every decoder layer.",
+    "D9.forward": "The tutorial says the decoder takes one token at a time. That is how it "
+                  "runs at inference, when the next word is not known yet. In training, all "
+                  "{n} positions go in at once (teacher forcing) and the causal mask of step 12 "
+                  "keeps each position from seeing its answer: one pass, same result.",
+    "D17": "In the tutorial's step 11 the encoder input loses “the”. The encoder input stays "
+           "the same {n} tokens throughout: “{src}”.",
+    # 13–14
+    "logits.title": "Compute the predicted word: logits",
+    "logits.p1": "One linear layer turns each position's {d} numbers into {V} scores, one per "
+                 "token of the vocabulary, for all {n} positions at once.",
+    "D3": "The tutorial flattens the last decoder matrix into one vector ({n}×{d} = {flat} "
+          "numbers) before one linear layer. That mixes the positions and ties the layer to one "
+          "sentence length. The same W_out is applied to every position (row) instead.",
+    "D16": "The tutorial's output layer scores only the dataset's words, yet decoding stops "
+           "when the model predicts <end>, so <end> must be a possible output. Here the output "
+           "vocabulary has {V} = {N} words + {specials}.",
+    "probs.title": "Probabilities: softmax over the vocabulary",
+    "probs.p1": "The softmax turns each row of {V} logits into probabilities that add up to 1.",
+    "probs.p2": "After “{tok}” the most likely token is “{word}” with p = {p}; a model that "
+                "knew nothing would give every token {uniform}.",
+    "pred.title": "The predicted word at each position",
+    "pred.p1": "The prediction is the token with the highest probability (argmax p). The table "
+               "shows, for each position, the probability of the right word and of the chosen "
+               "one.",
+    "pred.first": "After “{tok}” the model picks “{word}” (p = {p}); the right word is “{want}” "
+                  "(p = {pw}).",
+    "pred.score": "{k} of {n} positions are right; the model says “{words}”.",
+    "pred.untrained": "That is expected: these weights are random and have not been trained, "
+                      "so the guesses mean nothing yet. The tutorial's “you” cannot come out of "
+                      "random weights. Training (handformer train) moves the weights, step by "
+                      "step, until the right words win.",
+    "pred.trained": "Every position is right: these weights have learned this sentence.",
+    "pred.col.target": "p(target)",
+    "pred.col.picked": "p(chosen)",
+    "loss.title": "The loss: cross-entropy",
+    "loss.p1": "The loss measures how surprised the model is by the right words: the mean of "
+               "−log p(target) over the {n} positions, L = {L}.",
+    "loss.p2": "The worst position is after “{tok}”: the right word “{want}” gets only p = {p}, "
+               "which costs −log p = {nl}.",
+    "loss.uniform": "A model that spread its probability evenly over the {V} tokens would score "
+                    "ln {V} = {lnV}; training drives L towards 0.",
+    "loss.smoothing": "With label smoothing ε = {eps} the target also puts a little weight on "
+                      "every other token, as the formula shows.",
+    # 15–16
+    "grad.title": "Backward: ∂L/∂{name}",
+    "grad.p1": "∂L/∂{name} says how much L would change if each number of {name} were nudged "
+               "up a little; its largest entry is {max}{where}.",
+    "grad.at": " (row “{row}”, column {col})",
+    "grad.op.linear": "Through a linear layer the gradient goes back through Wᵀ to the input, "
+                      "and the weights get Xᵀ·∂L/∂Y: each weight's share of the blame.",
+    "grad.op.head_proj": "The projection passes the gradient back to its input and gives W its "
+                         "gradient, Xᵀ·∂L/∂Q, head by head.",
+    "grad.op.softmax": "The softmax's gradient is large only where the weights are neither 0 "
+                       "nor 1: a saturated softmax lets almost nothing through.",
+    "grad.op.scores": "The gradient of the scores is shared between the queries and the keys, "
+                      "divided by √d_k as in the forward pass.",
+    "grad.op.attend": "Z = A·V sends its gradient both to the attention weights and to the "
+                      "values.",
+    "grad.op.layer_norm": "Layer normalization passes back only the part of the gradient that "
+                          "does not just shift or stretch the row; γ and β get their own "
+                          "gradients.",
+    "grad.op.relu": "ReLU lets the gradient through where its input was positive and blocks "
+                    "it where it was set to 0.",
+    "grad.op.add": "An addition copies the gradient to both of its inputs: this is why the "
+                   "residual connection gives the gradient a direct path back.",
+    "grad.op.embed": "Only the rows of the embedding table that the sentence used get a "
+                     "gradient; every other word's row stays as it is.",
+    "grad.logits": "For the cross-entropy after a softmax, ∂L/∂logits = (p − one-hot) / {n}. "
+                   "At position 0 the right word “{word}” has p = {p}, so its gradient is "
+                   "({p} − 1) / {n} = {g}: negative, which pushes that logit up.",
+    "D9.backward": "All {n} positions received their gradient from one forward pass: teacher "
+                   "forcing trains every position of the sentence at once. The tutorial's "
+                   "one-token-at-a-time decoder belongs to inference.",
+    "D10": "The {k} masked scores get gradient {zero}: the mask cuts every path from a position "
+           "to the words after it. It enforces left-to-right causality. The tutorial says it "
+           "helps against overfitting; it is not a regularizer.",
+    "update.title": "Update: {name}",
+    "update.first": "One step of plain gradient descent moves every parameter against its "
+                    "gradient: θ ← θ − η·g with learning rate η = {lr}. The loss of the same "
+                    "sentence would now be a little lower.",
+    "update.p1": "The largest gradient of {name} is at [{at}]: {before} − {lr}·({g}) = {after}.",
+}

@@ -1,0 +1,3 @@
+from .text_en import EN
+
+ZH = dict(EN)

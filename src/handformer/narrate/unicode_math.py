@@ -1,0 +1,90 @@
+r"""LaTeX → readable Unicode text, for plain-text renderers (the terminal): \frac{a}{b} → a/b.
+
+A light conversion for the formulas handformer writes, not a LaTeX parser: what it does not
+know it leaves readable (commands lose their backslash).
+"""
+
+from __future__ import annotations
+
+import re
+
+SYMBOLS = {
+    r"\partial": "∂", r"\odot": "⊙", r"\cdot": "·", r"\times": "×", r"\div": "÷",
+    r"\sum": " Σ", r"\infty": "∞", r"\varepsilon": "ε", r"\epsilon": "ε", r"\gamma": "γ",
+    r"\beta": "β", r"\mu": "μ", r"\sigma": "σ", r"\theta": "θ", r"\eta": "η",
+    r"\leftarrow": "←", r"\rightarrow": "→", r"\Rightarrow": "⇒", r"\to": "→",
+    r"\mapsto": "↦", r"\dots": "…", r"\ldots": "…", r"\in": "∈", r"\sim": "~", r"\le": "≤",
+    r"\ge": "≥", r"\langle": "<", r"\rangle": ">", r"\quad": "\x00", r"\qquad": "\x00",
+    r"\top": "ᵀ", r"\sin": "sin", r"\cos": "cos", r"\log": "log", r"\max": "max",
+    r"\arg": "arg ", r"\lvert": "|", r"\rvert": "|", r"\|": "‖",
+}
+SUPERSCRIPT = str.maketrans("0123456789+-=()abdehijklmnoprstuvwxTO",
+                            "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᵈᵉʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣᵀᴼ")
+SUBSCRIPT = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+_GROUP = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"  # a {…} group, nested up to 3 deep
+
+
+def to_text(latex: str) -> str:
+    """The formula as Unicode text: fractions, roots, scripts, Greek letters, cases."""
+    s = latex.replace(r"\_", "\x01")  # an escaped underscore is a letter, not a subscript
+    s = re.sub(r"\\partial\s*", "∂", s)
+    s = re.sub(r"\\[A-Za-z]+", lambda m: SYMBOLS.get(m.group(0), m.group(0)), s)
+    s = re.sub(r"\\begin\{cases\}(.*?)\\end\{cases\}", _cases, s, flags=re.S)
+    s = re.sub(r"\\(?:left|right|big|Big|bigg)\s*([()\[\]|.])", _delimiter, s)
+    s = re.sub(r"\\(?:left|right)\\([{}])", r"\1", s)
+    s = re.sub(r"\\(?:textstyle|displaystyle|limits|nolimits)", "", s)
+    s = re.sub(r"\\(?:,|;|:|!|\s)", lambda m: "" if m.group(0) == r"\!" else " ", s)
+    s = re.sub(r"\\hat\s*(?:\{([A-Za-z])\}|([A-Za-z]))", lambda m: (m.group(1) or m.group(2))
+               + "\u0302", s)
+    for _ in range(4):  # nested constructs, innermost first
+        s = re.sub(r"\\(?:mathrm|text|operatorname|mathbf|mathit|boldsymbol)\s*" + _GROUP,
+                   r"\1", s)
+        s = re.sub(r"\\overline\s*" + _GROUP, lambda m: m.group(1) + "\u0304", s)
+        s = re.sub(r"\\xrightarrow\s*" + _GROUP, r"─\1→", s)
+        s = re.sub(r"\\sqrt\s*" + _GROUP, lambda m: "√" + _wrap(m.group(1)), s)
+        s = re.sub(r"\\[dt]?frac\s*" + _GROUP + r"\s*" + _GROUP, _frac, s)
+    s = re.sub(r"\\[A-Za-z]+", lambda m: SYMBOLS.get(m.group(0), m.group(0)[1:]), s)
+    s = re.sub(r"\^\s*" + _GROUP, lambda m: _script(m.group(1), SUPERSCRIPT, "^"), s)
+    s = re.sub(r"_\s*" + _GROUP, lambda m: _script(m.group(1), SUBSCRIPT, "_"), s)
+    s = re.sub(r"\^([A-Za-z0-9ᵀ])(?![A-Za-z0-9])", lambda m: _script(m.group(1), SUPERSCRIPT, "^"), s)
+    s = re.sub(r"_([A-Za-z0-9])(?![A-Za-z0-9])", lambda m: _script(m.group(1), SUBSCRIPT, "_"), s)
+    s = re.sub(r"∂\s+", "∂", s.replace("{", "").replace("}", ""))
+    s = re.sub(r"\(\s+", "(", re.sub(r"[ \t]{2,}", " ", s))
+    return s.replace("\x00", "    ").replace("\x01", "_").strip()
+
+
+def _delimiter(m: re.Match) -> str:
+    return "" if m.group(1) == "." else m.group(1)
+
+
+def _atomic(s: str) -> bool:
+    return bool(re.fullmatch(r"[\w.ᵀ∂√′'‖|]+|\(.*\)", s.strip())) and "(" not in s[1:-1]
+
+
+def _wrap(s: str) -> str:
+    s = s.strip()
+    return s if _atomic(s) else f"({s})"
+
+
+def _frac(m: re.Match) -> str:
+    num, den = m.group(1).strip(), m.group(2).strip()
+    return f"{_wrap(num)}/{_wrap(den)}"
+
+
+def _script(body: str, table: dict, mark: str) -> str:
+    body = body.strip()
+    if body == "ᵀ":
+        return "ᵀ"
+    converted = body.translate(table)
+    if all(c != o or not c.isalnum() for c, o in zip(converted, body, strict=True)) and \
+            all(c not in "^_\\ " for c in body):
+        return converted
+    plain = body.replace("\x01", "_")
+    return f"{mark}{plain}" if len(body) == 1 or plain.replace("_", "").isalnum() \
+        else f"{mark}({plain})"
+
+
+def _cases(m: re.Match) -> str:
+    rows = [r.strip() for r in m.group(1).split(r"\\") if r.strip()]
+    parts = [" ".join(p.strip() for p in r.split("&")) for r in rows]
+    return "{ " + "; ".join(parts) + " }"
