@@ -74,6 +74,33 @@ def colour(x: float, top: float) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
+LEVELS = 10  # the HTML page colours cells in 2·LEVELS + 1 steps, one CSS class each
+
+
+def level(x: float, top: float) -> int:
+    """The step of x on the scale: −LEVELS (−top) … 0 … LEVELS (top)."""
+    if not math.isfinite(x):
+        return 0
+    return round(max(-1.0, min(1.0, x / top)) * LEVELS)
+
+
+def palette_css(scope: str = ".hf .grid") -> str:
+    """One CSS rule per colour step (classes n10 … n1, p0 … p10), light text on strong steps."""
+    rules = []
+    for k in range(-LEVELS, LEVELS + 1):
+        ink_rule = ";color:#fff" if abs(k) > 0.6 * LEVELS else ""
+        rules.append(f"{scope} .{_cls(k)}{{background:{colour(k / LEVELS, 1.0)}{ink_rule}}}")
+    return "\n".join(rules)
+
+
+def level_class(x: float, top: float) -> str:
+    return _cls(level(x, top))
+
+
+def _cls(k: int) -> str:
+    return f"n{-k}" if k < 0 else f"p{k}"
+
+
 def ink(x: float, top: float) -> str:
     """Dark text on light cells, light text on strong ones."""
     return "#fff" if math.isfinite(x) and abs(x) / top > 0.6 else "#111"
@@ -87,3 +114,9 @@ def is_masked(x: float, kind: str) -> bool:
 def dims(shape: tuple) -> str:
     """A shape as people write it: 7 × 4."""
     return " × ".join(str(n) for n in shape) if shape else "1"
+
+
+def short_title(title: str, number: str) -> str:
+    """A title without its "Step 5 · " / "第 5 步 · " prefix, for where the number is drawn."""
+    head, sep, tail = str(title).partition(" · ")
+    return tail if sep and number and number in head.split() + [head] else str(title)

@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..config import HandformerError
+from . import grids
 
 TEMPLATES = Path(__file__).parent / "templates"
 PHASES = {"text": ("Text", "文本"), "forward": ("Forward pass", "前向传播"),
@@ -30,6 +31,7 @@ def _env():
                              undefined=jinja2.StrictUndefined)
     env.globals["asset"] = lambda name: (TEMPLATES / name).read_text(encoding="utf-8")
     env.globals["phases"] = PHASES
+    env.globals["palette"] = grids.palette_css()
     return env
 
 

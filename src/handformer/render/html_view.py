@@ -17,7 +17,7 @@ from .svg import positional_chart
 
 FULL_CELLS = 2048  # "show all" reveals at most this many numbers of one matrix ...
 FULL_COLS = 128  # ... and at most this many of its columns
-PAGE_FULL_CELLS = 400_000  # and a page embeds at most this many numbers for "show all" in total
+PAGE_FULL_CELLS = 300_000  # and a page embeds at most this many numbers for "show all" in total
 
 
 @lru_cache(maxsize=4096)
@@ -79,8 +79,8 @@ def _cell(value: np.ndarray, i: int | None, j: int | None, top: float, precision
     if i is None or j is None:
         return None
     x = float(value[i, j])
-    masked = grids.is_masked(x, kind)
-    return (grids.fmt(x, precision), grids.colour(x, top), grids.ink(x, top), masked)
+    masked = " m" if grids.is_masked(x, kind) else ""
+    return (grids.fmt(x, precision), grids.level_class(x, top) + masked)
 
 
 def _full(m: Matrix, value: np.ndarray, top: float, precision: int,
@@ -93,8 +93,8 @@ def _full(m: Matrix, value: np.ndarray, top: float, precision: int,
     block = value[:n_rows, :n_cols]
     numbers = ";".join(" ".join(_plain(x, precision) for x in row) for row in block)
     data = {"v": numbers, "t": top, "k": m.kind,
-            "r": [_label(m.rows, i, True) for i in range(n_rows)],
-            "c": [_label(m.cols, j, True) for j in range(n_cols)]}
+            "r": [_label(m.rows, i, True) for i in range(n_rows)] if m.rows else None,
+            "c": [_label(m.cols, j, True) for j in range(n_cols)] if m.cols else None}
     complete = (n_rows, n_cols) == value.shape
     return {"data": json.dumps(data, ensure_ascii=False, separators=(",", ":")),
             "complete": complete, "shape": grids.dims((n_rows, n_cols))}
@@ -125,7 +125,8 @@ def section_view(en: Section, zh: Section | None, precision: int,
     equation = equation_view(en.equation, precision, budget)
     return {
         "id": en.id, "anchor": "s-" + en.id, "number": en.number, "phase": en.phase,
-        "title": {"en": en.title, "zh": zh.title},
+        "title": {"en": grids.short_title(en.title, en.number),
+                  "zh": grids.short_title(zh.title, zh.number)},
         "paragraphs": {"en": en.paragraphs, "zh": zh.paragraphs},
         "formula": mathml(en.formula), "latex": en.formula,
         "equation": equation,

@@ -90,7 +90,7 @@ def labels_table(labels: list[str], lang: str = "en") -> str:
 
 def section_md(s: Section, precision: int, lang: str) -> str:
     """One step: heading with its anchor, narration, formula, drawing, errata."""
-    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {md_text(s.number)} · {md_text(s.title)}", "",
+    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {md_text(s.number)} · {md_text(grids.short_title(s.title, s.number))}", "",
            f"`{s.id}`", ""]
     out += [md_text(p) + "\n" for p in s.paragraphs]
     if s.formula:
@@ -125,6 +125,7 @@ def _anchor(section_id: str) -> str:
 def render(sections: list[Section], precision: int = 3, lang: str = "en") -> str:
     """The whole walkthrough as one Markdown document."""
     title = "handformer: 手算 Transformer" if lang == "zh" else "handformer: a Transformer by hand"
-    toc = [f"- [{md_text(s.number)} · {md_text(s.title)}](#{_anchor(s.id)})" for s in sections]
+    toc = [f"- [{md_text(s.number)} · {md_text(grids.short_title(s.title, s.number))}]"
+           f"(#{_anchor(s.id)})" for s in sections]
     body = [section_md(s, precision, lang) for s in sections]
     return "\n".join([f"# {title}", "", *toc, "", *body]).rstrip() + "\n"

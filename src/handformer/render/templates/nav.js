@@ -59,29 +59,28 @@
     store("handformer-theme", dark ? "light" : "dark");
   }
 
-  function colour(x, top) {
-    if (!isFinite(x)) { return "#d4d4d4"; }
-    var t = Math.max(-1, Math.min(1, x / top)), a = Math.abs(t);
-    var mid = [247, 247, 247], end = t >= 0 ? [178, 24, 43] : [33, 102, 172];
-    return "rgb(" + mid.map(function (m, k) { return Math.round(m + (end[k] - m) * a); }).join(",") + ")";
+  function level(x, top) {
+    if (!isFinite(x)) { return "p0"; }
+    var k = Math.round(Math.max(-1, Math.min(1, x / top)) * 10);
+    return k < 0 ? "n" + (-k) : "p" + k;
   }
 
   function fullTable(data) {
     var table = document.createElement("table"), head = table.createTHead().insertRow();
     table.className = "grid";
     head.appendChild(document.createElement("th"));
-    data.c.forEach(function (c) { var th = document.createElement("th"); th.textContent = c; head.appendChild(th); });
+    var first = data.v.split(";", 1)[0].split(" ").length;
+    (data.c || Array.from({length: first}, function (_, j) { return String(j); })).forEach(function (c) { var th = document.createElement("th"); th.textContent = c; head.appendChild(th); });
     var body = table.createTBody();
     data.v.split(";").forEach(function (line, i) {
       var row = body.insertRow(), th = document.createElement("th");
-      th.textContent = data.r[i];
+      th.textContent = data.r ? data.r[i] : String(i);
       row.appendChild(th);
       line.split(" ").forEach(function (text) {
         var x = text === "-inf" ? -Infinity : parseFloat(text), td = row.insertCell();
         td.textContent = x === -Infinity ? "\u2212\u221e" : text;
-        td.style.background = colour(x, data.t);
-        td.style.color = isFinite(x) && Math.abs(x) / data.t > 0.6 ? "#fff" : "#111";
-        if (x === -Infinity || (data.k === "pattern" && x === 0)) { td.className = "masked"; }
+        td.className = level(x, data.t);
+        if (x === -Infinity || (data.k === "pattern" && x === 0)) { td.classList.add("m"); }
       });
     });
     return table;
