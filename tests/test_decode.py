@@ -57,7 +57,7 @@ def test_beam_one_is_greedy(trained):
     src = "the true enemy won't wait out the storm"
     greedy = decode.translate(params, cfg, vocab, src, beam=1)
     encoder, memory = decode.run_encoder(params, cfg, vocab.encode(src), False)
-    ids, score, _ = decode._beam(params, cfg, vocab, encoder[memory], memory, 1, 0.0, 20, False, 3)
+    ids, score, _, _ = decode._beam(params, cfg, vocab, encoder[memory], memory, 1, 0.0, 20, False, 3)
     assert ids == greedy.ids and score == pytest.approx(greedy.score, rel=1e-12)
 
 
@@ -114,3 +114,24 @@ def test_bad_input_is_a_clear_error(trained):
         decode.translate(params, cfg, vocab, "dragons")
     with pytest.raises(HandformerError, match="beam"):
         decode.translate(params, cfg, vocab, "the storm", beam=0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_explain_sections_read_the_tapes(trained, lang):
+    from handformer.narrate.decode import build
+    from handformer.render.terminal import render_text
+
+    params, cfg, vocab = trained
+    result = decode.translate(params, cfg, vocab, "when you play the game of thrones",
+                              record=True, k=3)
+    sections = build(result, vocab, lang)
+    assert [s.id for s in sections] == ["decode.encoder", *[f"decode.{i}" for i in range(1, 7)],
+                                        "decode.result"]
+    step = sections[2]  # word 2 = "win", chosen after "<start> you"
+    probs = step.equation[1]
+    assert probs.cols[0] == "win" and probs.value[0] == result.steps[1].top[0][0][1]
+    pattern = step.equation[0].value
+    np.testing.assert_allclose(pattern.sum(axis=-1), 1.0)  # each head's row is a distribution
+    text = render_text(sections, width=120)
+    assert "you win or you die" in text and ("<end>" in text)
+    assert ("the most probable word" in text.lower()) == (lang == "en")

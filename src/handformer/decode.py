@@ -38,6 +38,8 @@ class Translation:
     steps: list[DecodeStep] = field(default_factory=list)
     beam: int = 1
     alpha: float = 0.0
+    memory: str = ""  # the encoder tape's output step
+    finished: bool = True  # False: stopped at the length limit without <end>
 
 
 def length_penalty(length: int, alpha: float) -> float:
@@ -84,9 +86,10 @@ def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha:
     limit = min(max_length or len(src_ids) * 2 + 10, cfg.max_len - 1)
     enc_tape, memory_name = run_encoder(params, cfg, src_ids, record)
     search = _greedy if beam == 1 else _beam
-    ids, score, steps = search(params, cfg, vocab, enc_tape[memory_name], memory_name, beam,
-                               alpha, limit, record, k)
-    return Translation(ids, vocab.decode(ids), score, enc_tape, steps, beam, alpha)
+    ids, score, steps, finished = search(params, cfg, vocab, enc_tape[memory_name], memory_name,
+                                         beam, alpha, limit, record, k)
+    return Translation(ids, vocab.decode(ids), score, enc_tape, steps, beam, alpha, memory_name,
+                       finished)
 
 
 def _greedy(params, cfg, vocab, memory, memory_name, beam, alpha, limit, record, k):
@@ -98,9 +101,9 @@ def _greedy(params, cfg, vocab, memory, memory_name, beam, alpha, limit, record,
         score += math.log(max(float(p[0, best]), 1e-300))
         steps.append(DecodeStep(tape, [list(prefix)], [top_k(p[0], k)], [(0, best, score)]))
         if best == end:
-            return prefix[1:], score, steps
+            return prefix[1:], score, steps, True
         prefix.append(best)
-    return prefix[1:], score, steps
+    return prefix[1:], score, steps, False
 
 
 def _beam(params, cfg, vocab, memory, memory_name, beam, alpha, limit, record, k):
@@ -127,8 +130,9 @@ def _beam(params, cfg, vocab, memory, memory_name, beam, alpha, limit, record, k
         alive = kept
         if len(finished) >= beam or not alive:
             break
+    done = bool(finished)
     if not finished:
         finished = [(a[0], a[1] / length_penalty(len(a[0]) - 1, alpha)) for a in alive]
     best, score = max(finished, key=lambda f: f[1])
     ids = best[1:-1] if best[-1] == end else best[1:]
-    return ids, float(score), steps
+    return ids, float(score), steps, done
