@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
+from . import errata, ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
 from .config import ConfigError
 from .model import add_norm, attention
 from .tape import Tape
@@ -79,10 +79,14 @@ def forward(tape: Tape, cfg: BertConfig, ids, pad=None) -> str:
     allowed = ~pad[..., None, None, :]  # a query may look at every real token, never at [PAD]
     for i in range(cfg.layers):
         x = layer(tape, cfg, i, x, allowed)
-    pooled = tape.run("pooling.mean", "mean_pool", [x], {"weights": (~pad).astype(np.int8)},
-                      symbols={"out": "u", "x": f"H^{{({cfg.layers})}}"})
+    weights = (~pad).astype(np.int8)
+    pooled = tape.run("pooling.mean", "mean_pool", [x], {"weights": weights},
+                      symbols={"out": "u", "x": f"H^{{({cfg.layers})}}"},
+                      extras={"count": weights.sum(axis=-1)} if tape.record else None)
+    norm = np.sqrt((tape[pooled] ** 2).sum(axis=-1)) if tape.record else None
     return tape.run("pooling.normalized", "l2_normalize", [pooled], {"eps": 1e-12},
-                    symbols={"out": "e", "x": "u"})
+                    symbols={"out": "e", "x": "u"},
+                    extras={"norm": norm} if tape.record else None)
 
 
 def embeddings(tape: Tape, cfg: BertConfig, ids: str) -> str:
@@ -102,9 +106,10 @@ def embeddings(tape: Tape, cfg: BertConfig, ids: str) -> str:
     total = tape.run("embeddings.sum", "add3", [word, pos, typ],
                      symbols={"out": "X_{sum}", "a": "X_{word}", "b": "X_{pos}",
                               "c": "X_{type}"})
+    extras = errata.row_stats(tape[total], cfg.ln_eps) if tape.record else None
     return tape.run("embeddings.ln.out", "layer_norm",
                     [total, "embeddings.ln.gamma", "embeddings.ln.beta"], {"eps": cfg.ln_eps},
-                    symbols={"out": "H^{(0)}", "x": "X_{sum}"})
+                    symbols={"out": "H^{(0)}", "x": "X_{sum}"}, extras=extras)
 
 
 def layer(tape: Tape, cfg: BertConfig, i: int, x: str, allowed: np.ndarray) -> str:
