@@ -171,7 +171,7 @@ class TorchReference:
         grads = {self._torch_name(k): p.grad.detach().numpy()
                  for k, p in self.modules.named_parameters()}
         vocab = self.src_embed.weight.shape[0]
-        return float(loss), _params_from_torch(grads, self.cfg, vocab)
+        return float(loss.detach()), _params_from_torch(grads, self.cfg, vocab)
 
     @staticmethod
     def _torch_name(name: str) -> str:
