@@ -114,7 +114,7 @@ def check_finite_differences(params, *args, h=1e-5, per_param=4, seed=0):
         # A random sample plus the largest entry, where the relative bound bites.
         flat = rng.choice(value.size, size=min(per_param, value.size), replace=False)
         flat = np.unique(np.append(flat, np.abs(grads[name]).argmax()))
-        for index in zip(*np.unravel_index(flat, value.shape)):
+        for index in zip(*np.unravel_index(flat, value.shape), strict=True):
             bumped = {k: v.copy() for k, v in params.items()}
             bumped[name][index] += h
             up = float(loss_of(bumped, *args)["loss"])
