@@ -7,6 +7,7 @@ everywhere: rounded at the chosen precision, −∞ for masked scores, corners o
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -119,4 +120,5 @@ def dims(shape: tuple) -> str:
 def short_title(title: str, number: str) -> str:
     """A title without its "Step 5 · " / "第 5 步 · " prefix, for where the number is drawn."""
     head, sep, tail = str(title).partition(" · ")
-    return tail if sep and number and number in head.split() + [head] else str(title)
+    numbered = re.fullmatch(r"(Step\s+\S+|第\s*\S+\s*步)", head.strip())
+    return tail if sep and (numbered or number in head.split()) else str(title)
