@@ -1,5 +1,6 @@
 """The operations a real BERT-family encoder needs beyond the tutorial's: GELU, the sum of three
-embeddings, mean pooling over the real (non-pad) tokens, and L2 normalization.
+embeddings, mean pooling over the real (non-pad) tokens, L2 normalization, and the dot product of
+every pair of sentence embeddings (their cosine similarity).
 
 They register in the same ``OPS`` registry as the tutorial's operations (import this module
 before running a BERT model). Learned position and token-type embeddings reuse ``embed``; the
@@ -95,7 +96,7 @@ def mean_pool_forward(x, *, weights):
     return (x * w).sum(axis=-2) / count, count
 
 
-@op("mean_pool", r"$out = \frac{\sum_{t} m_t \, $x_{t}}{\sum_{t} m_t},\quad m_t = 1 \text{ for a real token, } 0 \text{ for } \texttt{[PAD]}", r"\frac{\partial L}{\partial $x_{t}} = \frac{m_t}{\sum_{s} m_s} \frac{\partial L}{\partial $out}", out="u", x="H")
+@op("mean_pool", r"$out = \frac{\sum_{t} m_t \, $x_{t}}{\sum_{t} m_t},\quad m_t = 1 \text{ for a real token, } 0 \text{ for [PAD]}", r"\frac{\partial L}{\partial $x_{t}} = \frac{m_t}{\sum_{s} m_s} \frac{\partial L}{\partial $out}", out="u", x="H")
 def mean_pool(g, out, args, cache, attrs):
     (x,) = args
     w = attrs["weights"][..., None].astype(x.dtype)
@@ -110,10 +111,23 @@ def l2_normalize_forward(x, *, eps=1e-12):
     return x / np.maximum(norm, eps), norm
 
 
-@op("l2_normalize", r"$out = \frac{$x}{\lVert $x \rVert_2},\quad \lVert $x \rVert_2 = \sqrt{\textstyle\sum_j $x_{j}^2}", r"\frac{\partial L}{\partial $x} = \frac{1}{\lVert $x \rVert_2}\left(\frac{\partial L}{\partial $out} - $out \left($out \cdot \frac{\partial L}{\partial $out}\right)\right)", out="e", x="u")
+@op("l2_normalize", r"$out = \frac{$x}{r},\quad r = \sqrt{\textstyle\sum_j $x_{j}^2}", r"\frac{\partial L}{\partial $x} = \frac{1}{r}\left(\frac{\partial L}{\partial $out} - $out \left($out \cdot \frac{\partial L}{\partial $out}\right)\right)", out="e", x="u")
 def l2_normalize(g, out, args, cache, attrs):
     eps = attrs.get("eps", 1e-12)
     norm = cache
     # Below eps the output is x / eps, a plain scaling (as torch.nn.functional.normalize).
     along = np.where(norm > eps, (out * g).sum(axis=-1, keepdims=True), 0.0)
     return ((g - out * along) / np.maximum(norm, eps),)
+
+
+# --- every pair's dot product (cosine similarity of unit vectors) ---------------------------
+
+
+def gram_forward(x):
+    return x @ np.swapaxes(x, -1, -2), None
+
+
+@op("gram", r"$out_{ab} = $x_{a} \cdot $x_{b}", r"\frac{\partial L}{\partial $x} = \left(\frac{\partial L}{\partial $out} + \frac{\partial L}{\partial $out}^{\!\top}\right) $x", out=r"\cos", x="e")
+def gram(g, out, args, cache, attrs):
+    (x,) = args
+    return ((g + np.swapaxes(g, -1, -2)) @ x,)

@@ -216,6 +216,15 @@ def run(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
     return tape
 
 
+def similarity_tape(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
+    """Sentence embeddings, then "similarity": the cosine of every pair, e_a · e_b."""
+    if len(sentences) < 2:
+        raise PretrainedError("similarity needs at least two sentences")
+    tape = run(model, sentences, record)
+    tape.run("similarity", "gram", ["pooling.normalized"], symbols={"out": r"\cos", "x": "e"})
+    return tape
+
+
 def pretrained_tape(name_or_path: str, src: str, record: bool = True) -> Tape:
     """One sentence through a pretrained BERT-family model, every step on the tape."""
     return run(load(name_or_path), [src], record=record)

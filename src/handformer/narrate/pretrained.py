@@ -219,3 +219,32 @@ def pooling(r: Reader) -> None:
           equation=[r.mat("pooling.mean", "u", kind="vector", rows=None), "→",
                     r.mat("pooling.normalized", "e", kind="vector", rows=None)],
           steps=["pooling.normalized"])
+
+
+def explain(tape, lang: str = "en") -> list[Section]:
+    """`embed --explain`, `similarity --explain`: per sentence the pooling and normalization,
+    then (if on the tape) the cosine similarity of every pair."""
+    count = len(tape.meta["sentences"]) if "sentences" in tape.meta else 1
+    sections = []
+    for row in range(count):
+        r = Reader(tape, lang, row)
+        pooling(r)
+        for s in r.sections:
+            s.id, s.title = f"{s.id}.{row}", f"{s.title}: {r.info['text']}"
+        sections += r.sections
+    if "similarity" in tape.index:
+        sections.append(similarity(Reader(tape, lang)))
+    return sections
+
+
+def similarity(r: Reader) -> Section:
+    texts = [s["text"] for s in r.tape.meta["sentences"]]
+    cos = r.tape.index["similarity"].value
+    e = r.tape.index["pooling.normalized"].value
+    labels = [f"{i + 1}" for i in range(len(texts))]
+    told = [r.t("cos.pair", a=texts[0], b=texts[1], cos=f"{cos[0, 1]:.4f}")]
+    return Section("similarity", "13c", r.t("cos.title"), [r.t("cos"), *told],
+                   r.formula("similarity"),
+                   [Matrix("pooling.normalized", "E", e, labels, None), "·",
+                    Matrix("pooling.normalized", r"E^\top", e.T, None, labels), "=",
+                    Matrix("similarity", r"\cos", cos, labels, labels)], [], ["similarity"])

@@ -92,7 +92,7 @@ EN = {
     "pool.why": "The tutorial predicts a next word from every row; this model needs one vector "
                 "for the whole sentence.",
     "l2.title": "L2 normalization: the sentence embedding",
-    "l2": "u has length ‖u‖ = {norm}; dividing by it gives e, of length 1.",
+    "l2": "u has length r = ‖u‖ = {norm}; dividing by it gives e, of length 1.",
     "l2.cos": "With every embedding of length 1, the cosine similarity of two sentences is "
               "just the dot product e_a · e_b.",
 }
@@ -172,8 +172,22 @@ ZH = {
             "[PAD] 不算。",
     "pool.why": "教程从每一行预测下一个词；这个模型需要整句话的一个向量。",
     "l2.title": "L2 归一化：句向量",
-    "l2": "u 的长度 ‖u‖ = {norm}；除以它得到长度为 1 的 e。",
+    "l2": "u 的长度 r = ‖u‖ = {norm}；除以它得到长度为 1 的 e。",
     "l2.cos": "所有句向量长度都是 1，所以两句话的余弦相似度就是点积 e_a · e_b。",
+}
+
+
+EN |= {
+    "cos.title": "Cosine similarity",
+    "cos": "Each embedding has length 1, so the cosine of the angle between two of them is "
+           "their dot product: 1 for the same direction, 0 for unrelated, negative for opposed.",
+    "cos.pair": "cos(\"{a}\", \"{b}\") = {cos}.",
+}
+ZH |= {
+    "cos.title": "余弦相似度",
+    "cos": "每个句向量长度都是 1，所以两个向量夹角的余弦就是它们的点积：方向相同为 1，无关为 0，"
+           "相反为负。",
+    "cos.pair": "cos(“{a}”, “{b}”) = {cos}。",
 }
 
 TEXTS = {"en": EN, "zh": ZH}
