@@ -65,7 +65,8 @@ def tape_to_dict(tape: Tape) -> dict:
            "src": meta.pop("src", {}), "tgt": meta.pop("tgt", {})}
     out |= meta
     out["steps"] = [_step_dict(s) for s in tape.steps]
-    used = sorted({i for s in tape.steps for i in s.inputs if i in tape.params})
+    inputs = {i for s in tape.steps for i in s.inputs}
+    used = [n for n in tape.params if n in inputs]  # the model's order, kept by loads()
     if sum(tape.params[n].size for n in used) <= PARAMS_LIMIT:
         out["params"] = {n: encode_array(tape.params[n]) for n in used}
     if tape.grads:
@@ -78,9 +79,14 @@ def tape_to_dict(tape: Tape) -> dict:
 
 
 def _grad_names(tape: Tape) -> list[str]:
+    """Steps in reverse order, then per-head views, then parameters (in the model's order)."""
     names = list(tape.grad_order)
     names += [s.name for s in tape.steps if s.view and s.name in tape.grads]
-    return names + [n for n in tape.params if n in tape.grads]
+    names += [n for n in tape.params if n in tape.grads]
+    if not tape.params:  # a reloaded tape too large to carry its parameters
+        listed = set(names) | {s.name for s in tape.steps}
+        names += [n for n in tape.grads if n not in listed]
+    return names
 
 
 def _step_dict(step: Step) -> dict:
@@ -107,6 +113,13 @@ def loads(text: str) -> Tape:
         raise TapeFormatError(f"not a JSON tape: {err}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TapeFormatError(f"not a handformer tape (expected \"format\": \"{FORMAT}\")")
+    try:
+        return _tape_from_dict(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        raise TapeFormatError(f"a damaged handformer tape ({type(err).__name__}: {err})") from None
+
+
+def _tape_from_dict(data: dict) -> Tape:
     params = {n: decode_array(v) for n, v in data.get("params", {}).items()}
     tape = Tape(params)
     for key in data:
@@ -117,7 +130,9 @@ def loads(text: str) -> Tape:
                           symbols=s.get("symbols", {}), view=s.get("view", False),
                           extras={k: decode_array(v) for k, v in s.get("extras", {}).items()}))
     tape.grads = {g["name"]: decode_array(g["value"]) for g in data.get("grads", [])}
-    tape.grad_order = [g["name"] for g in data.get("grads", []) if g["name"] not in params]
+    views = {s.name for s in tape.steps if s.view}
+    tape.grad_order = [g["name"] for g in data.get("grads", [])
+                       if g["name"] in tape.index and g["name"] not in views]
     tape.updates = {n: (decode_array(u["before"]), decode_array(u["grad"]),
                         decode_array(u["after"])) for n, u in data.get("updates", {}).items()}
     return tape
