@@ -101,7 +101,8 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     if which == "q" and ctx.first("D7"):
         callouts.append(ctx.callout("D7", "D7"))
     ctx.add(Section(f"{b.p}.head.{h}.{which}", b.number,
-                    ctx.title(b.number, f"proj.title.{which}", where=b.where(ctx, h)), paragraphs,
+                    ctx.title(b.number, f"proj.title.{which}", where=b.where(ctx, h), x=x_sym),
+                    paragraphs,
                     formula=ctx.formula(name), equation=equation, callouts=callouts,
                     steps=[f"{b.p}.head.{h}.{which}"]))
 

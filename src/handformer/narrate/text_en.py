@@ -98,9 +98,9 @@ EN = {
           "the decoder. That is backwards: the query comes from the decoder, key and value from "
           "the encoder. The tutorial's wiring only works when both sentences have the same "
           "length; here they have {n} and {m} tokens.",
-    "proj.title.q": "Queries Q = X·W^Q ({where})",
-    "proj.title.k": "Keys K = X·W^K ({where})",
-    "proj.title.v": "Values V = X·W^V ({where})",
+    "proj.title.q": "Queries Q = {x}·W^Q ({where})",
+    "proj.title.k": "Keys K = {x}·W^K ({where})",
+    "proj.title.v": "Values V = {x}·W^V ({where})",
     "proj.q": "Each row of the input ({d} numbers for one word) is multiplied by W^Q "
               "({d}×{w}) and becomes that word's query, {w} numbers saying what it looks for. "
               "“{tok}” gets [{row}].",

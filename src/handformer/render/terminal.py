@@ -8,6 +8,7 @@ onto the next lines otherwise. ``output`` writes plain text (no colours) to a fi
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import numpy as np
@@ -73,7 +74,7 @@ def _section(console, section: Section, precision: int) -> None:
     console.print()
     console.print(Rule(Text(section.title, style=f"bold {style}"), align="left", style=style))
     for paragraph in section.paragraphs:
-        console.print(Padding(Text(paragraph), (0, 0, 0, 1)))
+        console.print(Padding(_text(paragraph, console.width - 1), (0, 0, 0, 1)))
     if section.formula:
         console.print(Padding(Text(to_text(section.formula), style="italic cyan"), (1, 0, 0, 3)))
     if section.equation:
@@ -86,28 +87,61 @@ def _section(console, section: Section, precision: int) -> None:
 
 def _equation(console, items: list, precision: int) -> None:
     """Matrices and operators left to right; a new line when the next one would not fit."""
-    from rich.table import Table
-    from rich.text import Text
-
     width = console.width - 2
     lines, line, used = [], [], 0
     for item in items:
-        cell = _matrix(item, precision) if isinstance(item, Matrix) else \
-            Text(to_text(str(item)), style="bold")
-        size = console.measure(cell).maximum + 2
+        block = _matrix(item, precision) if isinstance(item, Matrix) else \
+            [Line(to_text(str(item)), [(0, None, "bold")])]
+        size = max(_cells(t.plain) for t in block) + 1
         if line and used + size > width:
             lines.append(line)
             line, used = [], 0
-        line.append(cell)
+        line.append(block)
         used += size
     if line:
         lines.append(line)
-    for cells in lines:
-        grid = Table.grid(padding=(0, 1))
-        for _ in cells:
-            grid.add_column(vertical="middle")
-        grid.add_row(*cells)
-        console.print(grid, overflow="crop")
+    for blocks in lines:
+        console.print(_side_by_side(blocks), no_wrap=True, overflow="crop", crop=True)
+
+
+class Line:
+    """One line of plain text with styled spans (start, end or None for the end, style)."""
+
+    __slots__ = ("plain", "spans")
+
+    def __init__(self, plain: str, spans=()):
+        self.plain, self.spans = plain, list(spans)
+
+
+def _cells(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    from rich.cells import cell_len
+
+    return cell_len(text)
+
+
+def _side_by_side(blocks: list[list[Line]]):
+    """Blocks of lines joined left to right, each centred vertically, as one rich Text."""
+    from rich.text import Span, Text
+
+    height = max(len(b) for b in blocks)
+    widths = [max(_cells(t.plain) for t in b) for b in blocks]
+    parts, spans, offset = [], [], 0
+    for row in range(height):
+        pieces = []
+        for block, w in zip(blocks, widths, strict=True):
+            top = (height - len(block)) // 2
+            line = block[row - top] if 0 <= row - top < len(block) else Line("")
+            spans += [Span(offset + a, offset + (len(line.plain) if b is None else b), style)
+                      for a, b, style in line.spans]
+            text = line.plain + " " * (w - _cells(line.plain) + 1)
+            pieces.append(text)
+            offset += len(text)
+        joined = "".join(pieces).rstrip()
+        offset -= sum(len(p) for p in pieces) - len(joined) - 1  # the newline
+        parts.append(joined)
+    return Text("\n".join(parts), spans=spans)
 
 
 def _kept(n: int) -> list[int | None]:
@@ -117,57 +151,83 @@ def _kept(n: int) -> list[int | None]:
     return [*range(HEAD), None, *range(n - TAIL, n)]
 
 
-def _matrix(m: Matrix, precision: int):
-    from rich import box
-    from rich.table import Table
-
+def _matrix(m: Matrix, precision: int) -> list[Line]:
+    """A matrix as lines of text: title with shape, column labels, labelled rows."""
     value = np.asarray(m.value)
+    rows, cols = m.rows, m.cols
     if value.ndim == 0:
         value = value.reshape(1, 1)
-    rows, cols = m.rows, m.cols
     if value.ndim == 1:
         value, cols, rows = value.reshape(1, -1), cols or rows, None
     elif value.ndim > 2:
         value = value.reshape(-1, value.shape[-1])
     keep_r, keep_c = _kept(value.shape[0]), _kept(value.shape[1])
-    shape = "×".join(str(s) for s in m.shape) or "1"
+    integer = np.issubdtype(value.dtype, np.integer) or value.dtype == bool
+    best = [int(np.argmax(r)) for r in value] if m.kind == "pattern" else None
+    grid = [[_cell(value[i, j], precision, integer) if j is not None else "⋯" for j in keep_c]
+            if i is not None else ["⋮" for _ in keep_c] for i in keep_r]
+    heads = ["⋯" if j is None else (cols[j] if cols else str(j)) for j in keep_c]
+    labels = ["⋮" if i is None else (rows[i] if rows else str(i)) if value.shape[0] > 1 or rows
+              else "" for i in keep_r]
+    label_w = max((_cells(x) for x in labels), default=0)
+    col_w = [max(_cells(heads[c]), *(_cells(g[c]) for g in grid)) for c in range(len(heads))]
+    shape = "×".join(str(x) for x in m.shape) or "1"
     title = f"{to_text(m.symbol)}  ({shape})" + (f" · {m.note}" if m.note else "")
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1),
-                  show_edge=False, pad_edge=False, collapse_padding=True,
-                  title_style="bold" if not m.note else "bold yellow")
-    table.add_column("", style="dim", no_wrap=True)
-    for j in keep_c:
-        label = "⋯" if j is None else (cols[j] if cols else str(j))
-        table.add_column(label, justify="right", no_wrap=True)
-    best = _row_max(value) if m.kind == "pattern" else None
-    for i in keep_r:
-        if i is None:
-            table.add_row("⋮", *["⋮" if j is not None else "⋱" for j in keep_c])
-            continue
-        cells = [_cell(value[i, j], precision, best is not None and best[i] == j)
-                 if j is not None else "⋯" for j in keep_c]
-        table.add_row(rows[i] if rows else str(i), *cells)
-    return table
+    header = " " * label_w + "".join("  " + _pad(h, w) for h, w in zip(heads, col_w, strict=True))
+    lines = [Line(title, [(0, None, "bold yellow" if m.note else "bold")]), Line(header),
+             Line("─" * _cells(header), [(0, None, "dim")])]
+    for r, (label, cells) in enumerate(zip(labels, grid, strict=True)):
+        text = label + " " * (label_w - _cells(label))
+        line = Line(text, [(0, len(text), "dim")])
+        strong = best[keep_r[r]] if best is not None and keep_r[r] is not None else None
+        for c, (cell, w) in enumerate(zip(cells, col_w, strict=True)):
+            piece = "  " + _pad(cell, w)
+            if strong is not None and keep_c[c] == strong:
+                line.spans.append((len(line.plain), len(line.plain) + len(piece), "bold magenta"))
+            line.plain += piece
+        lines.append(line)
+    return lines
 
 
-def _row_max(value: np.ndarray) -> list[int]:
-    return [int(np.argmax(row)) for row in value]
+def _pad(text: str, width: int) -> str:
+    return " " * (width - _cells(text)) + text
 
 
-def _cell(x, precision: int, strong: bool):
+def _cell(x, precision: int, integer: bool) -> str:
+    if integer:
+        return str(int(x))
+    x = float(x)
+    if x != x:
+        return "·"
+    if x in (float("inf"), float("-inf")):
+        return "-∞" if x < 0 else "∞"
+    text = f"{x:.{precision}f}"
+    return text[1:] if text[0] == "-" and float(text) == 0 else text  # no "-0.000"
+
+
+_CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]")
+_TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef]+|\s+")
+_NO_LINE_START = set("，。、：；！？）》」』”’%…")
+
+
+def _text(paragraph: str, width: int):
+    """A paragraph; Chinese is wrapped between any two characters (rich breaks only at spaces,
+    which leaves ragged lines around the numbers in a Chinese sentence)."""
+    from rich.cells import cell_len
     from rich.text import Text
 
-    if np.issubdtype(np.asarray(x).dtype, np.integer) or isinstance(x, (bool, np.bool_)):
-        text = str(int(x))
-    elif np.isnan(x):
-        text = "·"
-    elif np.isinf(x):
-        text = "-∞" if x < 0 else "∞"
-    else:
-        text = f"{x:.{precision}f}"
-        if text.lstrip("-").strip("0.") == "":
-            text = f"{0.0:.{precision}f}"  # no "-0.000"
-    return Text(text, style="bold magenta" if strong else "")
+    if not _CJK.search(paragraph):
+        return Text(paragraph)
+    lines, line = [], []
+    for token in _TOKENS.findall(paragraph):
+        if cell_len("".join(line) + token.rstrip()) <= width or not "".join(line).strip():
+            line.append(token)
+            continue
+        carried = [line.pop()] if token[0] in _NO_LINE_START and len(line) > 1 else []
+        lines.append("".join(line).rstrip())
+        line = [t for t in [*carried, token] if t.strip()] or []
+    lines.append("".join(line).rstrip())
+    return Text("\n".join(lines), no_wrap=True, overflow="ignore")
 
 
 def _callout(console, callout: Callout, precision: int):
@@ -175,9 +235,9 @@ def _callout(console, callout: Callout, precision: int):
     from rich.panel import Panel
     from rich.text import Text
 
-    parts = [Text(callout.text)]
+    parts = [_text(callout.text, min(console.width, 100) - 4)]
     if callout.tutorial is not None:
-        parts += [Text(""), _matrix(callout.tutorial, precision)]
+        parts += [Text(""), _side_by_side([_matrix(callout.tutorial, precision)])]
     return Panel(Group(*parts), title=Text(f" {callout.code} ", style="bold yellow"),
                  title_align="left", border_style="yellow", width=min(console.width, 100),
                  padding=(0, 1))
