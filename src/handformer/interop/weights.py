@@ -171,6 +171,7 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
         raise WeightsError(f"weights file {str(path)!r} does not exist") from None
     except OSError as err:
         raise WeightsError(f"cannot read weights file {str(path)!r}: {err.strerror}") from None
+    _refuse_pickle(path, raw)
     try:
         tensors = load(raw)
         meta = _metadata(raw)
@@ -179,6 +180,15 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
             f"{str(path)!r} is not a readable safetensors file (truncated or another format?): "
             f"{err}") from None
     return {k: v.astype(np.float64) for k, v in tensors.items()}, meta
+
+
+def _refuse_pickle(path: Path, raw: bytes) -> None:
+    """torch.save files (a zip holding a pickle) and bare pickles are never opened."""
+    if raw[:4] == b"PK\x03\x04" or (len(raw) > 1 and raw[0] == 0x80 and raw[1] <= 5):
+        raise WeightsError(
+            f"{str(path)!r} looks like a pickle or torch.save file; handformer never loads "
+            f"pickles (loading one can run arbitrary code). Save the state_dict as safetensors "
+            f"(safetensors.torch.save_file) with the names in docs/weights.md")
 
 
 def _metadata(raw: bytes) -> dict:
@@ -205,4 +215,11 @@ def load_weights(path, cfg: Config | None = None, vocab: list[str] | None = None
     vocab = file_vocab or vocab
     if vocab is None:
         raise WeightsError(f"{str(path)!r} does not say which vocabulary it was trained with")
-    return from_state_dict(tensors, cfg, len(vocab)), cfg, vocab
+    try:
+        params = from_state_dict(tensors, cfg, len(vocab))
+    except WeightsError as err:
+        if meta.get("format") == FORMAT:
+            raise
+        raise WeightsError(f"{str(path)!r} was not written by handformer --save-weights (no "
+                           f"{FORMAT} metadata), and {err}") from None
+    return params, cfg, vocab
