@@ -20,6 +20,9 @@ FULL_COLS = 128  # ... and at most this many of its columns
 PAGE_FULL_CELLS = 300_000  # and a page embeds at most this many numbers for "show all" in total
 
 
+SYMBOLS = {r"\cdot": "·", r"\times": "×", r"\Rightarrow": "⇒", "-": "−", r"\to": "→"}
+
+
 @lru_cache(maxsize=4096)
 def mathml(latex: str, display: bool = True) -> str:
     """LaTeX to MathML on the server; what latex2mathml cannot read stays as escaped LaTeX."""
@@ -113,7 +116,7 @@ def equation_view(items: list, precision: int, budget: Budget | None) -> list[di
         if isinstance(item, Matrix):
             out.append({"matrix": matrix_view(item, precision, budget)})
         else:
-            text = str(item)
+            text = SYMBOLS.get(str(item).strip(), str(item))
             out.append({"op": mathml(text, False) if "\\" in text else None, "text": text})
     return out
 

@@ -12,14 +12,16 @@ import re
 from ..narrate.document import Callout, Matrix, Section
 from . import grids
 
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+!|~$])")
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~$])")
+_MD_LINE_START = re.compile(r"^(\s*)([#+-])", flags=re.M)  # a heading or a list item
 _TEX_TEXT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
              "#": r"\#", "^": r"\^{}", "_": r"\_", "%": r"\%", "~": r"\~{}"}
 
 
 def md_text(text: str) -> str:
     """Markdown-escape plain text (narration is text, not Markdown): <, >, | and friends."""
-    return _MD_SPECIAL.sub(r"\\\1", str(text).replace("&", "&amp;"))
+    text = _MD_SPECIAL.sub(r"\\\1", str(text).replace("&", "&amp;"))
+    return _MD_LINE_START.sub(r"\1\\\2", text)
 
 
 def tex_text(text: str) -> str:

@@ -1,0 +1,165 @@
+"""The page as a reader meets it: headless Chromium opens it, keys move, the toggle switches.
+
+Screenshots of three steps at desktop and phone width go to out/screenshots/ (look at them).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import handformer
+from handformer.render import html
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+SHOTS = Path(__file__).resolve().parents[1] / "out" / "screenshots"
+STEPS = ["src_embed.pos", "encoder.0.self_attn.head.0.scores", "decoder.0.self_attn.head.0.pattern"]
+XSS = "<script>alert(1)</script> <img src=x onerror=alert(1)> is here"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def tape():
+    return handformer.walk(backward=True)
+
+
+@pytest.fixture(scope="module")
+def page_file(tape, tmp_path_factory):
+    path = tmp_path_factory.mktemp("html") / "walk.html"
+    path.write_text(html.render(tape), encoding="utf-8")
+    return path
+
+
+def open_page(browser, path, width=1280, height=900):
+    """A fresh page (its own storage) with console errors and dialogs recorded."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.errors, page.dialogs = [], []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.goto(path.as_uri())
+    return page
+
+
+def test_opens_without_errors_with_mathml(browser, page_file):
+    page = open_page(browser, page_file)
+    assert page.errors == []
+    assert page.locator("math").count() > 100
+    assert page.evaluate("getComputedStyle(document.querySelector('math')).display") != "none"
+    page.context.close()
+
+
+def visible_narrations(page) -> list[str]:
+    return page.evaluate("""Array.from(document.querySelectorAll('section.panel')).map(
+        s => Array.from(s.querySelectorAll('.narration')).filter(d => d.offsetParent !== null)
+             .map(d => d.innerText.trim()).join('|'))""")
+
+
+def test_language_toggle_switches_every_narration_and_keeps_the_place(browser, page_file, tape):
+    from handformer.narrate import build
+
+    zh = {s.id: s for s in build(tape, "zh")}
+    page = open_page(browser, page_file)
+    target = "decoder.0.self_attn.head.0.pattern"
+    page.evaluate(f"document.getElementById('s-{target}').scrollIntoView()")
+    page.wait_for_timeout(500)
+    page.get_by_role("button", name="中文").click()
+    shown = visible_narrations(page)
+    ids = page.evaluate("Array.from(document.querySelectorAll('section.panel')).map(s => s.dataset.id)")
+    assert len(shown) == len(zh) and ids == list(zh)
+    for sid, text in zip(ids, shown, strict=True):
+        assert re.sub(r"\s+", "", text) == re.sub(r"\s+", "", "".join(zh[sid].paragraphs))
+    assert sum(bool(re.search(r"[\u4e00-\u9fff]", t)) for t in shown) > len(shown) // 2
+    top = page.evaluate(f"document.getElementById('s-{target}').getBoundingClientRect().top")
+    assert abs(top) < 120  # the step being read is still at the top of the window
+    page.reload()
+    assert page.evaluate("document.documentElement.dataset.lang") == "zh"  # remembered
+    page.get_by_role("button", name="English").click()
+    assert all(not re.search(r"[\u4e00-\u9fff]", t) for t in visible_narrations(page)[:3])
+    assert page.errors == []
+    page.context.close()
+
+
+def test_keys_move_between_steps(browser, page_file):
+    page = open_page(browser, page_file)
+    ids = page.evaluate("Array.from(document.querySelectorAll('section.panel')).map(s => s.id)")
+
+    def at():
+        page.wait_for_timeout(150)
+        return page.evaluate("location.hash.slice(1)")
+
+    page.keyboard.press("ArrowRight")
+    assert at() == ids[1]
+    page.keyboard.press("j")
+    assert at() == ids[2]
+    page.keyboard.press("k")
+    assert at() == ids[1]
+    page.keyboard.press("ArrowLeft")
+    assert at() == ids[0]
+    page.locator("#next").click()
+    assert at() == ids[1]
+    top = page.evaluate(f"document.getElementById('{ids[1]}').getBoundingClientRect().top")
+    assert 0 <= top < 120
+    assert page.errors == []
+    page.context.close()
+
+
+def test_show_all_and_theme(browser, page_file):
+    page = open_page(browser, page_file)
+    figure = page.locator('figure[data-name="generator.logits"]').first
+    assert figure.locator("tbody tr").first.locator("td").count() == 11  # 8 + gap + 2 of 25
+    figure.locator("button.showall").click()
+    assert figure.locator("tbody tr").first.locator("td").count() == 25
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.locator("#theme").click()
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != background
+    assert page.errors == []
+    page.context.close()
+
+
+def test_screenshots_of_three_steps(browser, page_file):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, height in ((1280, 900), (375, 800)):
+        page = open_page(browser, page_file, width, height)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways page
+        for step in STEPS:
+            page.evaluate(f"document.getElementById('s-{step}').scrollIntoView()")
+            page.wait_for_timeout(100)
+            out = SHOTS / f"{width}-{step}.png"
+            page.screenshot(path=str(out))
+            assert out.stat().st_size > 10_000
+        assert page.errors == []
+        page.context.close()
+
+
+def test_hostile_words_render_as_text(browser, tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(XSS + "\n", encoding="utf-8")
+    tape = handformer.walk(src=XSS, tgt="is here", corpus=str(corpus))
+    path = tmp_path / "xss.html"
+    path.write_text(html.render(tape), encoding="utf-8")
+    page = open_page(browser, path)
+    page.wait_for_timeout(300)
+    assert page.dialogs == []
+    assert page.locator("script").count() == 1 and page.locator("img").count() == 0
+    assert "<script>alert(1)</script>" in page.locator("body").inner_text()
+    assert page.errors == []
+    page.context.close()
