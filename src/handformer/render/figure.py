@@ -75,7 +75,7 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
     tall = max([_rows(i) * ROW for i in items if isinstance(i, Matrix)] or [0.0])
     width, height = max(0.2 + sum(slots), 6.0), HEAD + tall + FOOT
     fig = plt.figure(figsize=(width, height))
-    fig.text(0.1 / width, 1 - 0.15 / height, f"{section.number}  {section.title}", fontsize=14,
+    fig.text(0.1 / width, 1 - 0.15 / height, f"{section.number}  {grids.short_title(section.title, section.number)}", fontsize=14,
              weight="bold", va="top")
     fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula), fontsize=12,
              va="top")
@@ -87,8 +87,9 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
                                (w - LABELS - 0.2) / width, h / height])
             draw_matrix(ax, item, precision)
         else:
-            fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(item),
-                     fontsize=18, ha="center", va="center")
+            op = {r"\cdot": "·", "-": "−"}.get(item.strip(), item)
+            fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(op),
+                     fontsize=28 if len(op) == 1 else 18, ha="center", va="center")
         x += w
     return fig
 

@@ -1,0 +1,84 @@
+"""Figures for articles: one step's panel as SVG or PNG, Chinese labels, and the loss curve."""
+
+from __future__ import annotations
+
+import warnings
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import handformer
+from handformer.cli import main
+from handformer.config import HandformerError
+from handformer.render.figure import find_section, formula_text, loss_curve, render_figure
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def tape():
+    return handformer.walk()
+
+
+def test_svg_of_a_step(tape, tmp_path):
+    out = tmp_path / "pattern.svg"
+    render_figure(tape, "decoder.0.self_attn.head.0.pattern", out, fmt="svg")
+    root = ET.parse(out).getroot()
+    assert root.tag.endswith("svg")
+    assert len(root.findall(".//{http://www.w3.org/2000/svg}path")) > 50  # glyphs and cells
+    again = tmp_path / "again.svg"
+    render_figure(tape, "decoder.0.self_attn.head.0.pattern", again, fmt="svg")
+    assert again.read_bytes() == out.read_bytes()  # no dates or random ids: reproducible
+
+
+def test_png_in_chinese_uses_the_cjk_font(tape, tmp_path):
+    from matplotlib.font_manager import FontProperties, findfont
+
+    assert "NotoSansCJK" in findfont(FontProperties(family="Noto Sans CJK SC"),
+                                     fallback_to_default=False).replace("-", "")
+    out = tmp_path / "scores.png"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        render_figure(tape, "encoder.0.self_attn.head.0.scores", out, fmt="png", lang="zh")
+    assert not [w for w in caught if "missing from" in str(w.message)]  # every glyph found
+    data = out.read_bytes()
+    assert data.startswith(PNG) and len(data) > 20_000
+
+
+def test_unknown_step_names_valid_ones(tape, tmp_path):
+    with pytest.raises(HandformerError, match=r"no step named 'nope'.*src_embed"):
+        render_figure(tape, "nope", tmp_path / "x.svg")
+    from handformer.narrate import build
+
+    with pytest.raises(HandformerError, match="--step"):
+        find_section(build(tape, "en"), None)
+
+
+def test_cli_figure(tmp_path, capsys):
+    out = tmp_path / "pos.png"
+    with pytest.raises(SystemExit) as done:
+        main(["walk", "--format", "png", "--step", "src_embed.pos", "-o", str(out)])
+    assert done.value.code == 0 and out.read_bytes().startswith(PNG)
+    with pytest.raises(SystemExit) as done:
+        main(["walk", "--format", "svg", "--step", "no.such.step", "-o", str(tmp_path / "a.svg")])
+    assert done.value.code == 2
+    assert "error: no step named 'no.such.step'" in capsys.readouterr().err
+
+
+def test_formula_falls_back_to_plain_text():
+    assert formula_text(r"S = \frac{Q K^\top}{\sqrt{d_k}}").startswith("$")
+    cases = r"x = \begin{cases} a & b \\ c & d \end{cases}"
+    assert formula_text(cases) == cases
+
+
+def test_loss_curve(tmp_path):
+    history = [{"epoch": 1, "loss": 3.2, "val_loss": 3.4}, {"epoch": 2, "loss": 2.0},
+               {"epoch": 3, "loss": 1.1, "val_loss": 1.9}]
+    loss_curve(history, tmp_path / "loss.png")
+    assert (tmp_path / "loss.png").read_bytes().startswith(PNG)
+    loss_curve(history, tmp_path / "loss.svg")
+    assert ET.parse(tmp_path / "loss.svg").getroot().tag.endswith("svg")
+    with pytest.raises(HandformerError, match=".svg or .png"):
+        loss_curve(history, tmp_path / "loss.pdf")
+    with pytest.raises(HandformerError, match="empty"):
+        loss_curve([], tmp_path / "loss.png")
