@@ -52,7 +52,7 @@ class Config:
             object.__setattr__(self, "d_v", self.d_k)
         _validate(self)
 
-    def replace(self, **changes) -> "Config":
+    def replace(self, **changes) -> Config:
         """A copy with some fields changed; d_k/d_v follow d_model/heads unless given."""
         if ("d_model" in changes or "heads" in changes) and self.preset != "tutorial":
             changes.setdefault("d_k", None)
@@ -69,7 +69,7 @@ class Config:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Config":
+    def from_dict(cls, data: dict) -> Config:
         known = {f.name for f in dataclasses.fields(cls)} - {"extra"}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -116,6 +116,28 @@ def _validate(c: Config) -> None:
         raise ConfigError(f"label_smoothing must be in [0, 1), got {c.label_smoothing}")
     if not c.ln_eps > 0:
         raise ConfigError(f"ln_eps must be positive, got {c.ln_eps}")
+    if c.seed < 0:
+        raise ConfigError(f"seed must be 0 or more, got {c.seed}")
+    _check_size(c)
+
+
+MAX_NUMBERS = 2**28  # 2 GiB of float64: six times `paper` (44 million numbers)
+
+
+def _check_size(c: Config) -> None:
+    """Refuse a model too large to hold, before allocating it (the vocabulary adds a little)."""
+    def attn(h):
+        return 2 * c.d_model * h * c.d_k + 2 * c.d_model * h * c.d_v
+
+    ffn = 2 * c.d_model * c.d_ff
+    numbers = c.encoder_layers * (attn(c.heads) + ffn) + c.decoder_layers * (
+        2 * attn(c.decoder_heads) + ffn)
+    if numbers > MAX_NUMBERS:
+        raise ConfigError(
+            f"this model would have about {numbers:,} weights ({numbers * 8 / 2**30:,.0f} GiB in "
+            f"float64): d_model {c.d_model}, d_ff {c.d_ff}, {c.encoder_layers}+"
+            f"{c.decoder_layers} layers. Choose smaller sizes (the paper's base model has "
+            f"d_model 512, d_ff 2048, 6+6 layers: 44 million weights)")
 
 
 PRESETS: dict[str, dict] = {

@@ -38,7 +38,7 @@ class Vocab:
     specials: tuple[str, ...] = (START, END)
 
     @classmethod
-    def from_corpus(cls, sentences, specials=(START, END)) -> "Vocab":
+    def from_corpus(cls, sentences, specials=(START, END)) -> Vocab:
         seen: dict[str, None] = {}
         for sentence in sentences:
             for word in tokenize(sentence):
@@ -92,7 +92,7 @@ def read_corpus(path: str | Path) -> list[str]:
     except OSError as err:
         raise TextError(f"cannot read corpus file {str(path)!r}: {err.strerror}") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not a word
     except UnicodeDecodeError as err:
         raise TextError(
             f"corpus file {str(path)!r} is not UTF-8 (byte {err.start}); save it as UTF-8"

@@ -26,7 +26,8 @@ def verify(**options):
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
     tol = options.pop("tol")
-    src, tgt = options.pop("src") or TUTORIAL_SRC, options.pop("tgt") or TUTORIAL_TGT
+    src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
+    src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     corpus, weights = options.pop("corpus"), options.pop("weights")
     config = config_from_options(options)
     if weights is None:

@@ -54,7 +54,8 @@ def _tape_from_options(options: dict):
 
     backward, lr, save = options.pop("backward"), options.pop("lr"), options.pop("save_weights")
     options.pop("pretrained")
-    src, tgt = options.pop("src") or TUTORIAL_SRC, options.pop("tgt") or TUTORIAL_TGT
+    src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
+    src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     s = setup(config_from_options(options), options.pop("corpus"), options.pop("weights"))
     if save:
         from ..interop.weights import save_weights
