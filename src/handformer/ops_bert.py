@@ -82,7 +82,7 @@ def add3_forward(a, b, c):
     return a + b + c, None
 
 
-@op("add3", r"$out = $a + $b + $c", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $b} = \frac{\partial L}{\partial $c} = \frac{\partial L}{\partial $out}")
+@op("add3", r"$out = $a + $b + $c", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $b} = \frac{\partial L}{\partial $c} = \frac{\partial L}{\partial $out}", out="X", a="A", b="B", c="C")
 def add3(g, out, args, cache, attrs):
     return tuple(unbroadcast(g, a.shape) for a in args)
 
