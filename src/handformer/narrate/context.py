@@ -27,7 +27,8 @@ class Ctx:
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
         ids = tape.index.get("src.ids")
-        self.batched = ids is not None and np.ndim(ids.value) == 2
+        self.batched = _batched_steps(tape) if ids is not None and np.ndim(ids.value) == 2 \
+            else set()
         self.told: set[str] = set()
         self.sections: list[Section] = []
 
@@ -66,7 +67,7 @@ class Ctx:
         """A step's value (first sentence of a batch) or a parameter; None if not stored."""
         step = self.tape.index.get(name)
         if step is not None:
-            return self._first_example(step.value)
+            return self._first_example(step.value, name)
         value = self.tape.params.get(name)
         return None if value is None else np.asarray(value)
 
@@ -74,17 +75,17 @@ class Ctx:
         step = self.tape.index.get(name)
         if step is None or key not in step.extras:
             return None
-        return self._first_example(np.asarray(step.extras[key]))
+        return self._first_example(np.asarray(step.extras[key]), name)
 
     def grad(self, name: str) -> np.ndarray | None:
         g = self.tape.grads.get(name)
         if g is None:
             return None
-        return np.asarray(g) if name in self.tape.params else self._first_example(np.asarray(g))
+        return self._first_example(np.asarray(g), name)
 
-    def _first_example(self, value: np.ndarray) -> np.ndarray:
+    def _first_example(self, value: np.ndarray, name: str) -> np.ndarray:
         # Note: a batched tape is told through its first sentence; every number is still on it.
-        return value[0] if self.batched and np.ndim(value) >= 1 else value
+        return value[0] if name in self.batched and np.ndim(value) >= 1 else value
 
     def head(self, name: str, h: int, grad: bool = False) -> np.ndarray | None:
         """One head's slice of a (h, n, m) step: its view step if recorded, else the slice."""
@@ -113,7 +114,7 @@ class Ctx:
             ids = self.value(names[side])
             return [self._token(int(i)) for i in np.ravel(ids)]
         info = self.meta.get(side) or {}
-        if self.batched and info.get("ids") and isinstance(info["ids"][0], list):
+        if info.get("ids") and isinstance(info["ids"][0], list):
             return [self._token(int(i)) for i in info["ids"][0]]
         return [str(t) for t in info.get("tokens") or []]
 
@@ -136,6 +137,15 @@ class Ctx:
 
     def param(self, name: str, symbol: str, rows=None, cols=None) -> Matrix | str:
         return self.mat(name, symbol, self.value(name), rows, cols)
+
+
+def _batched_steps(tape) -> set[str]:
+    """The steps that carry the batch axis: the ids and everything computed from them."""
+    batched = {"src.ids", "tgt.ids"}
+    for step in tape.steps:
+        if any(i in batched for i in step.inputs) and step.op != "cross_entropy":
+            batched.add(step.name)
+    return batched
 
 
 def dims(n: int, prefix: str = "d") -> list[str]:

@@ -52,7 +52,7 @@ def encoding(ctx: Ctx) -> None:
         pairs.append(ctx.t("encoding.more", more=len(ctx.vocab) - LIST_LIMIT))
     src = ctx.tokens("src")
     ids = ctx.value("src.ids")
-    paragraphs = [ctx.t("encoding.p1"), ", ".join(pairs),
+    paragraphs = [ctx.t("encoding.p1"), "  " + ", ".join(pairs),
                   ctx.t("encoding.p2", src=" ".join(src), n=len(src))]
     table = ctx.mat("src.ids", r"\mathrm{ids}", None if ids is None else np.reshape(ids, (1, -1)),
                     rows=["id"], cols=src)

@@ -90,7 +90,7 @@ def _equation(console, items: list, precision: int) -> None:
     width = console.width - 2
     lines, line, used = [], [], 0
     for item in items:
-        block = _matrix(item, precision) if isinstance(item, Matrix) else \
+        block = _fitted(item, precision, width) if isinstance(item, Matrix) else \
             [Line(to_text(str(item)), [(0, None, "bold")])]
         size = max(_cells(t.plain) for t in block) + 1
         if line and used + size > width:
@@ -144,14 +144,24 @@ def _side_by_side(blocks: list[list[Line]]):
     return Text("\n".join(parts), spans=spans)
 
 
-def _kept(n: int) -> list[int | None]:
+def _fitted(m: Matrix, precision: int, width: int) -> list:
+    """The matrix, with more of its middle columns elided if it is wider than the screen."""
+    for shown in (MAX_SHOWN, 8, 6, 4, 2):
+        block = _matrix(m, precision, shown)
+        if max(_cells(t.plain) for t in block) <= width:
+            break
+    return block
+
+
+def _kept(n: int, shown: int = MAX_SHOWN) -> list[int | None]:
     """Indices shown along an axis of length n; None marks the elided middle."""
-    if n <= MAX_SHOWN:
+    if n <= shown:
         return list(range(n))
-    return [*range(HEAD), None, *range(n - TAIL, n)]
+    head = min(HEAD, (shown + 1) // 2)
+    return [*range(head), None, *range(n - min(TAIL, shown - head), n)]
 
 
-def _matrix(m: Matrix, precision: int) -> list[Line]:
+def _matrix(m: Matrix, precision: int, shown: int = MAX_SHOWN) -> list[Line]:
     """A matrix as lines of text: title with shape, column labels, labelled rows."""
     value = np.asarray(m.value)
     rows, cols = m.rows, m.cols
@@ -161,7 +171,7 @@ def _matrix(m: Matrix, precision: int) -> list[Line]:
         value, cols, rows = value.reshape(1, -1), cols or rows, None
     elif value.ndim > 2:
         value = value.reshape(-1, value.shape[-1])
-    keep_r, keep_c = _kept(value.shape[0]), _kept(value.shape[1])
+    keep_r, keep_c = _kept(value.shape[0]), _kept(value.shape[1], shown)
     integer = np.issubdtype(value.dtype, np.integer) or value.dtype == bool
     best = [int(np.argmax(r)) for r in value] if m.kind == "pattern" else None
     grid = [[_cell(value[i, j], precision, integer) if j is not None else "⋯" for j in keep_c]
@@ -237,7 +247,8 @@ def _callout(console, callout: Callout, precision: int):
 
     parts = [_text(callout.text, min(console.width, 100) - 4)]
     if callout.tutorial is not None:
-        parts += [Text(""), _side_by_side([_matrix(callout.tutorial, precision)])]
+        parts += [Text(""), _side_by_side([_fitted(callout.tutorial, precision,
+                                                   min(console.width, 100) - 4)])]
     return Panel(Group(*parts), title=Text(f" {callout.code} ", style="bold yellow"),
                  title_align="left", border_style="yellow", width=min(console.width, 100),
                  padding=(0, 1))

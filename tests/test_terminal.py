@@ -1,0 +1,107 @@
+"""render.terminal: the tutorial walkthrough as text (golden at width 100), elision, widths."""
+
+import os
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from handformer import api, narrate
+from handformer.narrate.document import Matrix, Section
+from handformer.narrate.unicode_math import to_text
+from handformer.render.terminal import render, render_text
+
+GOLDEN = Path(__file__).parent / "golden" / "terminal" / "tutorial_en_100.txt"
+
+
+@pytest.fixture(scope="module")
+def tape():
+    return api.walk()
+
+
+@pytest.fixture(scope="module")
+def text(tape):
+    return render_text(narrate.build(tape), precision=3, width=100)
+
+
+def cell_width(line):
+    from rich.cells import cell_len
+
+    return cell_len(line)
+
+
+def test_golden_tutorial_walkthrough_at_width_100(text):
+    if os.environ.get("HANDFORMER_REGEN_GOLDEN") == "1":
+        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+        GOLDEN.write_text(text, encoding="utf-8")
+    assert text == GOLDEN.read_text(encoding="utf-8"), \
+        "terminal output changed; if on purpose, rerun with HANDFORMER_REGEN_GOLDEN=1"
+
+
+def test_the_walkthrough_tells_the_facts_a_learner_checks(text, tape):
+    assert text.count("\nStep ") == len(narrate.build(tape))
+    assert "N = |set(words)| = 23" in text
+    assert "0.540" in text and "0.999" in text  # D6, ours and the tutorial's
+    for code in ("D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D11", "D14", "D16",
+                 "D17", "D18"):
+        assert f"─  {code}  ─" in text, code
+    q = tape["encoder.0.self_attn.q"][0]
+    assert "when     " + "  ".join(f"{v:.3f}" for v in q[0]) in text
+    assert "\\" not in text and "$" not in text  # every formula reached the reader as text
+
+
+def test_lines_fit_the_width(tape):
+    sections = narrate.build(tape, "zh")
+    for width in (80, 100):
+        for line in render_text(sections, width=width).splitlines():
+            assert cell_width(line) <= width, line
+
+
+def test_output_file_is_plain_text(tape, tmp_path):
+    sections = narrate.select(narrate.build(tape), "5")
+    out = tmp_path / "walk.txt"
+    render(sections, precision=2, width=100, output=str(out))
+    written = out.read_text(encoding="utf-8")
+    assert "\x1b[" not in written
+    assert written == render_text(sections, precision=2, width=100)
+    assert re.search(r"\nyou +0\.84 +0\.54 +0\.05 ", written)  # the PE table at precision 2
+
+
+def test_large_matrices_are_elided_with_their_shape():
+    value = np.arange(20 * 30, dtype=float).reshape(20, 30) / 7
+    m = Matrix("big", "W", value, [f"r{i}" for i in range(20)], [f"c{j}" for j in range(30)])
+    section = Section("big", "9", "Big", ["A big matrix."], equation=[m])
+    text = render_text([section], width=100)
+    assert "W  (20×30)" in text and "⋯" in text and "⋮" in text
+    assert "r0 " in text and "r19" in text and "r10 " not in text
+    assert f"{value[19, 29]:.3f}" in text and f"{value[10, 15]:.3f}" not in text
+    narrow = render_text([section], width=60)
+    assert max(cell_width(line) for line in narrow.splitlines()) <= 60
+    assert "c29" in narrow
+
+
+def test_pattern_infinities_and_negative_zero():
+    value = np.array([[0.5, -np.inf], [-0.0001, 1.0]])
+    m = Matrix("p", "S'", value, ["a", "b"], ["a", "b"], kind="pattern")
+    text = render_text([Section("p", "7", "Mask", ["x"], equation=[m])], precision=3)
+    assert "-∞" in text and "-0.000" not in text and "0.000" in text
+
+
+@pytest.mark.parametrize("latex, expected", [
+    (r"S = \frac{Q K^\top}{\sqrt{d_k}}", "S = (Q Kᵀ)/√dₖ"),
+    (r"\theta \leftarrow \theta - 0.1\, g", "θ ← θ - 0.1 g"),
+    (r"\frac{\partial L}{\partial W} = X^\top \frac{\partial L}{\partial Y}", "∂L/∂W = Xᵀ ∂L/∂Y"),
+    (r"A \odot B", "A ⊙ B"),
+])
+def test_latex_becomes_readable_text(latex, expected):
+    assert to_text(latex) == expected
+
+
+def test_every_op_formula_converts_without_latex_left():
+    from handformer.ops import OPS
+
+    for op in OPS.values():
+        for grad in (False, True):
+            text = to_text(op.latex({}, grad=grad).replace("$", ""))
+            assert not re.search(r"\\[a-zA-Z]", text), (op.name, text)
