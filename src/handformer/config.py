@@ -57,6 +57,8 @@ class Config:
         if ("d_model" in changes or "heads" in changes) and self.preset != "tutorial":
             changes.setdefault("d_k", None)
             changes.setdefault("d_v", None)
+        if "d_k" in changes and "d_v" not in changes:
+            changes["d_v"] = None  # d_v follows d_k unless given
         if "heads" in changes and "decoder_heads" not in changes:
             changes["decoder_heads"] = None
         if "layers" in changes:
