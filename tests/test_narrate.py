@@ -114,7 +114,9 @@ def test_d5_and_layer_norm_numbers_are_the_tapes(tape):
     d5 = next(c for c in s.callouts if c.code == "D5")
     by_hand = (r - mu[:, None]) / (r.std(axis=-1)[:, None] + 1e-5)
     np.testing.assert_allclose(d5.tutorial.value, by_hand, rtol=1e-12)
-    assert f"{by_hand[0, 0]:.6f}" in d5.text
+    ours = tape["encoder.0.ln1.out"]
+    i, j = np.unravel_index(np.argmax(np.abs(by_hand - ours)), ours.shape)  # where they part most
+    assert f"{by_hand[i, j]:.7f}" in d5.text and f"{ours[i, j]:.7f}" in d5.text
 
 
 def test_matrices_shown_are_the_tapes_values_with_labels(tape):

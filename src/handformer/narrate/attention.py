@@ -199,7 +199,8 @@ def output(ctx: Ctx, b: Block) -> None:
         equation += ["+", ctx.mat(f"{b.p}.b_o", "b^O", ctx.value(f"{b.p}.b_o"), cols=dims(d),
                                   kind="vector")]
     equation += ["=", ctx.mat(f"{b.p}.out", r"\mathrm{MHA}", out, b.q_tokens, dims(d))]
-    paragraphs = [ctx.t("attn.out.p1", h=b.heads, n=len(b.q_tokens), dv=b.dv, width=width, d=d)]
+    key = "attn.out.p1" if b.heads > 1 else "attn.out.one"
+    paragraphs = [ctx.t(key, h=b.heads, n=len(b.q_tokens), dv=b.dv, width=width, d=d)]
     if not b.shown:
         paragraphs.insert(0, ctx.t("attn.out.same", h=b.heads))
     ctx.add(Section(f"{b.p}.out", number,

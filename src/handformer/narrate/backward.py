@@ -45,7 +45,9 @@ def gradient_section(ctx: Ctx, name: str) -> None:
         equation += _grad_matrices(ctx, shown)
     g = ctx.grad(name)
     at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape) if g.size else ()
-    paragraphs.append(ctx.t("grad.p1", name=name, max=f3(g[at]) if g.size else "0",
+    if ctx.first("grad.intro"):
+        paragraphs.append(ctx.t("grad.intro", name=name))
+    paragraphs.append(ctx.t("grad.p1", max=f3(g[at]) if g.size else "0",
                             where=_where(ctx, name, at)))
     key = f"grad.op.{step.op}"
     if key in ctx.texts:
@@ -80,9 +82,10 @@ def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list) -
 def _where(ctx: Ctx, name: str, at: tuple) -> str:
     if len(at) < 2:
         return ""
-    rows = _rows(ctx, name, ctx.grad(name).shape[-2])
+    shape = ctx.grad(name).shape
+    rows, cols = _rows(ctx, name, shape[-2]), _cols(ctx, name, shape[-1])
     row = rows[at[-2]] if rows else str(at[-2])
-    return ctx.t("grad.at", row=row, col=at[-1])
+    return ctx.t("grad.at", row=row, col=cols[at[-1]] if cols else str(at[-1]))
 
 
 def _rows(ctx: Ctx, name: str, n: int) -> list[str] | None:
@@ -147,7 +150,10 @@ def updates(ctx: Ctx) -> None:
         at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape)
         eta = f"{lr:g}" if lr is not None else "η"
         paragraphs = [ctx.t("update.first", lr=eta)] if i == 0 else []
-        paragraphs.append(ctx.t("update.p1", name=name, at=", ".join(map(str, at)),
+        where = [str(i) for i in at]
+        if before.ndim == 2 and before.shape[0] == len(ctx.vocab):
+            where[0] = ctx.vocab[at[0]]
+        paragraphs.append(ctx.t("update.p1", name=name, at=", ".join(where),
                                 before=f3(before[at]), lr=eta, g=f3(g[at]), after=f3(after[at])))
         rows = ctx.vocab if before.ndim == 2 and before.shape[0] == len(ctx.vocab) else None
         cols = ctx.vocab if before.shape[-1] == len(ctx.vocab) else None

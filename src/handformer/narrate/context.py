@@ -166,4 +166,6 @@ def f3(x) -> str:
     x = float(x)
     if np.isinf(x):
         return "−∞" if x < 0 else "∞"
+    if x != 0 and abs(x) < 0.0005:
+        return f"{x:.1e}"  # a tiny gradient is not "0.000"
     return f"{x:.3f}"

@@ -122,10 +122,10 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str, r, last=F
     tutorial = ctx.extra(f"{p}.out", "tutorial")
     stack = p.split(".")[0]
     if tutorial is not None and ctx.first(f"D5.{stack}"):
-        diff = float(np.abs(tutorial - y).max())
+        i, j = np.unravel_index(int(np.argmax(np.abs(tutorial - y))), y.shape)
         callouts.append(ctx.callout(
-            "D5", "D5", tok=tokens[0], ours=f"{y[0, 0]:.6f}", theirs=f"{tutorial[0, 0]:.6f}",
-            diff=f"{diff:.1e}",
+            "D5", "D5", tok=tokens[i], col=f"d{j}", ours=f"{y[i, j]:.7f}",
+            theirs=f"{tutorial[i, j]:.7f}", diff=f"{abs(tutorial[i, j] - y[i, j]):.1e}",
             tutorial=ctx.mat(f"{p}.out.tutorial", r"\mathrm{LN}_{tutorial}", tutorial, tokens,
                              dims(d), note=ctx.t("note.tutorial"))))
     equation.append(ctx.mat(f"{p}.out", r"\mathrm{LN}(R)", y, tokens, dims(d)))

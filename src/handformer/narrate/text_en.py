@@ -84,7 +84,7 @@ EN = {
                         "the decoder, while the keys and values come from the encoder's "
                         "output, the memory M: each target position asks which source words "
                         "matter to it.",
-    "attn.sizes": "Here h = {h} head(s), each with queries and keys of width d_k = {dk} and "
+    "attn.sizes": "Here h = {h}: each head has queries and keys of width d_k = {dk} and "
                   "values of width d_v = {dv}, for {n} positions of width d_model = {d}.",
     "attn.more_heads": "The first {shown} of the {h} heads are shown one by one; the others "
                        "compute the same way with their own weights, and all of them are "
@@ -148,7 +148,10 @@ EN = {
     "attn.out.p1": "The {h} head outputs ({n}×{dv} each) are placed side by side ({n}×{width}) "
                    "and multiplied by W^O ({width}×{d}). This brings the width back to "
                    "d_model = {d}, so the result can be added to the layer's input next.",
-    "attn.out.same": "This layer computes its {h} head(s) exactly as the first layer did, "
+    "attn.out.one": "With a single head there is nothing to place side by side: Z ({n}×{dv}) "
+                    "is multiplied by W^O ({width}×{d}) directly. This brings the width back to "
+                    "d_model = {d}, so the result can be added to the layer's input next.",
+    "attn.out.same": "This layer computes its h = {h} heads exactly as the first layer did, "
                      "with its own weights; here is the joined result.",
     # 8–10
     "resid.title": "Add: the residual connection ({where})",
@@ -167,8 +170,8 @@ EN = {
     "norm.memory": "This is the encoder's output: the memory M that every decoder layer reads "
                    "in its cross-attention.",
     "D5": "The tutorial divides by (σ + ε), with ε outside the square root, and has no γ or β. "
-          "For “{tok}”, first column, it gets {theirs} where we get {ours}; over the whole "
-          "matrix the two differ by at most {diff}. Small here, but they part when σ is small, "
+          "Where the two differ most (“{tok}”, column {col}) it gets {theirs} where we get "
+          "{ours}, a difference of {diff}. Small here, but they part when σ is small, "
           "and without γ and β the model could never undo the normalization.",
     "final_norm.title.encoder": "Final layer normalization of the encoder",
     "final_norm.title.decoder": "Final layer normalization of the decoder",
@@ -246,9 +249,11 @@ EN = {
                       "every other token, as the formula shows.",
     # 15–16
     "grad.title": "Backward: ∂L/∂{name}",
-    "grad.p1": "∂L/∂{name} says how much L would change if each number of {name} were nudged "
-               "up a little; its largest entry is {max}{where}.",
-    "grad.at": " (row “{row}”, column {col})",
+    "grad.intro": "Now the same steps backwards. ∂L/∂{name} says how much the loss L would "
+                  "change if each number of {name} were nudged up a little; the chain rule "
+                  "carries it from each step to the step before.",
+    "grad.p1": "Its largest entry is {max}{where}.",
+    "grad.at": " (row “{row}”, column “{col}”)",
     "grad.op.linear": "Through a linear layer the gradient goes back through Wᵀ to the input, "
                       "and the weights get Xᵀ·∂L/∂Y: each weight's share of the blame.",
     "grad.op.head_proj": "The projection passes the gradient back to its input and gives W its "
