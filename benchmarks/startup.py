@@ -1,0 +1,98 @@
+"""Start-up time: `handformer walk` (the console script, output to /dev/null) vs `import numpy`.
+
+    .venv/bin/python benchmarks/startup.py [--runs 9]
+
+Both commands run as fresh processes, alternating (A B A B ...) so drift on a shared machine
+hits both alike; medians and their ratio are printed (target ≤ 3.0). A separate run with
+`python -X importtime` checks that the walkthrough never imports torch, jinja2 or matplotlib and
+lists the packages that cost the most to import. Exit status 1 if either check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TARGET = 3.0
+FORBIDDEN = ("torch", "jinja2", "matplotlib")
+
+
+def console_script() -> str:
+    here = Path(sys.executable).parent / "handformer"
+    found = str(here) if here.exists() else shutil.which("handformer")
+    if not found:
+        sys.exit("handformer is not installed: pip install -e . first")
+    return found
+
+
+def wall_time(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return time.perf_counter() - start
+
+
+def measure(commands: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
+    """Alternate the commands run by run, after one warm-up each (disk cache, .pyc files)."""
+    for argv in commands.values():
+        wall_time(argv)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            times[name].append(wall_time(argv))
+    return times
+
+
+def import_costs(script: str) -> dict[str, float]:
+    """Seconds spent importing each top-level package's own modules while `walk` runs (the sum
+    of -X importtime's self times, so numpy imported by handformer counts as numpy)."""
+    result = subprocess.run([sys.executable, "-X", "importtime", script, "walk"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            check=True)
+    costs: dict[str, float] = {}
+    for line in result.stderr.splitlines():
+        parts = line.removeprefix("import time:").split("|")
+        if not line.startswith("import time:") or len(parts) != 3 or not parts[0].strip().isdigit():
+            continue
+        top = parts[2].strip().split(".")[0]
+        costs[top] = costs.get(top, 0.0) + int(parts[0]) / 1e6
+    return costs
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    script = console_script()
+    commands = {'python -c "import numpy"': [sys.executable, "-c", "import numpy"],
+                "handformer walk": [script, "walk"]}
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {args.runs} runs each, "
+          f"alternating; wall time of a fresh process")
+    times = measure(commands, args.runs)
+    print(f"{'command':28s} {'median':>9s} {'min':>9s} {'max':>9s}")
+    for name, t in times.items():
+        print(f"{name:28s} {statistics.median(t):8.3f}s {min(t):8.3f}s {max(t):8.3f}s")
+    base, walk = (statistics.median(t) for t in times.values())
+    ratio = walk / base
+    ok_ratio = ratio <= TARGET
+    print(f"ratio walk / import numpy: {ratio:.2f} (target ≤ {TARGET}): "
+          f"{'OK' if ok_ratio else 'OVER'}")
+
+    costs = import_costs(script)
+    bad = [m for m in FORBIDDEN if m in costs]
+    print(f"walk imports {', '.join(bad)}: FAIL" if bad else
+          f"walk imports none of {', '.join(FORBIDDEN)}: OK")
+    top = sorted(costs.items(), key=lambda kv: -kv[1])[:8]
+    print(f"import time in all: {sum(costs.values()) * 1000:.0f} ms; largest (own modules only, "
+          f"one -X importtime run): "
+          + ", ".join(f"{name} {sec * 1000:.0f} ms" for name, sec in top))
+    return 0 if ok_ratio and not bad else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
