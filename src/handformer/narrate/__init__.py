@@ -14,6 +14,10 @@ from .select import select
 def build(tape, lang: str = "en") -> list[Section]:
     """Every step from the dataset to the predicted word (and, after a backward pass, the loss,
     every gradient and the update), in order, in ``lang`` ("en" or "zh")."""
+    if tape.meta.get("kind") == "bert":  # a pretrained encoder-only model: its own story
+        from .pretrained import build_pretrained
+
+        return build_pretrained(tape, lang)
     from . import intro, layers, predict
     from .backward import backward
     from .context import Ctx

@@ -130,10 +130,17 @@ def _param_grad(ctx: Ctx, param: str) -> list:
         ids = [int(i) for i in dict.fromkeys(np.ravel(ctx.value(f"{side}.ids")))]
         return [ctx.mat(f"grad.{param}", sym + r"[\mathrm{ids}]", g[ids],
                         [f"{ctx.vocab[i]} ({i})" for i in ids], dims(g.shape[1]))]
-    rows = ctx.vocab if g.shape[0] == len(ctx.vocab) and g.ndim == 2 else None
-    cols = ctx.vocab if g.shape[-1] == len(ctx.vocab) else None
+    rows, cols = _param_labels(ctx, g.shape)
     return [ctx.mat(f"grad.{param}", sym, g, rows, cols,
                     kind="vector" if g.ndim == 1 else "matrix")]
+
+
+def _param_labels(ctx: Ctx, shape: tuple) -> tuple[list[str] | None, list[str]]:
+    """Rows and columns of a parameter: vocabulary words where its size is the vocabulary's."""
+    def axis(n: int) -> list[str]:
+        return ctx.vocab if n == len(ctx.vocab) else dims(n)
+
+    return (axis(shape[0]) if len(shape) == 2 else None), axis(shape[-1])
 
 
 def _short(name: str) -> str:
@@ -155,8 +162,7 @@ def updates(ctx: Ctx) -> None:
             where[0] = ctx.vocab[at[0]]
         paragraphs.append(ctx.t("update.p1", name=name, at=", ".join(where),
                                 before=f3(before[at]), lr=eta, g=f3(g[at]), after=f3(after[at])))
-        rows = ctx.vocab if before.ndim == 2 and before.shape[0] == len(ctx.vocab) else None
-        cols = ctx.vocab if before.shape[-1] == len(ctx.vocab) else None
+        rows, cols = _param_labels(ctx, before.shape)
         kind = "vector" if before.ndim == 1 else "matrix"
         mats = [ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind)
                 for w, s, a in (("before", r"\theta", before), ("grad", "g", g),
