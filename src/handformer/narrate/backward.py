@@ -124,10 +124,9 @@ def _grad_matrices(ctx: Ctx, name: str) -> list:
 def _param_grad(ctx: Ctx, param: str) -> list:
     g = ctx.grad(param)
     sym = r"\partial L/\partial\," + _short(param)
-    if param.endswith("_embed.weight"):
+    ids = _used_rows(ctx, param)
+    if ids is not None:
         # Only the rows of the words in the sentence receive a gradient: show those rows.
-        side = "src" if param.startswith("src") else "tgt"
-        ids = [int(i) for i in dict.fromkeys(np.ravel(ctx.value(f"{side}.ids")))]
         return [ctx.mat(f"grad.{param}", sym + r"[\mathrm{ids}]", g[ids],
                         [f"{ctx.vocab[i]} ({i})" for i in ids], dims(g.shape[1]))]
     rows, cols = _param_labels(ctx, g.shape)
@@ -143,6 +142,15 @@ def _param_labels(ctx: Ctx, shape: tuple) -> tuple[list[str] | None, list[str]]:
     return (axis(shape[0]) if len(shape) == 2 else None), axis(shape[-1])
 
 
+def _used_rows(ctx: Ctx, param: str) -> list[int] | None:
+    """The embedding rows a sentence used (the only ones with a gradient); None for others."""
+    if not param.endswith("_embed.weight"):
+        return None
+    side = "src" if param.startswith("src") else "tgt"
+    ids = ctx.value(f"{side}.ids")
+    return None if ids is None else [int(i) for i in dict.fromkeys(np.ravel(ids))]
+
+
 def _short(name: str) -> str:
     parts = name.split(".")
     leaf = parts[-1].replace("_", r"\_")
@@ -154,15 +162,20 @@ def updates(ctx: Ctx) -> None:
     lr = (ctx.meta.get("update") or {}).get("lr")
     for i, (name, (before, g, after)) in enumerate(ctx.tape.updates.items()):
         before, g, after = (np.asarray(a) for a in (before, g, after))
+        rows, cols = _param_labels(ctx, before.shape)
+        used = _used_rows(ctx, name)
+        if used is not None:  # an embedding: the rows of the sentence's words
+            before, g, after = before[used], g[used], after[used]
+            rows = [f"{ctx.vocab[i]} ({i})" for i in used]
         at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape)
         eta = f"{lr:g}" if lr is not None else "η"
         paragraphs = [ctx.t("update.first", lr=eta)] if i == 0 else []
-        where = [str(i) for i in at]
-        if before.ndim == 2 and before.shape[0] == len(ctx.vocab):
-            where[0] = ctx.vocab[at[0]]
+        where = [(rows if k == 0 and before.ndim == 2 else cols)[i] for k, i in enumerate(at)]
+        if used is not None:
+            paragraphs.append(ctx.t("update.embed", k=len(used), rest=len(ctx.vocab) - len(used),
+                                    V=len(ctx.vocab)))
         paragraphs.append(ctx.t("update.p1", name=name, at=", ".join(where),
                                 before=f3(before[at]), lr=eta, g=f3(g[at]), after=f3(after[at])))
-        rows, cols = _param_labels(ctx, before.shape)
         kind = "vector" if before.ndim == 1 else "matrix"
         mats = [ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind)
                 for w, s, a in (("before", r"\theta", before), ("grad", "g", g),

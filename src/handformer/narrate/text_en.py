@@ -284,7 +284,9 @@ EN = {
            "helps against overfitting; it is not a regularizer.",
     "update.title": "Update: {name}",
     "update.first": "One step of plain gradient descent moves every parameter against its "
-                    "gradient: θ ← θ − η·g with learning rate η = {lr}. The loss of the same "
-                    "sentence would now be a little lower.",
+                    "gradient: θ ← θ − η·g with learning rate η = {lr}. For a small enough η, the "
+                    "loss of the same sentence is then a little lower.",
+    "update.embed": "Only the {k} rows of the words in the sentence have a gradient, so only "
+                    "they move (shown here); the other {rest} rows of the table stay as they are.",
     "update.p1": "The largest gradient of {name} is at [{at}]: {before} − {lr}·({g}) = {after}.",
 }
