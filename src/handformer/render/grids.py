@@ -120,5 +120,5 @@ def dims(shape: tuple) -> str:
 def short_title(title: str, number: str) -> str:
     """A title without its "Step 5 · " / "第 5 步 · " prefix, for where the number is drawn."""
     head, sep, tail = str(title).partition(" · ")
-    numbered = re.fullmatch(r"(Step\s+\S+|第\s*\S+\s*步)", head.strip())
+    numbered = re.fullmatch(r"(Step\s+\S+|第[^·]{1,8}步[^·]{0,6})", head.strip())
     return tail if sep and (numbered or number in head.split()) else str(title)

@@ -163,14 +163,7 @@ def _kept(n: int, shown: int = MAX_SHOWN) -> list[int | None]:
 
 def _matrix(m: Matrix, precision: int, shown: int = MAX_SHOWN) -> list[Line]:
     """A matrix as lines of text: title with shape, column labels, labelled rows."""
-    value = np.asarray(m.value)
-    rows, cols = m.rows, m.cols
-    if value.ndim == 0:
-        value = value.reshape(1, 1)
-    if value.ndim == 1:
-        value, cols, rows = value.reshape(1, -1), cols or rows, None
-    elif value.ndim > 2:
-        value = value.reshape(-1, value.shape[-1])
+    value, rows, cols = _as_2d(m)
     keep_r, keep_c = _kept(value.shape[0]), _kept(value.shape[1], shown)
     integer = np.issubdtype(value.dtype, np.integer) or value.dtype == bool
     best = [int(np.argmax(r)) for r in value] if m.kind == "pattern" else None
@@ -187,16 +180,33 @@ def _matrix(m: Matrix, precision: int, shown: int = MAX_SHOWN) -> list[Line]:
     lines = [Line(title, [(0, None, "bold yellow" if m.note else "bold")]), Line(header),
              Line("─" * _cells(header), [(0, None, "dim")])]
     for r, (label, cells) in enumerate(zip(labels, grid, strict=True)):
-        text = label + " " * (label_w - _cells(label))
-        line = Line(text, [(0, len(text), "dim")])
         strong = best[keep_r[r]] if best is not None and keep_r[r] is not None else None
-        for c, (cell, w) in enumerate(zip(cells, col_w, strict=True)):
-            piece = "  " + _pad(cell, w)
-            if strong is not None and keep_c[c] == strong:
-                line.spans.append((len(line.plain), len(line.plain) + len(piece), "bold magenta"))
-            line.plain += piece
-        lines.append(line)
+        lines.append(_row(label, label_w, cells, col_w, keep_c.index(strong)
+                          if strong in keep_c else None))
     return lines
+
+
+def _as_2d(m: Matrix):
+    """The value as rows × columns (a vector is one row), with the labels that fit."""
+    value, rows, cols = np.asarray(m.value), m.rows, m.cols
+    if value.ndim == 0:
+        value = value.reshape(1, 1)
+    if value.ndim == 1:
+        value, cols, rows = value.reshape(1, -1), cols or rows, None
+    elif value.ndim > 2:
+        value = value.reshape(-1, value.shape[-1])
+    return value, rows, cols
+
+
+def _row(label: str, label_w: int, cells: list[str], col_w: list[int], strong: int | None):
+    text = label + " " * (label_w - _cells(label))
+    line = Line(text, [(0, len(text), "dim")])
+    for c, (cell, w) in enumerate(zip(cells, col_w, strict=True)):
+        piece = "  " + _pad(cell, w)
+        if c == strong:  # the largest weight of an attention row stands out
+            line.spans.append((len(line.plain), len(line.plain) + len(piece), "bold magenta"))
+        line.plain += piece
+    return line
 
 
 def _pad(text: str, width: int) -> str:

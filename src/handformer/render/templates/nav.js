@@ -115,8 +115,10 @@
     if (e.key === "ArrowRight" || e.key === "j") { e.preventDefault(); go(1); }
     else if (e.key === "ArrowLeft" || e.key === "k") { e.preventDefault(); go(-1); }
   });
+  var settle = 0;
   window.addEventListener("scroll", function () {
-    if (Date.now() - lastMove > 400) { mark(currentIndex()); }
+    clearTimeout(settle);  // mark the step once scrolling settles, unless a key just moved us
+    settle = setTimeout(function () { if (Date.now() - lastMove > 400) { mark(currentIndex()); } }, 120);
   }, {passive: true});
 
   var theme = load("handformer-theme");
