@@ -70,29 +70,11 @@ def intro(ctx: Ctx, b: Block) -> None:
 
 
 def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
-    name, big = f"{b.p}.{which}", which.upper()
-    width = b.dv if which == "v" else b.dk
-    x_name = b.x_name if which == "q" else b.kv_name
+    """One head's Q, K or V: the input times that head's columns of W (plus bias)."""
+    x_sym = "X" if b.kind == "enc" else ("M" if which != "q" and b.kind == "cross" else "Y")
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
-    x_sym = "X" if which == "q" or b.kind != "cross" else "M"
-    if b.kind != "enc" and x_sym == "X":
-        x_sym = "Y"
-    d = int(ctx.cfg.get("d_model", 0))
-    w = ctx.value(f"{b.p}.w_{which}")
-    w_h = None if w is None else w[:, h * width:(h + 1) * width]
-    out = ctx.head(name, h)
-    col = "v" if which == "v" else "k"
-    equation = [ctx.mat(x_name, x_sym, ctx.value(x_name), x_tokens, dims(d)), r"\cdot",
-                ctx.mat(f"{b.p}.w_{which}", f"W^{{{big}}}" + (f"_{{{h + 1}}}" if b.heads > 1
-                                                               else ""), w_h, dims(d),
-                        dims(width, col))]
-    bias = ctx.value(f"{b.p}.b_{which}")
-    if f"{b.p}.b_{which}" in ctx.tape.index[name].inputs:
-        bias_h = None if bias is None else bias[h * width:(h + 1) * width]
-        equation += ["+", ctx.mat(f"{b.p}.b_{which}", f"b^{{{big}}}", bias_h,
-                                  cols=dims(width, col), kind="vector")]
-    equation += ["=", ctx.mat(f"{b.p}.head.{h}.{which}", b.sym(big, h), out, x_tokens,
-                              dims(width, col))]
+    width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
+    out = ctx.head(f"{b.p}.{which}", h)
     paragraphs = [ctx.t(f"proj.{which}", d=d, w=width, tok=x_tokens[0],
                         row=", ".join(f3(v) for v in out[0][:6]))]
     if which == "k" and b.kind == "cross":
@@ -102,9 +84,28 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
         callouts.append(ctx.callout("D7", "D7"))
     ctx.add(Section(f"{b.p}.head.{h}.{which}", b.number,
                     ctx.title(b.number, f"proj.title.{which}", where=b.where(ctx, h), x=x_sym),
-                    paragraphs,
-                    formula=ctx.formula(name), equation=equation, callouts=callouts,
-                    steps=[f"{b.p}.head.{h}.{which}"]))
+                    paragraphs, formula=ctx.formula(f"{b.p}.{which}"),
+                    equation=_projection_equation(ctx, b, h, which, x_sym, out),
+                    callouts=callouts, steps=[f"{b.p}.head.{h}.{which}"]))
+
+
+def _projection_equation(ctx: Ctx, b: Block, h: int, which: str, x_sym: str, out) -> list:
+    big, col = which.upper(), "v" if which == "v" else "k"
+    width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
+    x_name = b.x_name if which == "q" else b.kv_name
+    x_tokens = b.q_tokens if which == "q" else b.kv_tokens
+    head = slice(h * width, (h + 1) * width)  # this head's columns of W (and entries of b)
+    w, bias = ctx.value(f"{b.p}.w_{which}"), ctx.value(f"{b.p}.b_{which}")
+    w_sym = f"W^{{{big}}}" + (f"_{{{h + 1}}}" if b.heads > 1 else "")
+    equation = [ctx.mat(x_name, x_sym, ctx.value(x_name), x_tokens, dims(d)), r"\cdot",
+                ctx.mat(f"{b.p}.w_{which}", w_sym, None if w is None else w[:, head], dims(d),
+                        dims(width, col))]
+    if f"{b.p}.b_{which}" in ctx.tape.index[f"{b.p}.{which}"].inputs:
+        equation += ["+", ctx.mat(f"{b.p}.b_{which}", f"b^{{{big}}}",
+                                  None if bias is None else bias[head], cols=dims(width, col),
+                                  kind="vector")]
+    return equation + ["=", ctx.mat(f"{b.p}.head.{h}.{which}", b.sym(big, h), out, x_tokens,
+                                    dims(width, col))]
 
 
 def scores(ctx: Ctx, b: Block, h: int) -> None:
