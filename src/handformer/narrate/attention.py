@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .context import MAX_HEADS, Ctx, dims, f3
+from .context import MAX_HEADS, Ctx, dims, f3, row_text
 from .document import Section
 
 
@@ -76,7 +76,7 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
     out = ctx.head(f"{b.p}.{which}", h)
     paragraphs = [ctx.t(f"proj.{which}", d=d, w=width, tok=x_tokens[0],
-                        row=", ".join(f3(v) for v in out[0][:6]))]
+                        row=row_text(out[0]))]
     if which == "k" and b.kind == "cross":
         paragraphs.append(ctx.t("proj.cross_kv"))
     callouts = []
@@ -177,7 +177,7 @@ def weighted_sum(ctx: Ctx, b: Block, h: int) -> None:
     best = int(np.argmax(a[0]))
     paragraphs = [ctx.t("z.p1", dv=b.dv),
                   ctx.t("z.p2", tok=b.q_tokens[0], best=b.kv_tokens[best],
-                        pct=f"{100 * a[0, best]:.0f}", row=", ".join(f3(x) for x in z[0][:6]))]
+                        pct=f"{100 * a[0, best]:.0f}", row=row_text(z[0]))]
     equation = [ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens, b.kv_tokens,
                         kind="pattern"), r"\cdot",
                 ctx.mat(f"{b.p}.head.{h}.v", b.sym("V", h), v, b.kv_tokens, dims(b.dv, "v")),

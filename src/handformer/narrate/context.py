@@ -161,6 +161,12 @@ def _fit(labels, value: np.ndarray, axis: int):
     return labels if len(labels) == value.shape[axis] else None
 
 
+def row_text(values, shown: int = 6) -> str:
+    """The first numbers of a row, "…" standing for the rest."""
+    values = list(np.ravel(values))
+    return ", ".join(f3(v) for v in values[:shown]) + (", …" if len(values) > shown else "")
+
+
 def f3(x) -> str:
     """A number as told in the narration: three decimals, −∞ spelled out."""
     x = float(x)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..text import tokenize
-from .context import Ctx, dims, f3
+from .context import Ctx, dims, f3, row_text
 from .document import Section
 
 LIST_LIMIT = 30  # words listed one by one in the encoding step; the rest are counted
@@ -68,8 +68,7 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
     table = ctx.value(f"{p}.weight")
     shape = f"{len(ctx.vocab)}×{d}"
     paragraphs = [ctx.t("embed.p1", V=len(ctx.vocab), d=d, shape=shape),
-                  ctx.t("embed.p2", tok=tokens[0], row=", ".join(f3(v) for v in x[0][:6]),
-                        more="…" if d > 6 else "")]
+                  ctx.t("embed.p2", tok=tokens[0], row=row_text(x[0]))]
     if side == "src":
         paragraphs.append(ctx.t("embed.p3", d=d))
     callouts = []

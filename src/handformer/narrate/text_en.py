@@ -34,7 +34,7 @@ EN = {
     "embed.title.tgt": "Embedding of the decoder input",
     "embed.p1": "The embedding table E has one row of {d} numbers per token ({shape}). An id "
                 "simply picks its row: no arithmetic happens in this step.",
-    "embed.p2": "“{tok}” becomes [{row}{more}]. These numbers start random and are what "
+    "embed.p2": "“{tok}” becomes [{row}]. These numbers start random and are what "
                 "training will change so that words with related roles end up close together.",
     "embed.p3": "The paper uses 512 numbers per word; {d} is enough to watch every number.",
     "D14.embed": "Like the tutorial, this preset draws every weight uniformly from [0, 1) (here "
