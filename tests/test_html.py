@@ -205,3 +205,13 @@ def test_golden_tutorial_page():
     if os.environ.get("HANDFORMER_REGEN_GOLDEN") == "1":
         path.write_text(got, encoding="utf-8")
     assert got == path.read_text(encoding="utf-8")
+
+
+def test_lang_option_picks_the_language_the_page_opens_in(tmp_path):
+    out = tmp_path / "zh.html"
+    with pytest.raises(SystemExit) as done:
+        main(["walk", "--format", "html", "--lang", "zh", "-o", str(out)])
+    assert done.value.code == 0
+    text = out.read_text(encoding="utf-8")
+    assert '<html lang="zh-CN" data-lang="zh"' in text
+    assert 'data-set-lang="zh" aria-pressed="true"' in text

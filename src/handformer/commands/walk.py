@@ -86,7 +86,7 @@ def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output
     if fmt == "html":
         from ..render.html import render
 
-        return write_output(render(tape, precision=precision, steps=steps), output)
+        return write_output(render(tape, precision=precision, steps=steps, lang=lang), output)
     if fmt in ("svg", "png"):
         from ..render.figure import render_figure
 

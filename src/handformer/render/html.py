@@ -35,15 +35,16 @@ def _env():
     return env
 
 
-def render(tape, precision: int = 3, steps=None) -> str:
-    """The whole walkthrough of a tape as one page, English and Chinese, with navigation."""
+def render(tape, precision: int = 3, steps=None, lang: str = "en") -> str:
+    """The whole walkthrough of a tape as one page, English and Chinese, opening in ``lang``."""
     from ..narrate import build, select
 
     en, zh = select(build(tape, "en"), steps), select(build(tape, "zh"), steps)
-    return render_sections(en, zh, precision, title=page_title(tape.meta))
+    return render_sections(en, zh, precision, title=page_title(tape.meta), lang=lang)
 
 
-def render_sections(en: list, zh: list | None, precision: int = 3, title: str = "") -> str:
+def render_sections(en: list, zh: list | None, precision: int = 3, title: str = "",
+                    lang: str = "en") -> str:
     """The page from sections already built (zh: the same ids in Chinese, or None)."""
     from .html_view import Budget, section_view
 
@@ -52,7 +53,7 @@ def render_sections(en: list, zh: list | None, precision: int = 3, title: str = 
     panels = [section_view(s, by_id.get(s.id), precision, budget) for s in en]
     return _env().get_template("page.html.j2").render(
         panels=panels, title=title or "handformer", precision=precision,
-        has_zh=bool(zh))
+        has_zh=bool(zh), lang="zh" if zh and lang == "zh" else "en")
 
 
 def render_notebook(tape, precision: int = 3, lang: str = "en") -> str:

@@ -123,7 +123,8 @@
 
   var theme = load("handformer-theme");
   if (theme) { root.setAttribute("data-theme", theme); }
-  if (load("handformer-lang") === "zh" && document.querySelector("[data-set-lang]")) { setLang("zh"); }
+  var lang = load("handformer-lang");  // the reader's last choice wins over the page's default
+  if (lang && lang !== root.getAttribute("data-lang") && document.querySelector("[data-set-lang]")) { setLang(lang); }
   if (window.innerWidth <= 820) { var d = document.querySelector("#toc details"); if (d) { d.removeAttribute("open"); } }
   var start = panels.findIndex(function (p) { return "#" + p.id === location.hash; });
   mark(start >= 0 ? start : currentIndex());
