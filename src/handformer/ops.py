@@ -63,6 +63,16 @@ def unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
     return g
 
 
+def rows_matmul(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """X W for X with leading batch axes, as one matrix product over all rows.
+
+    numpy's stacked matmul would call BLAS once per batch item; one (B·n)×d product is faster.
+    """
+    if x.ndim <= 2:
+        return x @ w
+    return (x.reshape(-1, x.shape[-1]) @ w).reshape(*x.shape[:-1], w.shape[-1])
+
+
 def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
     """∂L/∂W for Y = X W when X and Y carry leading batch axes: Xᵀ G over all rows."""
     return x.reshape(-1, x.shape[-1]).T @ g.reshape(-1, g.shape[-1])
@@ -128,7 +138,7 @@ def add(g, out, args, cache, attrs):
 
 
 def linear_forward(x, w, b=None):
-    y = x @ w
+    y = rows_matmul(x, w)
     if b is not None:
         y += b
     return y, None
@@ -137,7 +147,7 @@ def linear_forward(x, w, b=None):
 @op("linear", r"$out = $x $w + $b", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out} $w^\top,\quad \frac{\partial L}{\partial $w} = $x^\top \frac{\partial L}{\partial $out},\quad \frac{\partial L}{\partial $b} = \sum_{t} \frac{\partial L}{\partial $out_{t}}", out="Y", x="X", w="W", b="b")
 def linear(g, out, args, cache, attrs):
     x, w = args[0], args[1]
-    grads = [g @ w.T, matmul_weight_grad(x, g)]
+    grads = [rows_matmul(g, w.T), matmul_weight_grad(x, g)]
     if len(args) == 3:
         grads.append(g.reshape(-1, g.shape[-1]).sum(axis=0))
     return tuple(grads)
@@ -147,7 +157,7 @@ def linear(g, out, args, cache, attrs):
 
 
 def head_proj_forward(x, w, b=None, *, heads):
-    y = x @ w
+    y = rows_matmul(x, w)
     if b is not None:
         y += b
     split = y.reshape(*y.shape[:-1], heads, -1)
@@ -159,7 +169,7 @@ def head_proj(g, out, args, cache, attrs):
     x, w = args[0], args[1]
     merged = np.swapaxes(g, -2, -3)
     merged = merged.reshape(*merged.shape[:-2], -1)
-    grads = [merged @ w.T, matmul_weight_grad(x, merged)]
+    grads = [rows_matmul(merged, w.T), matmul_weight_grad(x, merged)]
     if len(args) == 3:
         grads.append(merged.reshape(-1, merged.shape[-1]).sum(axis=0))
     return tuple(grads)
@@ -195,7 +205,8 @@ def mask(g, out, args, cache, attrs):
 
 
 def softmax_forward(s):
-    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    e = s - s.max(axis=-1, keepdims=True)
+    np.exp(e, out=e)
     e /= e.sum(axis=-1, keepdims=True)
     return e, None
 
@@ -313,19 +324,34 @@ def dropout(g, out, args, cache, attrs):
 
 
 def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-    q = smoothed_targets(targets, logits.shape[-1], smoothing, log_p.dtype)
-    per_position = -(q * log_p).sum(axis=-1)
+    # −Σ_w q_w log p_w with q = (1 − ε)·onehot + ε/V, without building q: (1 − ε)·(−log p_target)
+    # + ε·(−mean_w log p_w). p is kept for the backward pass.
+    p = logits - logits.max(axis=-1, keepdims=True)
+    picked = np.take_along_axis(p, np.asarray(targets)[..., None], axis=-1)[..., 0]
+    mean_shifted = p.mean(axis=-1) if smoothing else 0.0
+    np.exp(p, out=p)
+    total = p.sum(axis=-1, keepdims=True)
+    log_total = np.log(total[..., 0])
+    per_position = (1.0 - smoothing) * (log_total - picked)
+    if smoothing:
+        per_position += smoothing * (log_total - mean_shifted)
+    p /= total
     count = weights.sum()
-    return np.asarray((per_position * weights).sum() / count, dtype=logits.dtype), (log_p, q, count)
+    return np.asarray((per_position * weights).sum() / count, dtype=logits.dtype), (p, count)
 
 
 @op("cross_entropy", r"$out = -\frac{1}{|T|} \sum_{t \in T} \sum_{w} q_{t,w} \log p_{t,w},\quad p_t = \operatorname{softmax}($x_t)", r"\frac{\partial L}{\partial $x_{t}} = \frac{1}{|T|}\,(p_t - q_t)", out="L", x="z")
 def cross_entropy(g, out, args, cache, attrs):
-    log_p, q, count = cache
-    weights = attrs["weights"][..., None]
-    return ((np.exp(log_p) - q) * (weights * (g / count)),)
+    p, count = cache
+    scale = attrs["weights"][..., None] * (g / count)
+    grad = p * scale  # (p − q) · w / |T|, with q = (1 − ε)·onehot + ε/V subtracted in place
+    targets = np.asarray(attrs["targets"])[..., None]
+    picked = np.take_along_axis(grad, targets, axis=-1)
+    smoothing = attrs.get("smoothing", 0.0)
+    np.put_along_axis(grad, targets, picked - (1.0 - smoothing) * scale, axis=-1)
+    if smoothing:
+        grad -= (smoothing / p.shape[-1]) * scale
+    return (grad,)
 
 
 def smoothed_targets(targets, vocab_size, smoothing, dtype):

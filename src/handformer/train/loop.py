@@ -19,6 +19,7 @@ from . import checkpoint as ckpt_io
 from .checkpoint import Checkpoint
 from .data import batches, encode_pairs, pairs_vocab, split
 from .loss import batch_loss
+from .memory import keep_freed_memory
 from .optim import clip_grad_norm, make_optimizer, warmup_lr
 
 
@@ -143,6 +144,7 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
         save_interval: float = 1.0) -> Run:
     """Train to ``options.epochs``; checkpoint (atomically) at most every ``save_interval`` s,
     always at the end, and on Ctrl-C the last completed epoch, so nothing finished is lost."""
+    keep_freed_memory()
     last_save, pending = time.monotonic(), None
     try:
         while run.epoch < run.options.epochs:

@@ -1,0 +1,169 @@
+"""One training step (forward, backward, SGD update): handformer's NumPy engine vs torch eager.
+
+Both sides run in this one process on the same weights and batch, in alternating timed blocks
+(A B A B …), each block after a 0.3 s sleep so the other library's idle BLAS/OpenMP threads
+stop spinning (BENCHMARKING.md). Reported: the median time per step of each side, their ratio
+(handformer / torch; below 1 means handformer is faster) and minor page faults per step.
+
+    .venv/bin/python benchmarks/train_step.py            # every config, float64 and float32
+    .venv/bin/python benchmarks/train_step.py --quick    # fewer blocks
+
+torch cannot express the tutorial preset (d_k 4 with d_model 6, 1 encoder head, 2 decoder
+heads, single-linear FFN, no attention biases): there a functional torch mirror of the same
+ops stands in for nn.Transformer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from torch_mirror import TorchStep  # noqa: E402
+
+from handformer.config import preset  # noqa: E402
+from handformer.model import forward, init_params  # noqa: E402
+from handformer.tape import Tape  # noqa: E402
+from handformer.train.memory import keep_freed_memory  # noqa: E402
+
+LR = 1e-3
+# name, preset overrides, batch, length, vocabulary
+CONFIGS = [
+    ("tutorial", "tutorial", {}, 1, 7, 25),
+    ("small", "small", dict(d_model=64, heads=4, d_ff=256, layers=2), 16, 16, 1000),
+    ("base", "small", dict(d_model=512, heads=8, d_ff=2048, layers=2), 16, 32, 4000),
+]
+TARGETS = {"tutorial": 0.4, "small": 1.2, "base": 1.3}
+
+
+def batch(b: int, n: int, vocab: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    src = rng.integers(0, vocab, (b, n))
+    tgt = rng.integers(0, vocab, (b, n))
+    out = rng.integers(0, vocab, (b, n))
+    if b == 1:  # the tutorial's one sentence, unbatched as `walk` runs it
+        src, tgt, out = src[0], tgt[0], out[0]
+    return src, tgt, out
+
+
+class HandformerStep:
+    """Tape (fast path) → loss → reverse pass → θ ← θ − η g, in place."""
+
+    def __init__(self, cfg, params, data):
+        self.cfg, self.params = cfg, params
+        self.src, self.tgt, self.out = data
+        self.weights = np.ones(self.out.shape, dtype=next(iter(params.values())).dtype)
+
+    def __call__(self) -> float:
+        tape = Tape(self.params, record=False)
+        logits = forward(tape, self.cfg, self.src, self.tgt)
+        tape.run("loss", "cross_entropy", [logits],
+                 {"targets": self.out, "weights": self.weights, "smoothing": 0.0})
+        grads = tape.backward("loss")
+        for name, p in self.params.items():
+            p -= LR * grads[name]
+        return float(tape["loss"])
+
+
+def time_block(step, k: int) -> tuple[float, float]:
+    time.sleep(0.3)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    start = time.perf_counter()
+    for _ in range(k):
+        step()
+    elapsed = (time.perf_counter() - start) / k
+    return elapsed, (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / k
+
+
+def measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget):
+    cfg = preset(preset_name, **overrides)
+    params = init_params(cfg, vocab, dtype)
+    data = batch(b, n, vocab)
+    ours = HandformerStep(cfg, {k: v.copy() for k, v in params.items()}, data)
+    theirs = TorchStep(cfg, params, data, dtype, LR)
+    first_ours, first_theirs = ours(), theirs()
+    assert math.isclose(first_ours, first_theirs, rel_tol=1e-4), (first_ours, first_theirs)
+    start = time.perf_counter()
+    ours(), theirs()
+    k = max(1, min(200, int(budget / blocks / max(time.perf_counter() - start, 1e-6))))
+    results = {"ours": [], "torch": [], "faults_ours": [], "faults_torch": []}
+    for _ in range(blocks):
+        for side, step in (("ours", ours), ("torch", theirs)):
+            t, f = time_block(step, k)
+            results[side].append(t)
+            results[f"faults_{side}"].append(f)
+    med = {key: statistics.median(v) for key, v in results.items()}
+    return {"config": name, "dtype": dtype, "steps": k * blocks, "ours": med["ours"],
+            "torch": med["torch"], "ratio": med["ours"] / med["torch"],
+            "faults_ours": med["faults_ours"], "faults_torch": med["faults_torch"],
+            "mirror": theirs.mirror}
+
+
+def print_environment(torch) -> None:
+    from threadpoolctl import threadpool_info
+
+    print(f"numpy {np.__version__}, torch {torch.__version__}, torch threads "
+          f"{torch.get_num_threads()}, python {sys.version.split()[0]}")
+    for lib in threadpool_info():
+        print(f"  {lib['user_api']:7} {lib['internal_api']:9} {lib.get('version')}  threads "
+              f"{lib['num_threads']}  kernel {lib.get('architecture', '-')}  "
+              f"{Path(lib['filepath']).name}")
+    print(f"torch config: BLAS {_torch_blas(torch)}")
+
+
+def _torch_blas(torch) -> str:
+    config = torch.__config__.show()
+    for line in config.splitlines():
+        if "BLAS_INFO" in line:
+            return line.split("BLAS_INFO=")[1].split(",")[0]
+    return "?"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer, shorter blocks")
+    parser.add_argument("--only", choices=[c[0] for c in CONFIGS], action="append")
+    parser.add_argument("--dtype", choices=["float64", "float32"], action="append")
+    args = parser.parse_args(argv)
+    import torch
+
+    torch.set_num_threads(2)
+    print_environment(torch)
+    # As `handformer train` does (train/memory.py); it applies to torch's allocations too.
+    print(f"glibc mallopt mmap/trim thresholds 1 GiB: {keep_freed_memory()}")
+    blocks, budget = (3, 1.0) if args.quick else (7, 3.0)
+    rows = []
+    for name, preset_name, overrides, b, n, vocab in CONFIGS:
+        if args.only and name not in args.only:
+            continue
+        for dtype in args.dtype or ["float64", "float32"]:
+            row = measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget)
+            rows.append(row)
+            print(f"  measured {name} {dtype}: ratio {row['ratio']:.2f}", flush=True)
+    print_table(rows)
+    return 0
+
+
+def print_table(rows) -> None:
+    print()
+    print(f"{'config':9} {'dtype':8} {'steps':>5} {'handformer':>11} {'torch':>11} "
+          f"{'ratio':>6} {'target':>6}  {'faults/step':>17}  torch side")
+    for r in rows:
+        ok = "ok" if r["ratio"] <= TARGETS[r["config"]] else "MISSED"
+        print(f"{r['config']:9} {r['dtype']:8} {r['steps']:5d} {r['ours'] * 1e3:9.3f}ms "
+              f"{r['torch'] * 1e3:9.3f}ms {r['ratio']:6.2f} {TARGETS[r['config']]:6.1f} "
+              f"{ok:6} {r['faults_ours']:7.0f}/{r['faults_torch']:<7.0f}  "
+              f"{'functional mirror' if r['mirror'] else 'nn.Transformer'}")
+    print("ratio = handformer / torch per step (median of alternating blocks); "
+          "faults = minor page faults per step (handformer/torch)")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
