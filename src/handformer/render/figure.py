@@ -173,6 +173,9 @@ def loss_curve(history: list[dict], output) -> None:
            if h.get("val_loss") is not None]
     if val:
         ax.plot(*zip(*val, strict=True), marker="s", ms=3, label="validation loss")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
     ax.set_xlabel("epoch")
     ax.set_ylabel("cross-entropy")
     ax.grid(alpha=0.3)
