@@ -93,7 +93,7 @@
       scroll._corners = scroll.firstElementChild;
       scroll.replaceChild(fullTable(JSON.parse(button.getAttribute("data-full"))), scroll._corners);
       button.textContent = button.getAttribute("data-complete") === "1" ? "show corners"
-        : "corners (shown: first " + button.getAttribute("data-block") + ")";
+        : "show corners (now showing the first " + button.getAttribute("data-block") + ")";
     } else {
       delete scroll.dataset.corners;
       scroll.replaceChild(scroll._corners, scroll.firstElementChild);
