@@ -123,3 +123,19 @@ def test_golden_tutorial(lang):
     if os.environ.get("HANDFORMER_REGEN_GOLDEN") == "1":
         path.write_text(got, encoding="utf-8")
     assert got == path.read_text(encoding="utf-8")
+
+
+def test_cli_markdown_from_a_saved_tape(tmp_path):
+    """`walk --format json`, then `render tape.json --format markdown`: the same document."""
+    from handformer.cli import main
+
+    tape_file, direct, again = tmp_path / "t.json", tmp_path / "a.md", tmp_path / "b.md"
+    for argv in (["walk", "--format", "json", "-o", str(tape_file)],
+                 ["walk", "--format", "markdown", "--lang", "zh", "-o", str(direct)],
+                 ["render", str(tape_file), "--format", "markdown", "--lang", "zh", "-o",
+                  str(again)]):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 0
+    assert again.read_text(encoding="utf-8") == direct.read_text(encoding="utf-8")
+    assert "# handformer: 手算 Transformer" in direct.read_text(encoding="utf-8")
