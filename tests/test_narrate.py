@@ -250,3 +250,25 @@ def test_a_batched_tape_is_told_through_its_first_sentence():
     mask = s["encoder.0.self_attn.head.0.masked"]
     assert mask.equation[0].cols[-1] == "<pad>"
     assert np.isinf(mask.equation[0].value[:, -1]).all()
+
+
+@pytest.mark.parametrize("overrides", [
+    dict(src="the storm", tgt="he brings the storm"),
+    dict(layers=2),
+    dict(heads=3, d_model=6, d_k=2),
+    dict(preset="small", heads=8, final_norm=False, attn_bias=False),
+    dict(preset="small", ffn="single", scale_embeddings=False),
+    dict(src="i", tgt="die"),
+])
+def test_any_config_narrates_in_both_languages(overrides):
+    from handformer.render.terminal import render_text
+
+    tape = api.walk(backward=True, **overrides)
+    en, zh = narrate.build(tape, "en"), narrate.build(tape, "zh")
+    assert [s.id for s in en] == [s.id for s in zh]
+    assert len({s.id for s in en}) == len(en)  # ids are unique anchors
+    heads = tape["encoder.0.self_attn.q"].shape[0]
+    ids = {s.id for s in en}
+    assert {f"encoder.0.self_attn.head.{h}.z" for h in range(min(heads, 4))} <= ids
+    text = render_text(narrate.select(zh, "12-16"), width=80)
+    assert "第十六步" in text
