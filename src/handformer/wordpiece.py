@@ -20,10 +20,12 @@ MAX_WORD_CHARS = 100
 
 @dataclass(frozen=True)
 class Tokenized:
-    """One sentence: its words (after cleaning), the pieces with specials, and their ids."""
+    """One sentence: its words (after cleaning), each word's pieces, the tokens with the
+    specials, and their ids."""
 
     text: str
     words: tuple[str, ...]
+    pieces: tuple[tuple[str, ...], ...]
     tokens: tuple[str, ...]
     ids: tuple[int, ...]
 
@@ -77,8 +79,9 @@ class WordPiece:
     def encode(self, text: str) -> Tokenized:
         """[CLS] + the pieces of every word + [SEP], with their ids."""
         words = self.words(text)
-        tokens = ["[CLS]", *(p for w in words for p in self.split(w)), "[SEP]"]
-        return Tokenized(text, tuple(words), tuple(tokens), tuple(self.ids[t] for t in tokens))
+        pieces = tuple(tuple(self.split(w)) for w in words)
+        tokens = ("[CLS]", *(p for ps in pieces for p in ps), "[SEP]")
+        return Tokenized(text, tuple(words), pieces, tokens, tuple(self.ids[t] for t in tokens))
 
 
 def normalize(text: str, lowercase: bool = True) -> str:

@@ -207,8 +207,8 @@ def run(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
     tape = Tape(model.params, record=record)
     tape.meta.update(kind="bert", model=model.name, path=str(model.path),
                      config=model.config.to_dict(), pooling="mean", normalize=True)
-    texts = [{"text": t.text, "words": list(t.words), "tokens": list(t.tokens),
-              "ids": list(t.ids)} for t in done]
+    texts = [{"text": t.text, "words": list(t.words), "pieces": [list(p) for p in t.pieces],
+              "tokens": list(t.tokens), "ids": list(t.ids)} for t in done]
     if len(sentences) == 1:
         tape.meta["src"] = texts[0]
         bert.forward(tape, model.config, ids[0])

@@ -91,15 +91,22 @@ def overview(r: Reader) -> None:
 
 def wordpiece(r: Reader) -> None:
     info = r.info
-    split = [w for w in info["words"] if w not in info["tokens"]]
+    pieces = info.get("pieces") or [[w] for w in info["words"]]
+    cut = [" ".join(p) for p in pieces if len(p) > 1]
+    unknown = [w for w, p in zip(info["words"], pieces, strict=True) if p == ["[UNK]"]]
     paragraphs = [r.t("wp.words", text=info["text"], words=" | ".join(info["words"])),
                   r.t("wp.pieces", tokens=" ".join(info["tokens"]), n=len(info["tokens"]))]
-    if split:
-        paragraphs.append(r.t("wp.split", words=", ".join(split)))
-    if "[UNK]" in info["tokens"]:
-        paragraphs.append(r.t("wp.unk"))
+    if cut:
+        paragraphs.append(r.t("wp.split", words=r.t("comma").join(cut)))
+    if unknown:
+        paragraphs.append(r.t("wp.unk", words=r.t("comma").join(unknown)))
     paragraphs.append(r.t("wp.ids", ids=" ".join(map(str, info["ids"]))))
     r.add("bert.wordpiece", "3", r.t("wp.title"), paragraphs, steps=["src.ids"], phase="text")
+
+
+# The lookups of positions and types index by position and by segment, not by token id.
+EMBED_FORMULAS = {"position": r"X_{pos} = E_{pos}[0, 1, \dots, n-1]",
+                  "token_type": r"X_{type} = E_{type}[0, 0, \dots, 0]"}
 
 
 def embeddings(r: Reader) -> None:
@@ -108,7 +115,7 @@ def embeddings(r: Reader) -> None:
                               ("token_type", "5b", "emb.type")):
         step = f"embeddings.{name}"
         r.add(step, number, r.t(f"{key}.title"), [r.t(key, n=n, d=r.d)],
-              formula=r.formula(step),
+              formula=EMBED_FORMULAS.get(name) or r.formula(step),
               equation=[r.mat(step, r.tape.index[step].symbols["out"])],
               steps=[r.tape.index[step].inputs[0], step])
     r.add("embeddings.sum", "6", r.t("emb.sum.title"), [r.t("emb.sum")],

@@ -27,7 +27,7 @@ EN = {
                  "that continues a word starts with ##. With [CLS] in front and [SEP] at the end, "
                  "the model reads {n} tokens: {tokens}",
     "wp.split": "Cut into pieces: {words}.",
-    "wp.unk": "[UNK] stands for a word that cannot be made of pieces in the vocabulary.",
+    "wp.unk": "[UNK] stands for a word that cannot be made of pieces in the vocabulary: {words}.",
     "wp.ids": "Their ids (line numbers in vocab.txt): {ids}.",
     "emb.word.title": "Token embeddings",
     "emb.word": "Each of the {n} ids picks its row of the trained table E_word: a matrix of "
@@ -115,7 +115,7 @@ ZH = {
     "wp.pieces": "每个词按贪心法切成词表里最长的子词；接在词中间的子词以 ## 开头。前加 [CLS]、"
                  "后加 [SEP]，模型读入 {n} 个词元：{tokens}",
     "wp.split": "被切开的词：{words}。",
-    "wp.unk": "[UNK] 表示无法用词表中的子词拼出的词。",
+    "wp.unk": "[UNK] 表示无法用词表中的子词拼出的词：{words}。",
     "wp.ids": "它们的编号（vocab.txt 中的行号）：{ids}。",
     "emb.word.title": "词元嵌入",
     "emb.word": "{n} 个编号各取训练好的表 E_word 的一行，得到 {n}×{d} 的矩阵。教程里这些行是随机的，"
