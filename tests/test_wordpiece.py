@@ -27,6 +27,7 @@ def test_a_word_that_cannot_be_cut_is_one_unk(tiny):
 def test_encode_by_hand(tiny):
     t = tiny.encode("Unaffable, CAFÉ!  我爱")
     assert t.words == ("unaffable", ",", "cafe", "!", "我", "爱")
+    assert t.pieces == (("un", "##aff", "##able"), (",",), ("cafe",), ("!",), ("我",), ("爱",))
     assert t.tokens == ("[CLS]", "un", "##aff", "##able", ",", "cafe", "!", "我", "爱", "[SEP]")
     assert t.ids == (2, 4, 5, 6, 11, 12, 10, 13, 14, 3)
 
