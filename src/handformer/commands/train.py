@@ -34,8 +34,9 @@ def _pairs(path):
 @click.option("--clip", type=float, default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="number type, kept end to end  [default: float64]")
-@click.option("--save", default=DEFAULT_CKPT, show_default=True, type=click.Path(dir_okay=False),
-              help="checkpoint written atomically while training (what translate reads)")
+@click.option("--save", default=None, type=click.Path(dir_okay=False),
+              help="checkpoint written atomically while training (what translate reads)  "
+                   f"[default: ./{DEFAULT_CKPT}; with --resume: the resumed file]")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None,
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
@@ -56,6 +57,7 @@ def train(**o):
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
                                        "schedule", "warmup", "clip", "dtype")}
     given = {k: v for k, v in run_opts.items() if v is not None}
+    o["save"] = o["save"] or o["resume"] or DEFAULT_CKPT
     run, source = _start_or_resume(o, given)
     _fit(run, o, source)
 
@@ -110,19 +112,22 @@ def _interrupt(signum, frame):
 def _summary(run, o: dict) -> None:
     from ..train import loop, report
 
+    t = report.TEXT[o["lang"]]
     final = loop.evaluate(run.params, run.config, run.vocab, run.train, dtype=run.options.dtype)
     losses = [h["loss"] for h in run.history]
-    click.echo(f"loss   {report.sparkline(losses)}  {losses[0]:.4f} → {losses[-1]:.4f}")
-    click.echo(f"after {run.epoch} epochs: training loss {final['loss']:.4f}, token accuracy "
-               f"{final['accuracy']:.1%}, exact match {final['exact']:.1%}")
+    click.echo(f"{t['loss']}   {report.sparkline(losses)}  {losses[0]:.4f} → {losses[-1]:.4f}")
+    click.echo(t["after"].format(epochs=run.epoch, loss=final["loss"], acc=final["accuracy"],
+                                 exact=final["exact"]))
     if run.valid:
         v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
-        click.echo(f"validation: loss {v['loss']:.4f}, token accuracy {v['accuracy']:.1%}")
+        click.echo(t["valid"].format(loss=v["loss"], acc=v["accuracy"]))
     if o["plot"]:
         report.plot(run.history, o["plot"], o["lang"])
         click.echo(f"wrote {o['plot']}", err=True)
-    click.echo(f"saved {o['save']}; try: handformer translate --checkpoint {o['save']} "
-               f"\"when you play the game of thrones\"")
+    example = " ".join(run.vocab.decode(run.train[0][0]))
+    if "thrones" in run.vocab.tokens:
+        example = "when you play the game of thrones"
+    click.echo(t["saved"].format(path=o["save"], src=example))
 
 
 @click.command()

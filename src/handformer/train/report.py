@@ -8,9 +8,17 @@ TICKS = "▁▂▃▄▅▆▇█"
 
 TEXT = {
     "en": {"epoch": "epoch", "loss": "loss", "acc": "token accuracy", "val": "validation",
-           "title": "Training loss and accuracy", "curve": "loss curve"},
+           "title": "Training loss and accuracy", "curve": "loss curve",
+           "after": "after {epochs} epochs: training loss {loss:.4f}, token accuracy {acc:.1%}, "
+                    "exact match {exact:.1%} (teacher forcing)",
+           "valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
+           "saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\""},
     "zh": {"epoch": "轮次", "loss": "损失", "acc": "词元准确率", "val": "验证集",
-           "title": "训练损失与准确率", "curve": "损失曲线"},
+           "title": "训练损失与准确率", "curve": "损失曲线",
+           "after": "{epochs} 轮之后：训练损失 {loss:.4f}，词元准确率 {acc:.1%}，"
+                    "整句完全正确 {exact:.1%}（教师强制）",
+           "valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
+           "saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\""},
 }
 
 
@@ -91,6 +99,9 @@ def plot(history: list[dict], path: str, lang: str = "en") -> None:
     loss_ax.set_ylabel(t["loss"])
     acc_ax = loss_ax.twinx()
     acc_ax.plot(epochs, [h["accuracy"] for h in history], color="tab:orange", label=t["acc"])
+    if any("val_accuracy" in h for h in history):
+        acc_ax.plot(epochs, [h.get("val_accuracy", math.nan) for h in history], "--",
+                    color="tab:orange", label=f"{t['val']} {t['acc']}")
     acc_ax.set_ylabel(t["acc"])
     acc_ax.set_ylim(0, 1.05)
     loss_ax.set_title(t["title"])
