@@ -116,3 +116,19 @@ def test_missing_files_and_other_poolings_are_refused(folder, tmp_path):
 def test_too_long_a_sentence_is_refused(folder):
     with pytest.raises(PretrainedError, match="at most 12"):
         run(load(str(folder)), ["the storm " * 10])
+
+
+def test_golden_step_names_of_one_layer(folder):
+    """The tape's names (views aside) for a 2-layer model, written out by hand."""
+    tape = run(load(str(folder)), ["the storm"])
+    layer = ["self_attn.q", "self_attn.k", "self_attn.v", "self_attn.scores", "self_attn.masked",
+             "self_attn.pattern", "self_attn.z", "self_attn.concat", "self_attn.out", "ln1.resid",
+             "ln1.out", "ffn.pre", "ffn.act", "ffn.out", "ln2.resid", "ln2.out", "out"]
+    expected = ["src.ids", "src.positions", "src.token_types", "embeddings.word",
+                "embeddings.position", "embeddings.token_type", "embeddings.sum",
+                "embeddings.ln.out", *(f"layer.{i}.{n}" for i in range(2) for n in layer),
+                "pooling.mean", "pooling.normalized"]
+    assert [s.name for s in tape.steps if not s.view] == expected
+    views = [s.name for s in tape.steps if s.view and s.name.startswith("layer.0.self_attn.head.3")]
+    assert views == [f"layer.0.self_attn.head.3.{n}" for n in ("q", "k", "v", "scores", "masked",
+                                                               "pattern", "z")]

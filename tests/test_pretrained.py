@@ -17,7 +17,7 @@ transformers = pytest.importorskip("transformers")
 
 from handformer.cli import main  # noqa: E402
 from handformer.interop.pretrained import load, pretrained_tape, run  # noqa: E402
-from handformer.narrate.pretrained import build_pretrained, explain  # noqa: E402
+from handformer.narrate.pretrained import build_pretrained, explain, head_kind  # noqa: E402
 
 SENTENCE = "when you play the game of thrones"
 FOLDER = str(package.get_model_path())
@@ -84,6 +84,20 @@ def test_layer_one_has_a_previous_token_head(tape):
     assert "head 3: the previous token" in section.paragraphs[1]
 
 
+def test_head_kind_by_hand():
+    tokens = ["[CLS]", "a", "b", "c", "[SEP]"]
+    eye = np.eye(5)
+    assert head_kind(np.roll(eye, -1, axis=1), tokens) == "prev"  # row i peaks at i − 1
+    assert head_kind(np.roll(eye, 1, axis=1), tokens) == "next"
+    assert head_kind(eye, tokens) == "self"
+    sink = np.zeros((5, 5))
+    sink[:, 4] = 1.0
+    assert head_kind(sink, tokens) == "special"
+    assert head_kind(np.full((5, 5), 0.2) + np.eye(5)[[0, 3, 1, 1, 2]] * 0.1, tokens) == "mixed"
+    # one word: its previous and next tokens are [CLS] and [SEP], a resting place
+    assert head_kind(np.roll(np.eye(3), -1, axis=1), ["[CLS]", "hi", "[SEP]"]) == "special"
+
+
 def invoke(*args):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
@@ -104,6 +118,13 @@ def test_embed_command_json_and_explain():
     assert "Mean pooling" in text and "L2 normalization" in text and "length 1" in text
     zh = explain(pretrained_tape("all-minilm-l6-v2", "hello"), "zh")
     assert zh[0].title.startswith("平均池化")
+
+
+def test_similarity_explain_tells_the_dot_product():
+    result = invoke("similarity", "a storm", "the storm", "--explain", "--width", "120")
+    cos = float(result.output.strip().splitlines()[-1])
+    assert "Cosine similarity" in result.output
+    assert f'cos("a storm", "the storm") = {cos:.4f}' in result.output
 
 
 def test_commands_refuse_bad_input_with_exit_2(tmp_path):

@@ -188,11 +188,12 @@ def head_kind(pattern: np.ndarray, tokens: list[str]) -> str:
     if not rows:
         return "mixed"
     target = pattern[:n, :n].argmax(axis=-1)
+    # [CLS] and [SEP] first: in a one-word sentence they are also the previous and next token.
+    if sum(target[i] in (0, n - 1) for i in rows) >= 0.6 * len(rows):
+        return "special"
     for kind, offset in (("prev", -1), ("next", 1), ("self", 0)):
         if sum(target[i] == i + offset for i in rows) >= 0.6 * len(rows):
             return kind
-    if sum(target[i] in (0, n - 1) for i in rows) >= 0.6 * len(rows):
-        return "special"
     return "mixed"
 
 
