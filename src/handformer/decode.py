@@ -16,7 +16,7 @@ from .config import Config, HandformerError
 from .model import Masks, encode
 from .model import decode as decoder
 from .tape import Tape
-from .text import END, START, Vocab
+from .text import END, START, Vocab, tokenize
 
 
 @dataclass
@@ -79,6 +79,11 @@ def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha:
     """Greedy search (beam 1) or beam search with the GNMT length penalty α."""
     if beam < 1:
         raise HandformerError(f"--beam must be at least 1, got {beam}")
+    unknown = [w for w in tokenize(src) if w not in vocab.tokens]
+    if unknown:
+        raise HandformerError(
+            f"the model never saw the word(s) {', '.join(map(repr, unknown))}: it knows only "
+            f"the {len(vocab.words)} words of its training pairs")
     src_ids = vocab.encode(src, "sentence to translate")
     if len(src_ids) > cfg.max_len:
         raise HandformerError(f"the sentence has {len(src_ids)} words; this model takes at "

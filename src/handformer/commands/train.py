@@ -84,7 +84,7 @@ def _fit(run, o: dict, source: str) -> None:
 
     from ..train import loop, report
 
-    signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
     total = len(run.train) * run.options.epochs
     cfg = run.config
     click.echo(f"training {cfg.preset} model (d_model {cfg.d_model}, {cfg.init} init) on "
@@ -102,6 +102,8 @@ def _fit(run, o: dict, source: str) -> None:
                    f"; the checkpoint {o['save']} holds the last saved epoch; continue with "
                    f"`handformer train --resume {o['save']}`", err=True)
         raise SystemExit(130) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     _summary(run, o)
 
 
@@ -138,7 +140,8 @@ def _summary(run, o: dict) -> None:
               help="beam width; 1 is greedy search")
 @click.option("--length-penalty", "alpha", type=float, default=0.6, show_default=True,
               help="GNMT α in ((5 + length) / 6)^α (beam search only)")
-@click.option("--max-length", type=int, default=None, help="longest output, in tokens")
+@click.option("--max-length", type=click.IntRange(1, None), default=None,
+              help="longest output, in tokens  [default: 2 × the source length + 10]")
 @click.option("--explain", is_flag=True, help="walk through every decoding step")
 @click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True,
               help="with --explain: candidates shown per step")
