@@ -7,6 +7,7 @@ know it leaves readable (commands lose their backslash).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 SYMBOLS = {
     r"\partial": "∂", r"\odot": "⊙", r"\cdot": "·", r"\times": "×", r"\div": "÷",
@@ -24,6 +25,7 @@ SUBSCRIPT = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄�
 _GROUP = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"  # a {…} group, nested up to 3 deep
 
 
+@lru_cache(maxsize=1024)
 def to_text(latex: str) -> str:
     """The formula as Unicode text: fractions, roots, scripts, Greek letters, cases."""
     s = latex.replace(r"\_", "\x01")  # an escaped underscore is a letter, not a subscript

@@ -32,6 +32,7 @@ def render(sections: list[Section], precision: int = 3, width: int | None = None
     console = Console(file=buffer, width=width or (100 if output else None), highlight=False,
                       emoji=False, color_system=None if output else "auto",
                       force_terminal=False if output else None, soft_wrap=False)
+    console.width = console.width  # measured once: rich would ask the terminal on every print
     for section in sections:
         _section(console, section, precision)
     if output:
@@ -66,17 +67,17 @@ def _write(output: str, text: str) -> None:
 
 
 def _section(console, section: Section, precision: int) -> None:
-    from rich.padding import Padding
     from rich.rule import Rule
     from rich.text import Text
 
     style = PHASE_STYLE.get(section.phase, "blue")
     console.print()
     console.print(Rule(Text(section.title, style=f"bold {style}"), align="left", style=style))
-    for paragraph in section.paragraphs:
-        console.print(Padding(_text(paragraph, console.width - 1), (0, 0, 0, 1)))
+    lines = [Line(" " + t) for p in section.paragraphs for t in _wrap(p, console.width - 1)]
     if section.formula:
-        console.print(Padding(Text(to_text(section.formula), style="italic cyan"), (1, 0, 0, 3)))
+        lines += [Line("")] + [Line("   " + t, [(3, None, "italic cyan")])
+                               for t in _wrap(to_text(section.formula), console.width - 3)]
+    console.print(_segments(lines, console.width))
     if section.equation:
         console.print()
         _equation(console, section.equation, precision)
@@ -101,7 +102,7 @@ def _equation(console, items: list, precision: int) -> None:
     if line:
         lines.append(line)
     for blocks in lines:
-        console.print(_side_by_side(blocks), no_wrap=True, overflow="crop", crop=True)
+        console.print(_segments(_side_by_side(blocks), console.width))
 
 
 class Line:
@@ -121,27 +122,42 @@ def _cells(text: str) -> int:
     return cell_len(text)
 
 
-def _side_by_side(blocks: list[list[Line]]):
-    """Blocks of lines joined left to right, each centred vertically, as one rich Text."""
-    from rich.text import Span, Text
-
+def _side_by_side(blocks: list[list[Line]]) -> list[Line]:
+    """Blocks of lines joined left to right, each centred vertically."""
     height = max(len(b) for b in blocks)
     widths = [max(_cells(t.plain) for t in b) for b in blocks]
-    parts, spans, offset = [], [], 0
+    out = []
     for row in range(height):
-        pieces = []
+        joined = Line("")
         for block, w in zip(blocks, widths, strict=True):
             top = (height - len(block)) // 2
             line = block[row - top] if 0 <= row - top < len(block) else Line("")
-            spans += [Span(offset + a, offset + (len(line.plain) if b is None else b), style)
-                      for a, b, style in line.spans]
-            text = line.plain + " " * (w - _cells(line.plain) + 1)
-            pieces.append(text)
-            offset += len(text)
-        joined = "".join(pieces).rstrip()
-        offset -= sum(len(p) for p in pieces) - len(joined) - 1  # the newline
-        parts.append(joined)
-    return Text("\n".join(parts), spans=spans)
+            at = len(joined.plain)
+            joined.spans += [(at + a, at + (len(line.plain) if b is None else b), style)
+                             for a, b, style in line.spans]
+            joined.plain += line.plain + " " * (w - _cells(line.plain) + 1)
+        joined.plain = joined.plain.rstrip()
+        out.append(joined)
+    return out
+
+
+def _segments(lines: list[Line], width: int):
+    """Lines as rich segments: printed as they are (rich's own wrapping costs ~1 ms a line)."""
+    from rich.cells import set_cell_size
+    from rich.segment import Segment, Segments
+    from rich.style import Style
+
+    segments = []
+    for line in lines:
+        plain = line.plain if _cells(line.plain) <= width else set_cell_size(line.plain, width)
+        cuts = sorted({0, len(plain), *(min(x, len(plain)) for a, b, _ in line.spans
+                                        for x in (a, len(plain) if b is None else b))})
+        for start, end in zip(cuts, cuts[1:], strict=False):
+            styles = [s for a, b, s in line.spans if a <= start and (b is None or end <= b)]
+            style = Style.parse(" ".join(styles)) if styles else None
+            segments.append(Segment(plain[start:end], style))
+        segments.append(Segment.line())
+    return Segments(segments)
 
 
 def _fitted(m: Matrix, precision: int, width: int) -> list:
@@ -231,13 +247,16 @@ _NO_LINE_START = set("，。、：；！？）》」』”’%…")
 
 
 def _text(paragraph: str, width: int):
-    """A paragraph; Chinese is wrapped between any two characters (rich breaks only at spaces,
-    which leaves ragged lines around the numbers in a Chinese sentence)."""
-    from rich.cells import cell_len
     from rich.text import Text
 
-    if not _CJK.search(paragraph):
-        return Text(paragraph)
+    return Text("\n".join(_wrap(paragraph, width)), no_wrap=True, overflow="ignore")
+
+
+def _wrap(paragraph: str, width: int) -> list[str]:
+    """A paragraph's lines: broken at spaces, and in Chinese between any two characters
+    (rich breaks only at spaces, which leaves ragged lines around the numbers in Chinese)."""
+    from rich.cells import cell_len
+
     lines, line = [], []
     for token in _TOKENS.findall(paragraph):
         if cell_len("".join(line) + token.rstrip()) <= width or not "".join(line).strip():
@@ -247,7 +266,7 @@ def _text(paragraph: str, width: int):
         lines.append("".join(line).rstrip())
         line = [t for t in [*carried, token] if t.strip()] or []
     lines.append("".join(line).rstrip())
-    return Text("\n".join(lines), no_wrap=True, overflow="ignore")
+    return lines
 
 
 def _callout(console, callout: Callout, precision: int):
@@ -257,8 +276,9 @@ def _callout(console, callout: Callout, precision: int):
 
     parts = [_text(callout.text, min(console.width, 100) - 4)]
     if callout.tutorial is not None:
-        parts += [Text(""), _side_by_side([_fitted(callout.tutorial, precision,
-                                                   min(console.width, 100) - 4)])]
+        width = min(console.width, 100) - 4
+        parts += [Text(""), _segments(_side_by_side([_fitted(callout.tutorial, precision,
+                                                             width)]), width)]
     return Panel(Group(*parts), title=Text(f" {callout.code} ", style="bold yellow"),
                  title_align="left", border_style="yellow", width=min(console.width, 100),
                  padding=(0, 1))
