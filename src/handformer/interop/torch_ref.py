@@ -99,7 +99,9 @@ class TorchReference:
 
     def _load(self, state: dict[str, np.ndarray]) -> None:
         t = self.torch
-        tensors = {k: t.from_numpy(np.array(v, dtype=np.float64)).to(self.dtype)
+        # Shares memory with the (fresh, contiguous) arrays of to_state_dict: nothing here
+        # writes to parameters, and a second copy of `paper` costs 350 MB and a second.
+        tensors = {k: t.as_tensor(np.asarray(v, dtype=np.float64)).to(self.dtype)
                    for k, v in state.items()}
         named = {(k if k.startswith(("src_embed.", "tgt_embed.", "generator.")) else
                   f"transformer.{k}"): v for k, v in tensors.items()}
