@@ -53,7 +53,8 @@ class Config:
         _validate(self)
 
     def replace(self, **changes) -> Config:
-        """A copy with some fields changed; d_k/d_v follow d_model/heads unless given."""
+        """A copy with some fields changed; d_k/d_v follow d_model/heads, d_v follows d_k,
+        unless given."""
         if ("d_model" in changes or "heads" in changes) and self.preset != "tutorial":
             changes.setdefault("d_k", None)
             changes.setdefault("d_v", None)
@@ -138,8 +139,8 @@ def _check_size(c: Config) -> None:
         raise ConfigError(
             f"this model would have about {numbers:,} weights ({numbers * 8 / 2**30:,.0f} GiB in "
             f"float64): d_model {c.d_model}, d_ff {c.d_ff}, {c.encoder_layers}+"
-            f"{c.decoder_layers} layers. Choose smaller sizes (the paper's base model has "
-            f"d_model 512, d_ff 2048, 6+6 layers: 44 million weights)")
+            f"{c.decoder_layers} layers. Choose smaller sizes (the paper preset, d_model 512, "
+            f"d_ff 2048, 6+6 layers, has 44 million)")
 
 
 PRESETS: dict[str, dict] = {
