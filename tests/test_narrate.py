@@ -227,7 +227,7 @@ def test_a_tape_loaded_from_json_without_params_shows_shapes_only(backward_tape)
     sections = narrate.build(loaded)
     assert [s.id for s in sections] == [s.id for s in narrate.build(backward_tape)]
     q = by_id(sections)["encoder.0.self_attn.head.0.q"]
-    assert isinstance(q.equation[2], str) and "W^{Q}" in q.equation[2]  # symbol, no numbers
+    assert q.equation[2] == r"W^{Q}\ (6 \times 4)"  # symbol and shape, no numbers
     np.testing.assert_array_equal(q.equation[-1].value, backward_tape["encoder.0.self_attn.q"][0])
 
 

@@ -129,9 +129,11 @@ class Ctx:
 
     def mat(self, name: str, symbol: str, value, rows=None, cols=None, kind: str = "matrix",
             note: str = "") -> Matrix | str:
-        """A Matrix to draw; a parameter missing from a loaded tape becomes its symbol alone."""
+        """A Matrix to draw; a parameter missing from a loaded tape becomes its symbol and shape
+        (the lengths of its labels)."""
         if value is None:
-            return symbol
+            shape = [str(len(x)) for x in (rows, cols) if x is not None]
+            return symbol + (r"\ (" + r" \times ".join(shape) + ")" if shape else "")
         value = np.asarray(value)
         return Matrix(name, symbol, value, _fit(rows, value, 0), _fit(cols, value, 1), kind, note)
 
