@@ -272,3 +272,11 @@ def test_any_config_narrates_in_both_languages(overrides):
     assert {f"encoder.0.self_attn.head.{h}.z" for h in range(min(heads, 4))} <= ids
     text = render_text(narrate.select(zh, "12-16"), width=80)
     assert "第十六步" in text
+
+
+def test_the_decoder_positional_claim_holds(tape):
+    # the narration says the decoder's PE rows equal the encoder's first rows: check it
+    n = tape["tgt_embed.pos"].shape[0]
+    np.testing.assert_array_equal(tape["tgt_embed.pos"], tape["src_embed.pos"][:n])
+    text = " ".join(by_id(narrate.build(tape))["tgt_embed.pos"].paragraphs)
+    assert f"first {n} rows of step 5" in text

@@ -67,7 +67,7 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
     tokens, x = ctx.tokens(side), ctx.value(f"{p}.tok")
     table = ctx.value(f"{p}.weight")
     shape = f"{len(ctx.vocab)}×{d}"
-    paragraphs = [ctx.t("embed.p1", V=len(ctx.vocab), d=d, shape=shape),
+    paragraphs = [ctx.t(f"embed.p1.{side}", V=len(ctx.vocab), d=d, shape=shape),
                   ctx.t("embed.p2", tok=tokens[0], row=row_text(x[0]))]
     if side == "src":
         paragraphs.append(ctx.t("embed.p3", d=d))
@@ -93,7 +93,8 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
 def positional(ctx: Ctx, p: str, number: str) -> None:
     side, d = ctx.side_of(p), int(ctx.cfg.get("d_model", 0))
     tokens, pe = ctx.tokens(side), ctx.value(f"{p}.pos")
-    paragraphs = [ctx.t("pos.p1"), ctx.t("pos.p2", tok=tokens[0])]
+    paragraphs = [ctx.t("pos.p1"), ctx.t("pos.p2", tok=tokens[0])] if side == "src" else \
+        [ctx.t("pos.tgt", n=len(tokens))]
     callouts = []
     tutorial = ctx.extra(f"{p}.pos", "tutorial")
     if side == "src" and tutorial is not None and pe.shape[0] > 1 and d > 1:

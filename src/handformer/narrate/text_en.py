@@ -32,7 +32,9 @@ EN = {
     # 4–6 and 11
     "embed.title.src": "Compute the embedding",
     "embed.title.tgt": "Embedding of the decoder input",
-    "embed.p1": "The embedding table E has one row of {d} numbers per token ({shape}). An id "
+    "embed.p1.tgt": "The decoder has its own embedding table ({shape}): as in step 4, each id "
+                    "picks its row of {d} numbers.",
+    "embed.p1.src": "The embedding table E has one row of {d} numbers per token ({shape}). An id "
                 "simply picks its row: no arithmetic happens in this step.",
     "embed.p2": "“{tok}” becomes [{row}]. These numbers start random and are what "
                 "training will change so that words with related roles end up close together.",
@@ -51,6 +53,8 @@ EN = {
               "pattern of sines and cosines. Columns 2i and 2i+1 hold the sine and the cosine "
               "of the same angle pos / 10000^(2i/d_model): i counts pairs of columns, so each "
               "pair turns at its own speed.",
+    "pos.tgt": "The same fixed table as in step 5, for the decoder's {n} positions: it depends "
+               "only on the position, so its rows equal the first {n} rows of step 5.",
     "pos.p2": "At position 0 (“{tok}”) every sine is 0 and every cosine is 1. The values do "
               "not depend on the words, only on where they stand.",
     "D6": "The tutorial's reproductions put the column index, not the pair index i, into "
