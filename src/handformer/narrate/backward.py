@@ -70,6 +70,10 @@ def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list) -
             paragraphs.append(ctx.t("grad.logits", n=n, p=f3(p[0, w]), g=f3(g[0, w]),
                                     word=ctx.vocab[w]))
         callouts.append(ctx.callout("D9", "D9.backward", n=g.shape[0]))
+    if name.endswith(".scores") and ctx.cfg.get("init") == "uniform":
+        top = float(np.abs(ctx.grad(name)).max())
+        if top < 1e-3 and ctx.first("D14.backward"):
+            callouts.append(ctx.callout("D14", "D14.backward", max=f3(top)))
     if name.endswith("self_attn.scores") and name.startswith("decoder") \
             and f"{name.rsplit('.', 1)[0]}.masked" in ctx.tape.index:
         masked = ctx.value(f"{name.rsplit('.', 1)[0]}.masked")

@@ -283,6 +283,9 @@ EN = {
     "D9.backward": "All {n} positions received their gradient from one forward pass: teacher "
                    "forcing trains every position of the sentence at once. The tutorial's "
                    "one-token-at-a-time decoder belongs to inference.",
+    "D14.backward": "The scores' gradient is tiny here (largest entry {max}): the saturated "
+                    "softmax lets almost nothing through, so W^Q and W^K barely learn from this "
+                    "sentence. That is the price of the all-positive uniform [0, 1) start.",
     "D10": "The {k} masked scores get gradient {zero}: the mask cuts every path from a position "
            "to the words after it. It enforces left-to-right causality. The tutorial says it "
            "helps against overfitting; it is not a regularizer.",
