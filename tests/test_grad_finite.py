@@ -2,7 +2,6 @@
 central finite differences (L(θ + h) − L(θ − h)) / 2h to 1e-6 relative."""
 
 import numpy as np
-import pytest
 
 from handformer.config import preset
 from handformer.model import init_params
@@ -26,9 +25,9 @@ def finite_difference(params, cfg, batch, name):
     return grad
 
 
-@pytest.mark.parametrize("smoothing", [0.0, 0.1])
-def test_tutorial_gradients_equal_central_differences(smoothing):
-    cfg = preset("tutorial", label_smoothing=smoothing)
+def test_tutorial_gradients_equal_central_differences():
+    # label smoothing on: both terms of the loss are checked (without it: test_grad_torch)
+    cfg = preset("tutorial", label_smoothing=0.1)
     pairs = default_pairs()
     vocab = pairs_vocab(pairs)
     batch = make_batch(vocab, encode_pairs(vocab, pairs, cfg.max_len))  # padded: 3 lengths
