@@ -164,6 +164,8 @@ def test_backward_adds_loss_gradients_and_updates(backward_tape):
     assert grads[0].id == "grad.generator.logits" and grads[0].title.endswith("∂L/∂generator.logits")
     assert "D9" in codes(grads[0])
     assert "D10" in codes(s["grad.decoder.0.self_attn.scores"])
+    starved = float(np.abs(backward_tape.grads["decoder.0.self_attn.scores"]).max())
+    assert starved < 1e-3 and "D14" in codes(s["grad.decoder.0.self_attn.scores"])
     assert len(grads) < 40  # grouped: not one empty panel per tape entry
     update = s["update.generator.w"]
     before, g, after = (m.value for m in matrices(update))
