@@ -34,6 +34,8 @@ TEXT = {
         "step.greedy": "The most probable word is “{word}” (p = {p:.3f}); it is appended.",
         "step.end": "The most probable word is <end> (p = {p:.3f}): decoding stops.",
         "step.beam": "Beam: the best continuations, by total log-probability:",
+        "step.hyps": "The beam holds {k} hypotheses, run as one batch; the matrices show the "
+                     "first, “{prefix}”.",
         "hyp": "  “{text}”  log P = {score:.3f}{done}",
         "done": "  (finished)",
         "top": "top {k} of p",
@@ -64,6 +66,7 @@ TEXT = {
         "step.greedy": "概率最大的词是“{word}”（p = {p:.3f}），把它接在后面。",
         "step.end": "概率最大的是 <end>（p = {p:.3f}）：解码结束。",
         "step.beam": "束搜索：按总对数概率排列的最佳延续：",
+        "step.hyps": "束中有 {k} 个假设，作为一个批次一起计算；矩阵显示的是第一个，“{prefix}”。",
         "hyp": "  “{text}”  log P = {score:.3f}{done}",
         "done": "  （已结束）",
         "top": "p 的前 {k} 名",
@@ -127,6 +130,9 @@ def _step(step, number: int, result, vocab, t) -> Section:
     equation.append(Matrix("generator.probs", "p", np.array([p for _, p in top]),
                            cols=vocab.decode([i for i, _ in top]), kind="vector",
                            note=t["top"].format(k=len(top))))
+    if len(step.prefixes) > 1:
+        paragraphs.append(t["step.hyps"].format(k=len(step.prefixes),
+                                                prefix=" ".join(vocab.decode(prefix))))
     paragraphs += _choice(step, vocab, t)
     return Section(f"decode.{number}", "13", t["step.title"].format(t=number), paragraphs,
                    formula=tape.index["generator.probs"].formula, equation=equation,
