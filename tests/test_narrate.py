@@ -252,6 +252,7 @@ def test_a_batched_tape_is_told_through_its_first_sentence():
     mask = s["encoder.0.self_attn.head.0.masked"]
     assert mask.equation[0].cols[-1] == "<pad>"
     assert np.isinf(mask.equation[0].value[:, -1]).all()
+    assert "D8" in [c.code for c in mask.callouts]
 
 
 @pytest.mark.parametrize("overrides", [

@@ -144,9 +144,10 @@ def mask(ctx: Ctx, b: Block, h: int) -> None:
     key = "mask.causal" if b.kind == "self" else "mask.pad"
     paragraphs = [ctx.t(key, k=hidden, first=b.q_tokens[0], last=b.q_tokens[-1],
                         n=len(b.kv_tokens))]
+    callouts = [ctx.callout("D8", "D8.pad")] if b.kind != "self" and ctx.first("D8.pad") else []
     ctx.add(Section(f"{b.p}.head.{h}.masked", b.number,
                     ctx.title(b.number, "mask.title", where=b.where(ctx, h)), paragraphs,
-                    formula=ctx.formula(f"{b.p}.masked"),
+                    formula=ctx.formula(f"{b.p}.masked"), callouts=callouts,
                     equation=[ctx.mat(f"{b.p}.head.{h}.masked", b.sym("S", h) + "'", m,
                                       b.q_tokens, b.kv_tokens)],
                     steps=[f"{b.p}.head.{h}.masked"]))

@@ -127,6 +127,8 @@ EN = {
           "it gets {theirs} where the correct value is {ours}.",
     "D8.enc": "The tutorial calls the mask optional. In the encoder only padding is masked, "
               "and this sentence has no padding, so every word may see every other word.",
+    "D8.pad": "The tutorial calls the mask optional. Here it hides the padding: without it, "
+              "real words would give part of their attention to <pad> tokens that mean nothing.",
     "mask.title": "The mask ({where})",
     "mask.causal": "Position i may only see positions 0…i. The {k} scores above the diagonal "
                    "become −∞, so that the softmax gives them weight 0: “{first}” sees only "
