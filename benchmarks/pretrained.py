@@ -121,8 +121,10 @@ def describe_environment(threads: int) -> None:
                   f"threads={pool.get('num_threads')}")
     except ImportError:
         print("  (threadpoolctl not installed: BLAS details unknown)")
-    print(f"  torch: {torch.__config__.parallel_info().splitlines()[0]}; "
-          f"MKL {torch.backends.mkl.is_available()}")
+    info = torch.__config__.parallel_info().splitlines()
+    blas = next((line for line in info if "Math Kernel Library" in line), "MKL not found")
+    backend = next((line for line in info if "parallel backend" in line), "")
+    print(f"  torch: {blas.split(' for ')[0]}; {backend}; threads={torch.get_num_threads()}")
 
 
 def main() -> None:
