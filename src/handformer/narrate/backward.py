@@ -25,7 +25,8 @@ def backward(ctx: Ctx) -> None:
 def _shown(ctx: Ctx, name: str, op: str) -> bool:
     parts = name.split(".")
     if parts[0] in ("encoder", "decoder") and parts[1].isdigit() and parts[1] != "0":
-        return False  # later layers: the same chain rule again; their numbers stay on the tape
+        # Later layers: the same chain rule again; shown at each layer's output only.
+        return len(parts) == 3 and parts[2] == "out"
     if op in SKIPPED_OPS or parts[-1] in FOLDED:
         return False
     return True

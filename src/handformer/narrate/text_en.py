@@ -275,6 +275,9 @@ EN = {
                           "gradients.",
     "grad.op.relu": "ReLU lets the gradient through where its input was positive and blocks "
                     "it where it was set to 0.",
+    "grad.op.identity": "This is the gradient at the output of a whole layer. Inside the layer "
+                        "the chain rule runs through the same steps as in the first layer, shown "
+                        "below; every number is on the tape (--format json).",
     "grad.op.add": "An addition copies the gradient to both of its inputs: this is why the "
                    "residual connection gives the gradient a direct path back.",
     "grad.op.embed": "Only the rows of the embedding table that the sentence used get a "
