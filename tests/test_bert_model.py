@@ -2,6 +2,7 @@
 parameter gradient equal transformers' BertModel (float64, autograd); bad folders are refused."""
 
 import json
+import os
 import shutil
 
 import numpy as np
@@ -10,6 +11,9 @@ import pytest
 from handformer.config import HandformerError
 from handformer.interop.pretrained import PretrainedError, hf_name, load, run
 
+# Offline: huggingface_hub reads these once, when it is first imported.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 

@@ -1,9 +1,14 @@
 """WordPiece from vocab.txt: by hand on a tiny vocabulary, and against transformers' tokenizer."""
 
+import os
+
 import pytest
 
 from handformer.config import HandformerError
 from handformer.wordpiece import WordPiece, normalize, split_words
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the reference tokenizer: from its folder only
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"]
 
