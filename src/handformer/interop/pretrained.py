@@ -117,24 +117,32 @@ def _check_pooling(folder: Path) -> None:
                               "(handformer computes pooling_mode_mean_tokens)")
 
 
+# handformer's module names → the BERT checkpoint's (tensor names as transformers writes them).
+_MODULES = {"embeddings.word": "embeddings.word_embeddings",
+            "embeddings.position": "embeddings.position_embeddings",
+            "embeddings.token_type": "embeddings.token_type_embeddings",
+            "embeddings.ln": "embeddings.LayerNorm",
+            "self_attn.w_q": "attention.self.query", "self_attn.w_k": "attention.self.key",
+            "self_attn.w_v": "attention.self.value", "self_attn.w_o": "attention.output.dense",
+            "ffn.w_1": "intermediate.dense", "ffn.w_2": "output.dense",
+            "ln1": "attention.output.LayerNorm", "ln2": "output.LayerNorm"}
+_LEAVES = {"weight": "weight", "gamma": "weight", "beta": "bias"}
+
+
 def hf_name(ours: str) -> tuple[str, bool]:
-    """handformer's parameter name → (the BERT checkpoint's name, transposed?)."""
-    parts = ours.split(".")
-    if parts[0] == "embeddings":
-        leaf = {"word": "word_embeddings.weight", "position": "position_embeddings.weight",
-                "token_type": "token_type_embeddings.weight", "ln": "LayerNorm."}[parts[1]]
-        if parts[1] == "ln":
-            leaf += {"gamma": "weight", "beta": "bias"}[parts[2]]
-        return f"embeddings.{leaf}", False
-    i, block, leaf = parts[1], parts[2], parts[3]
-    module = {("self_attn", "q"): "attention.self.query", ("self_attn", "k"): "attention.self.key",
-              ("self_attn", "v"): "attention.self.value", ("self_attn", "o"): "attention.output.dense",
-              ("ffn", "1"): "intermediate.dense", ("ffn", "2"): "output.dense",
-              ("ln1", ""): "attention.output.LayerNorm", ("ln2", ""): "output.LayerNorm"}
+    """handformer's parameter name → (the BERT checkpoint's name, stored transposed?).
+
+    A Linear layer stores W as (d_out, d_in); handformer's x @ W needs (d_in, d_out).
+    """
+    if ours.startswith("embeddings."):
+        module, leaf = ours.rsplit(".", 1)
+        return f"{_MODULES[module]}.{_LEAVES[leaf]}", False
+    _, i, block, leaf = ours.split(".")
     if block in ("ln1", "ln2"):
-        return f"encoder.layer.{i}.{module[block, '']}.{ {'gamma': 'weight', 'beta': 'bias'}[leaf]}", False
-    kind, which = leaf.split("_")
-    return f"encoder.layer.{i}.{module[block, which]}.{'weight' if kind == 'w' else 'bias'}", kind == "w"
+        return f"encoder.layer.{i}.{_MODULES[block]}.{_LEAVES[leaf]}", False
+    kind, which = leaf.split("_")  # w_q → a weight, b_q → its bias
+    module = _MODULES[f"{block}.w_{which}"]
+    return f"encoder.layer.{i}.{module}.{'weight' if kind == 'w' else 'bias'}", kind == "w"
 
 
 def load_params(folder: Path, cfg: BertConfig, dtype="float64") -> dict[str, np.ndarray]:
