@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -31,20 +32,24 @@ def console_script() -> str:
     return found
 
 
-def wall_time(argv: list[str]) -> float:
+def timed(argv: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds user + system) of one fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def measure(commands: dict[str, list[str]], runs: int) -> dict[str, list[float]]:
+def measure(commands: dict[str, list[str]], runs: int) -> dict[str, list[tuple[float, float]]]:
     """Alternate the commands run by run, after one warm-up each (disk cache, .pyc files)."""
     for argv in commands.values():
-        wall_time(argv)
-    times: dict[str, list[float]] = {name: [] for name in commands}
+        timed(argv)
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
-            times[name].append(wall_time(argv))
+            times[name].append(timed(argv))
     return times
 
 
@@ -74,14 +79,20 @@ def main() -> int:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {args.runs} runs each, "
           f"alternating; wall time of a fresh process")
     times = measure(commands, args.runs)
-    print(f"{'command':28s} {'median':>9s} {'min':>9s} {'max':>9s}")
+    print(f"{'command':28s} {'median':>8s} {'min':>8s} {'max':>8s} {'CPU median':>11s}")
     for name, t in times.items():
-        print(f"{name:28s} {statistics.median(t):8.3f}s {min(t):8.3f}s {max(t):8.3f}s")
-    base, walk = (statistics.median(t) for t in times.values())
-    ratio = walk / base
+        wall, cpu = [w for w, _ in t], [c for _, c in t]
+        print(f"{name:28s} {statistics.median(wall):7.3f}s {min(wall):7.3f}s "
+              f"{max(wall):7.3f}s {statistics.median(cpu):10.3f}s")
+    (base, walk) = ([w for w, _ in t] for t in times.values())
+    ratio = statistics.median(walk) / statistics.median(base)
     ok_ratio = ratio <= TARGET
-    print(f"ratio walk / import numpy: {ratio:.2f} (target ≤ {TARGET}): "
+    print(f"ratio walk / import numpy, medians of wall time: {ratio:.2f} (target ≤ {TARGET}): "
           f"{'OK' if ok_ratio else 'OVER'}")
+    (base_cpu, walk_cpu) = ([c for _, c in t] for t in times.values())
+    print(f"  for reference on a busy machine: fastest runs {min(walk) / min(base):.2f}, "
+          f"CPU time {statistics.median(walk_cpu) / statistics.median(base_cpu):.2f}; "
+          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
     costs = import_costs(script)
     bad = [m for m in FORBIDDEN if m in costs]
