@@ -31,7 +31,7 @@ def render(sections: list[Section], precision: int = 3, width: int | None = None
     buffer = io.StringIO() if output else None
     console = Console(file=buffer, width=width or (100 if output else None), highlight=False,
                       emoji=False, color_system=None if output else "auto",
-                      force_terminal=False if output else None, soft_wrap=False)
+                      force_terminal=False if output else None, soft_wrap=False, height=50)
     console.width = console.width  # measured once: rich would ask the terminal on every print
     for section in sections:
         _section(console, section, precision)
@@ -45,7 +45,7 @@ def render_text(sections: list[Section], precision: int = 3, width: int = 100) -
 
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, highlight=False, emoji=False, color_system=None,
-                      force_terminal=False, soft_wrap=False)
+                      force_terminal=False, soft_wrap=False, height=50)
     for section in sections:
         _section(console, section, precision)
     return _strip(buffer.getvalue())
@@ -114,8 +114,14 @@ class Line:
         self.plain, self.spans = plain, list(spans)
 
 
+# Characters that are not one cell wide: combining marks (width 0) and East Asian wide ones.
+_NOT_ONE_CELL = re.compile("[\u0300-\u036f\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3"
+                           "\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]")
+
+
 def _cells(text: str) -> int:
-    if text.isascii():
+    """Terminal cells of a text (rich's cell_len, with a fast path for the common case)."""
+    if text.isascii() or not _NOT_ONE_CELL.search(text):
         return len(text)
     from rich.cells import cell_len
 
