@@ -26,7 +26,7 @@ class TorchStep:
         src, tgt, out = (torch.as_tensor(np.atleast_2d(a)) for a in data)
         self.src, self.tgt, self.out = src, tgt, out.reshape(-1)
         pe = positional_forward(n=max(src.shape[1], tgt.shape[1]), d=cfg.d_model)[0]
-        self.pe = torch.as_tensor(pe).to(self.dtype)
+        self.pe = torch.tensor(pe).to(self.dtype)
         self.scale = math.sqrt(cfg.d_model) if cfg.scale_embeddings else 1.0
         self.mirror = bool(torch_unsupported(cfg))
         if self.mirror:

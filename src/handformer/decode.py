@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .config import Config, HandformerError
-from .model import Masks, encode
+from .model import Masks, causal_mask, encode
 from .model import decode as decoder
 from .tape import Tape
 from .text import END, START, Vocab, tokenize
@@ -59,8 +59,8 @@ def decoder_step(params, cfg: Config, memory: np.ndarray, memory_name: str, pref
     tape = Tape(params, record=record)
     ids = np.asarray(prefixes)
     tape.constant(memory_name, np.broadcast_to(memory, (len(ids), *memory.shape)))
-    causal = np.tril(np.ones((ids.shape[-1], ids.shape[-1]), dtype=bool))
-    y = decoder(tape, cfg, tape.constant("tgt.ids", ids), memory_name, Masks(None, causal))
+    masks = Masks(None, causal_mask(ids.shape[-1]))
+    y = decoder(tape, cfg, tape.constant("tgt.ids", ids), memory_name, masks)
     logits = tape.run("generator.logits", "linear", [y, "generator.w", "generator.b"],
                       symbols={"out": r"\mathrm{logits}", "x": "Y", "w": "W_{out}",
                                "b": "b_{out}"})

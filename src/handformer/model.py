@@ -6,6 +6,7 @@ so one head's scores are (n, m) and all of them (…, h, n, m).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -14,7 +15,6 @@ import numpy as np
 from . import errata
 from .config import Config
 from .tape import Tape
-
 
 # --- parameters -----------------------------------------------------------------------------
 
@@ -97,10 +97,18 @@ class Masks:
     tgt: np.ndarray | None
 
 
+@functools.lru_cache(maxsize=64)
+def causal_mask(n: int) -> np.ndarray:
+    """Lower-triangular n×n: query i sees keys j ≤ i. Shared between calls, so read-only."""
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    mask.flags.writeable = False
+    return mask
+
+
 def make_masks(src_pad: np.ndarray | None, tgt_pad: np.ndarray | None, n_tgt: int) -> Masks:
     """Padding masks hide pad keys; the decoder's causal mask hides the future (SPEC D8)."""
     src = None if src_pad is None or not src_pad.any() else ~src_pad[..., None, None, :]
-    causal = np.tril(np.ones((n_tgt, n_tgt), dtype=bool))
+    causal = causal_mask(n_tgt)
     tgt = causal if tgt_pad is None or not tgt_pad.any() else causal & ~tgt_pad[..., None, None, :]
     return Masks(src, tgt)
 

@@ -8,6 +8,7 @@ which ``$out``, ``$x``, ... stand for the symbols a step gives them (see ``Op.la
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from string import Template
@@ -73,6 +74,11 @@ def rows_matmul(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return (x.reshape(-1, x.shape[-1]) @ w).reshape(*x.shape[:-1], w.shape[-1])
 
 
+def row_mean(x: np.ndarray) -> np.ndarray:
+    """x.mean(axis=-1, keepdims=True), the same bits, without np.mean's Python wrapper."""
+    return np.add.reduce(x, axis=-1, keepdims=True) / x.shape[-1]
+
+
 def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
     """∂L/∂W for Y = X W when X and Y carry leading batch axes: Xᵀ G over all rows."""
     return x.reshape(-1, x.shape[-1]).T @ g.reshape(-1, g.shape[-1])
@@ -109,11 +115,18 @@ def scale(g, out, args, cache, attrs):
 
 
 def positional_forward(*, n, d, dtype="float64"):
+    return _positional_table(n, d, np.dtype(dtype).str), None
+
+
+@functools.lru_cache(maxsize=64)
+def _positional_table(n, d, dtype):
+    # A constant: computed once per (n, d, dtype) and shared, so it is made read-only.
     pos = np.arange(n, dtype=np.float64)[:, None]
     pair = np.arange(d, dtype=np.float64)[None, :] // 2  # Note: i is the pair index (SPEC D6)
     angle = pos / np.power(10000.0, 2 * pair / d)
-    pe = np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle))
-    return pe.astype(dtype), None
+    pe = np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle)).astype(dtype)
+    pe.flags.writeable = False
+    return pe
 
 
 @op("positional", r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right),\quad PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)", r"\text{constant: no gradient}")
@@ -263,9 +276,9 @@ def select_head(g, out, args, cache, attrs):
 
 
 def layer_norm_forward(x, gamma, beta, *, eps):
-    mu = x.mean(axis=-1, keepdims=True)
+    mu = row_mean(x)
     centered = x - mu
-    inv_std = 1.0 / np.sqrt((centered * centered).mean(axis=-1, keepdims=True) + eps)
+    inv_std = 1.0 / np.sqrt(row_mean(centered * centered) + eps)
     xhat = centered * inv_std
     return xhat * gamma + beta, (xhat, inv_std)
 
@@ -275,8 +288,8 @@ def layer_norm(g, out, args, cache, attrs):
     x, gamma, _ = args
     xhat, inv_std = cache
     ghat = g * gamma
-    mean_g = ghat.mean(axis=-1, keepdims=True)
-    mean_gx = (ghat * xhat).mean(axis=-1, keepdims=True)
+    mean_g = row_mean(ghat)
+    mean_gx = row_mean(ghat * xhat)
     dx = inv_std * (ghat - mean_g - xhat * mean_gx)
     d = g.shape[-1]
     dgamma = (g * xhat).reshape(-1, d).sum(axis=0)
