@@ -26,6 +26,23 @@ def as_2d(value) -> np.ndarray:
     return value.reshape(-1, value.shape[-1])
 
 
+def integral(value, name: str = "") -> bool:
+    """Whole numbers to show without decimals: an integer (or bool) array, or token ids
+    (a step named "...ids") whose values are all whole."""
+    value = np.asarray(value)
+    if np.issubdtype(value.dtype, np.integer) or value.dtype == bool:
+        return True
+    if not str(name).rsplit(".", 1)[-1].endswith("ids") or not value.size:
+        return False
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(np.isfinite(value)) and np.all(value == np.round(value)))
+
+
+def precision_of(m, precision: int) -> int:
+    """The decimals a matrix is shown with: none for whole numbers (ids 101, not 101.000)."""
+    return 0 if integral(m.value, m.name) else precision
+
+
 def fmt(x: float, precision: int) -> str:
     """A number at the shown precision; −∞ and +∞ spelled out; no "-0.000"."""
     if math.isnan(x):
@@ -85,12 +102,14 @@ def level(x: float, top: float) -> int:
     return round(max(-1.0, min(1.0, x / top)) * LEVELS)
 
 
-def palette_css(scope: str = ".hf .grid") -> str:
-    """One CSS rule per colour step (classes n10 … n1, p0 … p10), light text on strong steps."""
+def palette_css(scopes: tuple[str, ...] = (".hf .grid", ".hf .hm")) -> str:
+    """One CSS rule per colour step (classes n10 … n1, p0 … p10), light text on strong steps;
+    for numeric grids and for the small multiples' heatmaps alike."""
     rules = []
     for k in range(-LEVELS, LEVELS + 1):
         ink_rule = ";color:#fff" if abs(k) > 0.6 * LEVELS else ""
-        rules.append(f"{scope} .{_cls(k)}{{background:{colour(k / LEVELS, 1.0)}{ink_rule}}}")
+        selector = ",".join(f"{scope} .{_cls(k)}" for scope in scopes)
+        rules.append(f"{selector}{{background:{colour(k / LEVELS, 1.0)}{ink_rule}}}")
     return "\n".join(rules)
 
 

@@ -53,7 +53,7 @@ class Budget:
 
 def matrix_view(m: Matrix, precision: int, budget: Budget | None) -> dict:
     """One matrix: header, rows of coloured cells (with gaps where elided), legend, show-all."""
-    value = grids.as_2d(m.value)
+    value, precision = grids.as_2d(m.value), grids.precision_of(m, precision)
     top = grids.scale_of(value)
     row_idx, col_idx = grids.shown_rows(value.shape[0]), grids.shown_cols(value.shape[1])
     rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1),

@@ -63,7 +63,8 @@ def _tex_cell(v, i, j, precision: int) -> str:
 def matrix_tex(m: Matrix, precision: int) -> str:
     """The matrix under its symbol, its shape below: \\underset{7 \\times 4}{Q = [...]}."""
     shape = r" \times ".join(str(n) for n in m.shape) or "1"
-    return (r"\underbrace{" + m.symbol + " = " + bmatrix(m.value, precision, m.kind) + "}_{"
+    digits = grids.precision_of(m, precision)  # ids as 101, not 101.000
+    return (r"\underbrace{" + m.symbol + " = " + bmatrix(m.value, digits, m.kind) + "}_{"
             + shape + "}")
 
 

@@ -16,6 +16,7 @@ import numpy as np
 from ..config import HandformerError
 from ..narrate.document import Callout, Matrix, Section
 from ..narrate.unicode_math import to_text
+from . import grids
 
 MAX_SHOWN = 12  # rows or columns shown before eliding the middle
 HEAD, TAIL = 6, 5  # kept at the start and at the end of an elided axis
@@ -187,7 +188,7 @@ def _matrix(m: Matrix, precision: int, shown: int = MAX_SHOWN) -> list[Line]:
     """A matrix as lines of text: title with shape, column labels, labelled rows."""
     value, rows, cols = _as_2d(m)
     keep_r, keep_c = _kept(value.shape[0]), _kept(value.shape[1], shown)
-    integer = np.issubdtype(value.dtype, np.integer) or value.dtype == bool
+    integer = grids.integral(value, m.name)
     best = [int(np.argmax(r)) for r in value] if m.kind == "pattern" else None
     grid = [[_cell(value[i, j], precision, integer) if j is not None else "⋯" for j in keep_c]
             if i is not None else ["⋮" for _ in keep_c] for i in keep_r]
