@@ -340,7 +340,7 @@ def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
     # −Σ_w q_w log p_w with q = (1 − ε)·onehot + ε/V, without building q: (1 − ε)·(−log p_target)
     # + ε·(−mean_w log p_w). p is kept for the backward pass.
     p = logits - logits.max(axis=-1, keepdims=True)
-    picked = np.take_along_axis(p, np.asarray(targets)[..., None], axis=-1)[..., 0]
+    picked = at_targets(p, targets)
     mean_shifted = p.mean(axis=-1) if smoothing else 0.0
     np.exp(p, out=p)
     total = p.sum(axis=-1, keepdims=True)
@@ -358,13 +358,25 @@ def cross_entropy(g, out, args, cache, attrs):
     p, count = cache
     scale = attrs["weights"][..., None] * (g / count)
     grad = p * scale  # (p − q) · w / |T|, with q = (1 − ε)·onehot + ε/V subtracted in place
-    targets = np.asarray(attrs["targets"])[..., None]
-    picked = np.take_along_axis(grad, targets, axis=-1)
     smoothing = attrs.get("smoothing", 0.0)
-    np.put_along_axis(grad, targets, picked - (1.0 - smoothing) * scale, axis=-1)
+    rows, cols = _target_index(attrs["targets"])
+    grad.reshape(-1, p.shape[-1])[rows, cols] -= (1.0 - smoothing) * scale.reshape(-1)
     if smoothing:
         grad -= (smoothing / p.shape[-1]) * scale
     return (grad,)
+
+
+def _target_index(targets):
+    # (row, column) of every target in the logits seen as a (positions × V) matrix; plain
+    # fancy indexing: np.take_along_axis costs more in its argument checks than in the work.
+    cols = np.asarray(targets).reshape(-1)
+    return np.arange(cols.size), cols
+
+
+def at_targets(x: np.ndarray, targets) -> np.ndarray:
+    """x[…, t, targets[…, t]]: the entry of each position's target word."""
+    rows, cols = _target_index(targets)
+    return x.reshape(-1, x.shape[-1])[rows, cols].reshape(np.shape(targets))
 
 
 def smoothed_targets(targets, vocab_size, smoothing, dtype):
