@@ -14,6 +14,7 @@ import numpy as np
 
 from . import errata
 from .config import Config
+from .ops import OPS
 from .tape import Tape
 
 # --- parameters -----------------------------------------------------------------------------
@@ -218,15 +219,24 @@ def _project(tape: Tape, cfg: Config, p: str, which: str, x: str, x_sym: str, he
 
 
 def _head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
+    wholes = [symbol_of(tape, n) for n in names]
     for h in range(heads):
-        for name in names:
-            leaf = name.rsplit(".", 1)[1]
-            tape.run(f"{p}.head.{h}.{leaf}", "select_head", [name], {"index": h}, view=True)
+        for name, whole in zip(names, wholes, strict=True):
+            tape.run(f"{p}.head.{h}.{name.rsplit('.', 1)[1]}", "select_head", [name],
+                     {"index": h}, view=True,
+                     symbols={"out": f"{whole}^{{({h + 1})}}", "x": whole})
+
+
+def symbol_of(tape: Tape, name: str) -> str:
+    """The symbol a step's formula gives its output (Q, S, \\mathrm{MHA}, ...)."""
+    step = tape.index[name]
+    return (dict(OPS[step.op].symbols) | step.symbols).get("out", "Y")
 
 
 def add_norm(tape: Tape, cfg: Config, p: str, ln: str, x: str, sublayer: str) -> str:
     """Post-norm residual: LN(x + Sublayer(x)) (SPEC step 8)."""
-    resid = tape.run(f"{p}.{ln}.resid", "add", [x, sublayer])
+    resid = tape.run(f"{p}.{ln}.resid", "add", [x, sublayer],
+                     symbols={"out": "R", "a": "X", "b": symbol_of(tape, sublayer)})
     extras = None
     if tape.record:
         r = tape[resid]
@@ -238,10 +248,13 @@ def add_norm(tape: Tape, cfg: Config, p: str, ln: str, x: str, sublayer: str) ->
 
 def feed_forward(tape: Tape, cfg: Config, p: str, x: str) -> str:
     """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (SPEC D4)."""
+    single = cfg.ffn == "single"
+    hidden = "H" if single else "H_1"
     pre = tape.run(f"{p}.pre", "linear", [x, f"{p}.w_1", f"{p}.b_1"],
-                   symbols={"out": "H", "w": "W_1", "b": "b_1"})
-    act = tape.run(f"{p}.act" if cfg.ffn == "paper" else f"{p}.out", "relu", [pre])
-    if cfg.ffn == "single":
+                   symbols={"out": hidden, "w": "W_1", "b": "b_1"})
+    act = tape.run(f"{p}.out" if single else f"{p}.act", "relu", [pre],
+                   symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
+    if single:
         return maybe_dropout(tape, cfg, f"{p}.dropout", act)
     out = tape.run(f"{p}.out", "linear", [act, f"{p}.w_2", f"{p}.b_2"],
                    symbols={"out": r"\mathrm{FFN}", "x": "H", "w": "W_2", "b": "b_2"})

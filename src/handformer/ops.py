@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from string import Template
-from typing import Callable
 
 import numpy as np
 
@@ -28,12 +28,15 @@ class Op:
 
     def latex(self, symbols: dict | None = None, grad: bool = False) -> str:
         """The formula with this step's symbols filled in; a symbol set to None is left out."""
-        names = dict(self.symbols) | (symbols or {})
+        names = _GENERIC | dict(self.symbols) | (symbols or {})
         text = self.grad_formula if grad else self.formula
         for absent in [k for k, v in names.items() if v is None]:
             parts = [p for p in text.split(r",\quad ") if f"\\partial ${absent}" not in p]
             text = re.sub(rf" \+ \${absent}(\^\{{\(i\)\}})?", "", r",\quad ".join(parts))
         return _Formula(text).safe_substitute(names)
+
+
+_GENERIC = {"out": "Y", "x": "X", "a": "A", "b": "B"}  # for steps that name no symbols
 
 
 class _Formula(Template):
@@ -129,7 +132,7 @@ def _positional_table(n, d, dtype):
     return pe
 
 
-@op("positional", r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right),\quad PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)", r"\text{constant: no gradient}")
+@op("positional", r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right),\quad PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)", r"\frac{\partial PE}{\partial \theta} = 0")
 def positional(g, out, args, cache, attrs):
     return ()
 
@@ -209,7 +212,7 @@ def mask_forward(s, *, allowed):
     return np.where(allowed, s, -np.inf), None
 
 
-@op("mask", r"$out_{ij} = \begin{cases} $s_{ij} & \text{if } j \text{ may be seen from } i \\ -\infty & \text{otherwise} \end{cases}", r"\frac{\partial L}{\partial $s_{ij}} = \begin{cases} \frac{\partial L}{\partial $out_{ij}} & \text{if seen} \\ 0 & \text{otherwise} \end{cases}", out="S'", s="S")
+@op("mask", r"$out_{ij} = \begin{cases} $s_{ij} & (M_{ij} = 1) \\ -\infty & (M_{ij} = 0) \end{cases}", r"\frac{\partial L}{\partial $s_{ij}} = \begin{cases} \frac{\partial L}{\partial $out_{ij}} & (M_{ij} = 1) \\ 0 & (M_{ij} = 0) \end{cases}", out="S'", s="S")
 def mask(g, out, args, cache, attrs):
     return (np.where(attrs["allowed"], g, 0.0),)
 
@@ -250,7 +253,7 @@ def merge_heads_forward(z):
     return merged.reshape(*merged.shape[:-2], -1), None
 
 
-@op("merge_heads", r"$out = \mathrm{Concat}($z^{(1)}, \dots, $z^{(h)})", r"\frac{\partial L}{\partial $z^{(i)}} = \text{the } i\text{-th block of columns of } \frac{\partial L}{\partial $out}", out="Z", z="Z")
+@op("merge_heads", r"$out = \mathrm{Concat}($z^{(1)}, \dots, $z^{(h)})", r"\frac{\partial L}{\partial $z^{(i)}} = \left[\frac{\partial L}{\partial $out}\right]_{:,\ (i-1)\,d_v+1\,:\,i\,d_v}", out="Z", z="Z")
 def merge_heads(g, out, args, cache, attrs):
     (z,) = args
     split = g.reshape(*g.shape[:-1], z.shape[-3], z.shape[-1])
