@@ -7,6 +7,7 @@ stop spinning (BENCHMARKING.md). Reported: the median time per step of each side
 
     .venv/bin/python benchmarks/train_step.py            # every config, float64 and float32
     .venv/bin/python benchmarks/train_step.py --quick    # fewer blocks
+    .venv/bin/python benchmarks/train_step.py --threads 1  # one thread each side
 
 torch cannot express the tutorial preset (d_k 4 with d_model 6, 1 encoder head, 2 decoder
 heads, single-linear FFN, no attention biases): there a functional torch mirror of the same
@@ -131,10 +132,15 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer, shorter blocks")
     parser.add_argument("--only", choices=[c[0] for c in CONFIGS], action="append")
     parser.add_argument("--dtype", choices=["float64", "float32"], action="append")
+    parser.add_argument("--threads", type=int, default=2,
+                        help="threads of each side (BLAS and torch); 1 is steadier on a busy "
+                             "machine  [default: 2]")
     args = parser.parse_args(argv)
     import torch
+    from threadpoolctl import threadpool_limits
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
+    threadpool_limits(args.threads)
     print_environment(torch)
     # As `handformer train` does (train/memory.py); it applies to torch's allocations too.
     print(f"glibc mallopt mmap/trim thresholds 1 GiB: {keep_freed_memory()}")
