@@ -171,7 +171,9 @@ def patterns(r: Reader, a: str, where: str) -> None:
                   note=r.t("head", h=h + 1)) for h in range(r.heads)]
     kinds: dict[str, list[str]] = {}
     for h, m in enumerate(mats):
-        kinds.setdefault(head_kind(m.value, r.tokens), []).append(str(h + 1))
+        kind = head_kind(m.value, r.tokens)
+        kinds.setdefault(kind, []).append(str(h + 1))
+        m.note = r.t(f"kind.{kind}", heads=m.note)  # "head 3: the previous token"
     told = r.t("sep").join(r.t(f"kind.{k}", heads=r.t("heads" if len(hs) > 1 else "head",
                                                      h=r.t("comma").join(hs)))
                            for k, hs in kinds.items())

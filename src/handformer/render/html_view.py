@@ -13,6 +13,7 @@ import numpy as np
 
 from ..narrate.document import Callout, Matrix, Section
 from . import grids
+from . import html_multiples as multiples
 from .svg import positional_chart
 
 FULL_CELLS = 2048  # "show all" reveals at most this many numbers of one matrix ...
@@ -110,11 +111,17 @@ def _numbers(block: np.ndarray, precision: int) -> str:
     return ";".join(row % tuple(r) for r in block.tolist())
 
 
-def equation_view(items: list, precision: int, budget: Budget | None) -> list[dict]:
-    """The drawing left to right: matrices, and the operators between them as MathML."""
+def equation_view(items: list, precision: int, budget: Budget | None,
+                  zh_items: list | None = None) -> list[dict]:
+    """The drawing left to right: matrices, and the operators between them as MathML; three
+    or more attention patterns as one grid of small multiples (zh_items: their Chinese notes)."""
     out = []
-    for item in items:
-        if isinstance(item, Matrix):
+    for item in multiples.gather(items):
+        if isinstance(item, multiples.Multiples):
+            zh = [m for m in zh_items or [] if multiples.is_pattern(m)]
+            out.append({"multiples": multiples.multiples_view(
+                item, zh, precision, lambda m: matrix_view(m, precision, budget))})
+        elif isinstance(item, Matrix):
             out.append({"matrix": matrix_view(item, precision, budget)})
         else:
             text = SYMBOLS.get(str(item).strip(), str(item))
@@ -126,7 +133,7 @@ def section_view(en: Section, zh: Section | None, precision: int,
                  budget: Budget | None) -> dict:
     """One panel with its text in both languages (Chinese falls back to English if missing)."""
     zh = zh or en
-    equation = equation_view(en.equation, precision, budget)
+    equation = equation_view(en.equation, precision, budget, zh.equation)
     return {
         "id": en.id, "anchor": "s-" + en.id, "number": en.number, "phase": en.phase,
         "title": {"en": grids.short_title(en.title, en.number),

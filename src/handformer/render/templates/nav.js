@@ -101,14 +101,48 @@
     }
   }
 
+  function enlarge(button) {
+    var open = button.getAttribute("aria-expanded") === "true";
+    var wrap = button.closest(".multiples-wrap");
+    wrap.querySelectorAll(".enlarge").forEach(function (b) {
+      b.setAttribute("aria-expanded", "false");
+      b.closest(".sm").classList.remove("open");
+    });
+    wrap.querySelectorAll(".zoom").forEach(function (z) { z.hidden = true; });
+    if (open) { return; }
+    button.setAttribute("aria-expanded", "true");
+    button.closest(".sm").classList.add("open");
+    var zoom = document.getElementById(button.getAttribute("aria-controls"));
+    zoom.hidden = false;
+    zoom.scrollIntoView({block: "nearest"});
+  }
+
+  function layoutMultiples() {
+    // Labels on every head while 3 or more fit a row; else on the first head of each row only.
+    document.querySelectorAll(".multiples.labelled").forEach(function (g) {
+      var tiles = Array.prototype.slice.call(g.children);
+      var bottom = function (t) { return t.offsetTop + t.offsetHeight; };
+      g.classList.remove("short");
+      tiles.forEach(function (t) { t.classList.remove("first"); });
+      if (tiles.length < 3 || tiles.filter(function (t) { return bottom(t) === bottom(tiles[0]); }).length >= 3) { return; }
+      g.classList.add("short");
+      tiles.forEach(function (t, i) {
+        if (i === 0 || bottom(t) > bottom(tiles[i - 1]) + 1) { t.classList.add("first"); }
+      });
+    });
+  }
+
   document.addEventListener("click", function (e) {
     var t = e.target.closest ? e.target.closest("button") : null;
+    var map = !t && e.target.closest ? e.target.closest(".sm .hm") : null;
+    if (map) { enlarge(map.parentNode.querySelector(".enlarge")); return; }
     if (!t) { return; }
     if (t.hasAttribute("data-set-lang")) { setLang(t.getAttribute("data-set-lang")); }
     else if (t.id === "theme") { toggleTheme(); }
     else if (t.id === "prev") { go(-1); }
     else if (t.id === "next") { go(1); }
     else if (t.classList.contains("showall")) { showAll(t); }
+    else if (t.classList.contains("enlarge")) { enlarge(t); }
   });
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) { return; }
@@ -120,6 +154,10 @@
     clearTimeout(settle);  // mark the step once scrolling settles, unless a key just moved us
     settle = setTimeout(function () { if (Date.now() - lastMove > 400) { mark(currentIndex()); } }, 120);
   }, {passive: true});
+
+  var resized = 0;
+  window.addEventListener("resize", function () { clearTimeout(resized); resized = setTimeout(layoutMultiples, 150); });
+  layoutMultiples();
 
   var theme = load("handformer-theme");
   if (theme) { root.setAttribute("data-theme", theme); }
