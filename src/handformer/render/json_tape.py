@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 
+from .. import ops_bert  # noqa: F401  (registers the BERT ops, so their formulas load too)
 from ..config import HandformerError
 from ..tape import Step, Tape
 
