@@ -73,6 +73,15 @@ def _pretrained_tape(options: dict):
 
     if not options.get("src"):
         raise HandformerError("--pretrained needs a sentence: --src \"...\"")
+    given = [k for k, v in options.items() if k not in ("pretrained", "src", "lr", "preset")
+             and v not in (None, False)]
+    if options["preset"] != "tutorial":
+        given.append("preset")
+    if given:
+        flags = ", ".join("--" + k.replace("_", "-") for k in sorted(given))
+        raise HandformerError(
+            f"--pretrained reads its sizes, weights and vocabulary from the model folder, and "
+            f"walks one sentence forward only; drop {flags}")
     return pretrained_tape(options["pretrained"], options["src"])
 
 
