@@ -1,0 +1,116 @@
+"""The attention operations: per-head projection, scores, mask, softmax, weighted sum, concat.
+
+Each sits with its backward right below it, like the rest of ``ops`` (importing ``ops``
+registers them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .ops import matmul_weight_grad, op, rows_matmul
+
+# --- per-head projection: X W split into h heads --------------------------------------------
+
+
+def head_proj_forward(x, w, b=None, *, heads):
+    y = rows_matmul(x, w)
+    if b is not None:
+        y += b
+    split = y.reshape(*y.shape[:-1], heads, -1)
+    return np.swapaxes(split, -2, -3), None
+
+
+@op("head_proj", r"$out^{(i)} = $x $w^{(i)} + $b^{(i)}", r"\frac{\partial L}{\partial $x} = \sum_i \frac{\partial L}{\partial $out^{(i)}} ($w^{(i)})^\top,\quad \frac{\partial L}{\partial $w^{(i)}} = $x^\top \frac{\partial L}{\partial $out^{(i)}}", out="Q", x="X", w="W^Q", b="b^Q")
+def head_proj(g, out, args, cache, attrs):
+    x, w = args[0], args[1]
+    merged = np.swapaxes(g, -2, -3)
+    merged = merged.reshape(*merged.shape[:-2], -1)
+    grads = [rows_matmul(merged, w.T), matmul_weight_grad(x, merged)]
+    if len(args) == 3:
+        grads.append(merged.reshape(-1, merged.shape[-1]).sum(axis=0))
+    return tuple(grads)
+
+
+# --- scaled dot-product scores --------------------------------------------------------------
+
+
+def scores_forward(q, k, *, scale):
+    return (q @ np.swapaxes(k, -1, -2)) * scale, None
+
+
+@op("scores", r"$out = \frac{$q $k^\top}{\sqrt{d_k}}", r"\frac{\partial L}{\partial $q} = \frac{1}{\sqrt{d_k}} \frac{\partial L}{\partial $out} $k,\quad \frac{\partial L}{\partial $k} = \frac{1}{\sqrt{d_k}} \left(\frac{\partial L}{\partial $out}\right)^{\!\top} $q", out="S", q="Q", k="K")
+def scores(g, out, args, cache, attrs):
+    q, k = args
+    g = g * attrs["scale"]
+    return g @ k, np.swapaxes(g, -1, -2) @ q
+
+
+# --- mask: positions that may not be seen get −∞ --------------------------------------------
+
+
+def mask_forward(s, *, allowed):
+    return np.where(allowed, s, -np.inf), None
+
+
+@op("mask", r"$out_{ij} = \begin{cases} $s_{ij} & (M_{ij} = 1) \\ -\infty & (M_{ij} = 0) \end{cases}", r"\frac{\partial L}{\partial $s_{ij}} = \begin{cases} \frac{\partial L}{\partial $out_{ij}} & (M_{ij} = 1) \\ 0 & (M_{ij} = 0) \end{cases}", out="S'", s="S")
+def mask(g, out, args, cache, attrs):
+    return (np.where(attrs["allowed"], g, 0.0),)
+
+
+# --- softmax over the last axis -------------------------------------------------------------
+
+
+def softmax_forward(s):
+    e = s - s.max(axis=-1, keepdims=True)
+    np.exp(e, out=e)
+    e /= e.sum(axis=-1, keepdims=True)
+    return e, None
+
+
+@op("softmax", r"$out_{ij} = \frac{e^{$s_{ij}}}{\sum_{k} e^{$s_{ik}}}", r"\frac{\partial L}{\partial $s} = $out \odot \left(\frac{\partial L}{\partial $out} - \operatorname{rowsum}\!\left(\frac{\partial L}{\partial $out} \odot $out\right)\right)", out="A", s="S")
+def softmax(g, out, args, cache, attrs):
+    return (out * (g - (g * out).sum(axis=-1, keepdims=True)),)
+
+
+# --- weighted sum of values -----------------------------------------------------------------
+
+
+def attend_forward(a, v):
+    return a @ v, None
+
+
+@op("attend", r"$out = $a $v", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $out} $v^\top,\quad \frac{\partial L}{\partial $v} = $a^\top \frac{\partial L}{\partial $out}", out="Z", a="A", v="V")
+def attend(g, out, args, cache, attrs):
+    a, v = args
+    return g @ np.swapaxes(v, -1, -2), np.swapaxes(a, -1, -2) @ g
+
+
+# --- concatenate the heads side by side -----------------------------------------------------
+
+
+def merge_heads_forward(z):
+    merged = np.swapaxes(z, -2, -3)
+    return merged.reshape(*merged.shape[:-2], -1), None
+
+
+@op("merge_heads", r"$out = \mathrm{Concat}($z^{(1)}, \dots, $z^{(h)})", r"\frac{\partial L}{\partial $z^{(i)}} = \left[\frac{\partial L}{\partial $out}\right]_{:,\ (i-1)\,d_v+1\,:\,i\,d_v}", out="Z", z="Z")
+def merge_heads(g, out, args, cache, attrs):
+    (z,) = args
+    split = g.reshape(*g.shape[:-1], z.shape[-3], z.shape[-1])
+    return (np.swapaxes(split, -2, -3),)
+
+
+# --- one head's slice (a view for showing heads one by one) ---------------------------------
+
+
+def select_head_forward(x, *, index):
+    return x[..., index, :, :], None
+
+
+@op("select_head", r"$out = $x^{(i)}", r"\frac{\partial L}{\partial $x^{(i)}} = \frac{\partial L}{\partial $out}")
+def select_head(g, out, args, cache, attrs):
+    (x,) = args
+    grad = np.zeros_like(x)
+    grad[..., attrs["index"], :, :] = g
+    return (grad,)
