@@ -146,7 +146,18 @@ def save_weights(path, params, cfg: Config, vocab: list[str]) -> None:
 
 
 def atomic_write(path, data: bytes) -> None:
+    """Write a file whole or not at all: temporary file, fsync, rename over the old one.
+
+    A path that exists but is no regular file (/dev/null, a pipe) is written through: renaming
+    over it would replace the device itself.
+    """
     path = Path(path)
+    if path.is_dir():
+        raise HandformerError(f"{str(path)!r} is a folder; give a file name")
+    if path.exists() and not path.is_file():
+        with open(path, "wb") as f:
+            f.write(data)
+        return
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         with open(tmp, "wb") as f:
@@ -154,6 +165,8 @@ def atomic_write(path, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except FileNotFoundError:
+        raise HandformerError(f"cannot write {str(path)!r}: its folder does not exist") from None
     finally:
         if tmp.exists():
             tmp.unlink()
