@@ -11,6 +11,7 @@ same, byte for byte, as it was when rich drew it.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import unicodedata
 from dataclasses import dataclass
@@ -33,9 +34,17 @@ class Line:
         self.plain, self.spans = plain, list(spans)
 
 
+# Characters one cell wide in every terminal: Latin, Greek, Cyrillic, phonetic letters (ᵀ ᵢ),
+# punctuation (“ ” …), super- and subscripts, arrows, maths (⋯ ⋮ ∞ √), box drawing (─ │ ╭).
+ONE_CELL_RANGES = ((0x20, 0x7E), (0xA0, 0xAC), (0xAE, 0x2FF), (0x370, 0x482), (0x1D00, 0x1DBF),
+                   (0x2010, 0x2027), (0x2030, 0x205E), (0x2070, 0x209F), (0x2190, 0x22FF),
+                   (0x2500, 0x25FC))
+_OTHER = re.compile("[^" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ONE_CELL_RANGES) + "]")
+
+
 def cells(text: str) -> int:
     """Terminal cells a text takes: its length, unless it holds wide or zero-width characters."""
-    if text.isascii() and text.isprintable():
+    if text.isascii() and text.isprintable() or not _OTHER.search(text):
         return len(text)
     return sum(map(char_cells, text))
 
