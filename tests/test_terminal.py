@@ -105,3 +105,50 @@ def test_every_op_formula_converts_without_latex_left():
         for grad in (False, True):
             text = to_text(op.latex({}, grad=grad).replace("$", ""))
             assert not re.search(r"\\[a-zA-Z]", text), (op.name, text)
+
+
+def test_cell_widths_by_hand():
+    from handformer.render.ansi import cells, fit
+
+    assert cells("abc") == 3 and cells("中文") == 4 and cells("e\u0301") == 1
+    assert cells("“你好”，x") == 2 + 4 + 2 + 1  # curly quotes 1 cell, the full-width comma 2
+    assert fit("中文字", 5) == "中文 " and fit("ab", 4) == "ab  "
+
+
+def test_one_cell_ranges_agree_with_unicodedata():
+    import unicodedata
+
+    from handformer.render.ansi import ONE_CELL_RANGES
+
+    for a, b in ONE_CELL_RANGES:
+        for code in range(a, b + 1):
+            char = chr(code)
+            if unicodedata.category(char) == "Cn":  # unassigned: no width to agree on
+                continue
+            assert unicodedata.east_asian_width(char) not in "WF", hex(code)
+            assert unicodedata.category(char) not in ("Mn", "Me", "Mc", "Cf"), hex(code)
+
+
+def test_colours_on_a_terminal_and_no_color(tape, monkeypatch, capsys):
+    sections = narrate.select(narrate.build(tape), "4")
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    render(sections, width=100)
+    coloured = capsys.readouterr().out
+    assert "\x1b[1;34mStep 4 · Compute the embedding\x1b[0m \x1b[34m──" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == render_text(sections, width=100)
+    monkeypatch.setenv("NO_COLOR", "1")
+    render(sections, width=100)
+    plain_colours = capsys.readouterr().out
+    assert "\x1b[1mStep 4" in plain_colours and "\x1b[34m" not in plain_colours
+    monkeypatch.delenv("FORCE_COLOR")
+    render(sections, width=100)  # captured output is not a terminal: no escapes
+    assert "\x1b[" not in capsys.readouterr().out
+
+
+def test_chinese_panels_line_up(tape):
+    from handformer.render.ansi import cells
+
+    text = render_text(narrate.build(tape, "zh"), width=80)
+    boxed = [line for line in text.splitlines() if line.startswith("│")]
+    assert boxed and all(cells(line) == 80 and line.endswith("│") for line in boxed)
