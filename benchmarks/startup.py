@@ -22,6 +22,7 @@ from pathlib import Path
 
 TARGET = 3.0
 FORBIDDEN = ("torch", "jinja2", "matplotlib")
+HEAVY = ("numpy", "click", "rich", "torch", "jinja2", "matplotlib", "safetensors", "scipy")
 
 
 def console_script() -> str:
@@ -76,8 +77,9 @@ def main() -> int:
     script = console_script()
     commands = {'python -c "import numpy"': [sys.executable, "-c", "import numpy"],
                 "handformer walk": [script, "walk"]}
-    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs; {args.runs} runs each, "
-          f"alternating; wall time of a fresh process")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
+          f"{os.getloadavg()[0]:.1f} at start; {args.runs} runs each, alternating; wall time of "
+          f"a fresh process")
     times = measure(commands, args.runs)
     print(f"{'command':28s} {'median':>8s} {'min':>8s} {'max':>8s} {'CPU median':>11s}")
     for name, t in times.items():
@@ -98,6 +100,9 @@ def main() -> int:
     bad = [m for m in FORBIDDEN if m in costs]
     print(f"walk imports {', '.join(bad)}: FAIL" if bad else
           f"walk imports none of {', '.join(FORBIDDEN)}: OK")
+    heavy = [m for m in HEAVY if m in costs]
+    print(f"heavy modules imported by walk: {', '.join(heavy) or 'none'}; not imported: "
+          f"{', '.join(m for m in HEAVY if m not in costs)}")
     top = sorted(costs.items(), key=lambda kv: -kv[1])[:8]
     print(f"import time in all: {sum(costs.values()) * 1000:.0f} ms; largest (own modules only, "
           f"one -X importtime run): "
