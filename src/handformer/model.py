@@ -135,10 +135,7 @@ def encode(tape: Tape, cfg: Config, ids: str, src_mask) -> str:
         x = add_norm(tape, cfg, p, "ln1", x, a)
         x = add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, cfg, f"{p}.ffn", x))
         x = tape.run(f"{p}.out", "identity", [x], symbols={"out": f"X^{{({i + 1})}}", "x": "X"})
-    if cfg.final_norm:
-        x = tape.run("encoder.norm.out", "layer_norm", [x, "encoder.norm.gamma",
-                     "encoder.norm.beta"], {"eps": cfg.ln_eps}, symbols={"out": "M"})
-    return x
+    return final_norm(tape, cfg, "encoder", x, "M")
 
 
 def decode(tape: Tape, cfg: Config, ids: str, memory: str, masks: Masks) -> str:
@@ -152,10 +149,16 @@ def decode(tape: Tape, cfg: Config, ids: str, memory: str, masks: Masks) -> str:
         y = add_norm(tape, cfg, p, "ln2", y, c)
         y = add_norm(tape, cfg, p, "ln3", y, feed_forward(tape, cfg, f"{p}.ffn", y))
         y = tape.run(f"{p}.out", "identity", [y], symbols={"out": f"Y^{{({i + 1})}}", "x": "Y"})
-    if cfg.final_norm:
-        y = tape.run("decoder.norm.out", "layer_norm", [y, "decoder.norm.gamma",
-                     "decoder.norm.beta"], {"eps": cfg.ln_eps}, symbols={"out": "Y"})
-    return y
+    return final_norm(tape, cfg, "decoder", y, "Y")
+
+
+def final_norm(tape: Tape, cfg: Config, side: str, x: str, sym: str) -> str:
+    """torch.nn.Transformer's extra LayerNorm after a whole stack (a config switch)."""
+    if not cfg.final_norm:
+        return x
+    return tape.run(f"{side}.norm.out", "layer_norm",
+                    [x, f"{side}.norm.gamma", f"{side}.norm.beta"], {"eps": cfg.ln_eps},
+                    symbols={"out": sym})
 
 
 def embed(tape: Tape, cfg: Config, p: str, ids: str, sym: str) -> str:
