@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import Config, preset as make_preset
+from .config import Config
+from .config import preset as make_preset
 from .model import forward, init_params
 from .tape import Tape
 from .text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, make_example, read_corpus

@@ -9,7 +9,7 @@ import numpy as np
 from .ops import OPS
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One named value: the operation that made it, from which named inputs, and its formula."""
 
@@ -66,7 +66,11 @@ class Tape:
     def run(self, name: str, op: str, inputs, attrs=None, symbols=None, extras=None,
             view: bool = False) -> str:
         """Compute ``op`` on the named inputs, record the result as step ``name``, return name."""
-        args = tuple(self.value(i) for i in inputs)
+        index, params = self.index, self.params
+        try:
+            args = tuple(index[i].value if i in index else params[i] for i in inputs)
+        except KeyError as err:
+            raise KeyError(f"{err.args[0]!r} is neither a step on the tape nor a parameter") from None
         attrs = attrs or {}
         out, cache = OPS[op].forward(*args, **attrs)
         step = Step(name, op, tuple(inputs), out, attrs, symbols or {}, extras or {}, args, cache,
@@ -119,8 +123,8 @@ class Tape:
             if g is None or step.view or not step.inputs:
                 continue
             order.append(step.name)
-            for name, grad in zip(step.inputs, OPS[step.op].backward(g, step.value, step.args,
-                                                                     step.cache, step.attrs)):
+            input_grads = OPS[step.op].backward(g, step.value, step.args, step.cache, step.attrs)
+            for name, grad in zip(step.inputs, input_grads, strict=True):
                 if grad is not None:
                     grads[name] = grad if name not in grads else grads[name] + grad
         if self.record:
