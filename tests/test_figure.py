@@ -82,3 +82,11 @@ def test_loss_curve(tmp_path):
         loss_curve(history, tmp_path / "loss.pdf")
     with pytest.raises(HandformerError, match="empty"):
         loss_curve([], tmp_path / "loss.png")
+
+
+def test_a_multi_head_step_draws_its_first_heads_panel(tmp_path):
+    from handformer.narrate import build
+
+    sections = build(handformer.walk(), "en")
+    section = find_section(sections, "decoder.0.self_attn.pattern")
+    assert "decoder.0.self_attn.head.0.pattern" in section.steps

@@ -33,10 +33,15 @@ def _plt(lang: str = "en"):
 
 
 def find_section(sections: list[Section], step: str | None) -> Section:
-    """The section that shows tape step ``step`` (or has it as id); unknown names are refused."""
-    for s in sections:
-        if step is not None and (s.id == step or step in s.steps):
-            return s
+    """The section that shows tape step ``step`` (or has it as id); unknown names are refused.
+
+    A multi-head step (``encoder.0.self_attn.pattern``) is shown by its first head's panel.
+    """
+    prefix, _, leaf = (step or "").rpartition(".")
+    for name in (step, f"{prefix}.head.0.{leaf}"):
+        for s in sections:
+            if name is not None and (s.id == name or name in s.steps):
+                return s
     names = [n for s in sections for n in (s.steps or [s.id])]
     hint = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
     if step is None:
