@@ -124,7 +124,9 @@ def _summary(run, o: dict) -> None:
         v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
         click.echo(t["valid"].format(loss=v["loss"], acc=v["accuracy"]))
     if o["plot"]:
-        report.plot(run.history, o["plot"], o["lang"])
+        from ..render.figure import loss_curve
+
+        loss_curve(run.history, o["plot"], o["lang"], labels=t)
         click.echo(f"wrote {o['plot']}", err=True)
     example = " ".join(run.vocab.decode(run.train[0][0]))
     if "thrones" in run.vocab.tokens:

@@ -7,6 +7,7 @@ coloured grids with their labels. matplotlib is imported only here, and only whe
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -163,26 +164,41 @@ def _tick(labels, i) -> str:
     return str(labels[i]) if labels is not None and i < len(labels) else str(i)
 
 
-def loss_curve(history: list[dict], output) -> None:
-    """Loss (and validation loss when present) per epoch; SVG or PNG by the file's suffix."""
+LOSS_LABELS = {"epoch": "epoch", "loss": "loss", "acc": "token accuracy", "val": "validation",
+               "title": "Training loss and accuracy"}
+
+
+def loss_curve(history: list[dict], output, lang: str = "en", labels: dict | None = None) -> None:
+    """Loss (and token accuracy, validation too when present) per epoch; SVG or PNG by suffix."""
     fmt = Path(output).suffix.lower().lstrip(".")
     if fmt not in ("svg", "png"):
         raise HandformerError(f"the loss curve is written as .svg or .png, not {str(output)!r}")
     if not history:
         raise HandformerError("no epochs to plot: the training history is empty")
-    plt = _plt()
-    fig, ax = plt.subplots(figsize=(6, 3.6))
+    t = LOSS_LABELS | (labels or {})
+    fig, loss_ax = _plt(lang).subplots(figsize=(7, 4))
     epochs = [h.get("epoch", k + 1) for k, h in enumerate(history)]
-    ax.plot(epochs, [h["loss"] for h in history], marker="o", ms=3, label="loss")
-    val = [(e, h["val_loss"]) for e, h in zip(epochs, history, strict=True)
-           if h.get("val_loss") is not None]
-    if val:
-        ax.plot(*zip(*val, strict=True), marker="s", ms=3, label="validation loss")
+    _curves(loss_ax, epochs, history, "loss", t["loss"], t["val"], "tab:blue")
+    loss_ax.set_xlabel(t["epoch"])
+    loss_ax.set_ylabel(t["loss"])
     from matplotlib.ticker import MaxNLocator
 
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("cross-entropy")
-    ax.grid(alpha=0.3)
-    ax.legend()
+    loss_ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
+    loss_ax.grid(alpha=0.3)
+    if any("accuracy" in h for h in history):
+        acc_ax = loss_ax.twinx()
+        _curves(acc_ax, epochs, history, "accuracy", t["acc"], t["val"], "tab:orange")
+        acc_ax.set_ylabel(t["acc"])
+        acc_ax.set_ylim(0, 1.05)
+    loss_ax.set_title(t["title"])
+    fig.legend(loc="center right", bbox_to_anchor=(0.88, 0.5))
     _save(fig, output, fmt)
+
+
+def _curves(ax, epochs, history, key: str, label: str, val: str, color: str) -> None:
+    """One measure per epoch, its validation twin dashed (NaN where an epoch has none)."""
+    ax.plot(epochs, [h.get(key, math.nan) for h in history], color=color, marker="o", ms=3,
+            label=label)
+    if any(h.get(f"val_{key}") is not None for h in history):
+        ax.plot(epochs, [h.get(f"val_{key}", math.nan) for h in history], "--", color=color,
+                marker="s", ms=3, label=f"{val} {label}")

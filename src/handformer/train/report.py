@@ -77,35 +77,3 @@ class Progress:
         self.bar.update(self.task, description=line)
         if stats["epoch"] % self.every == 0 or stats["epoch"] == self.epochs:
             self.bar.console.print(line, highlight=False)
-
-
-def plot(history: list[dict], path: str, lang: str = "en") -> None:
-    """Loss and token accuracy per epoch as SVG or PNG (matplotlib, imported only here)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from matplotlib import pyplot as plt
-
-    t = TEXT[lang]
-    if lang == "zh":
-        plt.rcParams["font.sans-serif"] = ["Noto Sans CJK SC", "DejaVu Sans"]
-    epochs = [h["epoch"] for h in history]
-    fig, loss_ax = plt.subplots(figsize=(7, 4))
-    loss_ax.plot(epochs, [h["loss"] for h in history], color="tab:blue", label=t["loss"])
-    if any("val_loss" in h for h in history):
-        loss_ax.plot(epochs, [h.get("val_loss", math.nan) for h in history], "--",
-                     color="tab:blue", label=f"{t['val']} {t['loss']}")
-    loss_ax.set_xlabel(t["epoch"])
-    loss_ax.set_ylabel(t["loss"])
-    acc_ax = loss_ax.twinx()
-    acc_ax.plot(epochs, [h["accuracy"] for h in history], color="tab:orange", label=t["acc"])
-    if any("val_accuracy" in h for h in history):
-        acc_ax.plot(epochs, [h.get("val_accuracy", math.nan) for h in history], "--",
-                    color="tab:orange", label=f"{t['val']} {t['acc']}")
-    acc_ax.set_ylabel(t["acc"])
-    acc_ax.set_ylim(0, 1.05)
-    loss_ax.set_title(t["title"])
-    fig.legend(loc="center right", bbox_to_anchor=(0.88, 0.5))
-    fig.tight_layout()
-    fig.savefig(path, format=path.rsplit(".", 1)[-1].lower())
-    plt.close(fig)
