@@ -276,13 +276,5 @@ def at_targets(x: np.ndarray, targets) -> np.ndarray:
     return x.reshape(-1, x.shape[-1])[rows, cols].reshape(np.shape(targets))
 
 
-def smoothed_targets(targets, vocab_size, smoothing, dtype):
-    """q = (1 − ε)·onehot + ε/V: label smoothing as torch's cross_entropy defines it."""
-    q = np.full((*np.shape(targets), vocab_size), smoothing / vocab_size, dtype=dtype)
-    np.put_along_axis(q, np.asarray(targets)[..., None], 1.0 - smoothing + smoothing / vocab_size,
-                      axis=-1)
-    return q
-
-
 # The attention operations live in their own module; importing it registers them.
 from . import ops_attention  # noqa: E402, F401
