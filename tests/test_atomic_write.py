@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from handformer.cli import main
 from handformer.config import HandformerError
-from handformer.interop.weights import atomic_write
+from handformer.io import atomic_write
 
 
 def test_dev_null_stays_a_device():

@@ -84,19 +84,9 @@ class Vocab:
 
 def read_corpus(path: str | Path) -> list[str]:
     """One sentence per line, UTF-8; blank lines are skipped."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise TextError(f"corpus file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise TextError(f"cannot read corpus file {str(path)!r}: {err.strerror}") from None
-    try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not a word
-    except UnicodeDecodeError as err:
-        raise TextError(
-            f"corpus file {str(path)!r} is not UTF-8 (byte {err.start}); save it as UTF-8"
-        ) from None
+    from .io import read_text
+
+    text = read_text(path, "corpus file", TextError)
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not any(tokenize(line) for line in lines):
         raise TextError(f"corpus file {str(path)!r} has no words")

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..cli import user_errors, write_output
+from ..cli import show_sections, user_errors, write_output
 
 DEFAULT_MODEL = "all-minilm-l6-v2"
 
@@ -78,9 +78,8 @@ def similarity(sentences, pretrained, explain, lang, precision, width):
 
 def _explain(tape, lang: str, precision: int, width) -> None:
     from ..narrate.pretrained import explain
-    from ..render.terminal import render
 
-    render(explain(tape, lang), precision=precision, width=width, output=None)
+    show_sections(explain(tape, lang), precision, width)
 
 
 COMMANDS = [embed, similarity]

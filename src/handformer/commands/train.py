@@ -54,6 +54,10 @@ def train(**o):
 
     if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
         raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
+    if o["plot"]:  # refused before training, not after it
+        from ..render.figure import need_matplotlib
+
+        need_matplotlib()
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
                                        "schedule", "warmup", "clip", "dtype")}
     given = {k: v for k, v in run_opts.items() if v is not None}
@@ -124,10 +128,11 @@ def _summary(run, o: dict) -> None:
         v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
         click.echo(t["valid"].format(loss=v["loss"], acc=v["accuracy"]))
     if o["plot"]:
-        from ..render.figure import loss_curve
+        from ..cli import write_output
+        from ..render.figure import loss_curve, plot_format
 
-        loss_curve(run.history, o["plot"], o["lang"], labels=t)
-        click.echo(f"wrote {o['plot']}", err=True)
+        write_output(loss_curve(run.history, plot_format(o["plot"]), o["lang"], labels=t),
+                     o["plot"])
     example = " ".join(run.vocab.decode(run.train[0][0]))
     if "thrones" in run.vocab.tokens:
         example = "when you play the game of thrones"
@@ -161,16 +166,11 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
     result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
                  record=explain, k=top_k)
     if explain:
+        from ..cli import show_sections
         from ..narrate.decode import build
 
-        _draw(build(result, ckpt.vocab, lang), precision, width)
+        show_sections(build(result, ckpt.vocab, lang), precision, width)
     click.echo(" ".join(result.tokens))
-
-
-def _draw(sections, precision: int, width) -> None:
-    from ..render.terminal import render
-
-    render(sections, precision=precision, width=width, output=None)
 
 
 @click.command()

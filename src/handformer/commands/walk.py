@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..cli import config_from_options, model_options, user_errors, write_output
 from ..config import HandformerError
-
-FORMATS = ["terminal", "json", "markdown", "html", "svg", "png"]
+from ..render import registry
+from ..render.ansi import Terminal
 
 
 def _render_options(func):
@@ -16,7 +18,7 @@ def _render_options(func):
     func = click.option("--width", type=int, default=None, help="terminal width in columns")(func)
     func = click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
                         help="write to FILE instead of the terminal")(func)
-    func = click.option("--format", "fmt", type=click.Choice(FORMATS), default="terminal",
+    func = click.option("--format", "fmt", type=click.Choice(registry.names()), default="terminal",
                         show_default=True)(func)
     func = click.option("--steps", default=None,
                         help="only these tutorial steps, e.g. 7-9 or 12")(func)
@@ -88,30 +90,12 @@ def _pretrained_tape(options: dict):
 def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,
                 width=None, figure_step=None) -> None:
     """Draw a tape in the chosen format (to the terminal or to --output)."""
-    if fmt == "json":
-        from ..render.json_tape import dumps
-
-        return write_output(dumps(tape), output)
-    if fmt == "html":
-        from ..render.html import render
-
-        return write_output(render(tape, precision=precision, steps=steps, lang=lang), output)
-    if fmt in ("svg", "png"):
-        from ..render.figure import render_figure
-
-        if not output:
-            raise HandformerError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
-        return render_figure(tape, figure_step, output, fmt=fmt, lang=lang, precision=precision)
-    from ..narrate import build, select
-
-    sections = select(build(tape, lang), steps)
-    if fmt == "markdown":
-        from ..render.markdown import render
-
-        return write_output(render(sections, precision=precision, lang=lang), output)
-    from ..render.terminal import render
-
-    render(sections, precision=precision, width=width, output=output)
+    renderer = registry.get(fmt)
+    if renderer.binary and not output:
+        raise HandformerError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
+    terminal = None if output else Terminal.detect(sys.stdout, width)
+    options = registry.Options(lang, precision, steps, width, figure_step, terminal)
+    write_output(renderer.render(tape, options), output)
 
 
 @click.command(name="render")
@@ -120,15 +104,10 @@ def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output
 @user_errors
 def render_command(tape_file, **render):
     """Render a tape saved with `walk --format json` without recomputing it."""
-    from pathlib import Path
-
+    from ..io import read_text
     from ..render.json_tape import TapeFormatError, loads
 
-    try:
-        text = Path(tape_file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise TapeFormatError(f"cannot read tape {tape_file!r}: {err}") from None
-    render_tape(loads(text), **render)
+    render_tape(loads(read_text(tape_file, "tape", TapeFormatError)), **render)
 
 
 COMMANDS = [walk, render_command]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..narrate.document import Matrix
-from . import grids
+from . import grids, layout
 
 MIN_PATTERNS = 3  # one or two patterns stay full numeric grids (the tutorial's decoder heads)
 MAX_TOKENS = 32  # a tile draws at most this many rows and columns (its top-left block)
@@ -53,7 +53,7 @@ def multiples_view(group: Multiples, zh: list[Matrix], precision: int, full) -> 
     notes = {m.name: m.note for m in zh}
     n = max(max(grids.as_2d(m.value).shape) for m in group.patterns)
     labelled = n <= MAX_LABELLED
-    return {"labelled": labelled, "legend": grids.fmt(1.0, precision),
+    return {"labelled": labelled, "legend": layout.number(1.0, precision),
             "tiles": [tile_view(m, notes.get(m.name, m.note), precision, full)
                       for m in group.patterns]}
 
@@ -81,4 +81,4 @@ def _label(labels, i: int) -> str:
 def _cell(x: float, row: str, col: str, precision: int) -> tuple[str, str]:
     """Colour on the fixed scale 0 … 1, masked cells hatched; hover: "when → you: 0.062"."""
     masked = " m" if grids.is_masked(x, "pattern") else ""
-    return grids.level_class(x, 1.0) + masked, f"{row} → {col}: {grids.fmt(x, precision)}"
+    return grids.level_class(x, 1.0) + masked, f"{row} → {col}: {layout.number(x, precision)}"

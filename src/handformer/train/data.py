@@ -29,15 +29,9 @@ def default_pairs() -> list[tuple[str, str]]:
 
 def read_pairs(path: str | Path) -> list[tuple[str, str]]:
     """UTF-8, one pair per line: source TAB target. Blank lines and '#' comments are skipped."""
-    path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise TextError(f"pairs file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise TextError(f"cannot read pairs file {str(path)!r}: {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        raise TextError(f"pairs file {str(path)!r} is not UTF-8 (byte {err.start})") from None
+    from ..io import read_text
+
+    text = read_text(path, "pairs file", TextError)
     pairs = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
