@@ -10,8 +10,13 @@ import pytest
 import handformer
 from handformer.cli import main
 from handformer.config import HandformerError
-from handformer.render.figure import (find_section, formula_text, loss_curve, plot_format,
-                                      render_figure)
+from handformer.render.figure import (
+    find_section,
+    formula_text,
+    loss_curve,
+    plot_format,
+    render_figure,
+)
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -29,7 +29,7 @@ def _common(func):
 @click.option("--dims", type=click.IntRange(0, None), default=8, show_default=True,
               help="numbers of each embedding printed (0: all)")
 @click.option("--json", "as_json", is_flag=True, help="every embedding in full, as JSON")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+@click.option("-o", "--output", metavar="FILE", default=None,
               help="write to FILE instead of the terminal")
 @user_errors
 def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json, output):

@@ -34,12 +34,12 @@ def _pairs(path):
 @click.option("--clip", type=float, default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="number type, kept end to end  [default: float64]")
-@click.option("--save", default=None, type=click.Path(dir_okay=False),
+@click.option("--save", default=None, metavar="FILE",
               help="checkpoint written atomically while training (what translate reads)  "
                    f"[default: ./{DEFAULT_CKPT}; with --resume: the resumed file]")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None,
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", metavar="FILE", default=None,
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")

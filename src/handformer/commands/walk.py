@@ -12,13 +12,29 @@ from ..render import registry
 from ..render.ansi import Terminal
 
 
+class _Formats(click.Choice):
+    """The formats of the renderer registry, read when the command line is parsed, so a
+    format registered after this module was imported is offered too."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(registry.names())
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice sets its list; the registry holds it
+        pass
+
+
 def _render_options(func):
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
     func = click.option("--width", type=int, default=None, help="terminal width in columns")(func)
-    func = click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+    func = click.option("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE instead of the terminal")(func)
-    func = click.option("--format", "fmt", type=click.Choice(registry.names()), default="terminal",
+    func = click.option("--format", "fmt", type=_Formats(), default="terminal",
                         show_default=True)(func)
     func = click.option("--steps", default=None,
                         help="only these tutorial steps, e.g. 7-9 or 12")(func)
@@ -34,7 +50,7 @@ def _render_options(func):
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
 @click.option("--lr", type=float, default=0.1, show_default=True,
               help="learning rate of the update shown with --backward")
-@click.option("--save-weights", type=click.Path(dir_okay=False), default=None,
+@click.option("--save-weights", metavar="FILE", default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
 @click.option("--pretrained", default=None,
               help="walk a pretrained BERT-family model: a folder, or all-minilm-l6-v2")
