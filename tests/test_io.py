@@ -50,9 +50,10 @@ def test_the_reader_names_the_file_and_what_it_is(tmp_path, case):
     path = {"missing": tmp_path / "nope.txt", "folder": tmp_path}.get(case, tmp_path / "l1.txt")
     if case == "latin-1":
         path.write_bytes("café".encode("latin-1"))
-    expected = {"missing": "does not exist", "folder": "is a folder",
-                "latin-1": r"is not UTF-8 \(byte 3\)"}[case]
-    with pytest.raises(InputError, match=rf"corpus file '{path}' {expected}"):
+    expected = {"missing": f"corpus file '{path}' does not exist",
+                "folder": f"cannot read corpus file '{path}': it is a folder",
+                "latin-1": rf"corpus file '{path}' is not UTF-8 \(byte 3\)"}[case]
+    with pytest.raises(InputError, match=expected):
         read_text(path, "corpus file")
 
 

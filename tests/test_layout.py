@@ -1,11 +1,11 @@
-"""render.layout: the one elision rule and the one number format, checked by hand."""
+"""layout: the one elision rule and the one number format, checked by hand."""
 
 import math
 
 import numpy as np
 import pytest
 
-from handformer.render import layout
+from handformer import layout
 
 
 def test_elide_keeps_head_and_tail_with_one_gap():

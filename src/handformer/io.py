@@ -103,8 +103,6 @@ def read_bytes(path, what: str = "file", error: type[HandformerError] = InputErr
         return path.read_bytes()
     except FileNotFoundError:
         raise error(f"{what} {str(path)!r} does not exist") from None
-    except IsADirectoryError:
-        raise error(f"{what} {str(path)!r} is a folder, not a file") from None
     except OSError as err:
         raise error(f"cannot read {what} {str(path)!r}: {_why(err)}") from None
 

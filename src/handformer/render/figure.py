@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import layout
 from ..config import HandformerError
 from ..narrate.document import Matrix, Section
-from . import grids, layout
+from . import grids
 
 CELL, ROW = 0.55, 0.3  # inches per cell: width, height
 LABELS, HEAD, FOOT = 0.9, 1.5, 0.5  # inches: row labels, title and formula, shape below

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import layout
 from ..narrate.document import Matrix
-from . import grids, layout
+from . import grids
 
 MIN_PATTERNS = 3  # one or two patterns stay full numeric grids (the tutorial's decoder heads)
 MAX_TOKENS = 32  # a tile draws at most this many rows and columns (its top-left block)

@@ -11,8 +11,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import layout
 from ..narrate.document import Callout, Matrix, Section
-from . import grids, layout
+from . import grids
 from . import html_multiples as multiples
 from .svg import positional_chart
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from .. import layout
 from ..narrate.document import Callout, Matrix, Section
-from . import grids, layout
+from . import grids
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~$])")
 _MD_LINE_START = re.compile(r"^(\s*)([#+-])", flags=re.M)  # a heading or a list item

@@ -13,9 +13,10 @@ import re
 
 import numpy as np
 
+from .. import layout
 from ..narrate.document import Callout, Matrix, Section
 from ..narrate.unicode_math import to_text
-from . import grids, layout
+from . import grids
 from .ansi import Line, Terminal, cells, crop, fit, truncate
 
 MAX_SHOWN = 12  # rows or columns shown before eliding the middle

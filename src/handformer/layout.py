@@ -1,5 +1,5 @@
 """The one layout policy of every renderer: which rows and columns of a matrix are shown, and
-how a number is written.
+how a number is written. A leaf module (NumPy only), so narration can write numbers by it too.
 
 A large matrix keeps its first and last indices along each axis with one gap (None) between
 them; a number is rounded at the chosen precision, infinities spelled out, never "-0.000".
