@@ -179,3 +179,19 @@ def test_a_format_registered_later_is_offered_by_walk(tmp_path, capsys, monkeypa
 def test_the_unknown_format_names_the_registered_ones():
     with pytest.raises(handformer.HandformerError, match="formats are terminal, json"):
         registry.get("xlsx")
+
+
+@pytest.mark.parametrize("argv", [
+    ["walk", "--save-weights", "afile/w.safetensors"],
+    ["train", "--epochs", "1", "--save", "afile/run.ckpt"],
+    ["train", "--epochs", "1", "--save", "run.ckpt", "--plot", "afile/loss.png"],
+])
+def test_weights_checkpoints_and_plots_share_the_writer(tmp_path, capsys, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("")
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    err = capsys.readouterr().err.splitlines()
+    assert done.value.code == 2
+    assert err[-1].startswith("error: cannot write 'afile/") and "Traceback" not in str(err)
+    assert err[-1].endswith("'afile' is a file, not a folder")
