@@ -35,6 +35,7 @@ def _common(func):
 def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json, output):
     """The sentence embedding of each SENTENCE (unit length: mean pooling, L2 normalization)."""
     from ..interop.pretrained import load, run
+    from ..layout import number
 
     tape = run(load(pretrained), list(sentences), record=explain)
     if explain:
@@ -51,7 +52,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
         shown = row if dims == 0 else row[:dims]
         rest = ", …" if len(shown) < len(row) else ""
         lines += [" ".join(info["tokens"]),
-                  f"  e = [{', '.join(f'{x:.{precision}f}' for x in shown)}{rest}]  "
+                  f"  e = [{', '.join(number(x, precision) for x in shown)}{rest}]  "
                   f"({len(row)} numbers, length 1)"]
     write_output("\n".join(lines) + "\n", output)
 
@@ -63,16 +64,17 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
 def similarity(sentences, pretrained, explain, lang, precision, width):
     """Cosine similarity of the sentence embeddings: of A and B, or of every pair."""
     from ..interop.pretrained import load, similarity_tape
+    from ..layout import number
 
     tape = similarity_tape(load(pretrained), list(sentences), record=explain)
     if explain:
         _explain(tape, lang, precision, width)
     cos = tape["similarity"]
     if len(sentences) == 2:
-        click.echo(f"{cos[0, 1]:.{precision}f}")
+        click.echo(number(cos[0, 1], precision))
         return
     for i, text in enumerate(sentences):
-        numbers = "  ".join(f"{x:{precision + 3}.{precision}f}" for x in cos[i])
+        numbers = "  ".join(number(x, precision).rjust(precision + 3) for x in cos[i])
         click.echo(f"{numbers}  {i + 1}: {text}")
 
 
