@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from .. import i18n
-from ..cli import _config_options, config_from_options, user_errors
+from ..cli import LanguageChoice, _config_options, config_from_options, user_errors
 from ..config import HandformerError
 
 DEFAULT_CKPT = "handformer.ckpt"
@@ -42,7 +42,7 @@ def _pairs(path):
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
-@click.option("--lang", type=click.Choice(i18n.languages()), default="en", show_default=True)
+@click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
 @user_errors
 def train(**o):
@@ -149,7 +149,7 @@ def _summary(run, o: dict) -> None:
 @click.option("--explain", is_flag=True, help="walk through every decoding step")
 @click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True,
               help="with --explain: candidates shown per step")
-@click.option("--lang", type=click.Choice(i18n.languages()), default="en", show_default=True)
+@click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True)
 @click.option("--width", type=int, default=None, help="terminal width in columns")
 @user_errors

@@ -13,7 +13,6 @@ from .. import i18n
 from .document import Callout, Matrix, Section
 
 
-
 def build(result, vocab, lang: str = "en") -> list[Section]:
     """Sections for one translation (a decode.Translation with recorded tapes)."""
     t = i18n.table(lang)

@@ -64,7 +64,7 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
     by_id = {code: {s.id: s for s in sections} for code, sections in by_lang.items()}
     budget, pos = Budget(), i18n.t(lang, "page.pos", i="{i}")
     panels = [section_view({code: by_id[code].get(s.id) for code in langs}, precision, budget,
-                           pos) for s in by_lang[langs[0]]]
+                           pos, lang) for s in by_lang[langs[0]]]
     return _env().get_template("page.html.j2").render(
         panels=panels, title=title or "handformer", precision=precision, lang=lang,
         **_page_text(langs, lang))

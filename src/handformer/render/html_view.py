@@ -134,13 +134,14 @@ def equation_view(items: list, precision: int, budget: Budget | None,
 
 
 def section_view(by_lang: dict[str, Section | None], precision: int, budget: Budget | None,
-                 pos: str = "pos {i}") -> dict:
+                 pos: str = "pos {i}", lang: str | None = None) -> dict:
     """One panel with its text in every language (the first language's section stands in for
-    a missing one); its numbers and drawing are the first language's."""
+    a missing one); the drawing, told once, is the page's opening language's (``lang``)."""
     base = next(iter(by_lang.values()))
-    sections = {lang: s or base for lang, s in by_lang.items()}
-    equation = equation_view(base.equation, precision, budget,
-                             {lang: s.equation for lang, s in sections.items()}, pos)
+    sections = {code: s or base for code, s in by_lang.items()}
+    shown = sections.get(lang, base)
+    equation = equation_view(shown.equation, precision, budget,
+                             {code: s.equation for code, s in sections.items()}, pos)
     return {
         "id": base.id, "anchor": "s-" + base.id, "number": base.number, "phase": base.phase,
         "title": {lang: s.title for lang, s in sections.items()},
@@ -148,16 +149,19 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
         "formula": mathml(base.formula), "latex": base.formula,
         "equation": equation,
         "callouts": [_callout(c, _told(sections, base, k), precision, budget, equation)
-                     for k, c in enumerate(base.callouts)],
+                     for k, c in enumerate(_same_errata(shown, base))],
         "steps": base.steps,
     }
+
+
+def _same_errata(s: Section, base: Section) -> list[Callout]:
+    return s.callouts if len(s.callouts) == len(base.callouts) else base.callouts
 
 
 def _told(sections: dict[str, Section], base: Section, k: int) -> dict[str, str]:
     """Erratum k in every language; a language whose section has other errata tells it in the
     first language's words."""
-    return {lang: (s.callouts if len(s.callouts) == len(base.callouts) else base.callouts)[k].text
-            for lang, s in sections.items()}
+    return {code: _same_errata(s, base)[k].text for code, s in sections.items()}
 
 
 def _callout(c: Callout, text: dict[str, str], precision: int, budget: Budget | None,
