@@ -57,3 +57,13 @@ def t(lang: str, key: str, **numbers) -> str:
 def placeholders(sentence: str) -> set[str]:
     """The {field} names a sentence fills in (formats such as {p:.3f} stripped)."""
     return {field for _, field, _, _ in string.Formatter().parse(sentence) if field}
+
+
+def differences(a: dict[str, str], b: dict[str, str]) -> list[str]:
+    """What keeps two tables from standing in for each other: a key only one of them has, or a
+    key whose {placeholders} differ (a sentence would miss a number, or ask for one not given)."""
+    out = [f"{key}: in one table only" for key in sorted(set(a) ^ set(b))]
+    for key in sorted(set(a) & set(b)):
+        if placeholders(a[key]) != placeholders(b[key]):
+            out.append(f"{key}: {sorted(placeholders(a[key]))} vs {sorted(placeholders(b[key]))}")
+    return out

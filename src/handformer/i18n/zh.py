@@ -293,7 +293,7 @@ TEXT = {
                       "短句会被填充，它们的 [PAD] 键得到 −∞。",
     "bert.mask.pad": "[PAD] 的键得到 −∞，所以没有词元会看向填充位置。",
     "bert.pattern.title": "全部 {h} 个头的注意力模式",
-    "bert.pattern": "对每个头按行做 softmax(S)：第 i 行表示词元 i 从每个词元取多少。与随机权重的玩具模型"
+    "bert.pattern": "对 {h} 个头中的每一个按行做 softmax(S)：第 i 行表示词元 i 从每个词元取多少。与随机权重的玩具模型"
                     "不同，训练过的头有结构：有的看下一个或上一个词元，许多头在无事可做时停在 [SEP] 或 "
                     "[CLS] 上。",
     "bert.pattern.kinds": "各个词最看重哪里：{told}。",
