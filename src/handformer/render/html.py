@@ -72,11 +72,9 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
 
 def _page_text(langs: list[str], lang: str) -> dict:
     """What the templates need of the languages: each one's table and HTML tag, the opening
-    language's table (for words shown once), labels joined over all, and the CSS rules."""
+    language's table (for words shown once, in attributes and scripts), and the CSS rules."""
     texts = {code: i18n.table(code) for code in langs}
-    joined = {key: " / ".join(texts[code][key] for code in langs)
-              for key in ("page.show_numbers", "page.tutorial")}
-    return {"langs": langs, "tables": texts, "ui": texts[lang], "joined": joined,
+    return {"langs": langs, "tables": texts, "ui": texts[lang],
             "tags": {code: texts[code]["lang.tag"] for code in langs},
             "lang_css": lang_css(langs)}
 
