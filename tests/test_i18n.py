@@ -49,15 +49,24 @@ def test_a_registered_table_is_a_language_and_a_cli_choice():
 
 
 def _key_arguments(tree):
-    """The arguments that name a sentence: t(key), .t(key), i18n.t(lang, key), table[key]."""
+    """The arguments that name a sentence: t(key), ctx.t(key), i18n.t(lang, key), t[key]."""
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "t":
-            yield from node.args[1:2] if getattr(node.func, "value", None) is not None and \
-                getattr(node.func.value, "id", "") == "i18n" else node.args[:1]
+        if isinstance(node, ast.Subscript) and getattr(node.value, "id", "") == "t":
+            yield node.slice
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if name == "t":
+            on_i18n = isinstance(func, ast.Attribute) and getattr(func.value, "id", "") == "i18n"
+            yield from node.args[1:2] if on_i18n else node.args[:1]
 
 
 def test_no_key_is_built_from_pieces():
     built = []
+    sample = ast.parse('ctx.t(f"where.{kind}")\ni18n.t(lang, "a" + b)\nt[f"x.{y}"]\nctx.t("ok")')
+    found = sorted(type(a).__name__ for a in _key_arguments(sample))  # the scan sees all four
+    assert found == ["BinOp", "Constant", "JoinedStr", "JoinedStr"]
     for path in SRC.rglob("*.py"):
         for arg in _key_arguments(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(arg, (ast.JoinedStr, ast.BinOp)):

@@ -119,7 +119,8 @@ def _summary(run, o: dict) -> None:
     t = i18n.table(o["lang"])
     final = loop.evaluate(run.params, run.config, run.vocab, run.train, dtype=run.options.dtype)
     losses = [h["loss"] for h in run.history]
-    click.echo(f"{t['train.loss']}   {report.sparkline(losses)}  {losses[0]:.4f} → {losses[-1]:.4f}")
+    click.echo(f"{t['train.loss']}   {report.sparkline(losses)}  "
+               f"{losses[0]:.4f} → {losses[-1]:.4f}")
     click.echo(t["train.after"].format(epochs=run.epoch, loss=final["loss"], acc=final["accuracy"],
                                  exact=final["exact"]))
     if run.valid:

@@ -57,7 +57,8 @@ def _step(step, number: int, result, vocab, t) -> Section:
     pattern = tape[f"decoder.{last}.cross_attn.pattern"][0][:, -1, :]
     src_tokens = _src_tokens(result, vocab)
     equation = [Matrix(f"decoder.{last}.cross_attn.pattern", "A", pattern,
-                       [t["decode.head"].format(h=h + 1) for h in range(pattern.shape[0])], src_tokens,
+                       [t["decode.head"].format(h=h + 1) for h in range(pattern.shape[0])],
+                       src_tokens,
                        kind="pattern", note=t["decode.cross"].format(n=len(prefix)))]
     top = step.top[0]
     equation.append(Matrix("generator.probs", "p", np.array([p for _, p in top]),
@@ -77,7 +78,8 @@ def _choice(step, vocab, t) -> list[str]:
             and step.top[0][0][0] == step.chosen[0][1]:
         word_id, p = step.top[0][0]
         word = vocab.decode([word_id])[0]
-        return [t["decode.step.end" if word == "<end>" else "decode.step.greedy"].format(word=word, p=p)]
+        key = "decode.step.end" if word == "<end>" else "decode.step.greedy"
+        return [t[key].format(word=word, p=p)]
     lines = [t["decode.step.beam"]]
     for h, word_id, score in step.chosen:
         words = vocab.decode(step.prefixes[h][1:] + [word_id])

@@ -1,4 +1,4 @@
-"""The walkthrough of a pretrained BERT-family encoder (tape.meta["kind"] == "bert"), en and zh.
+"""The walkthrough of a pretrained BERT-family encoder (tape.meta["kind"] == "bert").
 
 Sections follow the tutorial's step numbers where the step is the same idea (3 encoding,
 4 embedding, 5 positions, 6 input, 7 attention, 8 add & norm, 9 feed-forward, 10 add & norm),
@@ -123,7 +123,8 @@ def embeddings(r: Reader) -> None:
           equation=[r.mat("embeddings.word", "X_{word}"), "+", r.mat("embeddings.position",
                     "X_{pos}"), "+", r.mat("embeddings.token_type", "X_{type}"), "=",
                     r.mat("embeddings.sum", "X_{sum}")], steps=["embeddings.sum"])
-    norm(r, "embeddings.ln.out", "embeddings.sum", "6", r.t("bert.emb.ln.title"), r.t("bert.emb.ln"))
+    norm(r, "embeddings.ln.out", "embeddings.sum", "6", r.t("bert.emb.ln.title"),
+         r.t("bert.emb.ln"))
 
 
 def norm(r: Reader, out: str, resid: str, number: str, title: str, text: str) -> None:
@@ -141,14 +142,16 @@ def norm(r: Reader, out: str, resid: str, number: str, title: str, text: str) ->
 def layer(r: Reader, i: int) -> None:
     p, where = f"layer.{i}", r.t("bert.where", i=i + 1, layers=r.layers)
     a = f"{p}.self_attn"
-    r.add(f"{a}.qkv", "7", where + r.t("bert.qkv.title"), [r.t("bert.qkv", h=r.heads, dk=r.d // r.heads)],
+    r.add(f"{a}.qkv", "7", where + r.t("bert.qkv.title"),
+          [r.t("bert.qkv", h=r.heads, dk=r.d // r.heads)],
           formula=r.formula(f"{a}.q"),
           equation=[r.mat(f"{a}.head.0.{w}", f"{w.upper()}^{{(1)}}") for w in "qkv"],
           steps=[f"{a}.q", f"{a}.k", f"{a}.v"])
     masked = r.value(f"{a}.masked")[0]
     hidden = int(np.isinf(masked).any(axis=-1).sum())
     r.add(f"{a}.scores", "7", where + r.t("bert.scores.title"),
-          [r.t("bert.scores", dk=r.d // r.heads), r.t("bert.mask.pad" if hidden else "bert.mask.none")],
+          [r.t("bert.scores", dk=r.d // r.heads),
+           r.t("bert.mask.pad" if hidden else "bert.mask.none")],
           formula=r.formula(f"{a}.scores"),
           equation=[r.mat(f"{a}.head.0.masked", "S'^{(1)}", cols=r.tokens)],
           steps=[f"{a}.scores", f"{a}.masked"])

@@ -32,7 +32,8 @@ def positional_chart(value, width: int = 320, height: int = 140, cols: list[str]
              '<text x="2" y="16" class="tick">1</text>',
              f'<text x="2" y="{12 + plot_h + 4}" class="tick">−1</text>',
              f'<text x="{pad}" y="{height - 1}" class="tick">{escape(pos.format(i=0))}</text>',
-             f'<text x="{pad + plot_w - 30}" y="{height - 1}" class="tick">{escape(pos.format(i=n - 1))}</text>']
+             f'<text x="{pad + plot_w - 30}" y="{height - 1}" class="tick">'
+             f'{escape(pos.format(i=n - 1))}</text>']
     for j in range(min(d, MAX_LINES)):
         colour = PALETTE[j % len(PALETTE)]
         points = " ".join(xy(p, float(pe[p, j])) for p in range(n))
