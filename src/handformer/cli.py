@@ -26,6 +26,24 @@ _CONFIG_HELP = {
 }
 
 
+class LanguageChoice(click.Choice):
+    """``--lang``: the languages of the i18n tables, listed when the option is read (so a table
+    registered at run time is a choice too)."""
+
+    def __init__(self):
+        super().__init__([])
+
+    @property
+    def choices(self):
+        from . import i18n
+
+        return tuple(i18n.languages())
+
+    @choices.setter
+    def choices(self, value):  # click.Choice sets it; the tables decide
+        pass
+
+
 def _config_options(func):
     """One CLI option per Config field (``--d-model``, ``--final-norm/--no-final-norm``, ...)."""
     hints = typing.get_type_hints(Config)
@@ -90,8 +108,9 @@ def main():
     """handformer: a Transformer computed by hand, every number of every step."""
 
 
-def write_output(data: str | bytes, output: str | None) -> None:
-    """Text to the terminal, or any output (text or bytes) to a file, atomically."""
+def write_output(data: str | bytes, output: str | None, done: str | None = None) -> None:
+    """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
+    is what stderr then says (default "wrote FILE")."""
     if output is None:
         if isinstance(data, bytes):
             raise HandformerError("this output is a binary file: give -o FILE")
@@ -102,7 +121,7 @@ def write_output(data: str | bytes, output: str | None) -> None:
     from .io import atomic_write
 
     atomic_write(output, data)
-    click.echo(f"wrote {output}", err=True)
+    click.echo(done or f"wrote {output}", err=True)
 
 
 def show_sections(sections: list, precision: int, width: int | None) -> None:
