@@ -12,9 +12,9 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from string import Template
-
 import numpy as np
+
+from .formula import fill
 
 
 @dataclass(frozen=True)
@@ -33,14 +33,10 @@ class Op:
         for absent in [k for k, v in names.items() if v is None]:
             parts = [p for p in text.split(r",\quad ") if f"\\partial ${absent}" not in p]
             text = re.sub(rf" \+ \${absent}(\^\{{\(i\)\}})?", "", r",\quad ".join(parts))
-        return _Formula(text).safe_substitute(names)
+        return fill(text, names)
 
 
 _GENERIC = {"out": "Y", "x": "X", "a": "A", "b": "B"}  # for steps that name no symbols
-
-
-class _Formula(Template):
-    idpattern = r"[a-z]+"  # "$out_{ij}" is the symbol "out" with a subscript, not "out_"
 
 
 OPS: dict[str, Op] = {}
