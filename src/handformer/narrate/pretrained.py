@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import HandformerError
+from ..formula import head, transpose
 from .document import Matrix, Section
 from .pretrained_text import TEXTS
 
@@ -143,7 +144,7 @@ def layer(r: Reader, i: int) -> None:
     a = f"{p}.self_attn"
     r.add(f"{a}.qkv", "7", where + r.t("qkv.title"), [r.t("qkv", h=r.heads, dk=r.d // r.heads)],
           formula=r.formula(f"{a}.q"),
-          equation=[r.mat(f"{a}.head.0.{w}", f"{w.upper()}^{{(1)}}") for w in "qkv"],
+          equation=[r.mat(f"{a}.head.0.{w}", head(w.upper(), 1)) for w in "qkv"],
           steps=[f"{a}.q", f"{a}.k", f"{a}.v"])
     masked = r.value(f"{a}.masked")[0]
     hidden = int(np.isinf(masked).any(axis=-1).sum())
@@ -167,7 +168,7 @@ def layer(r: Reader, i: int) -> None:
 
 def patterns(r: Reader, a: str, where: str) -> None:
     """All heads of one layer side by side: the small multiples of what attention learned."""
-    mats = [r.mat(f"{a}.head.{h}.pattern", f"A^{{({h + 1})}}", kind="pattern", cols=r.tokens,
+    mats = [r.mat(f"{a}.head.{h}.pattern", head("A", h + 1), kind="pattern", cols=r.tokens,
                   note=r.t("head", h=h + 1)) for h in range(r.heads)]
     kinds: dict[str, list[str]] = {}
     for h, m in enumerate(mats):
@@ -219,7 +220,7 @@ def pooling(r: Reader) -> None:
     r.add("pooling.mean", "13", r.t("pool.title"),
           [r.t("pool", n=count, tokens=" ".join(r.tokens[:count])), r.t("pool.why")],
           formula=r.formula("pooling.mean"),
-          equation=[r.mat(last, f"H^{{({r.layers})}}"), "→",
+          equation=[r.mat(last, head("H", r.layers)), "→",
                     r.mat("pooling.mean", "u", kind="vector", rows=None)],
           steps=["pooling.mean"], phase="forward")
     length = r.extra("pooling.normalized", "norm")
@@ -256,5 +257,5 @@ def similarity(r: Reader) -> Section:
     return Section("similarity", "13c", r.t("cos.title"), [r.t("cos"), *told],
                    r.formula("similarity"),
                    [Matrix("pooling.normalized", "E", e, labels, None), "·",
-                    Matrix("pooling.normalized", r"E^\top", e.T, None, labels), "=",
+                    Matrix("pooling.normalized", transpose("E"), e.T, None, labels), "=",
                     Matrix("similarity", r"\cos", cos, labels, labels)], [], ["similarity"])
