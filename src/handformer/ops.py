@@ -12,6 +12,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+
 import numpy as np
 
 from .formula import fill

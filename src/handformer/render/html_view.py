@@ -15,6 +15,7 @@ from ..narrate.document import Callout, Matrix, Section
 from . import grids
 from . import html_multiples as multiples
 from .svg import positional_chart
+from .tex import FormulaError, to_mathml, warn
 
 FULL_CELLS = 2048  # "show all" reveals at most this many numbers of one matrix ...
 FULL_COLS = 128  # ... and at most this many of its columns
@@ -25,17 +26,17 @@ SYMBOLS = {r"\cdot": "·", r"\times": "×", r"\Rightarrow": "⇒", "-": "−", r
 
 
 @lru_cache(maxsize=4096)
-def mathml(latex: str, display: bool = True) -> str:
-    """LaTeX to MathML on the server; what latex2mathml cannot read stays as escaped LaTeX."""
+def mathml(latex: str, display: bool = True, where: str = "a formula") -> str:
+    """LaTeX to MathML on the server; a formula that does not convert is shown as its TeX and
+    warned about on stderr (the tests allow none)."""
     from markupsafe import escape
 
     if not latex:
         return ""
     try:
-        from latex2mathml.converter import convert
-
-        return convert(latex, display="block" if display else "inline")
-    except Exception:  # latex2mathml raises many kinds; any failure falls back to the source
+        return to_mathml(latex, display)
+    except FormulaError as err:
+        warn(where, latex, err)
         return f'<code class="tex">{escape(latex)}</code>'
 
 
@@ -62,7 +63,8 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None) -> dict:
             for i in row_idx]
     elided = None in row_idx or None in col_idx
     return {
-        "name": m.name, "symbol": mathml(m.symbol, False), "kind": m.kind, "note": m.note,
+        "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
+        "note": m.note,
         "shape": grids.dims(m.shape), "cols": [None if j is None else _label(m.cols, j, True)
                                                for j in col_idx],
         "rows": rows, "top": grids.fmt(top, precision), "elided": elided,
@@ -112,7 +114,7 @@ def _numbers(block: np.ndarray, precision: int) -> str:
 
 
 def equation_view(items: list, precision: int, budget: Budget | None,
-                  zh_items: list | None = None) -> list[dict]:
+                  zh_items: list | None = None, where: str = "an equation") -> list[dict]:
     """The drawing left to right: matrices, and the operators between them as MathML; three
     or more attention patterns as one grid of small multiples (zh_items: their Chinese notes)."""
     out = []
@@ -125,7 +127,8 @@ def equation_view(items: list, precision: int, budget: Budget | None,
             out.append({"matrix": matrix_view(item, precision, budget)})
         else:
             text = SYMBOLS.get(str(item).strip(), str(item))
-            out.append({"op": mathml(text, False) if "\\" in text else None, "text": text})
+            out.append({"op": mathml(text, False, where) if "\\" in text else None,
+                        "text": text})
     return out
 
 
@@ -133,13 +136,13 @@ def section_view(en: Section, zh: Section | None, precision: int,
                  budget: Budget | None) -> dict:
     """One panel with its text in both languages (Chinese falls back to English if missing)."""
     zh = zh or en
-    equation = equation_view(en.equation, precision, budget, zh.equation)
+    equation = equation_view(en.equation, precision, budget, zh.equation, f"step {en.id}")
     return {
         "id": en.id, "anchor": "s-" + en.id, "number": en.number, "phase": en.phase,
         "title": {"en": grids.short_title(en.title, en.number),
                   "zh": grids.short_title(zh.title, zh.number)},
         "paragraphs": {"en": en.paragraphs, "zh": zh.paragraphs},
-        "formula": mathml(en.formula), "latex": en.formula,
+        "formula": mathml(en.formula, True, f"step {en.id}"), "latex": en.formula,
         "equation": equation,
         "callouts": [_callout(c, z, precision, budget, equation)
                      for c, z in zip(en.callouts, _pad(zh.callouts, en.callouts), strict=True)],
