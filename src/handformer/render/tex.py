@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+from functools import lru_cache
 
 from ..config import HandformerError
 
@@ -62,6 +63,8 @@ _MATHTEXT = [
     (re.compile(r"\\begin\{cases\}(.*?)\\end\{cases\}", re.S), lambda m: _cases(m[1])),
     (re.compile(r"'(_(?:\{[^{}]*\}|\w))"), lambda m: m[1] + "'"),  # S'_{ij} → S_{ij}'
     (re.compile(r"\\[dt]frac\b"), lambda m: r"\frac"),
+    (re.compile(r"\\xrightarrow\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"),
+     lambda m: r"\overset{" + m[1] + r"}{\longrightarrow}"),
     (re.compile(r"\\(?:textstyle|displaystyle)\s*"), lambda m: ""),
     (re.compile(r"\\[lr]vert\b"), lambda m: "|"),
     (re.compile(r"\\operatorname\*"), lambda m: r"\operatorname"),
@@ -78,13 +81,18 @@ def _cases(body: str) -> str:
 
 def mathtext(latex: str) -> str:
     """The formula as ``$…$`` that matplotlib's mathtext parses; FormulaError if it cannot."""
-    from matplotlib.mathtext import MathTextParser
-
     text = latex
     for pattern, repl in _MATHTEXT:
         text = pattern.sub(repl, text)
     try:
-        MathTextParser("path").parse(f"${text}$")
+        _mathtext_parser().parse(f"${text}$")
     except ValueError as err:  # mathtext reports every parse failure as a ValueError
         raise FormulaError(str(err).strip().splitlines()[-1]) from None
     return f"${text}$"
+
+
+@lru_cache(maxsize=1)
+def _mathtext_parser():
+    from matplotlib.mathtext import MathTextParser
+
+    return MathTextParser("path")  # one, so its cache of parsed formulas is shared
