@@ -97,7 +97,7 @@ def _projection_equation(ctx: Ctx, b: Block, h: int, which: str, x_sym: str, out
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
     part = slice(h * width, (h + 1) * width)  # this head's columns of W (and entries of b)
     w, bias = ctx.value(f"{b.p}.w_{which}"), ctx.value(f"{b.p}.b_{which}")
-    w_sym, b_sym = b.sym(sup("W", big), h), b.sym(sup("b", big), h)
+    w_sym, b_sym = (b.sym(sup(letter, "{" + big + "}"), h) for letter in "Wb")
     equation = [ctx.mat(x_name, x_sym, ctx.value(x_name), x_tokens, dims(d)), r"\cdot",
                 ctx.mat(f"{b.p}.w_{which}", w_sym, None if w is None else w[:, part], dims(d),
                         dims(width, col))]
