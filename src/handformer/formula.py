@@ -108,9 +108,12 @@ def prime(symbol: str) -> str:
     return parse(symbol).plus("^", "'").tex()
 
 
-def grad(symbol: str) -> str:
-    r"""∂L/∂symbol as a fraction."""
-    return r"\frac{\partial L}{\partial " + symbol + "}"
+_GRADIENT = re.compile(r"\\dL\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
+def expand(template: str) -> str:
+    r"""A template with its shorthand written out: \dL{$x} is ∂L/∂$x as a fraction."""
+    return _GRADIENT.sub(lambda m: r"\frac{\partial L}{\partial " + m[1] + "}", template)
 
 
 def clauses(*parts: str) -> str:
