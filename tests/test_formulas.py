@@ -149,3 +149,25 @@ def test_every_formula_of_bert_converts():
     from handformer.interop.pretrained import pretrained_tape
 
     check(pretrained_tape("all-minilm-l6-v2", "when you play"))
+
+
+def test_templates_expand_and_fill_through_the_helpers():
+    from handformer.formula import expand, fill
+
+    assert expand(r"\dL{$x_{t}} = 0") == r"\frac{\partial L}{\partial $x_{t}} = 0"
+    assert fill(r"$out = $k^\top $q", {"out": "S", "k": head("K", 1)}) == r"S = K^{(1)\top} $q"
+
+
+@pytest.mark.parametrize("step", ["decoder.0.self_attn.head.0.masked",
+                                  "encoder.0.self_attn.head.0.scores", "prediction"])
+def test_figures_draw_every_formula_in_mathtext(step, tmp_path, capsys):
+    """The mask's cases, K^{(1)\\top} and arg max: drawn as mathtext, with no warning."""
+    from handformer.render.figure import find_section, formula_text, render_figure
+
+    tape = handformer.walk()
+    section = find_section(build(tape), step)
+    symbols = [m.symbol for m in section.equation if isinstance(m, Matrix)]
+    assert all(formula_text(t).startswith("$") for t in [section.formula, *symbols])
+    render_figure(tape, step, tmp_path / "f.svg", fmt="svg")
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "f.svg").stat().st_size > 1000
