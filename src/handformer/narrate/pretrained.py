@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import i18n
+from ..formula import head, transpose
 from .document import Matrix, Section
 
 
@@ -145,7 +146,7 @@ def layer(r: Reader, i: int) -> None:
     r.add(f"{a}.qkv", "7", where + r.t("bert.qkv.title"),
           [r.t("bert.qkv", h=r.heads, dk=r.d // r.heads)],
           formula=r.formula(f"{a}.q"),
-          equation=[r.mat(f"{a}.head.0.{w}", f"{w.upper()}^{{(1)}}") for w in "qkv"],
+          equation=[r.mat(f"{a}.head.0.{w}", head(w.upper(), 1)) for w in "qkv"],
           steps=[f"{a}.q", f"{a}.k", f"{a}.v"])
     masked = r.value(f"{a}.masked")[0]
     hidden = int(np.isinf(masked).any(axis=-1).sum())
@@ -170,7 +171,7 @@ def layer(r: Reader, i: int) -> None:
 
 def patterns(r: Reader, a: str, where: str) -> None:
     """All heads of one layer side by side: the small multiples of what attention learned."""
-    mats = [r.mat(f"{a}.head.{h}.pattern", f"A^{{({h + 1})}}", kind="pattern", cols=r.tokens,
+    mats = [r.mat(f"{a}.head.{h}.pattern", head("A", h + 1), kind="pattern", cols=r.tokens,
                   note=r.t("bert.head", h=h + 1)) for h in range(r.heads)]
     kinds: dict[str, list[str]] = {}
     for h, m in enumerate(mats):
@@ -227,7 +228,7 @@ def pooling(r: Reader) -> None:
     r.add("pooling.mean", "13", r.t("bert.pool.title"),
           [r.t("bert.pool", n=count, tokens=" ".join(r.tokens[:count])), r.t("bert.pool.why")],
           formula=r.formula("pooling.mean"),
-          equation=[r.mat(last, f"H^{{({r.layers})}}"), "→",
+          equation=[r.mat(last, head("H", r.layers)), "→",
                     r.mat("pooling.mean", "u", kind="vector", rows=None)],
           steps=["pooling.mean"], phase="forward")
     length = r.extra("pooling.normalized", "norm")
@@ -264,5 +265,5 @@ def similarity(r: Reader) -> Section:
     return Section("similarity", "13c", r.t("bert.cos.title"), [r.t("bert.cos"), *told],
                    r.formula("similarity"),
                    [Matrix("pooling.normalized", "E", e, labels, None), "·",
-                    Matrix("pooling.normalized", r"E^\top", e.T, None, labels), "=",
+                    Matrix("pooling.normalized", transpose("E"), e.T, None, labels), "=",
                     Matrix("similarity", r"\cos", cos, labels, labels)], [], ["similarity"])
