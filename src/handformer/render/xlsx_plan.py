@@ -1,0 +1,163 @@
+"""The workbook's blocks read off a tape: one per step (one per head), the parameters each step
+is the first to use, labels and narration from the walkthrough, and the few helper blocks
+(the loss's targets, the predicted word) that make the sheet readable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..narrate.unicode_math import to_text
+from .xlsx_layout import Block, Sheets, XlsxError, as_matrix, stage_of
+
+WORDS = {
+    "en": {"input": "input: change it and every number after it recomputes",
+           "targets": "the target words' ids (input)",
+           "per_position": "−log p(target) at each position = log Σ exp(logits) − logit of the target",
+           "argmax": "the predicted word: the column with the largest probability in each row",
+           "predicted": "predicted"},
+    "zh": {"input": "输入：改动它，之后的每个数都会重新计算",
+           "targets": "目标词的编号（输入）",
+           "per_position": "每个位置的 −log p(目标) = log Σ exp(logits) − 目标词的 logit",
+           "argmax": "预测的词：每行概率最大的那一列",
+           "predicted": "预测"},
+}
+
+
+@dataclass
+class Plan:
+    sheets: Sheets
+    blocks: dict[str, list[Block]] = field(default_factory=dict)  # name → one block per head
+    sheet_of: dict[str, str] = field(default_factory=dict)
+
+    def block(self, name: str, head: int | None = None) -> Block:
+        blocks = self.blocks[name]
+        return blocks[head] if head is not None and len(blocks) > 1 else blocks[0]
+
+    def add(self, sheet: str, band: list[Block]) -> None:
+        self.sheets.place(sheet, band)
+        for block in band:
+            self.blocks.setdefault(block.step.name if _is_head(block) else block.name,
+                                   []).append(block)
+            self.sheet_of[block.name] = sheet
+        if band and band[0].step is not None:
+            self.sheet_of[band[0].step.name] = sheet
+
+
+def _is_head(block: Block) -> bool:
+    return block.head is not None
+
+
+def plan_workbook(tape, lang: str) -> Plan:
+    """Every step of the forward pass as blocks on sheets, in the tape's order."""
+    notes = _narration(tape, lang)
+    words = WORDS[lang]
+    views = {(s.inputs[0], s.attrs["index"]): s.name for s in tape.steps
+             if s.view and s.op == "select_head"}
+    plan = Plan(Sheets())
+    for step in tape.steps:
+        if step.view:
+            continue
+        sheet = stage_of(step, plan.sheet_of)
+        band = _step_blocks(step, views, notes)
+        params = [n for n in step.inputs if n not in tape.index and n not in plan.blocks]
+        band += [_input_block(n, tape.params[n], notes, words["input"]) for n in params]
+        band = _with_helpers(step, band, tape, words)
+        plan.add(sheet, band)
+    return plan
+
+
+def _step_blocks(step, views: dict, notes: dict) -> list[Block]:
+    value = np.asarray(step.value)
+    formula = to_text(step.formula) if step.formula else step.op
+    if step.op == "input":
+        return [_input_block(step.name, value, notes, "")]
+    if value.ndim == 3:
+        prefix, leaf = step.name.rsplit(".", 1)
+        names = [views.get((step.name, h), f"{prefix}.head.{h}.{leaf}")
+                 for h in range(value.shape[0])]
+        return [_labelled(Block(name, "step", value[h], step, h, formula=formula), notes)
+                for h, name in enumerate(names)]
+    return [_labelled(Block(step.name, "step", as_matrix(value, step.name), step,
+                            formula=formula), notes)]
+
+
+def _input_block(name: str, value, notes: dict, formula: str) -> Block:
+    block = Block(name, "input", as_matrix(np.asarray(value), name), formula=formula)
+    return _labelled(block, notes)
+
+
+def _with_helpers(step, band: list[Block], tape, words: dict) -> list[Block]:
+    """The loss needs its targets and a per-position term; the last softmax gets its argmax."""
+    if step.op == "cross_entropy":
+        targets = np.asarray(step.attrs["targets"]).reshape(1, -1)
+        per_position = _per_position(as_matrix(tape.value(step.inputs[0]), step.name), targets[0],
+                                     step.attrs.get("smoothing", 0.0))
+        tokens = tape.meta.get("target", {}).get("tokens", [])
+        aux = [Block(f"{step.name}.targets", "input", targets, formula=words["targets"]),
+               Block(f"{step.name}.per_position", "helper", per_position, step,
+                     formula=words["per_position"])]
+        for block in aux:
+            block.cols = list(tokens) if len(tokens) == targets.size else _numbers(targets.size)
+            block.rows = [""]
+        return aux + band
+    last_softmax = [s for s in tape.steps if s.op == "softmax" and not s.view][-1:]
+    if last_softmax and step is last_softmax[0] and np.asarray(step.value).ndim == 2:
+        probs = band[0]
+        picked = np.asarray(probs.cols, dtype=object)[probs.value.argmax(axis=1)]
+        argmax = Block(f"{step.name}.argmax", "helper", picked.reshape(-1, 1), step,
+                       rows=probs.rows, cols=[words["predicted"]], formula=words["argmax"])
+        return [probs, argmax, *band[1:]]
+    return band
+
+
+def _per_position(logits: np.ndarray, targets: np.ndarray, smoothing: float) -> np.ndarray:
+    """The cross-entropy of each position (the cached value of the helper row)."""
+    top = logits.max(axis=1)
+    log_total = np.log(np.exp(logits - top[:, None]).sum(axis=1)) + top
+    picked = logits[np.arange(targets.size), targets]
+    terms = log_total - (1.0 - smoothing) * picked - smoothing * logits.mean(axis=1)
+    return terms.reshape(1, -1)
+
+
+def _labelled(block: Block, notes: dict) -> Block:
+    """Row and column labels, title and narration from the walkthrough, numbers otherwise."""
+    title, text, shapes = notes.get(block.name, ("", "", {}))
+    rows, cols = shapes.get(block.value.shape, (None, None))
+    block.rows = list(rows) if rows else _numbers(block.height)
+    block.cols = list(cols) if cols else _numbers(block.width)
+    block.title, block.narration = title, text
+    return block
+
+
+def _numbers(n: int) -> list[str]:
+    return [str(i) for i in range(n)]
+
+
+def _narration(tape, lang: str) -> dict[str, tuple[str, str, dict]]:
+    """name → (section title, its paragraphs, {shape: (row labels, column labels)})."""
+    from ..narrate import Matrix, build
+
+    notes: dict[str, tuple[str, str, dict]] = {}
+    labels: dict[str, dict] = {}
+    for section in build(tape, lang):
+        for item in section.equation:
+            if isinstance(item, Matrix):
+                shape = as_matrix(np.asarray(item.value), item.name).shape
+                labels.setdefault(item.name, {}).setdefault(shape, (item.rows, item.cols))
+        for name in section.steps:
+            notes.setdefault(name, (section.title, "\n\n".join(section.paragraphs), {}))
+    names = set(notes) | set(labels)
+    return {n: (*notes.get(n, ("", ""))[:2], labels.get(n, {})) for n in names}
+
+
+def check_ops(tape, supported) -> None:
+    """Refuse, by name, a step whose operation the workbook has no formula for."""
+    for step in tape.steps:
+        if step.view:
+            if step.op != "select_head":
+                raise XlsxError(f"the workbook cannot show the view {step.name!r} ({step.op})")
+        elif step.op not in supported:
+            raise XlsxError(f"the workbook has no spreadsheet formula for step {step.name!r} "
+                            f"(op {step.op!r}); it writes the encoder-decoder walk only")
