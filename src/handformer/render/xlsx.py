@@ -56,9 +56,18 @@ def render_xlsx(tape, lang: str = "en", precision: int = 3) -> bytes:
             write_block(book, sheet, block, plan, styles)
         for col, width in column_widths(blocks, precision).items():
             sheet.set_column(col, col, width)
+        _page_setup(sheet)
     _write_contents(contents, plan, tape, CONTENTS[lang], styles)
+    _page_setup(contents)
     book.close()
     return output.getvalue()
+
+
+def _page_setup(sheet) -> None:
+    """Printed (or exported to PDF) a sheet is one page wide, in landscape."""
+    sheet.set_landscape()
+    sheet.set_paper(9)  # A4
+    sheet.fit_to_pages(1, 0)
 
 
 def _xlsxwriter():
@@ -81,7 +90,7 @@ def _check_size(tape) -> None:
     cells = count_cells(tape)
     if cells > MAX_CELLS:
         raise XlsxError(f"this walk would fill {cells:,} cells; --format xlsx writes at most "
-                        f"{MAX_CELLS:,} (the tutorial needs about 2,600): choose a smaller "
+                        f"{MAX_CELLS:,} (the tutorial needs about 3,500): choose a smaller "
                         f"d_model, d_ff, fewer layers, shorter sentences or a smaller corpus")
 
 

@@ -60,9 +60,11 @@ def write_block(book, sheet, block: Block, plan, styles: Styles) -> int:
 
 def _write_labels(sheet, block: Block, styles: Styles) -> None:
     top, left = block.row - HEADER_ROWS, block.col - 1
-    sheet.write_string(top, left, block.name, styles.name)
     if block.title:
-        sheet.write_string(top, left + 1, block.title, styles.title)
+        sheet.write_rich_string(top, left, styles.name, block.name, styles.title,
+                                "   " + block.title)
+    else:
+        sheet.write_string(top, left, block.name, styles.name)
     if block.narration:
         sheet.write_comment(top, left, block.narration, {"x_scale": 4, "y_scale": 3})
     if block.formula:

@@ -16,6 +16,7 @@ from ..config import HandformerError
 
 HEADER_ROWS = 3  # title, formula, column labels
 MAX_COLUMNS = 16384  # the xlsx format's last column is XFD
+WRAP_COLUMNS = 40
 
 
 class XlsxError(HandformerError):
@@ -105,16 +106,21 @@ class Sheets:
     next_row: dict[str, int] = field(default_factory=dict)
 
     def place(self, sheet: str, band: list[Block]) -> None:
+        """Side by side from column B; a block that would reach past WRAP_COLUMNS starts a
+        new line of the band (a weight as wide as the vocabulary goes below its step)."""
         top = self.next_row.setdefault(sheet, 0)
-        col = 1  # leave column A for the first block's row labels
+        col, line_height = 1, 0  # column A holds the first block's row labels
         for block in band:
+            if col > 1 and col + block.width > WRAP_COLUMNS:
+                top, col, line_height = top + HEADER_ROWS + line_height + 2, 1, 0
+            if col + block.width > MAX_COLUMNS:
+                raise XlsxError(f"{block.name!r} is {block.width:,} columns wide; an xlsx "
+                                f"sheet holds {MAX_COLUMNS:,}")
             block.sheet, block.row, block.col = sheet, top + HEADER_ROWS, col
             col += block.width + 2  # a label column and a gap before the next block
-        if col > MAX_COLUMNS:
-            raise XlsxError(f"step {band[0].name!r} is {col:,} columns wide; an xlsx sheet "
-                            f"holds {MAX_COLUMNS:,}")
+            line_height = max(line_height, block.height)
         self.bands.setdefault(sheet, []).append(band)
-        self.next_row[sheet] = top + HEADER_ROWS + max(b.height for b in band) + 2
+        self.next_row[sheet] = top + HEADER_ROWS + line_height + 2
 
     def blocks(self, sheet: str | None = None) -> list[Block]:
         names = [sheet] if sheet else list(self.bands)

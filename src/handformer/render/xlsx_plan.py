@@ -63,7 +63,7 @@ def plan_workbook(tape, lang: str) -> Plan:
         band = _step_blocks(step, views, notes)
         params = [n for n in step.inputs if n not in tape.index and n not in plan.blocks]
         band += [_input_block(n, tape.params[n], notes, words["input"]) for n in params]
-        band = _with_helpers(step, band, tape, words)
+        band = _with_helpers(step, _word_labels(step, band, tape.meta), tape, words)
         plan.add(sheet, band)
     return plan
 
@@ -81,6 +81,22 @@ def _step_blocks(step, views: dict, notes: dict) -> list[Block]:
                 for h, name in enumerate(names)]
     return [_labelled(Block(step.name, "step", as_matrix(value, step.name), step,
                             formula=formula), notes)]
+
+
+def _word_labels(step, band: list[Block], meta: dict) -> list[Block]:
+    """Ids under their words, and an embedding table's rows named by the vocabulary."""
+    vocab = list(meta.get("vocab", []))
+    for block in band:
+        if step.op == "input" and block.name == step.name:
+            tokens = meta.get(step.name.split(".")[0], {}).get("tokens", [])
+            block.rows, block.cols = ["id"], _fit(tokens, block.width, block.cols)
+        if step.op == "embed" and block.name == step.inputs[1]:
+            block.rows = _fit(vocab, block.height, block.rows)
+    return band
+
+
+def _fit(labels: list, size: int, otherwise: list) -> list:
+    return list(labels) if len(labels) == size else otherwise
 
 
 def _input_block(name: str, value, notes: dict, formula: str) -> Block:
