@@ -263,3 +263,14 @@ def test_changing_an_embedding_moves_the_prediction(tmp_path, config):
     vocab = after.meta["vocab"]
     predicted = [vocab[k] for k in after["generator.probs"].argmax(axis=1)]
     assert list(block_values(book, "generator_probs_argmax")[:, 0]) == predicted
+
+
+def test_refuses_a_tape_read_back_from_json(tutorial, tmp_path):
+    """A saved tape keeps no attributes (ε, scales, the mask): refused, not guessed."""
+    saved = tmp_path / "tape.json"
+    runner = CliRunner()
+    assert runner.invoke(main, ["walk", "--format", "json", "-o", str(saved)]).exit_code == 0
+    result = runner.invoke(main, ["render", str(saved), "--format", "xlsx",
+                                  "-o", str(tmp_path / "walk.xlsx")])
+    assert result.exit_code == 2
+    assert "handformer walk --format xlsx" in result.output and "Traceback" not in result.output

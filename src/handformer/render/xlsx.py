@@ -18,7 +18,7 @@ import numpy as np
 
 from ..config import HandformerError
 from .xlsx_blocks import column_widths, make_styles, write_block
-from .xlsx_formulas import SUPPORTED_OPS
+from .xlsx_formulas import NEEDED_ATTRS, SUPPORTED_OPS
 from .xlsx_layout import XlsxError
 from .xlsx_plan import check_ops, plan_workbook
 
@@ -42,7 +42,7 @@ CONTENTS = {
 def render_xlsx(tape, lang: str = "en", precision: int = 3) -> bytes:
     """The workbook's bytes: contents, then one sheet per stage, each matrix a named block."""
     xlsxwriter = _xlsxwriter()
-    check_ops(tape, SUPPORTED_OPS)
+    check_ops(tape, SUPPORTED_OPS, NEEDED_ATTRS)
     _check_size(tape)
     plan = plan_workbook(tape, lang)
     output = io.BytesIO()

@@ -203,6 +203,9 @@ STEP_FORMULAS = {
 }
 HELPER_FORMULAS = {"per_position": per_position, "argmax": argmax}
 SUPPORTED_OPS = set(STEP_FORMULAS) | {"input"}
+NEEDED_ATTRS = {"scale": ("factor",), "scores": ("scale",), "mask": ("allowed",),
+                "layer_norm": ("eps",), "cross_entropy": ("targets", "weights"),
+                "select_head": ("index",)}
 
 
 def formulas_of(block: Block, plan, here: str):

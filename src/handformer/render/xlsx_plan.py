@@ -63,7 +63,8 @@ def plan_workbook(tape, lang: str) -> Plan:
         band = _step_blocks(step, views, notes)
         params = [n for n in step.inputs if n not in tape.index and n not in plan.blocks]
         band += [_input_block(n, tape.params[n], notes, words["input"]) for n in params]
-        band = _with_helpers(step, _word_labels(step, band, tape.meta), tape, words)
+        band = _word_labels(step, _head_labels(step, band, plan), tape.meta)
+        band = _with_helpers(step, band, tape, words)
         plan.add(sheet, band)
     return plan
 
@@ -92,6 +93,22 @@ def _word_labels(step, band: list[Block], meta: dict) -> list[Block]:
             block.rows, block.cols = ["id"], _fit(tokens, block.width, block.cols)
         if step.op == "embed" and block.name == step.inputs[1]:
             block.rows = _fit(vocab, block.height, block.rows)
+    return band
+
+
+def _head_labels(step, band: list[Block], plan: Plan) -> list[Block]:
+    """A projection's weights (all heads side by side) labelled by head and by the input's
+    dimension, like the head blocks they make."""
+    if step.op != "head_proj":
+        return band
+    heads = [b for b in band if b.head is not None]
+    x = plan.blocks.get(step.inputs[0], [None])[0]
+    for block in band:
+        if block.kind == "input" and block.width == sum(h.width for h in heads):
+            block.cols = [f"{h.head + 1}·{c}" if len(heads) > 1 else c
+                          for h in heads for c in h.cols]
+            if block.height > 1 and x is not None and x.width == block.height:
+                block.rows = list(x.cols)
     return band
 
 
@@ -168,12 +185,17 @@ def _narration(tape, lang: str) -> dict[str, tuple[str, str, dict]]:
     return {n: (*notes.get(n, ("", ""))[:2], labels.get(n, {})) for n in names}
 
 
-def check_ops(tape, supported) -> None:
-    """Refuse, by name, a step whose operation the workbook has no formula for."""
+def check_ops(tape, supported: set, needed_attrs: dict) -> None:
+    """Refuse, by name, a step the workbook has no formula for, or lacks the numbers of."""
     for step in tape.steps:
-        if step.view:
-            if step.op != "select_head":
-                raise XlsxError(f"the workbook cannot show the view {step.name!r} ({step.op})")
-        elif step.op not in supported:
+        if step.view and step.op != "select_head":
+            raise XlsxError(f"the workbook cannot show the view {step.name!r} ({step.op})")
+        if not step.view and step.op not in supported:
             raise XlsxError(f"the workbook has no spreadsheet formula for step {step.name!r} "
                             f"(op {step.op!r}); it writes the encoder-decoder walk only")
+        missing = [a for a in needed_attrs.get(step.op, ()) if a not in step.attrs]
+        absent = [n for n in step.inputs if n not in tape.index and n not in tape.params]
+        if missing or absent:
+            raise XlsxError(f"step {step.name!r} lacks {', '.join(missing + absent)} (a tape "
+                            f"read back from JSON keeps no attributes): write the workbook "
+                            f"with `handformer walk --format xlsx`")
