@@ -46,7 +46,7 @@ def make_styles(book, precision: int) -> Styles:
 
 
 def write_block(book, sheet, block: Block, plan, styles: Styles) -> int:
-    """Write the block; return how many of its cells are formulas (array formulas too)."""
+    """Write the block; return how many of its cells are formulas."""
     _write_labels(sheet, block, styles)
     book.define_name(defined_name(block.name), "=" + block.absolute_area())
     if block.kind == "input":
@@ -86,13 +86,6 @@ def _write_formulas(sheet, block: Block, plan, style) -> int:
     formulas = formulas_of(block, plan, sheet.name)
     cached = [[_cached(x) for x in row] for row in block.value]
     r0, c0 = block.row, block.col
-    if isinstance(formulas, str):  # one array formula; the other cells carry their values
-        sheet.write_array_formula(r0, c0, r0 + block.height - 1, c0 + block.width - 1,
-                                  formulas, style, cached[0][0])
-        for (i, j), x in np.ndenumerate(block.value):
-            if i or j:
-                sheet.write_number(r0 + i, c0 + j, _cached(x), style)
-        return block.height * block.width
     for i, row in enumerate(cached):
         for j, x in enumerate(row):
             sheet.write_formula(r0 + i, c0 + j, formulas(i, j), style, x)

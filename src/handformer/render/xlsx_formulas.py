@@ -1,10 +1,14 @@
 """Each operation of the tape as spreadsheet formulas over the blocks it reads.
 
 A formula function gets the block it fills, the plan (to find its inputs' blocks) and the sheet
-it is written on, and returns either one array formula for the whole block ("{=MMULT(…)}") or a
-function (i, j) → the formula of cell (i, j). Only functions that LibreOffice Calc, Google Sheets
-and every Excel evaluate: MMULT, TRANSPOSE, SUMPRODUCT, INDEX, MATCH, EXP, LN, SIN, COS, SQRT,
-MAX, AVERAGE, VARP, IF, ROW, COLUMN; no dynamic arrays.
+it is written on, and returns a function (i, j) → the formula of cell (i, j). Only functions that
+LibreOffice Calc, Google Sheets and every Excel evaluate: MMULT, SUMPRODUCT, INDEX, MATCH, EXP,
+LN, SIN, COS, SQRT, MAX, AVERAGE, VARP, IF, ROW, COLUMN; no dynamic arrays.
+
+Note: every cell has its own formula, matrix products too (MMULT of a row and a column). One
+array formula per block reads well and LibreOffice computes it on load, but after an edit
+LibreOffice (7.x, xlsx loaded without recalculation) did not recompute ordinary formulas that
+read cells of an array formula: the attention pattern kept its old numbers.
 """
 
 from __future__ import annotations
@@ -85,13 +89,12 @@ def relu(block, plan, here):
 
 
 def _affine(block, x, w, bias, here, first_col: int):
-    """X W (+ b) over columns first_col… of W: one array formula, or MMULT per cell plus b_j
-    (an array plus a row would need broadcasting, which Google Sheets lacks)."""
-    cols = (first_col, first_col + block.width)
-    if bias is None:
-        return "{=MMULT(" + x.area(here) + "," + w.area(here, cols=cols) + ")}"
-    return lambda i, j: (f"=MMULT({x.row_area(i, here)},{w.col_area(first_col + j, here)})"
-                         f"+{bias.cell(0, first_col + j, here)}")
+    """X W (+ b) over columns first_col… of W: row i of X times column j of W, per cell."""
+    def cell(i, j):
+        text = f"=MMULT({x.row_area(i, here)},{w.col_area(first_col + j, here)})"
+        return text + (f"+{bias.cell(0, first_col + j, here)}" if bias is not None else "")
+
+    return cell
 
 
 def linear(block, plan, here):
@@ -107,12 +110,12 @@ def head_proj(block, plan, here):
 def scores(block, plan, here):
     q, k = _inputs(block, plan)
     factor = times(block.step.attrs["scale"])
-    return "{=MMULT(" + q.area(here) + ",TRANSPOSE(" + k.area(here) + "))" + factor + "}"
+    return lambda i, j: f"=SUMPRODUCT({q.row_area(i, here)},{k.row_area(j, here)}){factor}"
 
 
 def attend(block, plan, here):
     a, v = _inputs(block, plan)
-    return "{=MMULT(" + a.area(here) + "," + v.area(here) + ")}"
+    return lambda i, j: f"=MMULT({a.row_area(i, here)},{v.col_area(j, here)})"
 
 
 def mask(block, plan, here):
@@ -209,7 +212,7 @@ NEEDED_ATTRS = {"scale": ("factor",), "scores": ("scale",), "mask": ("allowed",)
 
 
 def formulas_of(block: Block, plan, here: str):
-    """The array formula of a computed block, or its formula per cell."""
+    """The formula of each cell of a computed block, as a function of (i, j)."""
     if block.kind == "helper":
         return HELPER_FORMULAS[block.name.rsplit(".", 1)[1]](block, plan, here)
     return STEP_FORMULAS[block.step.op](block, plan, here)
