@@ -29,12 +29,14 @@ CONTENTS = {
            "hint": "Blue numbers are inputs (embeddings, weights, biases, ids). Change one and "
                    "every formula after it recomputes, down to the predicted words. Hover a "
                    "block's name for its explanation.",
-           "sentence": "source → target", "predicted": "predicted",
+           "sentence": "source → target", "reads": "the decoder reads",
+           "predicted": "and predicts the next word",
            "columns": ["sheet", "block", "shape", "step"]},
     "zh": {"title": "handformer · 整个前向计算，每个数都是公式",
            "hint": "蓝色的数是输入（嵌入、权重、偏置、编号）。改动其中一个，之后的每个公式都会重新"
                    "计算，直到预测的词。把鼠标停在块的名字上可以看到讲解。",
-           "sentence": "源句 → 目标句", "predicted": "预测",
+           "sentence": "源句 → 目标句", "reads": "解码器读到",
+           "predicted": "预测的下一个词",
            "columns": ["工作表", "块", "形状", "步骤"]},
 }
 
@@ -113,7 +115,7 @@ def _write_contents(sheet, plan, tape, words: dict, styles) -> None:
         sheet.write_string(row, 1, block.name)
         sheet.write_string(row, 2, "×".join(str(n) for n in block.value.shape))
         sheet.write_string(row, 3, block.title or block.formula)
-    sheet.set_column(0, 0, 14)
+    sheet.set_column(0, 0, 18)
     sheet.set_column(1, 1, 42)
     sheet.set_column(2, 2, 8)
 
@@ -124,11 +126,13 @@ def _write_prediction(sheet, plan, words: dict, styles, row: int) -> int:
     if not argmax:
         return row
     block = argmax[-1]
-    sheet.write_string(row, 0, words["predicted"], styles.name)
+    sheet.write_string(row, 0, words["reads"], styles.name)
+    sheet.write_string(row, 1, words["predicted"], styles.name)
     for i, word in enumerate(block.value[:, 0]):
-        sheet.write_formula(row, 1 + i, "=" + block.cell(i, 0, "contents"), styles.word,
+        sheet.write_string(row + 1 + i, 0, str(block.rows[i]), styles.label)
+        sheet.write_formula(row + 1 + i, 1, "=" + block.cell(i, 0, "contents"), styles.word,
                             str(word))
-    return row + 2
+    return row + block.height + 2
 
 
 def _corner(block) -> str:

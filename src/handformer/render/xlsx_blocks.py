@@ -40,7 +40,7 @@ def make_styles(book, precision: int) -> Styles:
         masked=book.add_format({"num_format": f'[<-1E+299]"−∞";[<0]-{decimals};{decimals}'}),
         input=book.add_format({"num_format": decimals, "font_color": "#1f4e9c"}),
         integer=book.add_format({"num_format": "0", "font_color": "#1f4e9c"}),
-        word=book.add_format({"bold": True}),
+        word=book.add_format({"bold": True, "align": "left", "indent": 1}),
         grey=book.add_format({"bg_color": GREY}),
     )
 
