@@ -45,6 +45,11 @@ def a1(row: int, col: int) -> str:
     return f"{column_letters(col)}{row + 1}"
 
 
+def sheet_prefix(sheet: str) -> str:
+    """'encoder 0'! : a sheet's name quoted for a reference (a quote inside doubled)."""
+    return "'" + sheet.replace("'", "''") + "'!"
+
+
 @dataclass
 class Block:
     """One labelled matrix on a sheet: an input (numbers) or a computed step (formulas)."""
@@ -72,7 +77,7 @@ class Block:
         return self.value.shape[1]
 
     def _prefix(self, here: str) -> str:
-        return "" if here == self.sheet else "'" + self.sheet.replace("'", "''") + "'!"
+        return "" if here == self.sheet else sheet_prefix(self.sheet)
 
     def cell(self, i: int, j: int, here: str) -> str:
         return self._prefix(here) + a1(self.row + i, self.col + j)
@@ -95,7 +100,7 @@ class Block:
     def absolute_area(self) -> str:
         first = f"${column_letters(self.col)}${self.row + 1}"
         last = f"${column_letters(self.col + self.width - 1)}${self.row + self.height}"
-        return f"'{self.sheet.replace(chr(39), chr(39) * 2)}'!{first}:{last}"
+        return f"{sheet_prefix(self.sheet)}{first}:{last}"
 
 
 @dataclass
