@@ -174,6 +174,21 @@ def test_narration_in_chinese_as_comments():
     assert all(re.search(r"[\u4e00-\u9fff]", text) for text in comments)
 
 
+def test_every_sentence_comes_from_the_language_table(tutorial):
+    """A language added as a table (here English inside ⟦ ⟧) reaches the workbook's own text."""
+    from handformer import i18n
+
+    i18n.register("xx", {k: f"⟦{v}⟧" for k, v in i18n.table("en").items()})
+    try:
+        book = openpyxl.load_workbook(__import__("io").BytesIO(render_xlsx(tutorial[0], "xx")))
+    finally:
+        i18n.unregister("xx")
+    contents = book["contents"]
+    assert all(contents[cell].value.startswith("⟦") for cell in ("A1", "A2", "B4", "A6", "B6"))
+    shown = block_values(book, "src_embed_weight")  # the numbers stay numbers
+    assert shown.shape == (25, 6)
+
+
 def test_refuses_a_model_too_large_and_a_missing_output(tmp_path):
     runner = CliRunner()
     big = runner.invoke(main, ["walk", "--preset", "paper", "--format", "xlsx",

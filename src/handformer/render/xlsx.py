@@ -17,29 +17,13 @@ import io
 import numpy as np
 
 from ..config import HandformerError
+from ..i18n import t
 from .xlsx_blocks import column_widths, make_styles, write_block
 from .xlsx_formulas import NEEDED_ATTRS, SUPPORTED_OPS
 from .xlsx_layout import XlsxError
 from .xlsx_plan import check_ops, plan_workbook
 
 MAX_CELLS = 100_000  # beyond this LibreOffice takes long to open it and nobody reads it
-
-CONTENTS = {
-    "en": {"title": "handformer · the whole forward pass, every number a formula",
-           "hint": "Blue numbers are inputs (embeddings, weights, biases, ids). Change one and "
-                   "every formula after it recomputes, down to the predicted words. Hover a "
-                   "block's name for its explanation.",
-           "sentence": "source → target", "reads": "the decoder reads",
-           "predicted": "and predicts the next word",
-           "columns": ["sheet", "block", "shape", "step"]},
-    "zh": {"title": "handformer · 整个前向计算，每个数都是公式",
-           "hint": "蓝色的数是输入（嵌入、权重、偏置、编号）。改动其中一个，之后的每个公式都会重新"
-                   "计算，直到预测的词。把鼠标停在块的名字上可以看到讲解。",
-           "sentence": "源句 → 目标句", "reads": "解码器读到",
-           "predicted": "预测的下一个词",
-           "columns": ["工作表", "块", "形状", "步骤"]},
-}
-
 
 def render_xlsx(tape, lang: str = "en", precision: int = 3) -> bytes:
     """The workbook's bytes: contents, then one sheet per stage, each matrix a named block."""
@@ -59,7 +43,7 @@ def render_xlsx(tape, lang: str = "en", precision: int = 3) -> bytes:
         for col, width in column_widths(blocks, precision).items():
             sheet.set_column(col, col, width)
         _page_setup(sheet)
-    _write_contents(contents, plan, tape, CONTENTS[lang], styles)
+    _write_contents(contents, plan, tape, lang, styles)
     _page_setup(contents)
     book.close()
     return output.getvalue()
@@ -96,17 +80,19 @@ def _check_size(tape) -> None:
                         f"d_model, d_ff, fewer layers, shorter sentences or a smaller corpus")
 
 
-def _write_contents(sheet, plan, tape, words: dict, styles) -> None:
-    sheet.write_string(0, 0, words["title"], styles.name)
+def _write_contents(sheet, plan, tape, lang: str, styles) -> None:
+    sheet.write_string(0, 0, t(lang, "xlsx.title"), styles.name)
     src, tgt = tape.meta.get("src", {}), tape.meta.get("tgt", {})
     sentence = " ".join(src.get("tokens", [])) + "  →  " + " ".join(tgt.get("tokens", []))
-    sheet.write_string(1, 0, words["sentence"], styles.label)
+    sheet.write_string(1, 0, t(lang, "xlsx.sentence"), styles.label)
     sheet.write_string(1, 1, sentence)
     config = tape.meta.get("config", {})
     sheet.write_string(2, 1, ", ".join(f"{k}={v}" for k, v in config.items()), styles.title)
-    sheet.write_string(3, 1, words["hint"], styles.formula)
-    row = _write_prediction(sheet, plan, words, styles, 5)
-    for col, heading in enumerate(words["columns"]):
+    sheet.write_string(3, 1, t(lang, "xlsx.hint"), styles.formula)
+    row = _write_prediction(sheet, plan, lang, styles, 5)
+    headings = [t(lang, "xlsx.sheet"), t(lang, "xlsx.block"), t(lang, "xlsx.shape"),
+                t(lang, "xlsx.step")]
+    for col, heading in enumerate(headings):
         sheet.write_string(row, col, heading, styles.name)
     for block in plan.sheets.blocks():
         row += 1
@@ -120,14 +106,14 @@ def _write_contents(sheet, plan, tape, words: dict, styles) -> None:
     sheet.set_column(2, 2, 8)
 
 
-def _write_prediction(sheet, plan, words: dict, styles, row: int) -> int:
+def _write_prediction(sheet, plan, lang: str, styles, row: int) -> int:
     """The predicted words, linked to the prediction sheet, so they move when an input does."""
     argmax = [b for b in plan.sheets.blocks() if b.name.endswith(".argmax")]
     if not argmax:
         return row
     block = argmax[-1]
-    sheet.write_string(row, 0, words["reads"], styles.name)
-    sheet.write_string(row, 1, words["predicted"], styles.name)
+    sheet.write_string(row, 0, t(lang, "xlsx.reads"), styles.name)
+    sheet.write_string(row, 1, t(lang, "xlsx.predicts"), styles.name)
     for i, word in enumerate(block.value[:, 0]):
         sheet.write_string(row + 1 + i, 0, str(block.rows[i]), styles.label)
         sheet.write_formula(row + 1 + i, 1, "=" + block.cell(i, 0, "contents"), styles.word,

@@ -8,21 +8,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..i18n import t
 from ..narrate.unicode_math import to_text
 from .xlsx_layout import Block, Sheets, XlsxError, as_matrix, stage_of
-
-WORDS = {
-    "en": {"input": "input: change it and every number after it recomputes",
-           "targets": "the target words' ids (input)",
-           "per_position": "−log p(target) at each position = log Σ exp(logits) − logit of the target",
-           "argmax": "the predicted word: the column with the largest probability in each row",
-           "predicted": "predicted"},
-    "zh": {"input": "输入：改动它，之后的每个数都会重新计算",
-           "targets": "目标词的编号（输入）",
-           "per_position": "每个位置的 −log p(目标) = log Σ exp(logits) − 目标词的 logit",
-           "argmax": "预测的词：每行概率最大的那一列",
-           "predicted": "预测"},
-}
 
 
 @dataclass
@@ -52,7 +40,6 @@ def _is_head(block: Block) -> bool:
 def plan_workbook(tape, lang: str) -> Plan:
     """Every step of the forward pass as blocks on sheets, in the tape's order."""
     notes = _narration(tape, lang)
-    words = WORDS[lang]
     views = {(s.inputs[0], s.attrs["index"]): s.name for s in tape.steps
              if s.view and s.op == "select_head"}
     plan = Plan(Sheets())
@@ -62,9 +49,9 @@ def plan_workbook(tape, lang: str) -> Plan:
         sheet = stage_of(step, plan.sheet_of)
         band = _step_blocks(step, views, notes)
         params = [n for n in step.inputs if n not in tape.index and n not in plan.blocks]
-        band += [_input_block(n, tape.params[n], notes, words["input"]) for n in params]
+        band += [_input_block(n, tape.params[n], notes, t(lang, "xlsx.input")) for n in params]
         band = _word_labels(step, _head_labels(step, band, plan), tape.meta)
-        band = _with_helpers(step, band, tape, words)
+        band = _with_helpers(step, band, tape, lang)
         plan.add(sheet, band)
     return plan
 
@@ -121,16 +108,16 @@ def _input_block(name: str, value, notes: dict, formula: str) -> Block:
     return _labelled(block, notes)
 
 
-def _with_helpers(step, band: list[Block], tape, words: dict) -> list[Block]:
+def _with_helpers(step, band: list[Block], tape, lang: str) -> list[Block]:
     """The loss needs its targets and a per-position term; the last softmax gets its argmax."""
     if step.op == "cross_entropy":
         targets = np.asarray(step.attrs["targets"]).reshape(1, -1)
         per_position = _per_position(as_matrix(tape.value(step.inputs[0]), step.name), targets[0],
                                      step.attrs.get("smoothing", 0.0))
         tokens = tape.meta.get("target", {}).get("tokens", [])
-        aux = [Block(f"{step.name}.targets", "input", targets, formula=words["targets"]),
+        aux = [Block(f"{step.name}.targets", "input", targets, formula=t(lang, "xlsx.targets")),
                Block(f"{step.name}.per_position", "helper", per_position, step,
-                     formula=words["per_position"])]
+                     formula=t(lang, "xlsx.per_position"))]
         for block in aux:
             block.cols = list(tokens) if len(tokens) == targets.size else _numbers(targets.size)
             block.rows = [""]
@@ -140,7 +127,8 @@ def _with_helpers(step, band: list[Block], tape, words: dict) -> list[Block]:
         probs = band[0]
         picked = np.asarray(probs.cols, dtype=object)[probs.value.argmax(axis=1)]
         argmax = Block(f"{step.name}.argmax", "helper", picked.reshape(-1, 1), step,
-                       rows=probs.rows, cols=[words["predicted"]], formula=words["argmax"])
+                       rows=probs.rows, cols=[t(lang, "xlsx.predicted_col")],
+                       formula=t(lang, "xlsx.argmax"))
         return [probs, argmax, *band[1:]]
     return band
 
