@@ -1,4 +1,4 @@
-"""Presets as SPEC.md gives them, overrides, and validation messages."""
+"""Presets as the tutorial and the paper give them, overrides, and validation messages."""
 
 import dataclasses
 

@@ -12,9 +12,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import errata, ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
+from . import ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
 from .config import ConfigError
-from .model import add_norm, attention
+from .model import add_norm, attention, row_stats
 from .tape import Tape
 
 
@@ -106,7 +106,7 @@ def embeddings(tape: Tape, cfg: BertConfig, ids: str) -> str:
     total = tape.run("embeddings.sum", "add3", [word, pos, typ],
                      symbols={"out": "X_{sum}", "a": "X_{word}", "b": "X_{pos}",
                               "c": "X_{type}"})
-    extras = errata.row_stats(tape[total], cfg.ln_eps) if tape.record else None
+    extras = row_stats(tape[total], cfg.ln_eps) if tape.record else None
     return tape.run("embeddings.ln.out", "layer_norm",
                     [total, "embeddings.ln.gamma", "embeddings.ln.beta"], {"eps": cfg.ln_eps},
                     symbols={"out": "H^{(0)}", "x": "X_{sum}"}, extras=extras)

@@ -144,7 +144,7 @@ def _check_size(c: Config) -> None:
 
 
 PRESETS: dict[str, dict] = {
-    # The seed tutorial's toy (SPEC.md): 6-dim embeddings, 4-column Q/K/V, one encoder head,
+    # The seed tutorial's toy: 6-dim embeddings, 4-column Q/K/V, one encoder head,
     # two decoder heads, single-linear FFN, uniform [0, 1) weights, no embedding scale.
     "tutorial": dict(
         d_model=6, heads=1, decoder_heads=2, d_k=4, d_v=4, d_ff=6, encoder_layers=1,

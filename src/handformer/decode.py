@@ -2,7 +2,7 @@
 
 The encoder runs once (its own tape). Each decoding step is a tape of the decoder over the
 tokens chosen so far, ``<start> y_1 … y_t`` under the causal mask, whose last position's
-probabilities choose y_{t+1}; decoding stops at ``<end>`` or at the length limit (SPEC step 13).
+probabilities choose y_{t+1}; decoding stops at ``<end>`` or at the length limit (the tutorial's step 13).
 """
 
 from __future__ import annotations

@@ -116,7 +116,7 @@ class Example:
 
 
 def make_example(vocab: Vocab, src: str, tgt: str, max_len: int) -> Example:
-    """Teacher forcing (SPEC step 11): input <start> y_1..y_n, target y_1..y_n <end>."""
+    """Teacher forcing (the tutorial's step 11): input <start> y_1..y_n, target y_1..y_n <end>."""
     src_ids = vocab.encode(src, "source sentence (--src)")
     tgt_ids = vocab.encode(tgt, "target sentence (--tgt)")
     for role, ids, extra in (("source sentence", src_ids, 0), ("target sentence", tgt_ids, 1)):

@@ -19,16 +19,17 @@ MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told 
 class Ctx:
     """A tape being narrated in one language; collects the sections in order."""
 
-    def __init__(self, tape, lang: str):
-        if lang not in TEXTS:
-            raise HandformerError(f"unknown language {lang!r}: choose one of {', '.join(TEXTS)}")
-        self.tape, self.lang, self.texts = tape, lang, TEXTS[lang]
+    def __init__(self, tape, lang: str, texts: dict[str, dict] | None = None, row: int = 0):
+        """``texts``: the story's sentence tables by language (default: the encoder-decoder's);
+        ``row``: which sentence of a batched tape is told."""
+        texts = TEXTS if texts is None else texts
+        if lang not in texts:
+            raise HandformerError(f"unknown language {lang!r}: choose one of {', '.join(texts)}")
+        self.tape, self.lang, self.texts, self.row = tape, lang, texts[lang], row
         self.meta = tape.meta
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
-        ids = tape.index.get("src.ids")
-        self.batched = _batched_steps(tape) if ids is not None and np.ndim(ids.value) == 2 \
-            else set()
+        self.batched = _batched_steps(tape)
         self.told: set[str] = set()
         self.sections: list[Section] = []
 
@@ -77,6 +78,17 @@ class Ctx:
             return None
         return self._first_example(np.asarray(step.extras[key]), name)
 
+    def erratum(self, name: str, code: str) -> dict | None:
+        """The errata pass's record of ``code`` at step ``name`` (errata.annotate), if any."""
+        for record in self.meta.get("errata") or ():
+            if record["code"] == code and record["step"] == name:
+                return record
+        return None
+
+    def tutorial(self, name: str, code: str) -> np.ndarray | None:
+        """What the tutorial prints at step ``name`` (erratum ``code``), if the tape was marked."""
+        return self.extra(name, "tutorial") if self.erratum(name, code) else None
+
     def grad(self, name: str) -> np.ndarray | None:
         g = self.tape.grads.get(name)
         if g is None:
@@ -84,8 +96,8 @@ class Ctx:
         return self._first_example(np.asarray(g), name)
 
     def _first_example(self, value: np.ndarray, name: str) -> np.ndarray:
-        # Note: a batched tape is told through its first sentence; every number is still on it.
-        return value[0] if name in self.batched and np.ndim(value) >= 1 else value
+        # A batched tape is told through one sentence (``row``); every number is still on it.
+        return value[self.row] if name in self.batched and np.ndim(value) >= 1 else value
 
     def head(self, name: str, h: int, grad: bool = False) -> np.ndarray | None:
         """One head's slice of a (h, n, m) step: its view step if recorded, else the slice."""
@@ -142,8 +154,11 @@ class Ctx:
 
 
 def _batched_steps(tape) -> set[str]:
-    """The steps that carry the batch axis: the ids and everything computed from them."""
-    batched = {"src.ids", "tgt.ids"}
+    """The steps that carry the batch axis: the (B, n) inputs (ids, positions) and everything
+    computed from them; none on a tape of one sentence."""
+    batched = {s.name for s in tape.steps if s.op == "input" and np.ndim(s.value) == 2}
+    if not batched:
+        return batched
     for step in tape.steps:
         if any(i in batched for i in step.inputs) and step.op != "cross_entropy":
             batched.add(step.name)

@@ -1,7 +1,7 @@
 """Training pairs: the tutorial's lines cut at the first comma, or a TSV file; padded batches.
 
 A batch holds, for B pairs padded to the longest in the batch, the source ids, the decoder
-input ``<start> y_1 … y_n`` and its target ``y_1 … y_n <end>`` (teacher forcing, SPEC step 11),
+input ``<start> y_1 … y_n`` and its target ``y_1 … y_n <end>`` (teacher forcing, the tutorial's step 11),
 the padding masks, and loss weights that are 0 at pad positions.
 """
 
