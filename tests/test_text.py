@@ -45,7 +45,7 @@ def test_tutorial_example_teacher_forcing():
 def test_unknown_word_message():
     vocab = Vocab.from_corpus(TUTORIAL_DATASET)
     with pytest.raises(TextError) as err:
-        vocab.encode("you win dragons", "source sentence (--src)")
+        vocab.encode("you win dragons", "source sentence")
     message = str(err.value)
     assert "'dragons'" in message and "vocabulary comes from the corpus (23 words)" in message
 

@@ -79,7 +79,7 @@ def test_warmup_schedule_and_sgd_also_train():
 
 
 def test_bad_options_are_refused():
-    with pytest.raises(HandformerError, match="--epochs"):
+    with pytest.raises(HandformerError, match="epochs, batch_size and warmup must be at least 1"):
         loop.start(preset("tutorial"), default_pairs(), loop.Options(epochs=0))
 
 

@@ -78,7 +78,7 @@ def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha:
               max_length: int | None = None, record: bool = False, k: int = 5) -> Translation:
     """Greedy search (beam 1) or beam search with the GNMT length penalty α."""
     if beam < 1:
-        raise HandformerError(f"--beam must be at least 1, got {beam}")
+        raise HandformerError(f"the beam width must be at least 1, got {beam}")
     unknown = [w for w in tokenize(src) if w not in vocab.tokens]
     if unknown:
         raise HandformerError(

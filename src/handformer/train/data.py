@@ -80,7 +80,7 @@ def encode_pairs(vocab: Vocab, pairs, max_len: int) -> list[tuple[list[int], lis
     for src, tgt in pairs:
         s, t = vocab.encode(src, "source sentence"), vocab.encode(tgt, "target sentence")
         if len(s) > max_len or len(t) + 1 > max_len:
-            raise TextError(f"the pair {src!r} → {tgt!r} is longer than --max-len {max_len}")
+            raise TextError(f"the pair {src!r} → {tgt!r} is longer than max_len {max_len}")
         encoded.append((s, t))
     return encoded
 
