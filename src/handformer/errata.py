@@ -131,5 +131,19 @@ def _sentence_errata(tape) -> list[dict]:
     return [_record("D17", "tgt.ids") | {"tutorial": len(src) - 1, "ours": len(src)}]
 
 
+# A tape saved before the errata pass existed kept the tutorial's numbers without records.
+CODE_OF_OP = {"scores": "D1", "layer_norm": "D5", "positional": "D6"}
+
+
+def records(tape) -> list[dict]:
+    """The errata marked on ``tape``: meta["errata"], or, for a tape saved before the pass
+    existed, the same records read off its steps' ``extras["tutorial"]`` and its sentence."""
+    if "errata" in tape.meta:
+        return tape.meta["errata"]
+    found = [_record(CODE_OF_OP[s.op], s.name) for s in tape.steps
+             if "tutorial" in s.extras and s.op in CODE_OF_OP]
+    return found + _sentence_errata(tape) if found else []
+
+
 def _record(code: str, step: str) -> dict:
     return {"code": code, "step": step, "tutorial_step": TABLE[code].tutorial_step}

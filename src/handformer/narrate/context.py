@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import errata
 from ..config import HandformerError
 from ..ops import OPS
 from .document import Callout, Matrix, Section
@@ -30,6 +31,7 @@ class Ctx:
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
         self.batched = _batched_steps(tape)
+        self.errata = errata.records(tape)
         self.told: set[str] = set()
         self.sections: list[Section] = []
 
@@ -80,7 +82,7 @@ class Ctx:
 
     def erratum(self, name: str, code: str) -> dict | None:
         """The errata pass's record of ``code`` at step ``name`` (errata.annotate), if any."""
-        for record in self.meta.get("errata") or ():
+        for record in self.errata:
             if record["code"] == code and record["step"] == name:
                 return record
         return None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .context import Ctx
 from .document import Callout, Matrix, Section
 
 TEXT = {
@@ -82,13 +83,13 @@ TEXT = {
 
 def build(result, vocab, lang: str = "en") -> list[Section]:
     """Sections for one translation (a decode.Translation with recorded tapes)."""
-    t = TEXT[lang]
+    ctx = Ctx(result.encoder, lang, TEXT)
     src = " ".join(_src_tokens(result, vocab))
-    sections = [_intro(result, vocab, t, src)]
+    ctx.add(_intro(result, vocab, ctx, src))
     for number, step in enumerate(result.steps, 1):
-        sections.append(_step(step, number, result, vocab, t))
-    sections.append(_result(result, t, src))
-    return sections
+        ctx.add(_step(step, number, result, vocab, ctx))
+    ctx.add(_result(result, ctx, src))
+    return ctx.sections
 
 
 def _src_tokens(result, vocab) -> list[str]:
@@ -99,64 +100,64 @@ def _memory_name(result) -> str:
     return result.memory
 
 
-def _intro(result, vocab, t, src) -> Section:
+def _intro(result, vocab, ctx, src) -> Section:
     memory = result.encoder[_memory_name(result)]
     n, d = memory.shape[-2:]
-    paragraphs = [t["intro.p1"].format(n=n, d=d),
-                  t["intro.greedy"] if result.beam == 1 else
-                  t["intro.beam"].format(beam=result.beam, alpha=result.alpha)]
+    paragraphs = [ctx.t("intro.p1", n=n, d=d),
+                  ctx.t("intro.greedy") if result.beam == 1 else
+                  ctx.t("intro.beam", beam=result.beam, alpha=result.alpha)]
     matrix = Matrix(_memory_name(result), "M", memory, _src_tokens(result, vocab),
                     [f"d{j}" for j in range(d)])
-    return Section("decode.encoder", "13", t["intro.title"].format(src=src), paragraphs,
+    return Section("decode.encoder", "13", ctx.t("intro.title", src=src), paragraphs,
                    formula=r"p(y_t | y_{<t}, x) = \mathrm{softmax}(Y_t W_{out} + b_{out})",
-                   equation=[matrix], callouts=[Callout("D9", t["d9"])],
+                   equation=[matrix], callouts=[Callout("D9", ctx.t("d9"))],
                    steps=[_memory_name(result)], phase="decode")
 
 
-def _step(step, number: int, result, vocab, t) -> Section:
+def _step(step, number: int, result, vocab, ctx) -> Section:
     tape, prefix = step.tape, step.prefixes[0]
     layers = sorted({s.name.split(".")[1] for s in tape.steps if s.name.startswith("decoder.")
                      and s.name.split(".")[1].isdigit()}, key=int)
     last = layers[-1]
-    paragraphs = [t["step.p1"].format(prefix=" ".join(vocab.decode(prefix)), n=len(prefix),
-                                      steps=len(tape.steps)),
-                  t["step.p2"].format(layer=int(last) + 1)]
+    paragraphs = [ctx.t("step.p1", prefix=" ".join(vocab.decode(prefix)), n=len(prefix),
+                        steps=len(tape.steps)),
+                  ctx.t("step.p2", layer=int(last) + 1)]
     pattern = tape[f"decoder.{last}.cross_attn.pattern"][0][:, -1, :]
     src_tokens = _src_tokens(result, vocab)
     equation = [Matrix(f"decoder.{last}.cross_attn.pattern", "A", pattern,
                        [f"head {h + 1}" for h in range(pattern.shape[0])], src_tokens,
-                       kind="pattern", note=t["cross"].format(n=len(prefix)))]
+                       kind="pattern", note=ctx.t("cross", n=len(prefix)))]
     top = step.top[0]
     equation.append(Matrix("generator.probs", "p", np.array([p for _, p in top]),
                            cols=vocab.decode([i for i, _ in top]), kind="vector",
-                           note=t["top"].format(k=len(top))))
+                           note=ctx.t("top", k=len(top))))
     if len(step.prefixes) > 1:
-        paragraphs.append(t["step.hyps"].format(k=len(step.prefixes),
-                                                prefix=" ".join(vocab.decode(prefix))))
-    paragraphs += _choice(step, vocab, t)
-    return Section(f"decode.{number}", "13", t["step.title"].format(t=number), paragraphs,
+        paragraphs.append(ctx.t("step.hyps", k=len(step.prefixes),
+                                prefix=" ".join(vocab.decode(prefix))))
+    paragraphs += _choice(step, vocab, ctx)
+    return Section(f"decode.{number}", "13", ctx.t("step.title", t=number), paragraphs,
                    formula=tape.index["generator.probs"].formula, equation=equation,
                    steps=["generator.logits", "generator.probs"], phase="decode")
 
 
-def _choice(step, vocab, t) -> list[str]:
+def _choice(step, vocab, ctx) -> list[str]:
     if len(step.chosen) == 1 and len(step.prefixes) == 1 and step.chosen[0][0] == 0 \
             and step.top[0][0][0] == step.chosen[0][1]:
         word_id, p = step.top[0][0]
         word = vocab.decode([word_id])[0]
-        return [t["step.end" if word == "<end>" else "step.greedy"].format(word=word, p=p)]
-    lines = [t["step.beam"]]
+        return [ctx.t("step.end" if word == "<end>" else "step.greedy", word=word, p=p)]
+    lines = [ctx.t("step.beam")]
     for h, word_id, score in step.chosen:
         words = vocab.decode(step.prefixes[h][1:] + [word_id])
-        lines.append(t["hyp"].format(text=" ".join(words), score=score,
-                                     done=t["done"] if words[-1] == "<end>" else ""))
+        lines.append(ctx.t("hyp", text=" ".join(words), score=score,
+                           done=ctx.t("done") if words[-1] == "<end>" else ""))
     return ["\n".join(lines)]
 
 
-def _result(result, t, src) -> Section:
-    paragraphs = [t["result.p1"].format(src=src, out=" ".join(result.tokens)),
-                  t["result.greedy" if result.beam == 1 else "result.beam"].format(
-                      score=result.score)]
+def _result(result, ctx, src) -> Section:
+    paragraphs = [ctx.t("result.p1", src=src, out=" ".join(result.tokens)),
+                  ctx.t("result.greedy" if result.beam == 1 else "result.beam",
+                        score=result.score)]
     if not result.finished:
-        paragraphs.append(t["limit"].format(n=len(result.steps)))
-    return Section("decode.result", "13", t["result.title"], paragraphs, phase="decode")
+        paragraphs.append(ctx.t("limit", n=len(result.steps)))
+    return Section("decode.result", "13", ctx.t("result.title"), paragraphs, phase="decode")
