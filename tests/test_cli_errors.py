@@ -75,6 +75,8 @@ def test_corpus_without_words(tmp_path):
     (["--ln-eps", "0"], ["ln_eps"]),
     (["--seed", "-1"], ["seed", "-1"]),
     (["--preset", "paper", "--d-ff", "100000"], ["d_ff 100000", "GiB"]),
+    (["--preset", "small", "--ffn", "single", "--d-ff", "100"],
+     ["d_ff must equal d_model 32", "got d_ff 100"]),
 ])
 def test_invalid_option_combinations_name_the_clashing_numbers(args, numbers):
     out = fails(*args)

@@ -103,3 +103,25 @@ def test_an_unknown_family_is_refused_by_name():
     tape.meta["family"] = "mamba"
     with pytest.raises(HandformerError, match="unknown model family 'mamba'"):
         narrate.build(tape)
+
+
+def test_the_transformer_family_declares_what_its_loader_builds():
+    from handformer.config import preset
+
+    family = registry.get("transformer")
+    assert family.config is type(preset("small"))
+    setup = family.load(preset("small"))
+    shapes = family.param_shapes(setup.config, len(setup.vocab))
+    assert {n: s for n, (s, _) in shapes.items()} == {n: v.shape for n, v in setup.params.items()}
+    tape = Tape(setup.params)
+    logits = family.forward(tape, setup.config, [5, 6, 7], [23, 6])
+    assert tape[logits].shape == (2, len(setup.vocab))
+
+
+def test_the_bert_family_declares_its_shapes():
+    family = registry.get("bert")
+    cfg = family.config(vocab_size=7, d_model=4, heads=2, layers=1, d_ff=6, max_positions=8)
+    rng = np.random.default_rng(0)
+    tape = Tape({n: rng.normal(size=s) for n, s in family.param_shapes(cfg).items()})
+    out = family.forward(tape, cfg, [2, 4, 3])
+    assert tape[out].shape == (4,) and math.isclose(float(np.sum(tape[out] ** 2)), 1.0)

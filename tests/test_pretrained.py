@@ -41,6 +41,7 @@ def test_wordpiece_step(tape):
     assert tape.meta["family"] == "bert"
 
 
+@pytest.mark.slow
 def test_embedding_equals_sentence_transformers(tape, reference):
     expected = reference
     np.testing.assert_allclose(tape["pooling.normalized"], expected[0], rtol=0, atol=1e-6)
@@ -103,6 +104,7 @@ def invoke(*args):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_similarity_command_equals_the_dot_product_of_embeddings(reference):
     e = reference
     result = invoke("similarity", SENTENCE, "you win or you die", "--precision", "6")
@@ -137,6 +139,7 @@ def test_commands_refuse_bad_input_with_exit_2(tmp_path):
     assert result.exit_code == 2 and "needs a sentence" in result.output
 
 
+@pytest.mark.slow
 def test_walk_pretrained_json_terminal_and_html(tmp_path):
     out = tmp_path / "tape.json"
     result = invoke("walk", "--pretrained", "all-minilm-l6-v2", "--src", SENTENCE,

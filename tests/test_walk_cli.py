@@ -3,6 +3,7 @@
 import re
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
@@ -52,6 +53,7 @@ def test_walk_backward_tells_loss_gradients_and_update():
     assert "θ ← θ - 0.5 g" in out and "─  D10  ─" in out and "─  D9  ─" in out
 
 
+@pytest.mark.slow
 def test_walk_paper_preset_is_elided_and_quick():
     start = time.perf_counter()
     result = run("--preset", "paper", "--width", "100")

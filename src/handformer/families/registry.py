@@ -2,7 +2,7 @@
 
 ``tape.meta["family"]`` names the family a tape was computed by; narration and the renderers
 find what they need here and know no family by name. A new family is one module that calls
-``register`` (see docs/tape.md).
+``register`` (docs/tape.md, "Model families").
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from .. import errata
 from ..config import HandformerError
 from ..ops import OPS
 from .document import Callout, Matrix, Section
-from .texts import TEXTS
 
 MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told in one sentence
 
@@ -20,10 +19,9 @@ MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told 
 class Ctx:
     """A tape being narrated in one language; collects the sections in order."""
 
-    def __init__(self, tape, lang: str, texts: dict[str, dict] | None = None, row: int = 0):
-        """``texts``: the story's sentence tables by language (default: the encoder-decoder's);
+    def __init__(self, tape, lang: str, texts: dict[str, dict], row: int = 0):
+        """``texts``: the story's sentence tables by language (its family's ``texts()``);
         ``row``: which sentence of a batched tape is told."""
-        texts = TEXTS if texts is None else texts
         if lang not in texts:
             raise HandformerError(f"unknown language {lang!r}: choose one of {', '.join(texts)}")
         self.tape, self.lang, self.texts, self.row = tape, lang, texts[lang], row
