@@ -1,4 +1,5 @@
-"""What every narrator needs: the tape, the language's sentences, labels, and Matrix makers.
+"""The one reader every narrator uses (each family's story, translate --explain): the tape,
+the language's sentences, labels, and Matrix makers.
 
 Narrators read numbers off the tape (values, extras, parameters, gradients) and fill the
 language's sentence templates with them; nothing here computes the model.

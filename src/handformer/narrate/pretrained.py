@@ -12,7 +12,7 @@ import functools
 
 import numpy as np
 
-from .context import Ctx
+from .context import Ctx, dims
 from .document import Matrix, Section
 from .pretrained_text import TEXTS
 
@@ -31,16 +31,12 @@ def _tokens(ctx: Ctx) -> list[str]:
 
 def _mat(ctx: Ctx, name: str, symbol: str, kind: str = "matrix", rows="tokens", cols=True,
          value=None, note: str = "") -> Matrix:
-    """A step as a Matrix: token rows (for a matrix) and d0, d1, … columns unless told."""
+    """A step as a Matrix: token rows and d0, d1, … columns unless told otherwise."""
     value = ctx.value(name) if value is None else value
-    row_labels = _tokens(ctx) if rows == "tokens" and value.ndim == 2 else rows
-    col_labels = None
-    if cols is True:
-        col_labels = [f"d{j}" for j in range(value.shape[-1])]
-    elif cols:
-        col_labels = list(cols)
-    return Matrix(name, symbol, value, row_labels if row_labels != "tokens" else None,
-                  col_labels, kind, note)
+    rows = _tokens(ctx) if rows == "tokens" and value.ndim == 2 else rows
+    cols = dims(value.shape[-1]) if cols is True else cols
+    return ctx.mat(name, symbol, value, None if rows == "tokens" else rows, cols or None, kind,
+                   note)
 
 
 def _add(ctx: Ctx, id: str, number: str, title: str, paragraphs, formula="", equation=(),
