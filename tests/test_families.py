@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from handformer import narrate
+from handformer import i18n, narrate
 from handformer.config import HandformerError
 from handformer.families import registry
 from handformer.narrate.document import Section
@@ -45,10 +45,13 @@ def toy_pattern(ctx):
 
 
 @pytest.fixture
-def toy_family():
+def toy_family(monkeypatch):
+    for lang, sentences in TOY_TEXTS.items():  # its sentences join every language's table
+        for key, sentence in sentences.items():
+            monkeypatch.setitem(i18n.table(lang), key, sentence)
     family = registry.register(registry.Family(
         "toy-decoder", dict, toy_shapes, toy_forward, story=lambda tape: [toy_pattern],
-        texts=lambda: TOY_TEXTS, load=lambda: None))
+        load=lambda: None))
     yield family
     del registry.FAMILIES[family.name]
 

@@ -12,11 +12,6 @@ def story(tape) -> list:
     return told(tape)
 
 
-def texts() -> dict[str, dict]:
-    from ..narrate.pretrained_text import TEXTS
-
-    return TEXTS
-
 
 def load(name_or_path: str, dtype: str = "float64"):
     """A checkpoint folder (or a known model's name): config, WordPiece and parameters."""
@@ -25,5 +20,5 @@ def load(name_or_path: str, dtype: str = "float64"):
     return load_pretrained(name_or_path, dtype)
 
 
-FAMILY = register(Family("bert", bert.BertConfig, bert.param_shapes, bert.forward, story, texts,
+FAMILY = register(Family("bert", bert.BertConfig, bert.param_shapes, bert.forward, story,
                          load))

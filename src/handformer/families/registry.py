@@ -22,8 +22,8 @@ class Family:
 
     ``config``: the sizes' dataclass; ``param_shapes(cfg, …)``: parameter name → shape;
     ``forward(tape, cfg, …)``: every step onto a tape; ``story(tape)``: the narrator functions,
-    in order, each called with a ``narrate.context.Ctx``; ``texts()``: the story's sentence
-    tables by language; ``load``: what builds a ready model (parameters and vocabulary).
+    in order, each called with a ``narrate.context.Ctx`` (its sentences are keys of the
+    handformer.i18n tables); ``load``: what builds a ready model (parameters and vocabulary).
     """
 
     name: str
@@ -31,7 +31,6 @@ class Family:
     param_shapes: Callable
     forward: Callable
     story: Callable
-    texts: Callable
     load: Callable
 
 

@@ -23,11 +23,6 @@ def story(tape) -> list:
     return told + [predict.loss, backward] if tape.grads else told
 
 
-def texts() -> dict[str, dict]:
-    from ..narrate.texts import TEXTS
-
-    return TEXTS
-
 
 def load(config: Config, corpus: str | None = None, weights: str | None = None):
     """Dataset, vocabulary and parameters (fresh from the seed, or a weights file)."""
@@ -36,5 +31,5 @@ def load(config: Config, corpus: str | None = None, weights: str | None = None):
     return setup(config, corpus, weights)
 
 
-FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story, texts,
+FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
                          load))

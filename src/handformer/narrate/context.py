@@ -9,10 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errata
-from ..config import HandformerError
+from .. import errata, i18n
 from ..ops import OPS
 from .document import Callout, Matrix, Section
+
+# The tutorial's step numbers as the language tells them (English "7", Chinese "第七步").
+NUMBER_KEYS = {"1": "number.1", "2": "number.2", "3": "number.3", "4": "number.4",
+               "5": "number.5", "6": "number.6", "7": "number.7", "7b": "number.7b",
+               "8": "number.8", "9": "number.9", "10": "number.10", "11": "number.11",
+               "12": "number.12", "12b": "number.12b", "13": "number.13", "14": "number.14",
+               "15": "number.15", "16": "number.16"}
 
 MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told in one sentence
 
@@ -20,12 +26,10 @@ MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told 
 class Ctx:
     """A tape being narrated in one language; collects the sections in order."""
 
-    def __init__(self, tape, lang: str, texts: dict[str, dict], row: int = 0):
-        """``texts``: the story's sentence tables by language (its family's ``texts()``);
-        ``row``: which sentence of a batched tape is told."""
-        if lang not in texts:
-            raise HandformerError(f"unknown language {lang!r}: choose one of {', '.join(texts)}")
-        self.tape, self.lang, self.texts, self.row = tape, lang, texts[lang], row
+    def __init__(self, tape, lang: str, row: int = 0):
+        """``lang``: a language of handformer.i18n; ``row``: which sentence of a batched tape
+        is told."""
+        self.tape, self.lang, self.texts, self.row = tape, lang, i18n.table(lang), row
         self.meta = tape.meta
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
@@ -40,11 +44,10 @@ class Ctx:
         """The sentence ``key`` in this language, filled with numbers read off the tape."""
         return self.texts[key].format(**numbers)
 
-    def title(self, number: str, key: str, **numbers) -> str:
-        return self.t("step_prefix", n=self.step_label(number)) + self.t(key, **numbers)
-
     def step_label(self, number: str) -> str:
-        return self.texts.get("number." + number, number)
+        """"Step 7 · " / "第七步 · ": drawn before a section's title by the renderers that do."""
+        key = NUMBER_KEYS.get(number)
+        return self.t("step_prefix", n=self.t(key) if key else number)
 
     def first(self, code: str) -> bool:
         """True the first time an erratum (or any one-off remark) is told."""
@@ -57,6 +60,7 @@ class Ctx:
         return Callout(code, self.t(key, **numbers), tutorial)
 
     def add(self, section: Section) -> Section:
+        section.prefix = self.step_label(section.number)
         self.sections.append(section)
         return section
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import i18n
 from ..config import HandformerError
 from ..narrate.document import Matrix, Section
 from . import grids
 
 CELL, ROW = 0.55, 0.3  # inches per cell: width, height
 LABELS, HEAD, FOOT = 0.9, 1.5, 0.5  # inches: row labels, title and formula, shape below
-FONTS = ["DejaVu Sans", "Noto Sans CJK SC"]  # CJK glyphs fall back to Noto Sans CJK SC
 
 
 def _plt(lang: str = "en"):
@@ -27,7 +27,7 @@ def _plt(lang: str = "en"):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fonts = ["Noto Sans CJK SC", "DejaVu Sans"] if lang == "zh" else FONTS
+    fonts = [font.strip() for font in i18n.t(lang, "figure.fonts").split(",")]
     plt.rcParams.update({"font.family": fonts, "svg.hashsalt": "handformer",
                          "axes.unicode_minus": False})
     return plt
@@ -81,7 +81,7 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
     tall = max([_rows(i) * ROW for i in items if isinstance(i, Matrix)] or [0.0])
     width, height = max(0.2 + sum(slots), 6.0), HEAD + tall + FOOT
     fig = plt.figure(figsize=(width, height))
-    fig.text(0.1 / width, 1 - 0.15 / height, f"{section.number}  {grids.short_title(section.title, section.number)}", fontsize=14,
+    fig.text(0.1 / width, 1 - 0.15 / height, f"{section.number}  {section.title}", fontsize=14,
              weight="bold", va="top")
     fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula), fontsize=12,
              va="top")
@@ -164,33 +164,29 @@ def _tick(labels, i) -> str:
     return str(labels[i]) if labels is not None and i < len(labels) else str(i)
 
 
-LOSS_LABELS = {"epoch": "epoch", "loss": "loss", "acc": "token accuracy", "val": "validation",
-               "title": "Training loss and accuracy"}
-
-
-def loss_curve(history: list[dict], output, lang: str = "en", labels: dict | None = None) -> None:
+def loss_curve(history: list[dict], output, lang: str = "en") -> None:
     """Loss (and token accuracy, validation too when present) per epoch; SVG or PNG by suffix."""
     fmt = Path(output).suffix.lower().lstrip(".")
     if fmt not in ("svg", "png"):
         raise HandformerError(f"the loss curve is written as .svg or .png, not {str(output)!r}")
     if not history:
         raise HandformerError("no epochs to plot: the training history is empty")
-    t = LOSS_LABELS | (labels or {})
+    t = i18n.table(lang)
     fig, loss_ax = _plt(lang).subplots(figsize=(7, 4))
     epochs = [h.get("epoch", k + 1) for k, h in enumerate(history)]
-    _curves(loss_ax, epochs, history, "loss", t["loss"], t["val"], "tab:blue")
-    loss_ax.set_xlabel(t["epoch"])
-    loss_ax.set_ylabel(t["loss"])
+    _curves(loss_ax, epochs, history, "loss", t["train.loss"], t["train.val"], "tab:blue")
+    loss_ax.set_xlabel(t["train.epoch"])
+    loss_ax.set_ylabel(t["train.loss"])
     from matplotlib.ticker import MaxNLocator
 
     loss_ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
     loss_ax.grid(alpha=0.3)
     if any("accuracy" in h for h in history):
         acc_ax = loss_ax.twinx()
-        _curves(acc_ax, epochs, history, "accuracy", t["acc"], t["val"], "tab:orange")
-        acc_ax.set_ylabel(t["acc"])
+        _curves(acc_ax, epochs, history, "accuracy", t["train.acc"], t["train.val"], "tab:orange")
+        acc_ax.set_ylabel(t["train.acc"])
         acc_ax.set_ylim(0, 1.05)
-    loss_ax.set_title(t["title"])
+    loss_ax.set_title(t["train.title"])
     fig.legend(loc="center right", bbox_to_anchor=(0.88, 0.5))
     _save(fig, output, fmt)
 
