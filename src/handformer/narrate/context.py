@@ -59,8 +59,11 @@ class Ctx:
     def callout(self, code: str, key: str, tutorial: Matrix | None = None, **numbers) -> Callout:
         return Callout(code, self.t(key, **numbers), tutorial)
 
-    def add(self, section: Section) -> Section:
-        section.prefix = self.step_label(section.number)
+    def add(self, section: Section, numbered: bool = True) -> Section:
+        """Append a section; ``numbered``: its title is drawn after "Step N · " (the BERT and
+        decoding stories title their sections without it)."""
+        if numbered:
+            section.prefix = self.step_label(section.number)
         self.sections.append(section)
         return section
 

@@ -17,10 +17,10 @@ def build(result, vocab, lang: str = "en") -> list[Section]:
     """Sections for one translation (a decode.Translation with recorded tapes)."""
     ctx = Ctx(result.encoder, lang)
     src = " ".join(_src_tokens(result, vocab))
-    ctx.add(_intro(result, vocab, ctx, src))
+    ctx.add(_intro(result, vocab, ctx, src), numbered=False)
     for number, step in enumerate(result.steps, 1):
-        ctx.add(_step(step, number, result, vocab, ctx))
-    ctx.add(_result(result, ctx, src))
+        ctx.add(_step(step, number, result, vocab, ctx), numbered=False)
+    ctx.add(_result(result, ctx, src), numbered=False)
     return ctx.sections
 
 

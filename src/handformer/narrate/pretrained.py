@@ -41,7 +41,7 @@ def _mat(ctx: Ctx, name: str, symbol: str, kind: str = "matrix", rows="tokens", 
 def _add(ctx: Ctx, id: str, number: str, title: str, paragraphs, formula="", equation=(),
          steps=(), phase="forward") -> None:
     ctx.add(Section(id, number, title, list(paragraphs), formula, list(equation), [],
-                    list(steps), phase))
+                    list(steps), phase), numbered=False)
 
 
 def _sizes(ctx: Ctx) -> tuple[int, int, int]:
