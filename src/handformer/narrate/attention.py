@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ..formula import head, prime, sup, transpose
 from .context import MAX_HEADS, Ctx, dims, f3, row_text
 from .document import Section
 
@@ -28,7 +29,7 @@ class Block:
         self.shown = min(self.heads, MAX_HEADS) if layer == 0 else 0
 
     def sym(self, letter: str, h: int) -> str:
-        return f"{letter}^{{({h + 1})}}" if self.heads > 1 else letter
+        return head(letter, h + 1) if self.heads > 1 else letter
 
     def where(self, ctx: Ctx, h: int | None = None) -> str:
         text = ctx.t(KIND_KEYS[self.kind]["where"], layer=self.layer + 1)
@@ -108,15 +109,15 @@ def _projection_equation(ctx: Ctx, b: Block, h: int, which: str, x_sym: str, out
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
     x_name = b.x_name if which == "q" else b.kv_name
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
-    head = slice(h * width, (h + 1) * width)  # this head's columns of W (and entries of b)
+    part = slice(h * width, (h + 1) * width)  # this head's columns of W (and entries of b)
     w, bias = ctx.value(f"{b.p}.w_{which}"), ctx.value(f"{b.p}.b_{which}")
-    w_sym = f"W^{{{big}}}" + (f"_{{{h + 1}}}" if b.heads > 1 else "")
+    w_sym, b_sym = (b.sym(sup(letter, "{" + big + "}"), h) for letter in "Wb")
     equation = [ctx.mat(x_name, x_sym, ctx.value(x_name), x_tokens, dims(d)), r"\cdot",
-                ctx.mat(f"{b.p}.w_{which}", w_sym, None if w is None else w[:, head], dims(d),
+                ctx.mat(f"{b.p}.w_{which}", w_sym, None if w is None else w[:, part], dims(d),
                         dims(width, col))]
     if f"{b.p}.b_{which}" in ctx.tape.index[f"{b.p}.{which}"].inputs:
-        equation += ["+", ctx.mat(f"{b.p}.b_{which}", f"b^{{{big}}}",
-                                  None if bias is None else bias[head], cols=dims(width, col),
+        equation += ["+", ctx.mat(f"{b.p}.b_{which}", b_sym,
+                                  None if bias is None else bias[part], cols=dims(width, col),
                                   kind="vector")]
     return equation + ["=", ctx.mat(f"{b.p}.head.{h}.{which}", b.sym(big, h), out, x_tokens,
                                     dims(width, col))]
@@ -143,7 +144,7 @@ def scores(ctx: Ctx, b: Block, h: int) -> None:
         callouts.append(ctx.callout("D8", "D8.enc"))
     equation = [ctx.mat(f"{b.p}.head.{h}.q", b.sym("Q", h), q, b.q_tokens, dims(b.dk, "k")),
                 r"\cdot",
-                ctx.mat(f"{b.p}.head.{h}.k", b.sym("K", h) + r"^\top", k.T, dims(b.dk, "k"),
+                ctx.mat(f"{b.p}.head.{h}.k", transpose(b.sym("K", h)), k.T, dims(b.dk, "k"),
                         b.kv_tokens), r"\div \sqrt{" + str(b.dk) + "}", "=",
                 ctx.mat(f"{b.p}.head.{h}.scores", b.sym("S", h), s, b.q_tokens, b.kv_tokens)]
     ctx.add(Section(f"{b.p}.head.{h}.scores", b.number,
@@ -162,7 +163,7 @@ def mask(ctx: Ctx, b: Block, h: int) -> None:
     ctx.add(Section(f"{b.p}.head.{h}.masked", b.number,
                     ctx.t("mask.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.masked"), callouts=callouts,
-                    equation=[ctx.mat(f"{b.p}.head.{h}.masked", b.sym("S", h) + "'", m,
+                    equation=[ctx.mat(f"{b.p}.head.{h}.masked", prime(b.sym("S", h)), m,
                                       b.q_tokens, b.kv_tokens)],
                     steps=[f"{b.p}.head.{h}.masked"]))
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..formula import head
 from .context import MAX_HEADS, Ctx, dims, f3
 from .document import Section
 
@@ -127,7 +128,7 @@ def _grad_matrices(ctx: Ctx, name: str) -> list:
         return [ctx.mat(f"grad.{name}", sym, g, _rows(ctx, name, g.shape[0]),
                         _cols(ctx, name, g.shape[1]))]
     heads = min(g.shape[0], MAX_HEADS)
-    return [ctx.mat(f"grad.{name}.head.{h}", sym + f"^{{({h + 1})}}", g[h],
+    return [ctx.mat(f"grad.{name}.head.{h}", head(sym, h + 1), g[h],
                     _rows(ctx, name, g.shape[1]), _cols(ctx, name, g.shape[2]))
             for h in range(heads)]
 
@@ -164,8 +165,8 @@ def _used_rows(ctx: Ctx, param: str) -> list[int] | None:
 
 def _short(name: str) -> str:
     parts = name.split(".")
-    leaf = parts[-1].replace("_", r"\_")
-    return r"\mathrm{" + (parts[-2] + "." if len(parts) > 1 else "") + leaf + "}"
+    text = ".".join(parts[-2:])  # the layer part and the leaf: self_attn.w_q
+    return r"\mathrm{" + text.replace("_", r"\_") + "}"
 
 
 def updates(ctx: Ctx) -> None:

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ..formula import prime, sub
 from ..text import tokenize
 from .context import Ctx, dims, f3, row_text
 from .document import Section
@@ -93,7 +94,7 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
         ctx.add(Section(f"{p}.scaled", number, ctx.t("scale.title"),
                         [ctx.t("scale.p1", d=d, root=f"{math.sqrt(d):.3f}")],
                         formula=ctx.formula(f"{p}.scaled"),
-                        equation=[ctx.mat(f"{p}.scaled", sym + "_{tok}'", scaled, tokens,
+                        equation=[ctx.mat(f"{p}.scaled", prime(sub(sym, "tok")), scaled, tokens,
                                           dims(d))], steps=[f"{p}.scaled"]))
 
 

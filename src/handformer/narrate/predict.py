@@ -75,7 +75,7 @@ def predicted_words(ctx: Ctx) -> None:
                         words=" ".join(ctx.vocab[i] for i in picked))]
     paragraphs.append(ctx.t("pred.untrained" if right < len(inp) else "pred.trained"))
     ctx.add(Section("prediction", "13", ctx.t("pred.title"), paragraphs,
-                    formula=r"\hat y_t = \arg\max_w p_{t,w}",
+                    formula=r"\hat y_t = \mathrm{arg\,max}_w\, p_{t,w}",
                     equation=[ctx.mat("prediction", "p", table, rows,
                                       [ctx.t("pred.col.target"), ctx.t("pred.col.picked")])],
                     steps=["generator.probs"]))

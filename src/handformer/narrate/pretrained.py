@@ -12,6 +12,7 @@ import functools
 
 import numpy as np
 
+from ..formula import head, transpose
 from .context import Ctx, dims
 from .document import Matrix, Section
 
@@ -124,7 +125,7 @@ def layer(ctx: Ctx, i: int) -> None:
     _add(ctx, f"{a}.qkv", "7", where + ctx.t("bert.qkv.title"),
           [ctx.t("bert.qkv", h=heads, dk=d // heads)],
           formula=ctx.formula(f"{a}.q"),
-          equation=[_mat(ctx, f"{a}.head.0.{w}", f"{w.upper()}^{{(1)}}") for w in "qkv"],
+          equation=[_mat(ctx, f"{a}.head.0.{w}", head(w.upper(), 1)) for w in "qkv"],
           steps=[f"{a}.q", f"{a}.k", f"{a}.v"])
     masked = ctx.value(f"{a}.masked")[0]
     hidden = int(np.isinf(masked).any(axis=-1).sum())
@@ -150,7 +151,7 @@ def layer(ctx: Ctx, i: int) -> None:
 def patterns(ctx: Ctx, a: str, where: str) -> None:
     """All heads of one layer side by side: the small multiples of what attention learned."""
     tokens, heads = _tokens(ctx), _sizes(ctx)[1]
-    mats = [_mat(ctx, f"{a}.head.{h}.pattern", f"A^{{({h + 1})}}", kind="pattern", cols=tokens,
+    mats = [_mat(ctx, f"{a}.head.{h}.pattern", head("A", h + 1), kind="pattern", cols=tokens,
                  note=ctx.t("bert.head", h=h + 1)) for h in range(heads)]
     kinds: dict[str, list[str]] = {}
     for h, m in enumerate(mats):
@@ -208,7 +209,7 @@ def pooling(ctx: Ctx) -> None:
     _add(ctx, "pooling.mean", "13", ctx.t("bert.pool.title"),
           [ctx.t("bert.pool", n=count, tokens=" ".join(tokens[:count])), ctx.t("bert.pool.why")],
           formula=ctx.formula("pooling.mean"),
-          equation=[_mat(ctx, last, f"H^{{({layers})}}"), "→",
+          equation=[_mat(ctx, last, head("H", layers)), "→",
                     _mat(ctx, "pooling.mean", "u", kind="vector", rows=None)],
           steps=["pooling.mean"], phase="forward")
     length = ctx.extra("pooling.normalized", "norm")
@@ -245,5 +246,5 @@ def similarity(ctx: Ctx) -> Section:
     return Section("similarity", "13c", ctx.t("bert.cos.title"), [ctx.t("bert.cos"), *told],
                    ctx.formula("similarity"),
                    [Matrix("pooling.normalized", "E", e, labels, None), "·",
-                    Matrix("pooling.normalized", r"E^\top", e.T, None, labels), "=",
+                    Matrix("pooling.normalized", transpose("E"), e.T, None, labels), "=",
                     Matrix("similarity", r"\cos", cos, labels, labels)], [], ["similarity"])

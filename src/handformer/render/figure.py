@@ -16,6 +16,7 @@ from .. import i18n
 from ..config import HandformerError
 from ..narrate.document import Matrix, Section
 from . import grids
+from .tex import FormulaError, mathtext, warn
 
 CELL, ROW = 0.55, 0.3  # inches per cell: width, height
 LABELS, HEAD, FOOT = 0.9, 1.5, 0.5  # inches: row labels, title and formula, shape below
@@ -83,7 +84,8 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
     fig = plt.figure(figsize=(width, height))
     fig.text(0.1 / width, 1 - 0.15 / height, f"{section.number}  {section.title}", fontsize=14,
              weight="bold", va="top")
-    fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula), fontsize=12,
+    where = f"step {section.id}"
+    fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula, where), fontsize=12,
              va="top")
     x = 0.2
     for item, w in zip(items, slots, strict=True):
@@ -94,7 +96,7 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
             draw_matrix(ax, item, precision)
         else:
             op = {r"\cdot": "·", "-": "−"}.get(item.strip(), item)
-            fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(op),
+            fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(op, where),
                      fontsize=28 if len(op) == 1 else 18, ha="center", va="center")
         x += w
     return fig
@@ -110,17 +112,15 @@ def _rows(m: Matrix) -> int:
     return len(grids.shown_rows(grids.as_2d(m.value).shape[0]))
 
 
-def formula_text(latex: str) -> str:
-    """$latex$ when matplotlib's mathtext parses it, else the LaTeX as plain text."""
+def formula_text(latex: str, where: str = "a figure") -> str:
+    """$latex$ in the subset matplotlib's mathtext reads; a formula it cannot read is drawn
+    as plain text and warned about on stderr (the tests allow none)."""
     if not latex:
         return ""
-    from matplotlib.mathtext import MathTextParser
-
-    text = latex.replace(r"\quad", r"\ \ ").replace(r"\!", "").replace(r"\,", r"\ ")
     try:
-        MathTextParser("path").parse(f"${text}$")
-        return f"${text}$"
-    except Exception:  # mathtext knows a subset of LaTeX (no \begin{cases}, \operatorname, ...)
+        return mathtext(latex)
+    except FormulaError as err:
+        warn(where, latex, err)
         return latex.replace("$", r"\$")
 
 
@@ -145,7 +145,8 @@ def draw_matrix(ax, m: Matrix, precision: int) -> None:
     ax.set_xticks(range(len(cols)), [_tick(m.cols, j) for j in cols], fontsize=7)
     ax.set_yticks(range(len(rows)), [_tick(m.rows, i) for i in rows], fontsize=7)
     ax.tick_params(length=0, labeltop=True, labelbottom=False)
-    ax.set_xlabel(f"{formula_text(m.symbol)}   {grids.dims(m.shape)}", fontsize=9)
+    ax.set_xlabel(f"{formula_text(m.symbol, f'step {m.name}')}   {grids.dims(m.shape)}",
+                  fontsize=9)
 
 
 def _cell_text(value, i, j, precision: int) -> str:

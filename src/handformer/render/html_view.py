@@ -15,6 +15,7 @@ from ..narrate.document import Callout, Matrix, Section
 from . import grids
 from . import html_multiples as multiples
 from .svg import positional_chart
+from .tex import FormulaError, to_mathml, warn
 
 FULL_CELLS = 2048  # "show all" reveals at most this many numbers of one matrix ...
 FULL_COLS = 128  # ... and at most this many of its columns
@@ -25,17 +26,17 @@ SYMBOLS = {r"\cdot": "·", r"\times": "×", r"\Rightarrow": "⇒", "-": "−", r
 
 
 @lru_cache(maxsize=4096)
-def mathml(latex: str, display: bool = True) -> str:
-    """LaTeX to MathML on the server; what latex2mathml cannot read stays as escaped LaTeX."""
+def mathml(latex: str, display: bool = True, where: str = "a formula") -> str:
+    """LaTeX to MathML on the server; a formula that does not convert is shown as its TeX and
+    warned about on stderr (the tests allow none)."""
     from markupsafe import escape
 
     if not latex:
         return ""
     try:
-        from latex2mathml.converter import convert
-
-        return convert(latex, display="block" if display else "inline")
-    except Exception:  # latex2mathml raises many kinds; any failure falls back to the source
+        return to_mathml(latex, display)
+    except FormulaError as err:
+        warn(where, latex, err)
         return f'<code class="tex">{escape(latex)}</code>'
 
 
@@ -63,7 +64,8 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
             for i in row_idx]
     elided = None in row_idx or None in col_idx
     return {
-        "name": m.name, "symbol": mathml(m.symbol, False), "kind": m.kind, "note": m.note,
+        "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
+        "note": m.note,
         "shape": grids.dims(m.shape), "cols": [None if j is None else _label(m.cols, j, True)
                                                for j in col_idx],
         "rows": rows, "top": grids.fmt(top, precision), "elided": elided,
@@ -114,7 +116,7 @@ def _numbers(block: np.ndarray, precision: int) -> str:
 
 
 def equation_view(items: list, precision: int, budget: Budget | None,
-                  others: dict[str, list], pos: str = "pos {i}") -> list[dict]:
+                  others: dict[str, list], pos: str = "pos {i}", where: str = "an equation") -> list[dict]:
     """The drawing left to right: matrices, and the operators between them as MathML; three
     or more attention patterns as one grid of small multiples (others: the same equation in
     each language, for the patterns' notes)."""
@@ -129,7 +131,8 @@ def equation_view(items: list, precision: int, budget: Budget | None,
             out.append({"matrix": matrix_view(item, precision, budget, pos)})
         else:
             text = SYMBOLS.get(str(item).strip(), str(item))
-            out.append({"op": mathml(text, False) if "\\" in text else None, "text": text})
+            out.append({"op": mathml(text, False, where) if "\\" in text else None,
+                        "text": text})
     return out
 
 
@@ -141,12 +144,13 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
     sections = {code: s or base for code, s in by_lang.items()}
     shown = sections.get(lang, base)
     equation = equation_view(shown.equation, precision, budget,
-                             {code: s.equation for code, s in sections.items()}, pos)
+                             {code: s.equation for code, s in sections.items()}, pos,
+                             f"step {base.id}")
     return {
         "id": base.id, "anchor": "s-" + base.id, "number": base.number, "phase": base.phase,
         "title": {lang: s.title for lang, s in sections.items()},
         "paragraphs": {lang: s.paragraphs for lang, s in sections.items()},
-        "formula": mathml(base.formula), "latex": base.formula,
+        "formula": mathml(base.formula, True, f"step {base.id}"), "latex": base.formula,
         "equation": equation,
         "callouts": [_callout(c, _told(sections, base, k), precision, budget, equation)
                      for k, c in enumerate(_same_errata(shown, base))],
