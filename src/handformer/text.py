@@ -73,7 +73,7 @@ class Vocab:
             raise TextError(
                 f"the {role} has word(s) not in the vocabulary: {', '.join(map(repr, unknown))}. "
                 f"The vocabulary comes from the corpus ({len(self.words)} words); add a sentence "
-                f"with these words to the corpus (--corpus FILE) or choose other words."
+                f"with these words to the corpus or choose other words."
             )
         return [index.get(w, index.get(UNK, -1)) for w in words]
 
@@ -116,15 +116,15 @@ class Example:
 
 
 def make_example(vocab: Vocab, src: str, tgt: str, max_len: int) -> Example:
-    """Teacher forcing (SPEC step 11): input <start> y_1..y_n, target y_1..y_n <end>."""
-    src_ids = vocab.encode(src, "source sentence (--src)")
-    tgt_ids = vocab.encode(tgt, "target sentence (--tgt)")
+    """Teacher forcing (the tutorial's step 11): input <start> y_1..y_n, target y_1..y_n <end>."""
+    src_ids = vocab.encode(src, "source sentence")
+    tgt_ids = vocab.encode(tgt, "target sentence")
     for role, ids, extra in (("source sentence", src_ids, 0), ("target sentence", tgt_ids, 1)):
         if len(ids) + extra > max_len:
             raise TextError(
                 f"the {role} has {len(ids)} words"
                 + (" (+1 for <start>)" if extra else "")
-                + f", more than the model's maximum length {max_len}; shorten it or raise --max-len"
+                + f", more than the model's maximum length {max_len}; shorten it or raise max_len"
             )
     start, end = vocab.id(START), vocab.id(END)
     dec_in = [start] + tgt_ids

@@ -30,7 +30,7 @@ class Matrix:
 
 @dataclass
 class Callout:
-    """An erratum of the seed tutorial (SPEC.md D1–D18), told where it occurs."""
+    """An erratum of the seed tutorial (D1–D18 in docs/errata.md), told where it occurs."""
 
     code: str  # "D1"
     text: str

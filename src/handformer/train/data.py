@@ -1,7 +1,7 @@
 """Training pairs: the tutorial's lines cut at the first comma, or a TSV file; padded batches.
 
 A batch holds, for B pairs padded to the longest in the batch, the source ids, the decoder
-input ``<start> y_1 … y_n`` and its target ``y_1 … y_n <end>`` (teacher forcing, SPEC step 11),
+input ``<start> y_1 … y_n`` and its target ``y_1 … y_n <end>`` (teacher forcing, the tutorial's step 11),
 the padding masks, and loss weights that are 0 at pad positions.
 """
 
@@ -80,7 +80,7 @@ def encode_pairs(vocab: Vocab, pairs, max_len: int) -> list[tuple[list[int], lis
     for src, tgt in pairs:
         s, t = vocab.encode(src, "source sentence"), vocab.encode(tgt, "target sentence")
         if len(s) > max_len or len(t) + 1 > max_len:
-            raise TextError(f"the pair {src!r} → {tgt!r} is longer than --max-len {max_len}")
+            raise TextError(f"the pair {src!r} → {tgt!r} is longer than max_len {max_len}")
         encoded.append((s, t))
     return encoded
 
