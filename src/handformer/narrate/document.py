@@ -53,9 +53,9 @@ class Callout:
 
     code: str  # "D1"
     text: str
+    tutorial: Matrix | None = None  # the tutorial's number, shown beside ours (D1, D5, D6)
     # One line shown in the step, opening to ``text``: "the comic differs here: 17.175 vs 5.725"
     summary: str = ""
-    tutorial: Matrix | None = None  # the tutorial's number, shown beside ours (D1, D5, D6)
 
 
 @dataclass
