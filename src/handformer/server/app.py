@@ -35,6 +35,7 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
     limits = limits or Limits()
     routes = [
         Route("/", lambda r: FileResponse(STATIC / "index.html")),
+        Route("/favicon.ico", lambda r: Response(status_code=204)),
         Route("/static/panels.css", lambda r: Response(pages.stylesheet(), media_type="text/css")),
         Route("/static/ui_text.json", lambda r: Response(json.dumps(ui_text.bundle(limits),
               ensure_ascii=False), media_type="application/json")),
@@ -68,7 +69,9 @@ class Guard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         if self.hosts is not None and _hostname(headers.get("host", "")) not in self.hosts:
             return await _reply(send, 403, "this server answers only to its own address", [])
-        body = await _read_body(receive, self.limits.max_body)
+        declared = headers.get("content-length", "0")
+        too_long = not declared.isdigit() or int(declared) > self.limits.max_body
+        body = None if too_long else await _read_body(receive, self.limits.max_body)
         if body is None:
             return await _reply(send, 413, f"the request body is larger than this server's "
                                            f"limit of {self.limits.max_body:,} bytes", [])
@@ -78,7 +81,7 @@ class Guard:
         if created:
             extra.append((b"set-cookie", f"{COOKIE}={session.id}; Path=/; HttpOnly; "
                                          f"SameSite=Strict".encode()))
-        await self.app(scope, _replay(body), _with_headers(send, extra))
+        await self.app(scope, _replay(body, receive), _with_headers(send, extra))
 
 
 def _hostname(host: str) -> str:
@@ -113,17 +116,18 @@ async def _read_body(receive, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _replay(body: bytes):
+def _replay(body: bytes, receive):
+    """The body already read, then the real channel (which reports a client disconnecting)."""
     sent = False
 
-    async def receive():
+    async def replay():
         nonlocal sent
         if sent:
-            return {"type": "http.disconnect"}
+            return await receive()
         sent = True
         return {"type": "http.request", "body": body, "more_body": False}
 
-    return receive
+    return replay
 
 
 def _with_headers(send, extra: list):

@@ -6,6 +6,7 @@ Words the narration or the training report already has are taken from there, so 
 
 from __future__ import annotations
 
+from ..config import PRESETS
 from ..render.html import PHASES
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT
 from ..train.report import TEXT as TRAIN_TEXT
@@ -83,4 +84,5 @@ def bundle(limits) -> dict:
              for lang in UI}
     return {"text": words, "defaults": {"src": TUTORIAL_SRC, "tgt": TUTORIAL_TGT,
                                         "corpus": "\n".join(TUTORIAL_DATASET)},
-            "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body}}
+            "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body},
+            "presets": PRESETS}
