@@ -2,7 +2,7 @@
    where the runs part, and for a chosen step both matrices side by side with their Δ. */
 (function () {
   "use strict";
-  var HF = window.HF, $ = HF.$, pinned = null, result = null, chosen = null;
+  var HF = window.HF, $ = HF.$, pinned = null, result = null, chosen = null, ticket = 0;
 
   function node(tag, cls, text) {
     var n = document.createElement(tag);
@@ -93,7 +93,9 @@
     if (!pinned) { return; }
     var current = HF.walkBody();
     if (HF.backward) { current.backward = true; }
+    var mine = ++ticket;
     HF.post("/api/compare", {a: pinned, b: current}).then(function (r) {
+      if (mine !== ticket || !pinned) { return; }  /* a newer comparison is on its way */
       if (!r.ok) { HF.showError(r.data.field, r.data.error); return; }
       result = r.data;
       render();
