@@ -87,6 +87,20 @@ def test_type_a_sentence_change_heads_and_read_the_engines_numbers(browser, app)
     page.context.close()
 
 
+def test_unchanged_panels_stay_and_the_step_being_read_stays_in_view(browser, app):
+    page = open_app(browser, app)
+    page.evaluate("document.querySelector('#s-dataset').dataset.mark = 'kept'")
+    reading = '#panels section.panel[data-id="decoder.0.self_attn"]'
+    page.eval_on_selector(reading, "s => s.scrollIntoView({block: 'start'})")
+    top = page.eval_on_selector(reading, "s => s.getBoundingClientRect().top")
+    page.fill("#f-heads", "2")  # a wider encoder: panels above the decoder grow
+    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.self_attn.head.1.scores"]')
+    page.wait_for_timeout(100)
+    assert page.get_attribute("#s-dataset", "data-mark") == "kept"  # the same element
+    assert abs(page.eval_on_selector(reading, "s => s.getBoundingClientRect().top") - top) < 2
+    page.context.close()
+
+
 def test_train_to_100_percent_translate_and_walk_backward(browser, app):
     page = open_app(browser, app)
     page.click("#train")

@@ -41,6 +41,7 @@ UI = {
         "output": "Output", "no_model": "Train a model first.",
         "network": "The server did not answer: {error}",
         "contents": "Contents", "language": "Language",
+        "error_prefix": "",
     },
     "zh": {
         "title": "handformer：手算 Transformer，实时",
@@ -71,6 +72,7 @@ UI = {
         "output": "输出", "no_model": "请先训练一个模型。",
         "network": "服务器没有回应：{error}",
         "contents": "目录", "language": "语言",
+        "error_prefix": "无法计算（引擎的英文说明）：",
     },
 }
 

@@ -83,7 +83,7 @@
     }
     slot = slot || document.querySelector('.field-error[data-for=""]');
     if (input) { input.setAttribute("aria-invalid", "true"); }
-    slot.textContent = message;
+    slot.textContent = HF.t("error_prefix") + message;  /* the engine explains in English */
     slot.hidden = false;
   };
 
