@@ -69,12 +69,7 @@ def check_model(c: Config, vocab: int, limits: Limits) -> None:
 
 
 def check_sentence(text, field: str, limits: Limits) -> str:
-    if not isinstance(text, str):
-        raise RequestError(f"{field} must be a string", field)
-    if len(text) > limits.max_sentence_chars:
-        raise RequestError(f"{field} has {len(text):,} characters, more than the limit of "
-                           f"{limits.max_sentence_chars:,}", field)
-    words = len(text.split())
+    words = len(_check_text(text, field, limits.max_sentence_chars).split())
     if words > limits.max_sentence_words:
         raise RequestError(f"{field} has {words} words, more than the limit of "
                            f"{limits.max_sentence_words}", field)
@@ -82,15 +77,21 @@ def check_sentence(text, field: str, limits: Limits) -> str:
 
 
 def check_corpus(text, field: str, limits: Limits) -> str:
-    if not isinstance(text, str):
-        raise RequestError(f"{field} must be a string, one sentence per line", field)
-    if len(text) > limits.max_corpus_chars:
-        raise RequestError(f"{field} has {len(text):,} characters, more than the limit of "
-                           f"{limits.max_corpus_chars:,}", field)
-    lines = sum(1 for line in text.splitlines() if line.strip())
+    """A corpus or pairs text: one sentence (or pair) per line."""
+    lines = sum(1 for line in _check_text(text, field, limits.max_corpus_chars).splitlines()
+                if line.strip())
     if lines > limits.max_corpus_lines:
         raise RequestError(f"{field} has {lines:,} lines, more than the limit of "
                            f"{limits.max_corpus_lines:,}", field)
+    return text
+
+
+def _check_text(text, field: str, max_chars: int) -> str:
+    if not isinstance(text, str):
+        raise RequestError(f"{field} must be a string", field)
+    if len(text) > max_chars:
+        raise RequestError(f"{field} has {len(text):,} characters, more than the limit of "
+                           f"{max_chars:,}", field)
     return text
 
 
