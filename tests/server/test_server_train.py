@@ -49,6 +49,24 @@ def test_tutorial_pairs_train_to_100_percent_and_translate(client):
     assert status == 200 and b["text"] == "you win or you die" and "panels" not in b
 
 
+def test_event_stream_sends_every_epoch_then_ends(client):
+    import json
+
+    status, s = client.json("POST", "/api/train", {"epochs": 40})
+    assert status == 202
+    events = []
+    with client.opener.open(f"{client.base}/api/train/{s['id']}/events", timeout=60) as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        for line in r:
+            if line.startswith(b"data: "):
+                events.append(json.loads(line[6:]))
+    final = client.json("GET", f"/api/train/{s['id']}")[1]
+    assert events[-1]["state"] == "done" and final["state"] == "done"
+    assert [e["from"] for e in events] == [0] + [
+        sum(len(x["losses"]) for x in events[:i]) for i in range(1, len(events))]
+    assert [v for e in events for v in e["losses"]] == final["losses"]
+
+
 def test_cancel_stops_a_job_early(client):
     status, s = client.json("POST", "/api/train", {"epochs": 2000, "preset": "small"})
     assert status == 202

@@ -1,4 +1,5 @@
-"""The JSON API under /api/: walk, panels, compare, train (start, progress, stop), translate.
+"""The JSON API under /api/: walk, panels, compare, train (start, progress, events, stop),
+translate.
 
 Handlers read the JSON body, check it (requests.py, limits.py), compute in a worker thread,
 and answer JSON. Errors are {"error": message, "field": the request field or null}: 400 for
@@ -9,11 +10,12 @@ jobs run.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from ..config import HandformerError
 from . import compare as diff
@@ -117,6 +119,30 @@ def _job(request: Request):
 @handles_errors
 async def train_status(request: Request) -> Response:
     return JSONResponse(_job(request).status())
+
+
+@handles_errors
+async def train_events(request: Request) -> Response:
+    """Server-sent events: the status after every finished epoch (only the new losses and
+    accuracies, from index "from"), until the job ends."""
+    job = _job(request)
+
+    async def events():
+        sent = 0
+        while True:
+            s = job.status()
+            done = s["state"] != "running"
+            if s["epochs_done"] > sent or done:
+                s |= {"from": sent, "losses": s["losses"][sent:],
+                      "accuracy": s["accuracy"][sent:]}
+                sent = s["epochs_done"]
+                yield f"data: {json.dumps(s)}\n\n"
+            if done:
+                return
+            await asyncio.sleep(0.2)
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store"})
 
 
 @handles_errors

@@ -46,6 +46,7 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
         Route("/api/train", api.train_start, methods=["POST"]),
         Route("/api/train", api.train_list, methods=["GET"]),
         Route("/api/train/{job}", api.train_status, methods=["GET"]),
+        Route("/api/train/{job}/events", api.train_events, methods=["GET"]),
         Route("/api/train/{job}", api.train_cancel, methods=["DELETE"]),
         Route("/api/train/{job}/cancel", api.train_cancel, methods=["POST"]),
         Route("/api/translate", api.translate, methods=["POST"]),

@@ -112,7 +112,9 @@
       pinned = HF.walkBody();
       if (HF.backward) { pinned.backward = true; }
       button.setAttribute("data-t", "unpin");
-      what.textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " + JSON.stringify(pinned.config)});
+      var changes = Object.keys(pinned.config).map(function (k) { return k + " " + pinned.config[k]; });
+      what.textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " +
+                                         [pinned.preset].concat(changes).join(", ")});
       what.hidden = false;
       refresh();
     }

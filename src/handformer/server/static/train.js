@@ -98,6 +98,7 @@
         HF.swapPanels(panels, r.data.panels);
         box.replaceChildren(head, panels);
         box.hidden = false;
+        box.scrollIntoView({block: "start"});  /* the decoding steps just asked for */
       });
   }
 
