@@ -40,7 +40,13 @@ def test_absurd_d_model_names_field_value_and_limit(client):
 
 def test_the_paper_preset_is_beyond_this_servers_walk_limits(client):
     status, err = client.json("POST", "/api/walk", {"preset": "paper"})
-    assert status == 422 and err["field"].startswith("config")
+    assert status == 422 and err["field"] == "preset" and "max_len is 512" in err["error"]
+    status, err = client.json("POST", "/api/walk", {"preset": "small", "config": {
+        "d_model": 512, "d_ff": 2048, "layers": 6, "heads": 8}})
+    # per layer: Q, K, V, O of 512 × 512 (and twice in the decoder), two 512 × 2048 linears
+    n = 6 * (4 * 512 * 512 + 2 * 512 * 2048) + 6 * (2 * 4 * 512 * 512 + 2 * 512 * 2048)
+    n += 3 * 25 * 512  # embeddings, decoder embeddings and output layer over 25 tokens
+    assert status == 422 and err["field"] == "config" and f"{n:,} weights" in err["error"]
     still_serving(client)
 
 

@@ -41,12 +41,13 @@ FIELD_CAPS = {"d_model": 512, "heads": 16, "decoder_heads": 16, "d_k": 512, "d_v
               "max_len": 128}
 
 
-def check_caps(values: dict, prefix: str = "config.") -> None:
+def check_caps(values: dict, field: str | None = None, source: str = "config.") -> None:
+    """Each size within FIELD_CAPS; the error names ``field`` (default: config.<name>)."""
     for name, cap in FIELD_CAPS.items():
         value = values.get(name)
         if isinstance(value, int) and value > cap:
-            raise RequestError(f"{prefix}{name} is {value:,}, more than this server's limit "
-                               f"of {cap:,}", f"config.{name}")
+            raise RequestError(f"{source}{name} is {value:,}, more than this server's limit "
+                               f"of {cap:,}", field or f"config.{name}")
 
 
 def weight_count(c: Config, vocab: int) -> int:
@@ -60,12 +61,14 @@ def weight_count(c: Config, vocab: int) -> int:
     return body + 3 * vocab * c.d_model
 
 
-def check_model(c: Config, vocab: int, limits: Limits) -> None:
-    check_caps(c.to_dict(), prefix=f"the {c.preset} preset's " if c.preset != "custom" else "")
+def check_model(c: Config, vocab: int, limits: Limits, field: str = "config") -> None:
+    """The built model within limits. The overrides were checked already, so a size over its
+    cap here is the preset's own: the error then names "preset"."""
+    check_caps(c.to_dict(), "preset", f"the {c.preset} preset's ")
     n = weight_count(c, vocab)
     if n > limits.max_weights:
         raise RequestError(f"this model would have {n:,} weights, more than this server's "
-                           f"limit of {limits.max_weights:,}; choose smaller sizes", "config")
+                           f"limit of {limits.max_weights:,}; choose smaller sizes", field)
 
 
 def check_sentence(text, field: str, limits: Limits) -> str:

@@ -97,7 +97,8 @@ def parse_walk(body, limits: Limits) -> Walk:
         raise RequestError(f"lr must be a number, got {lr!r}", "lr")
     cfg = build_config(body)
     dataset = dataset_of(body, limits)
-    check_model(cfg, len(Vocab.from_corpus(dataset or TUTORIAL_DATASET)), limits)
+    check_model(cfg, len(Vocab.from_corpus(dataset or TUTORIAL_DATASET)), limits,
+                "config" if body.get("config") else "preset")
     return Walk(setup(cfg, dataset=dataset), src, tgt, backward, float(lr))
 
 

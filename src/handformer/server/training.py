@@ -35,7 +35,7 @@ def parse_train(body, limits: Limits):
         raise RequestError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}", "optimizer")
     from ..train.data import pairs_vocab
 
-    check_model(cfg, len(pairs_vocab(pairs)), limits)
+    check_model(cfg, len(pairs_vocab(pairs)), limits, "config" if body.get("config") else "preset")
     return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
                                     batch_size=batch)
 
