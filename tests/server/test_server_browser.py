@@ -86,6 +86,8 @@ def test_unchanged_panels_stay_and_the_step_being_read_stays_in_view(browser, ap
     page.wait_for_timeout(100)
     assert page.get_attribute("#s-dataset", "data-mark") == "kept"  # the same element
     assert abs(page.eval_on_selector(reading, "s => s.getBoundingClientRect().top") - top) < 2
+    page.click('[data-set-lang="zh"]')  # longer or shorter text above: the place is kept
+    assert abs(page.eval_on_selector(reading, "s => s.getBoundingClientRect().top") - top) < 2
     page.context.close()
 
 

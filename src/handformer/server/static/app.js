@@ -30,6 +30,10 @@
   HF.applyText = applyText;
 
   function setLang(lang) {
+    keepInView(function () { switchLang(lang); });
+  }
+
+  function switchLang(lang) {
     HF.lang = lang;
     root.setAttribute("data-lang", lang);
     root.setAttribute("lang", lang === "zh" ? "zh-CN" : "en");
@@ -96,8 +100,21 @@
     return null;
   }
 
+  /* Run change() and scroll back so that the panel at the top of the window stays there. */
+  function keepInView(change) {
+    var anchor = anchorPanel();
+    change();
+    if (!anchor) { return; }
+    var now = document.querySelector('#panels section.panel[data-id="' + CSS.escape(anchor.id) + '"]');
+    if (now) { window.scrollBy(0, now.getBoundingClientRect().top - anchor.top); }
+  }
+
   HF.swapPanels = function (container, html) {
-    var anchor = container.id === "panels" ? anchorPanel() : null;
+    if (container.id === "panels") { keepInView(function () { replacePanels(container, html); }); }
+    else { replacePanels(container, html); }
+  };
+
+  function replacePanels(container, html) {
     var old = {};
     container.querySelectorAll(":scope > section.panel").forEach(function (s) { old[s.getAttribute("data-id")] = s; });
     var tpl = document.createElement("template");
@@ -108,11 +125,7 @@
       return prev && prev.innerHTML === s.innerHTML ? prev : s;  /* unchanged panels stay */
     });
     container.replaceChildren.apply(container, kept);
-    if (anchor) {
-      var now = container.querySelector('section.panel[data-id="' + CSS.escape(anchor.id) + '"]');
-      if (now) { window.scrollBy(0, now.getBoundingClientRect().top - anchor.top); }
-    }
-  };
+  }
 
   function setToc(html) {
     var tpl = document.createElement("template");
