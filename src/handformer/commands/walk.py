@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..cli import config_from_options, model_options, user_errors, write_output
+from ..cli import LanguageChoice, config_from_options, model_options, user_errors, write_output
 from ..config import HandformerError
 
 FORMATS = ["terminal", "json", "markdown", "html", "svg", "png"]
@@ -22,7 +22,7 @@ def _render_options(func):
                         help="only these tutorial steps, e.g. 7-9 or 12")(func)
     func = click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
-    return click.option("--lang", type=click.Choice(["en", "zh"]), default="en",
+    return click.option("--lang", type=LanguageChoice(), default="en",
                         show_default=True, help="language of the narration")(func)
 
 
