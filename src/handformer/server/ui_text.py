@@ -1,15 +1,15 @@
 """The app's own words, English and Chinese, in one table (to be folded into the i18n tables).
 
-Words the narration or the training report already has are taken from there, so the page says
-"loss", "epoch", "Forward pass" as the walkthrough and `handformer train` do.
+Words the i18n tables already have are taken from there, so the page says "loss", "epoch",
+"Decoding" as the walkthrough and `handformer train` do.
 """
 
 from __future__ import annotations
 
+from .. import i18n
 from ..config import PRESETS
-from ..render.html import PHASES
+from ..render.html import PHASE_KEYS
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT
-from ..train.report import TEXT as TRAIN_TEXT
 
 UI = {
     "en": {
@@ -79,12 +79,15 @@ UI = {
 
 def bundle(limits) -> dict:
     """Everything the page needs to start: words in both languages, defaults and limits."""
-    words = {lang: dict(UI[lang], loss=TRAIN_TEXT[lang]["loss"],
-                        epoch=TRAIN_TEXT[lang]["epoch"], curve=TRAIN_TEXT[lang]["curve"],
-                        acc=TRAIN_TEXT[lang]["acc"],
-                        **{f"phase.{k}": v[0 if lang == "en" else 1] for k, v in PHASES.items()})
-             for lang in UI}
+    words = {lang: dict(UI[lang], **_shared(lang)) for lang in UI}
     return {"text": words, "defaults": {"src": TUTORIAL_SRC, "tgt": TUTORIAL_TGT,
                                         "corpus": "\n".join(TUTORIAL_DATASET)},
             "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body},
             "presets": PRESETS}
+
+
+def _shared(lang: str) -> dict:
+    table = i18n.table(lang)
+    words = {"loss": table["train.loss"], "epoch": table["train.epoch"],
+             "acc": table["train.acc"], "curve": table["train.title"]}
+    return words | {f"phase.{k}": table[key] for k, key in PHASE_KEYS.items()}
