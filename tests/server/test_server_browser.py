@@ -91,6 +91,21 @@ def test_unchanged_panels_stay_and_the_step_being_read_stays_in_view(browser, ap
     page.context.close()
 
 
+def test_show_all_works_on_swapped_in_panels(browser, app):
+    """A wider model's matrices show corners; the export's own script opens them whole."""
+    page = open_app(browser, app)
+    page.select_option("#f-preset", "small")
+    button = page.locator("#panels button.showall").first
+    button.wait_for(timeout=30_000)
+    figure = button.locator("xpath=ancestor::figure[1]")
+    before = figure.locator("tbody td").count()
+    button.click()
+    assert figure.locator("tbody td").count() > before
+    assert button.inner_text() != "show all"
+    assert page.errors == []
+    page.context.close()
+
+
 def test_train_to_100_percent_translate_and_walk_backward(browser, app):
     page = open_app(browser, app)
     page.click("#train")
@@ -150,5 +165,5 @@ def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
     page.wait_for_timeout(300)
     assert page.dialogs == []
     assert page.locator('img[src="x"]').count() == 0
-    assert page.evaluate("document.scripts.length") == 3  # the app's own three files
+    assert page.evaluate("document.scripts.length") == 4  # the app's own four files
     page.context.close()

@@ -37,6 +37,8 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
         Route("/", lambda r: FileResponse(STATIC / "index.html")),
         Route("/favicon.ico", lambda r: Response(status_code=204)),
         Route("/static/panels.css", lambda r: Response(pages.stylesheet(), media_type="text/css")),
+        Route("/static/nav.js", lambda r: Response(pages.nav_script(),
+                                                   media_type="text/javascript")),
         Route("/static/ui_text.json", lambda r: Response(json.dumps(ui_text.bundle(limits),
               ensure_ascii=False), media_type="application/json")),
         Mount("/static", StaticFiles(directory=STATIC)),

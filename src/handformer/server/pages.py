@@ -61,3 +61,9 @@ def stylesheet() -> str:
     /static/panels.css."""
     env = html._env()
     return env.globals["style"](html.lang_css(i18n.languages())) + "\n" + env.globals["palette"]
+
+
+def nav_script() -> str:
+    """The export page's script (show all, enlarge a head, keys), served as /static/nav.js: it
+    listens on the document, so it serves panels swapped in later too."""
+    return html._env().globals["asset"]("nav.js")

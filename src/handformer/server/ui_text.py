@@ -89,5 +89,7 @@ def bundle(limits) -> dict:
 def _shared(lang: str) -> dict:
     table = i18n.table(lang)
     words = {"loss": table["train.loss"], "epoch": table["train.epoch"],
-             "acc": table["train.acc"], "curve": table["train.title"]}
+             "acc": table["train.acc"], "curve": table["train.title"],
+             "show_all": table["page.show_all"], "show_corners": table["page.show_corners"],
+             "show_first": table["page.show_first"]}
     return words | {f"phase.{k}": table[key] for k, key in PHASE_KEYS.items()}

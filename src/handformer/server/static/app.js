@@ -6,7 +6,7 @@
   var HF = window.HF = {lang: "en", text: {}, backward: false, onWalk: []};
   var root = document.documentElement;
   var form = document.getElementById("walk-form");
-  var pending = 0, timer = null;
+  var pending = 0, timer = null, statusKey = "";
 
   function $(id) { return document.getElementById(id); }
   HF.$ = $;
@@ -26,6 +26,10 @@
     });
     $("backward").setAttribute("aria-pressed", String(HF.backward));
     document.title = HF.t("title");
+    $("status").textContent = statusKey ? HF.t(statusKey) : "";
+    var words = $("panels").dataset;  /* the export's nav.js reads its button labels here */
+    words.showAll = HF.t("show_all"); words.showCorners = HF.t("show_corners");
+    words.showFirst = HF.t("show_first");
   }
   HF.applyText = applyText;
 
@@ -133,7 +137,7 @@
     $("toc-list").replaceChildren.apply($("toc-list"), Array.prototype.slice.call(tpl.content.children));
   }
 
-  HF.status = function (key) { $("status").textContent = key ? HF.t(key) : ""; };
+  HF.status = function (key) { statusKey = key; $("status").textContent = key ? HF.t(key) : ""; };
 
   function recompute() {
     var ticket = ++pending, body = HF.walkBody();
