@@ -31,9 +31,12 @@ class Setup:
     params: dict[str, np.ndarray]
 
 
-def setup(config: Config, corpus: str | None = None, weights: str | None = None) -> Setup:
-    """Dataset (the tutorial's, or a corpus file), vocabulary, and parameters (fresh or loaded)."""
-    dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
+def setup(config: Config, corpus: str | None = None, weights: str | None = None,
+          dataset: list[str] | None = None) -> Setup:
+    """Dataset (the tutorial's, a corpus file, or ``dataset``'s sentences), vocabulary, and
+    parameters (fresh or loaded)."""
+    if dataset is None:
+        dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
     vocab = Vocab.from_corpus(dataset)
     if weights is None:
         return Setup(config, dataset, vocab, init_params(config, len(vocab)))

@@ -97,9 +97,14 @@ def read_corpus(path: str | Path) -> list[str]:
         raise TextError(
             f"corpus file {str(path)!r} is not UTF-8 (byte {err.start}); save it as UTF-8"
         ) from None
+    return corpus_lines(text, f"corpus file {str(path)!r}")
+
+
+def corpus_lines(text: str, where: str = "the corpus") -> list[str]:
+    """The sentences of a corpus text, one per line; blank lines are skipped."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not any(tokenize(line) for line in lines):
-        raise TextError(f"corpus file {str(path)!r} has no words")
+        raise TextError(f"{where} has no words")
     return lines
 
 
