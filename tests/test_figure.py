@@ -26,6 +26,7 @@ def tape():
     return handformer.walk()
 
 
+@pytest.mark.slow
 def test_svg_of_a_step(tape):
     data = render_figure(tape, "decoder.0.self_attn.head.0.pattern", fmt="svg")
     root = ET.fromstring(data)

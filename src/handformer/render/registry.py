@@ -107,10 +107,17 @@ def _figure(fmt: str) -> Callable[[Tape, Options], bytes]:
     return draw
 
 
+def _xlsx(tape: Tape, o: Options) -> bytes:
+    from .xlsx import render_xlsx
+
+    return render_xlsx(tape, lang=o.lang, precision=o.precision)
+
+
 for _entry in (Renderer("terminal", _terminal, help="the walkthrough as text"),
                Renderer("json", _json, help="the tape itself (handformer.tape/1)"),
                Renderer("markdown", _markdown, help="GitHub Markdown with LaTeX"),
                Renderer("html", _html, help="one self-contained page, English and Chinese"),
                Renderer("svg", _figure("svg"), binary=True, help="one step's figure (--step)"),
-               Renderer("png", _figure("png"), binary=True, help="one step's figure (--step)")):
+               Renderer("png", _figure("png"), binary=True, help="one step's figure (--step)"),
+               Renderer("xlsx", _xlsx, binary=True, help="the forward pass as live formulas")):
     register(_entry)
