@@ -178,7 +178,7 @@ def test_a_format_registered_later_is_offered_by_walk(tmp_path, capsys, monkeypa
 
 def test_the_unknown_format_names_the_registered_ones():
     with pytest.raises(handformer.HandformerError, match="formats are terminal, json"):
-        registry.get("xlsx")
+        registry.get("ods")
 
 
 @pytest.mark.parametrize("argv", [
