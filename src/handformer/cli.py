@@ -103,15 +103,48 @@ def user_errors(func):
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+INTERRUPTED_STATUS = 130  # 128 + SIGINT, what a shell reports for a Ctrl-C
+
+
+class _Commands(click.Group):
+    """The command group; it also turns Ctrl-C and a failing standard output into one line
+    on stderr and an exit status (click alone says "Aborted!" and exits 1, or shows a
+    traceback for a full stdout)."""
+
+    def invoke(self, ctx):
+        from .io import stdout_failed
+
+        try:
+            try:
+                result = super().invoke(ctx)
+                if sys.stdout is not None:
+                    sys.stdout.flush()  # now, not at exit, where a failure is a traceback
+                return result
+            except OSError as err:
+                if err.filename is not None:  # a file no reader or writer wrapped
+                    raise HandformerError(f"cannot use {err.filename!r}: {err.strerror}"
+                                          ) from None
+                stdout_failed(err)
+        except KeyboardInterrupt:
+            click.echo("\ninterrupted", err=True)
+            sys.exit(INTERRUPTED_STATUS)
+        except HandformerError as err:  # from stdout_failed, raised after the command's own
+            click.echo(f"error: {err}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=_Commands,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="handformer")
 def main():
     """handformer: a Transformer computed by hand, every number of every step."""
 
 
-def write_output(data: str | bytes, output: str | None, done: str | None = None) -> None:
+def write_output(data: str | bytes, output: str | None, done: str | None = None,
+                 inputs: dict | None = None) -> None:
     """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
-    is what stderr then says (default "wrote FILE")."""
+    is what stderr then says (default "wrote FILE"); ``inputs`` (flag → path) are the files
+    the command read, which the output must not replace."""
     if output is None:
         if isinstance(data, bytes):
             raise HandformerError("this output is a binary file: give -o FILE")
@@ -121,8 +154,38 @@ def write_output(data: str | bytes, output: str | None, done: str | None = None)
         return
     from .io import atomic_write
 
-    atomic_write(output, data)
+    atomic_write(output, data, inputs)
     click.echo(done or f"wrote {output}", err=True)
+
+
+def check_outputs(outputs: dict, inputs: dict) -> None:
+    """Refuse, before any work, outputs (flag → path) that cannot be written, that are one of
+    the ``inputs`` (flag → path; a folder stands for the files in it) or that name one file
+    twice."""
+    from pathlib import Path
+
+    from .io import OutputError, check_output
+
+    files = {}
+    for flag, path in inputs.items():
+        if path is not None and Path(path).is_dir():
+            files |= {f"{flag}'s {p.name}": p for p in Path(path).iterdir()}
+        else:
+            files[flag] = path
+    given = {flag: path for flag, path in outputs.items() if path is not None}
+    for flag, path in given.items():
+        check_output(path, files)
+        twin = next((f for f, p in given.items() if f != flag and same_file(p, path)), None)
+        if twin:
+            raise OutputError(f"{flag} and {twin} both name {path!r}; give two files")
+
+
+def same_file(a, b) -> bool:
+    """Whether two paths name one file (the same spelling, a link, a hard link)."""
+    import os
+
+    return os.path.abspath(a) == os.path.abspath(b) or (
+        os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b))
 
 
 def show_sections(sections: list, precision: int, width: int | None) -> None:

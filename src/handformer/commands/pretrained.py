@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..cli import LanguageChoice, show_sections, user_errors, write_output
+from ..cli import LanguageChoice, check_outputs, show_sections, user_errors, write_output
 
 DEFAULT_MODEL = "all-minilm-l6-v2"
 
@@ -37,6 +37,8 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
     from ..interop.pretrained import load, run
     from ..layout import number
 
+    inputs = {"--pretrained folder": pretrained}
+    check_outputs({"-o": output}, inputs)
     tape = run(load(pretrained), list(sentences), record=explain)
     if explain:
         _explain(tape, lang, precision, width)
@@ -46,7 +48,8 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
         data = {"model": tape.meta["model"], "embeddings": [
             {"text": i["text"], "tokens": i["tokens"], "embedding": row.tolist()}
             for i, row in zip(infos, rows, strict=True)]}
-        return write_output(json.dumps(data, ensure_ascii=False) + "\n", output)
+        return write_output(json.dumps(data, ensure_ascii=False) + "\n", output,
+                            inputs=inputs)
     lines = []
     for info, row in zip(infos, rows, strict=True):
         shown = row if dims == 0 else row[:dims]
@@ -54,7 +57,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
         lines += [" ".join(info["tokens"]),
                   f"  e = [{', '.join(number(x, precision) for x in shown)}{rest}]  "
                   f"({len(row)} numbers, length 1)"]
-    write_output("\n".join(lines) + "\n", output)
+    write_output("\n".join(lines) + "\n", output, inputs=inputs)
 
 
 @click.command()
