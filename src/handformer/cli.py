@@ -112,8 +112,9 @@ class _Commands(click.Group):
     traceback for a full stdout)."""
 
     def invoke(self, ctx):
-        from .io import stdout_failed
+        from .io import ClosedStdout, stdout_failed
 
+        sys.stdout = ClosedStdout() if sys.stdout is None else sys.stdout
         try:
             try:
                 result = super().invoke(ctx)

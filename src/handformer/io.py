@@ -9,6 +9,7 @@ on the way becomes an ``OutputError`` (exit 2 on the command line) that says wha
 from __future__ import annotations
 
 import errno
+import io
 import os
 import stat
 import sys
@@ -175,8 +176,6 @@ BROKEN_PIPE_STATUS = 141  # 128 + SIGPIPE: what a shell reports for `yes | head 
 
 def write_stream(stream, text: str) -> None:
     """Write and flush in one go; a reader that went away (`| head`) ends the run quietly."""
-    if stream is None:  # Python sets sys.stdout to None when descriptor 1 is closed (>&-)
-        raise OutputError("standard output is closed; give -o FILE")
     try:
         stream.write(text)
         stream.flush()
@@ -187,6 +186,19 @@ def write_stream(stream, text: str) -> None:
                           "a file with -o FILE") from None
     except OSError as err:
         stdout_failed(err)
+
+
+class ClosedStdout(io.TextIOBase):
+    """What sys.stdout becomes when descriptor 1 was closed (`>&-`; Python then sets it to
+    None and click.echo would drop every line): each write fails as a closed one does."""
+
+    encoding, errors = "utf-8", "strict"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text) -> int:
+        raise OSError(errno.EBADF, "closed")
 
 
 def stdout_failed(err: OSError):

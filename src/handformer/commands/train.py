@@ -79,8 +79,8 @@ def _check_train_outputs(o: dict) -> None:
     inputs = {"--pairs file": o["pairs_file"], "--resume checkpoint": o["resume"]}
     continued = o["resume"] and same_file(o["save"], o["resume"])
     check_outputs({"--save": o["save"]}, {"--pairs file": o["pairs_file"]} if continued else inputs)
-    check_outputs({"--plot": o["plot"], "--save": o["save"]}, {"--pairs file": o["pairs_file"]})
     check_outputs({"--plot": o["plot"]}, inputs)
+    check_outputs({"--plot": o["plot"], "--save": o["save"]}, {"--pairs file": o["pairs_file"]})
 
 
 def _start_or_resume(o: dict, given: dict):

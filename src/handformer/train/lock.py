@@ -51,10 +51,17 @@ def _acquire(lock: Path, checkpoint: Path) -> int:
                                  f"run (pid {holder}); wait for it, or give another --save FILE"
                                  ) from None
         if _still_named(fd, lock):  # not unlinked by a run that just finished
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
+            _note_pid(fd)
             return fd
         os.close(fd)
+
+
+def _note_pid(fd: int) -> None:
+    try:
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+    except OSError:  # a full disk: the lock holds all the same, the refusal says "unknown"
+        pass
 
 
 def _still_named(fd: int, lock: Path) -> bool:
