@@ -18,8 +18,8 @@ from writer_util import (
     hashes,
     next_pids,
     one_line,
+    running,
     small_tmpfs,
-    start,
     temporaries,
     wait_for,
 )
@@ -181,10 +181,10 @@ def test_a_temporary_left_by_kill_9_is_removed_by_the_next_run(tmp_path):
     """kill -9 while the checkpoint is being written (caught by watching for the temporary
     file); the next run in that folder removes it."""
     for _attempt in range(5):  # the kill may land after the rename: then try again
-        proc = start(*LONG_TRAIN, "--save", "c.ckpt", cwd=tmp_path)
-        seen = wait_for(lambda: temporaries(tmp_path), 120, "a temporary file")
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=60)
+        with running(*LONG_TRAIN, "--save", "c.ckpt", cwd=tmp_path) as proc:
+            seen = wait_for(lambda: temporaries(tmp_path), 60, "a temporary file")
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=60)
         if set(seen) <= set(temporaries(tmp_path)):
             break
     else:
@@ -212,22 +212,22 @@ def test_only_our_dead_temporaries_are_removed(tmp_path):
 
 
 def test_a_second_train_on_one_checkpoint_is_refused_with_the_holders_pid(tmp_path):
-    first = start(*LONG_TRAIN, "--save", "c.ckpt", cwd=tmp_path)
-    wait_for(lambda: (tmp_path / "c.ckpt").exists(), 120, "the first checkpoint")
-    for args in (["train", "--epochs", "1", "--save", "c.ckpt"], ["train", "--resume",
-                                                                  "./c.ckpt"]):
-        one_line(handformer(*args, cwd=tmp_path), f"pid {first.pid}", "c.ckpt")
-    first.send_signal(signal.SIGINT)
-    assert first.wait(timeout=120) == 130
+    with running(*LONG_TRAIN, "--save", "c.ckpt", cwd=tmp_path) as first:
+        wait_for(lambda: (tmp_path / "c.ckpt").exists(), 120, "the first checkpoint")
+        for args in (["train", "--epochs", "1", "--save", "c.ckpt"],
+                     ["train", "--resume", "./c.ckpt"]):
+            one_line(handformer(*args, cwd=tmp_path), f"pid {first.pid}", "c.ckpt")
+        first.send_signal(signal.SIGINT)
+        assert first.wait(timeout=120) == 130
     assert [p.name for p in tmp_path.iterdir()] == ["c.ckpt"]  # lock and temporaries gone
     assert handformer("train", "--epochs", "1", "--save", "c.ckpt", cwd=tmp_path).returncode == 0
 
 
 def test_the_lock_of_a_killed_run_is_free(tmp_path):
-    first = start(*LONG_TRAIN, "--save", "c.ckpt", cwd=tmp_path)
-    wait_for(lambda: (tmp_path / "c.ckpt").exists(), 120, "the first checkpoint")
-    first.kill()
-    first.wait()
+    with running(*LONG_TRAIN, "--save", "c.ckpt", cwd=tmp_path) as first:
+        wait_for(lambda: (tmp_path / "c.ckpt").exists(), 120, "the first checkpoint")
+        first.kill()
+        first.wait()
     done = handformer("train", "--epochs", "1", "--save", "c.ckpt", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
 

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -24,19 +25,35 @@ TEMP_SUFFIX = ".hf-tmp"  # the writer's temporary files end so (handformer/io_te
 LONG_TRAIN = ["train", "--preset", "small", "--d-ff", "1024", "--epochs", "100000", "--quiet"]
 
 
-def handformer(*args, cwd, stdout=subprocess.PIPE, umask=None, timeout=300):
-    """Run `handformer ARGS` in ``cwd``; the finished process (stdout/stderr as text)."""
+def handformer(*args, cwd, stdout=subprocess.PIPE, umask=None, closed_stdout=False,
+               timeout=300):
+    """Run `handformer ARGS` in ``cwd``; the finished process (stdout/stderr as text).
+    ``umask``: the child's; ``closed_stdout``: its descriptor 1 closed, as `>&-` does."""
+
+    def child_setup():
+        if umask is not None:
+            os.umask(umask)
+        if closed_stdout:
+            os.close(1)
+
     return subprocess.run([*HANDFORMER, *map(str, args)], cwd=cwd, stdout=stdout,
                           stderr=subprocess.PIPE, text=True, timeout=timeout,
-                          preexec_fn=(lambda: os.umask(umask)) if umask is not None else None,
-                          env=os.environ | {"COLUMNS": "100"})
+                          preexec_fn=child_setup, env=os.environ | {"COLUMNS": "100"})
 
 
-def start(*args, cwd) -> subprocess.Popen:
-    """Start `handformer ARGS` in ``cwd`` without waiting (stdout discarded)."""
-    return subprocess.Popen([*HANDFORMER, *map(str, args)], cwd=cwd, text=True,
+@contextmanager
+def running(*args, cwd):
+    """`handformer ARGS` started in ``cwd`` (stdout discarded), killed if still running when
+    the block ends, so a failing test leaves no run behind."""
+    proc = subprocess.Popen([*HANDFORMER, *map(str, args)], cwd=cwd, text=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env=os.environ | {"COLUMNS": "100"})
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate()
 
 
 def one_line(done, *words, status=2) -> str:
