@@ -107,8 +107,15 @@ def test_a_link_to_a_device_and_dev_stdout_are_written_through(tmp_path):
     (tmp_path / "null").symlink_to(os.devnull)
     assert handformer("walk", "-o", "null", cwd=tmp_path).returncode == 0
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode) and (tmp_path / "null").is_symlink()
-    with open(tmp_path / "page.txt", "w") as page:
-        done = handformer("walk", "-o", "/dev/stdout", cwd=tmp_path, stdout=page)
+    link = os.readlink("/dev/stdout")
+    try:
+        with open(tmp_path / "page.txt", "w") as page:
+            done = handformer("walk", "-o", "/dev/stdout", cwd=tmp_path, stdout=page)
+        assert os.readlink("/dev/stdout") == link  # main's writer, as root, replaced it
+    finally:
+        if not os.path.islink("/dev/stdout") and os.geteuid() == 0:
+            os.unlink("/dev/stdout")  # put the system's link back for everyone else
+            os.symlink(link, "/dev/stdout")
     assert done.returncode == 0, done.stderr
     assert "Step 1" in (tmp_path / "page.txt").read_text()
 
