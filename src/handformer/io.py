@@ -1,9 +1,12 @@
 """Files in and out: the one reader (UTF-8, a clear error naming the file) and the one writer.
 
 Every output handformer writes (pages, tapes, figures, weights, checkpoints, plain text) goes
-through ``atomic_write``: a temporary file in the target's folder, fsync, rename over the old
-one, so a run stopped half-way, or a full disk, leaves the previous file whole. Every OS error
-on the way becomes an ``OutputError`` (exit 2 on the command line) that says what to change.
+through ``atomic_write``: a temporary file created exclusively in the target's folder
+(io_temp), fsync, rename over the old one, so a run stopped half-way, or a full disk, leaves
+the previous file whole. Targets that must not be replaced (read-only, a link to a file, an
+input of the command) are refused before any work (``check_output``). Every OS error on the way
+becomes an ``OutputError`` (exit 2 on the command line) that says what to change. Failures of
+standard output end here too (``stdout_failed``). docs/security-writer.md has the whole list.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ _WHY = {
 
 
 def os_reason(err: OSError, path: Path | None = None) -> str:
+    """What an OS error means for ``path``, in words a user can act on."""
     if err.errno == errno.ENOTDIR and path is not None:
         blocking = next((p for p in path.parents if p.is_file()), None)
         if blocking is not None:
