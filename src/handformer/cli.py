@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import sys
@@ -109,29 +110,38 @@ INTERRUPTED_STATUS = 130  # 128 + SIGINT, what a shell reports for a Ctrl-C
 class _Commands(click.Group):
     """The command group; it also turns Ctrl-C and a failing standard output into one line
     on stderr and an exit status (click alone says "Aborted!" and exits 1, or shows a
-    traceback for a full stdout)."""
+    traceback for a full stdout), while parsing (--help) and while running a command."""
+
+    def make_context(self, *args, **kwargs):
+        with _streams_and_signals():
+            return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx):
-        from .io import ClosedStdout, stdout_failed
+        with _streams_and_signals():
+            result = super().invoke(ctx)
+            if sys.stdout is not None:
+                sys.stdout.flush()  # now, not at exit, where a failure is a traceback
+            return result
 
-        sys.stdout = ClosedStdout() if sys.stdout is None else sys.stdout
+
+@contextlib.contextmanager
+def _streams_and_signals():
+    from .io import ClosedStdout, stdout_failed
+
+    sys.stdout = ClosedStdout() if sys.stdout is None else sys.stdout
+    try:
         try:
-            try:
-                result = super().invoke(ctx)
-                if sys.stdout is not None:
-                    sys.stdout.flush()  # now, not at exit, where a failure is a traceback
-                return result
-            except OSError as err:
-                if err.filename is not None:  # a file no reader or writer wrapped
-                    raise HandformerError(f"cannot use {err.filename!r}: {err.strerror}"
-                                          ) from None
-                stdout_failed(err)
-        except KeyboardInterrupt:
-            click.echo("\ninterrupted", err=True)
-            sys.exit(INTERRUPTED_STATUS)
-        except HandformerError as err:  # from stdout_failed, raised after the command's own
-            click.echo(f"error: {err}", err=True)
-            sys.exit(2)
+            yield
+        except OSError as err:
+            if err.filename is not None:  # a file no reader or writer wrapped
+                raise HandformerError(f"cannot use {err.filename!r}: {err.strerror}") from None
+            stdout_failed(err)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(INTERRUPTED_STATUS)
+    except HandformerError as err:  # from stdout_failed, raised after the command's own
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)
 
 
 @click.group(cls=_Commands,

@@ -74,11 +74,11 @@ def test_a_reader_that_went_away_ends_quietly_with_141(trained, what):
     assert (done.returncode, done.stderr) == (141, "")
 
 
-@pytest.mark.parametrize("what", [*PRINTING, "train"])
+@pytest.mark.parametrize("what", [*PRINTING, "train", "help"])
 def test_a_full_stdout_is_one_error_line(trained, what):
     before = digest(trained / "c.ckpt")
-    args = ["train", "--epochs", "1", "--quiet", "--save", "t.ckpt"] if what == "train" \
-        else PRINTING[what]
+    args = {"train": ["train", "--epochs", "1", "--quiet", "--save", "t.ckpt"],
+            "help": ["walk", "--help"]}.get(what) or PRINTING[what]
     with open("/dev/full", "w") as full:
         done = handformer(*args, cwd=trained, stdout=full)
     err = done.stderr.strip().splitlines()
