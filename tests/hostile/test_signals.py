@@ -9,6 +9,7 @@ import os
 import pytest
 from writer_util import (
     LONG_TRAIN,
+    computing,
     digest,
     handformer,
     interrupt,
@@ -36,7 +37,8 @@ def trained(tmp_path_factory):
 
 def test_ctrl_c_during_walk_is_130_and_one_line(tmp_path):
     with running("walk", "--preset", "paper", cwd=tmp_path) as proc:
-        status, err = interrupt(proc, after=4)
+        wait_for(lambda: computing(proc), 120, "the paper-size walk to be computing")
+        status, err = interrupt(proc, after=0)
     assert status == 130 and "Traceback" not in err, err
     assert err.strip().splitlines() == ["interrupted"]
 
@@ -45,7 +47,8 @@ def test_ctrl_c_during_walk_keeps_the_old_output(tmp_path):
     (tmp_path / "out.json").write_text("the old tape")
     with running("walk", "--preset", "paper", "--format", "json", "-o", "out.json",
                  cwd=tmp_path) as proc:
-        status, err = interrupt(proc, after=4)
+        wait_for(lambda: computing(proc), 120, "the paper-size walk to be computing")
+        status, err = interrupt(proc, after=0)
     assert status == 130 and err.strip().splitlines() == ["interrupted"], err
     assert (tmp_path / "out.json").read_text() == "the old tape"
     assert temporaries(tmp_path) == []

@@ -104,6 +104,18 @@ def interrupt(proc: subprocess.Popen, after: float) -> tuple[int, str]:
     return proc.returncode, err
 
 
+def computing(proc: subprocess.Popen, megabytes: int = 250) -> bool:
+    """Whether ``proc`` holds more than ``megabytes`` of memory: well past start-up (about
+    25 MB), so a signal now lands in the work, not in Python's own imports."""
+    try:
+        status = Path(f"/proc/{proc.pid}/status").read_text()
+    except OSError:
+        return False
+    rss = next((int(line.split()[1]) for line in status.splitlines()
+                if line.startswith("VmRSS:")), 0)
+    return rss > megabytes * 1024
+
+
 def next_pids(count: int) -> range:
     """The pids the kernel hands out next (a guess: others may start processes too)."""
     last = int(Path("/proc/sys/kernel/ns_last_pid").read_text())
