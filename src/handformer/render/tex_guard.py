@@ -49,11 +49,11 @@ class SymbolError(HandformerError):
 
 
 def check_symbols(step: str, op: str, symbols: dict) -> None:
-    """Every symbol of a step read from a file: a name its op declares (any name when the op
-    is unknown) and a value that is None or a symbol (see the module's docstring)."""
+    """Every symbol of a step read from a file: a name its op declares and a value that is
+    None or a symbol (see the module's docstring)."""
     declared = declared_symbols(op)
     for name, value in symbols.items():
-        if declared is not None and name not in declared:
+        if name not in declared:
             raise SymbolError(f"tape step {_clip(step)}: op {op!r} has no symbol {_clip(name)} "
                               f"(it has {', '.join(sorted(declared))})")
         reason = None if value is None else symbol_problem(value)
@@ -62,12 +62,13 @@ def check_symbols(step: str, op: str, symbols: dict) -> None:
                               f"{reason}")
 
 
-def declared_symbols(op: str) -> set[str] | None:
-    """The names an op's formulas fill in ($out, $x, ...), or None for an op we do not know."""
+def declared_symbols(op: str) -> set[str]:
+    """The names an op's formulas fill in ($out, $x, ...); "out" (the narration names every
+    step's result by it) for any op, also one without formulas such as "input"."""
     from ..ops import OPS
 
     if op not in OPS:
-        return None
+        return {"out"}
     spec = OPS[op]
     return ({"out"} | set(dict(spec.symbols))
             | set(re.findall(r"\$([a-z]+)", spec.formula + spec.grad_formula)))
