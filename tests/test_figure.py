@@ -20,6 +20,7 @@ def tape():
     return handformer.walk()
 
 
+@pytest.mark.slow
 def test_svg_of_a_step(tape, tmp_path):
     out = tmp_path / "pattern.svg"
     render_figure(tape, "decoder.0.self_attn.head.0.pattern", out, fmt="svg")

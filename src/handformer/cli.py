@@ -26,6 +26,8 @@ _CONFIG_HELP = {
     "label_smoothing": "label smoothing ε of the loss", "seed": "random seed of the initial weights",
 }
 
+CONFIG_FIELDS = (*_CONFIG_HELP, "layers")  # what --preset's overrides may name
+
 
 class LanguageChoice(click.Choice):
     """``--lang``: the languages of the i18n tables, listed when the option is read (so a table
@@ -73,8 +75,7 @@ def config_from_options(options: dict) -> Config:
     """Pop the config options out of a command's keyword arguments and build the Config."""
     from .config import preset
 
-    names = [*_CONFIG_HELP, "layers"]
-    overrides = {n: options.pop(n) for n in names if n in options}
+    overrides = {n: options.pop(n) for n in CONFIG_FIELDS if n in options}
     return preset(options.pop("preset"), **overrides)
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 class HandformerError(Exception):
@@ -41,7 +41,6 @@ class Config:
     dropout: float = 0.0
     label_smoothing: float = 0.0
     seed: int = 0
-    extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.decoder_heads is None:
@@ -60,6 +59,8 @@ class Config:
             changes.setdefault("d_v", None)
         if "d_k" in changes and "d_v" not in changes:
             changes["d_v"] = None  # d_v follows d_k unless given
+        if changes.get("ffn", self.ffn) == "single" and "d_ff" not in changes:
+            changes["d_ff"] = changes.get("d_model", self.d_model)  # one d_model × d_model layer
         if "heads" in changes and "decoder_heads" not in changes:
             changes["decoder_heads"] = None
         if "layers" in changes:
@@ -69,11 +70,11 @@ class Config:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict) -> Config:
-        known = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+        known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
             raise ConfigError(f"unknown config field(s): {', '.join(unknown)}")
@@ -87,7 +88,7 @@ def _per_head(d_model: int, heads: int, what: str) -> int:
         fits = [h for h in range(1, d_model + 1) if d_model % h == 0]
         raise ConfigError(
             f"d_model {d_model} is not divisible by heads {heads}, so {what} = d_model / heads "
-            f"is not a whole number. Choose heads from {fits[:12]} or give --d-k explicitly."
+            f"is not a whole number. Choose heads from {fits[:12]} or give d_k explicitly."
         )
     return d_model // heads
 
@@ -110,7 +111,9 @@ def _validate(c: Config) -> None:
     if c.ffn not in ("single", "paper"):
         raise ConfigError(f"ffn must be 'single' (one linear + ReLU) or 'paper', got {c.ffn!r}")
     if c.ffn == "single" and c.d_ff != c.d_model:
-        object.__setattr__(c, "d_ff", c.d_model)
+        raise ConfigError(
+            f"ffn 'single' is one d_model × d_model linear layer, so d_ff must equal d_model "
+            f"{c.d_model}, got d_ff {c.d_ff}; leave d_ff out or use ffn 'paper'")
     if c.init not in ("uniform", "xavier"):
         raise ConfigError(f"init must be 'uniform' or 'xavier', got {c.init!r}")
     if not 0.0 <= c.dropout < 1.0:
@@ -144,7 +147,7 @@ def _check_size(c: Config) -> None:
 
 
 PRESETS: dict[str, dict] = {
-    # The seed tutorial's toy (SPEC.md): 6-dim embeddings, 4-column Q/K/V, one encoder head,
+    # The seed tutorial's toy: 6-dim embeddings, 4-column Q/K/V, one encoder head,
     # two decoder heads, single-linear FFN, uniform [0, 1) weights, no embedding scale.
     "tutorial": dict(
         d_model=6, heads=1, decoder_heads=2, d_k=4, d_v=4, d_ff=6, encoder_layers=1,

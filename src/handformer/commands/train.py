@@ -106,14 +106,14 @@ def _fit(run, o: dict, source: str) -> None:
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-    _summary(run, o)
+    _summary(run, o, source)
 
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _summary(run, o: dict) -> None:
+def _summary(run, o: dict, source: str) -> None:
     from ..train import loop, report
 
     t = i18n.table(o["lang"])
@@ -132,8 +132,10 @@ def _summary(run, o: dict) -> None:
         loss_curve(run.history, o["plot"], o["lang"])
         click.echo(t["train.wrote"].format(path=o["plot"]), err=True)
     example = " ".join(run.vocab.decode(run.train[0][0]))
-    if "thrones" in run.vocab.tokens:
-        example = "when you play the game of thrones"
+    if source == "default":  # the tutorial's lines: suggest the tutorial's own sentence
+        from ..text import TUTORIAL_SRC
+
+        example = TUTORIAL_SRC
     click.echo(t["train.saved"].format(path=o["save"], src=example))
 
 

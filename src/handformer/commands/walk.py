@@ -7,7 +7,7 @@ import click
 from ..cli import LanguageChoice, config_from_options, model_options, user_errors, write_output
 from ..config import HandformerError
 
-FORMATS = ["terminal", "json", "markdown", "html", "svg", "png"]
+FORMATS = ["terminal", "json", "markdown", "html", "svg", "png", "xlsx"]
 
 
 def _render_options(func):
@@ -96,6 +96,14 @@ def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output
         from ..render.html import render
 
         return write_output(render(tape, precision=precision, steps=steps, lang=lang), output)
+    if fmt == "xlsx":
+        from ..interop.weights import atomic_write
+        from ..render.xlsx import render_xlsx
+
+        if not output:
+            raise HandformerError("--format xlsx writes a file: give -o FILE.xlsx")
+        atomic_write(output, render_xlsx(tape, lang=lang, precision=precision))
+        return click.echo(f"wrote {output}", err=True)
     if fmt in ("svg", "png"):
         from ..render.figure import render_figure
 

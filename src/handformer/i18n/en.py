@@ -485,6 +485,24 @@ TEXT = {
     "page.seed": "the seed tutorial",
     "page.tutorial": "tutorial",
     "page.pos": "pos {i}",
+    # the spreadsheet (walk --format xlsx)
+    "xlsx.input": "input: change it and every number after it recomputes",
+    "xlsx.targets": "the target words' ids (input)",
+    "xlsx.per_position": "−log p(target) at each position = log Σ exp(logits) − logit of the "
+                         "target",
+    "xlsx.argmax": "the predicted word: the column with the largest probability in each row",
+    "xlsx.predicted_col": "predicted",
+    "xlsx.title": "handformer · the whole forward pass, every number a formula",
+    "xlsx.hint": "Blue numbers are inputs (embeddings, weights, biases, ids). Change one and "
+                 "every formula after it recomputes, down to the predicted words. Hover a "
+                 "block's name for its explanation.",
+    "xlsx.sentence": "source → target",
+    "xlsx.reads": "the decoder reads",
+    "xlsx.predicts": "and predicts the next word",
+    "xlsx.sheet": "sheet",
+    "xlsx.block": "block",
+    "xlsx.shape": "shape",
+    "xlsx.step": "step",
     # settings of this language, not text: the HTML lang tag, CSS and figure fonts
     "lang.tag": "en",
     "lang.font": "",

@@ -405,6 +405,22 @@ TEXT = {
     "page.seed": "原教程",
     "page.tutorial": "教程",
     "page.pos": "位置 {i}",
+    # 电子表格（walk --format xlsx）
+    "xlsx.input": "输入：改动它，之后的每个数都会重新计算",
+    "xlsx.targets": "目标词的编号（输入）",
+    "xlsx.per_position": "每个位置的 −log p(目标) = log Σ exp(logits) − 目标词的 logit",
+    "xlsx.argmax": "预测的词：每行概率最大的那一列",
+    "xlsx.predicted_col": "预测",
+    "xlsx.title": "handformer · 整个前向计算，每个数都是公式",
+    "xlsx.hint": "蓝色的数是输入（嵌入、权重、偏置、编号）。改动其中一个，之后的每个公式都会重新"
+                 "计算，直到预测的词。把鼠标停在块的名字上可以看到讲解。",
+    "xlsx.sentence": "源句 → 目标句",
+    "xlsx.reads": "解码器读到",
+    "xlsx.predicts": "预测的下一个词",
+    "xlsx.sheet": "工作表",
+    "xlsx.block": "块",
+    "xlsx.shape": "形状",
+    "xlsx.step": "步骤",
     # 这门语言的设置，不是文字：HTML 的 lang 标记、CSS 和图中字体
     "lang.tag": "zh-CN",
     "lang.font": "\"Noto Sans CJK SC\",\"Noto Sans SC\",\"PingFang SC\",\"Microsoft YaHei\",system-ui,sans-serif",

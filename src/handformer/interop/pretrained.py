@@ -213,7 +213,7 @@ def run(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
     """
     done, ids, pad = encode_batch(model, sentences)
     tape = Tape(model.params, record=record)
-    tape.meta.update(kind="bert", model=model.name, path=str(model.path),
+    tape.meta.update(family="bert", model=model.name, path=str(model.path),
                      config=model.config.to_dict(), pooling="mean", normalize=True)
     texts = [{"text": t.text, "words": list(t.words), "pieces": [list(p) for p in t.pieces],
               "tokens": list(t.tokens), "ids": list(t.ids)} for t in done]

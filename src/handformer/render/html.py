@@ -40,11 +40,17 @@ def _env():
     return env
 
 
-def _css(lang_css: str) -> str:
-    """The page's one style sheet: style.css with the page's language rules in their place,
-    the colour steps and the heatmaps' column counts."""
+def stylesheet(langs: list[str]) -> str:
+    """The page's one style sheet: style.css with the languages' rules in their place, the
+    colour steps and the heatmaps' column counts."""
     css = (TEMPLATES / "style.css").read_text(encoding="utf-8")
-    return "\n".join([css.replace(LANGUAGE_RULES, lang_css), grids.palette_css(), columns_css()])
+    return "\n".join([css.replace(LANGUAGE_RULES, lang_css(langs)), grids.palette_css(),
+                      columns_css()])
+
+
+def nav_script() -> str:
+    """The page's one script: language and theme toggles, keys, "show all"."""
+    return (TEMPLATES / "nav.js").read_text(encoding="utf-8")
 
 
 def content_security_policy(script: str, css: str) -> str:
@@ -80,7 +86,7 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
     panels = [section_view({code: by_id[code].get(s.id) for code in langs}, precision, budget,
                            pos, lang) for s in by_lang[langs[0]]]
     text = _page_text(langs, lang)
-    script = (TEMPLATES / "nav.js").read_text(encoding="utf-8")
+    script = nav_script()
     return _env().get_template("page.html.j2").render(
         panels=panels, title=title or "handformer", precision=precision, lang=lang,
         script=script, csp=content_security_policy(script, text["css"]), **text)
@@ -92,7 +98,7 @@ def _page_text(langs: list[str], lang: str) -> dict:
     texts = {code: i18n.table(code) for code in langs}
     return {"langs": langs, "tables": texts, "ui": texts[lang],
             "tags": {code: texts[code]["lang.tag"] for code in langs},
-            "css": _css(lang_css(langs))}
+            "css": stylesheet(langs)}
 
 
 def lang_css(langs: list[str]) -> str:

@@ -39,13 +39,13 @@ class Options:
 
     def check(self) -> None:
         if self.epochs < 1 or self.batch_size < 1 or self.warmup < 1:
-            raise HandformerError("--epochs, --batch-size and --warmup must be at least 1")
+            raise HandformerError("epochs, batch_size and warmup must be at least 1")
         if self.schedule not in ("constant", "warmup"):
-            raise HandformerError(f"--schedule must be constant or warmup, got {self.schedule!r}")
+            raise HandformerError(f"schedule must be constant or warmup, got {self.schedule!r}")
         if self.dtype not in ("float64", "float32"):
-            raise HandformerError(f"--dtype must be float64 or float32, got {self.dtype!r}")
+            raise HandformerError(f"dtype must be float64 or float32, got {self.dtype!r}")
         if self.clip is not None and self.clip <= 0:
-            raise HandformerError(f"--clip must be positive, got {self.clip}")
+            raise HandformerError(f"clip must be positive, got {self.clip}")
 
 
 @dataclass
