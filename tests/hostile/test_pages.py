@@ -241,3 +241,17 @@ def test_small_multiples_keep_their_columns_without_style_attributes(browser, tm
     tile.click()
     assert page.locator(".zoom:visible").count() == 1 and page.errors == []
     page.context.close()
+
+
+def test_svg_figure_shows_hostile_words_as_text(base, browser, tmp_path):
+    """A figure is a page too when a browser opens it: matplotlib writes its labels as text."""
+    payload = '"><script>alert(1)</script><svg onload=alert(2)>'
+    tape = util.write_tape(util.with_word(base, "when", payload), tmp_path / "t.json")
+    done = util.run_cli("render", str(tape), "--format", "svg", "--step",
+                        "encoder.0.self_attn.head.0.pattern", "-o", "fig.svg", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-300:]
+    page = util.open_page(browser, tmp_path / "fig.svg")
+    report = page.evaluate(util.DOM_REPORT)
+    assert page.dialogs == [] and page.errors == [] and report["scripts"] == 0
+    assert report["handlers"] == [] and report["js_urls"] == []
+    page.context.close()
