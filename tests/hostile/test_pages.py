@@ -105,13 +105,18 @@ def assert_inert(page, report: dict) -> None:
     assert report["styled"] == [] and report["foreign_in_math"] == []
 
 
+def render_case(base: dict, folder, case: str, fmt: str, output: str) -> str | None:
+    """The CLI renders the case's hostile tape; what the page should show of the payload."""
+    change, visible = TEXT_CASES[case]
+    tape = util.write_tape(change(base), folder / "t.json")
+    done = util.run_cli("render", str(tape), "--format", fmt, "-o", output, cwd=folder)
+    assert done.returncode == 0, done.stderr[-300:]
+    return visible
+
+
 @pytest.mark.parametrize("case", list(TEXT_CASES))
 def test_html_page_shows_hostile_text_as_text(base, browser, tmp_path, case):
-    change, visible = TEXT_CASES[case]
-    tape = util.write_tape(change(base), tmp_path / "t.json")
-    done = util.run_cli("render", str(tape), "--format", "html", "-o", "page.html",
-                        cwd=tmp_path)
-    assert done.returncode == 0, done.stderr[-300:]
+    visible = render_case(base, tmp_path, case, "html", "page.html")
     page = util.open_page(browser, tmp_path / "page.html")
     report = page.evaluate(util.DOM_REPORT)
     assert_inert(page, report)
@@ -123,11 +128,7 @@ def test_html_page_shows_hostile_text_as_text(base, browser, tmp_path, case):
 
 @pytest.mark.parametrize("case", list(TEXT_CASES))
 def test_markdown_stays_inert_in_a_viewer_with_html(base, browser, tmp_path, case):
-    change, visible = TEXT_CASES[case]
-    tape = util.write_tape(change(base), tmp_path / "t.json")
-    done = util.run_cli("render", str(tape), "--format", "markdown", "-o", "doc.md",
-                        cwd=tmp_path)
-    assert done.returncode == 0, done.stderr[-300:]
+    visible = render_case(base, tmp_path, case, "markdown", "doc.md")
     markdown = (tmp_path / "doc.md").read_text(encoding="utf-8")
     prose = re.sub(r"(`+).*?\1", "", markdown)  # code spans hold text, never markup
     assert not MARKUP.search(re.sub(r"\\<", "", prose))  # only as \< … \> or \lt … \gt

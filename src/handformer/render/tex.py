@@ -28,7 +28,8 @@ def to_mathml(latex: str, display: bool = True) -> str:
     from latex2mathml import exceptions
     from latex2mathml.converter import convert_to_element
 
-    _check_braces(latex)
+    if not braces_balanced(latex):
+        raise FormulaError("unbalanced braces")
     refused = tuple(v for v in vars(exceptions).values()
                     if isinstance(v, type) and issubclass(v, Exception))
     try:
@@ -41,14 +42,14 @@ def to_mathml(latex: str, display: bool = True) -> str:
     return out
 
 
-def _check_braces(latex: str) -> None:
+def braces_balanced(latex: str) -> bool:
+    r"""Every { closed by a } after it (\{, \} and \\ do not count)."""
     depth = 0
     for ch in re.sub(r"\\[{}\\]", "", latex):
         depth += {"{": 1, "}": -1}.get(ch, 0)
         if depth < 0:
-            break
-    if depth:
-        raise FormulaError("unbalanced braces")
+            return False
+    return depth == 0
 
 
 def warn(where: str, latex: str, err: Exception) -> None:

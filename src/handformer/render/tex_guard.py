@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from ..config import HandformerError
+from .tex import braces_balanced
 
 # Commands a symbol may hold: fonts, roots, scripts, Greek letters (the engine uses \mathrm,
 # \sqrt, \top, \prime; a hand-made tape may reasonably use the others).
@@ -86,18 +87,9 @@ def symbol_problem(value) -> str | None:
     unknown = sorted({c for c in re.findall(r"\\([A-Za-z]+)", value)} - SYMBOL_COMMANDS)
     if unknown:
         return "uses \\" + ", \\".join(unknown) + " (a symbol uses fonts, roots and letters only)"
-    if not _balanced(value):
+    if not braces_balanced(value):
         return "has unbalanced braces"
     return None
-
-
-def _balanced(text: str) -> bool:
-    depth = 0
-    for ch in re.sub(r"\\[{}]", "", text):
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def _clip(value) -> str:
