@@ -7,7 +7,6 @@ import functools
 import sys
 import types
 import typing
-from pathlib import Path
 
 import click
 
@@ -110,14 +109,28 @@ def main():
     """handformer: a Transformer computed by hand, every number of every step."""
 
 
-def write_output(text: str, output: str | None) -> None:
+def write_output(data: str | bytes, output: str | None, done: str | None = None) -> None:
+    """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
+    is what stderr then says (default "wrote FILE")."""
     if output is None:
-        click.echo(text, nl=False)
-        return
-    from .interop.weights import atomic_write
+        if isinstance(data, bytes):
+            raise HandformerError("this output is a binary file: give -o FILE")
+        from .io import write_stream
 
-    atomic_write(Path(output), text.encode("utf-8"))
-    click.echo(f"wrote {output}", err=True)
+        write_stream(sys.stdout, data)
+        return
+    from .io import atomic_write
+
+    atomic_write(output, data)
+    click.echo(done or f"wrote {output}", err=True)
+
+
+def show_sections(sections: list, precision: int, width: int | None) -> None:
+    """Narrated sections on the terminal (styled when it is one)."""
+    from .render.ansi import Terminal
+    from .render.terminal import render
+
+    write_output(render(sections, precision, width, Terminal.detect(sys.stdout, width)), None)
 
 
 def _register_commands() -> None:

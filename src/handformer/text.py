@@ -84,20 +84,9 @@ class Vocab:
 
 def read_corpus(path: str | Path) -> list[str]:
     """One sentence per line, UTF-8; blank lines are skipped."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise TextError(f"corpus file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise TextError(f"cannot read corpus file {str(path)!r}: {err.strerror}") from None
-    try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not a word
-    except UnicodeDecodeError as err:
-        raise TextError(
-            f"corpus file {str(path)!r} is not UTF-8 (byte {err.start}); save it as UTF-8"
-        ) from None
-    return corpus_lines(text, f"corpus file {str(path)!r}")
+    from .io import read_text
+
+    return corpus_lines(read_text(path, "corpus file", TextError), f"corpus file {str(path)!r}")
 
 
 def corpus_lines(text: str, where: str = "the corpus") -> list[str]:

@@ -43,10 +43,9 @@ class WordPiece:
 
     @classmethod
     def from_file(cls, path: str | Path, lowercase: bool = True) -> WordPiece:
-        try:
-            lines = Path(path).read_text(encoding="utf-8").split("\n")
-        except (OSError, UnicodeDecodeError) as err:
-            raise HandformerError(f"cannot read the vocabulary {path}: {err}") from None
+        from .io import read_text
+
+        lines = read_text(path, "vocabulary").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         return cls([line.rstrip("\r") for line in lines], lowercase)

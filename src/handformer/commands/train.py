@@ -35,12 +35,12 @@ def _pairs(path):
 @click.option("--clip", type=float, default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="number type, kept end to end  [default: float64]")
-@click.option("--save", default=None, type=click.Path(dir_okay=False),
+@click.option("--save", default=None, metavar="FILE",
               help="checkpoint written atomically while training (what translate reads)  "
                    f"[default: ./{DEFAULT_CKPT}; with --resume: the resumed file]")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None,
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", metavar="FILE", default=None,
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
@@ -55,6 +55,10 @@ def train(**o):
 
     if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
         raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
+    if o["plot"]:  # refused before training, not after it
+        from ..render.figure import need_matplotlib
+
+        need_matplotlib()
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
                                        "schedule", "warmup", "clip", "dtype")}
     given = {k: v for k, v in run_opts.items() if v is not None}
@@ -127,10 +131,11 @@ def _summary(run, o: dict, source: str) -> None:
         v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
         click.echo(t["train.valid"].format(loss=v["loss"], acc=v["accuracy"]))
     if o["plot"]:
-        from ..render.figure import loss_curve
+        from ..cli import write_output
+        from ..render.figure import loss_curve, plot_format
 
-        loss_curve(run.history, o["plot"], o["lang"])
-        click.echo(t["train.wrote"].format(path=o["plot"]), err=True)
+        write_output(loss_curve(run.history, plot_format(o["plot"]), o["lang"]), o["plot"],
+                     done=t["train.wrote"].format(path=o["plot"]))
     example = " ".join(run.vocab.decode(run.train[0][0]))
     if source == "default":  # the tutorial's lines: suggest the tutorial's own sentence
         from ..text import TUTORIAL_SRC
@@ -166,16 +171,11 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
     result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
                  record=explain, k=top_k)
     if explain:
+        from ..cli import show_sections
         from ..narrate.decode import build
 
-        _draw(build(result, ckpt.vocab, lang), precision, width)
+        show_sections(build(result, ckpt.vocab, lang), precision, width)
     click.echo(" ".join(result.tokens))
-
-
-def _draw(sections, precision: int, width) -> None:
-    from ..render.terminal import render
-
-    render(sections, precision=precision, width=width, output=None)
 
 
 @click.command()

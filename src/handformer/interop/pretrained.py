@@ -77,9 +77,11 @@ def resolve(name_or_path: str) -> Path:
 
 
 def _read_json(path: Path) -> dict:
+    from ..io import read_text
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = json.loads(read_text(path, "model file", PretrainedError))
+    except json.JSONDecodeError as err:
         raise PretrainedError(f"cannot read {path}: {err}") from None
     if not isinstance(data, dict):
         raise PretrainedError(f"{path} is not a JSON object")

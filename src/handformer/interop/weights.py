@@ -9,7 +9,6 @@ attention biases, d_k·h ≠ d_model) the names follow the same pattern with the
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
@@ -141,35 +140,10 @@ def save_weights(path, params, cfg: Config, vocab: list[str]) -> None:
     """Write safetensors atomically (temporary file, fsync, rename), config and vocab inside."""
     from safetensors.numpy import save
 
+    from ..io import atomic_write
+
     meta = {"format": FORMAT, "config": json.dumps(cfg.to_dict()), "vocab": json.dumps(vocab)}
     atomic_write(path, save(to_state_dict(params, cfg), metadata=meta))
-
-
-def atomic_write(path, data: bytes) -> None:
-    """Write a file whole or not at all: temporary file, fsync, rename over the old one.
-
-    A path that exists but is no regular file (/dev/null, a pipe) is written through: renaming
-    over it would replace the device itself.
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise HandformerError(f"{str(path)!r} is a folder; give a file name")
-    if path.exists() and not path.is_file():
-        with open(path, "wb") as f:
-            f.write(data)
-        return
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except FileNotFoundError:
-        raise HandformerError(f"cannot write {str(path)!r}: its folder does not exist") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:

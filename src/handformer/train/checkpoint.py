@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..config import Config, ConfigError, HandformerError
-from ..interop.weights import atomic_write
+from ..io import atomic_write
 from ..text import Vocab
 
 FORMAT = "handformer.checkpoint/1"
@@ -63,7 +63,7 @@ def save(path, ckpt: Checkpoint) -> None:
         "history": ckpt.history, "run": ckpt.run, "sha256": digest(tensors),
     }
     data = st_save(tensors, metadata={"handformer": json.dumps(meta)})
-    atomic_write(Path(path), data)
+    atomic_write(path, data)
 
 
 def load(path) -> Checkpoint:
