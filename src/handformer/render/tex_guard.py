@@ -84,7 +84,7 @@ def symbol_problem(value) -> str | None:
     others = sorted({c for c in value if not (c.isascii() and c.isalnum())} - SYMBOL_PUNCTUATION)
     if others:
         return "holds " + " ".join(map(repr, others[:5])) + " (a symbol has letters, digits, {}^_')"
-    unknown = sorted({c for c in re.findall(r"\\([A-Za-z]+)", value)} - SYMBOL_COMMANDS)
+    unknown = sorted(set(re.findall(r"\\([A-Za-z]+)", value)) - SYMBOL_COMMANDS)
     if unknown:
         return "uses \\" + ", \\".join(unknown) + " (a symbol uses fonts, roots and letters only)"
     if not braces_balanced(value):
