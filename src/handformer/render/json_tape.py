@@ -14,6 +14,7 @@ import numpy as np
 from ..config import HandformerError
 from ..families import registry
 from ..tape import Step, Tape
+from .tex_guard import check_symbols
 
 FORMAT = "handformer.tape/1"
 PARAMS_LIMIT = 250_000  # parameters are written out only while they stay this small (numbers)
@@ -128,6 +129,7 @@ def _tape_from_dict(data: dict) -> Tape:
         if key not in ("format", "steps", "params", "grads", "updates"):
             tape.meta[key] = data[key]
     for s in data["steps"]:
+        check_symbols(s["name"], s["op"], s.get("symbols", {}))  # LaTeX every page shows
         tape._append(Step(s["name"], s["op"], tuple(s["inputs"]), decode_array(s["value"]),
                           symbols=s.get("symbols", {}), view=s.get("view", False),
                           extras={k: decode_array(v) for k, v in s.get("extras", {}).items()}))
