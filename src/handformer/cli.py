@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from .config import Config, HandformerError
+from .textsafe import shown
 
 _CONFIG_HELP = {
     "d_model": "embedding width d_model", "heads": "attention heads (encoder; decoder too unless --decoder-heads)",
@@ -79,7 +80,7 @@ def user_errors(func):
         try:
             return func(*args, **kwargs)
         except HandformerError as err:
-            click.echo(f"error: {err}", err=True)
+            click.echo(f"error: {shown(str(err))}", err=True)
             sys.exit(2)
 
     return wrapper
@@ -92,6 +93,7 @@ def main():
 
 
 def write_output(text: str, output: str | None) -> None:
+    text = shown(text)  # words from files reach the terminal or a text file, never their escapes
     if output is None:
         click.echo(text, nl=False)
         return

@@ -7,6 +7,7 @@ import json
 import click
 
 from ..cli import user_errors, write_output
+from ..textsafe import json_escaped, shown
 
 DEFAULT_MODEL = "all-minilm-l6-v2"
 
@@ -37,6 +38,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
     from ..interop.pretrained import load, run
 
     tape = run(load(pretrained), list(sentences), record=explain)
+    _warn(tape)
     if explain:
         _explain(tape, lang, precision, width)
     rows = tape["pooling.normalized"].reshape(len(sentences), -1)
@@ -45,7 +47,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
         data = {"model": tape.meta["model"], "embeddings": [
             {"text": i["text"], "tokens": i["tokens"], "embedding": row.tolist()}
             for i, row in zip(infos, rows, strict=True)]}
-        return write_output(json.dumps(data, ensure_ascii=False) + "\n", output)
+        return write_output(json_escaped(json.dumps(data, ensure_ascii=False)) + "\n", output)
     lines = []
     for info, row in zip(infos, rows, strict=True):
         shown = row if dims == 0 else row[:dims]
@@ -65,6 +67,7 @@ def similarity(sentences, pretrained, explain, lang, precision, width):
     from ..interop.pretrained import load, similarity_tape
 
     tape = similarity_tape(load(pretrained), list(sentences), record=explain)
+    _warn(tape)
     if explain:
         _explain(tape, lang, precision, width)
     cos = tape["similarity"]
@@ -73,7 +76,14 @@ def similarity(sentences, pretrained, explain, lang, precision, width):
         return
     for i, text in enumerate(sentences):
         numbers = "  ".join(f"{x:{precision + 3}.{precision}f}" for x in cos[i])
-        click.echo(f"{numbers}  {i + 1}: {text}")
+        click.echo(f"{numbers}  {i + 1}: {shown(text)}")
+
+
+def _warn(tape) -> None:
+    from ..interop.pretrained import unknown_warnings
+
+    for line in unknown_warnings(tape):
+        click.echo(shown(line), err=True)
 
 
 def _explain(tape, lang: str, precision: int, width) -> None:

@@ -6,6 +6,7 @@ import click
 
 from ..cli import _config_options, config_from_options, user_errors
 from ..config import HandformerError
+from ..textsafe import shown
 
 DEFAULT_CKPT = "handformer.ckpt"
 
@@ -164,7 +165,7 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
         from ..narrate.decode import build
 
         _draw(build(result, ckpt.vocab, lang), precision, width)
-    click.echo(" ".join(result.tokens))
+    click.echo(shown(" ".join(result.tokens)))
 
 
 def _draw(sections, precision: int, width) -> None:

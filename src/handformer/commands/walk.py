@@ -69,7 +69,7 @@ def _tape_from_options(options: dict):
 
 
 def _pretrained_tape(options: dict):
-    from ..interop.pretrained import pretrained_tape
+    from ..interop.pretrained import pretrained_tape, unknown_warnings
 
     if not options.get("src"):
         raise HandformerError("--pretrained needs a sentence: --src \"...\"")
@@ -82,7 +82,10 @@ def _pretrained_tape(options: dict):
         raise HandformerError(
             f"--pretrained reads its sizes, weights and vocabulary from the model folder, and "
             f"walks one sentence forward only; drop {flags}")
-    return pretrained_tape(options["pretrained"], options["src"])
+    tape = pretrained_tape(options["pretrained"], options["src"])
+    for line in unknown_warnings(tape):
+        click.echo(line, err=True)
+    return tape
 
 
 def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,

@@ -226,6 +226,20 @@ def run(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
     return tape
 
 
+def unknown_warnings(tape: Tape) -> list[str]:
+    """A warning for each sentence whose words are mostly [UNK] to this model: its embedding
+    then says little about the sentence (an English vocabulary given Chinese, say)."""
+    texts = tape.meta.get("sentences") or [tape.meta["src"]]
+    out = []
+    for t in texts:
+        unknown = sum(pieces == ["[UNK]"] for pieces in t["pieces"])
+        if unknown and 2 * unknown > len(t["words"]):
+            out.append(f"warning: {unknown} of {len(t['words'])} words of {t['text']!r} are "
+                       f"unknown to {tape.meta['model']} ([UNK]); its embedding says little "
+                       f"about this sentence")
+    return out
+
+
 def similarity_tape(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
     """Sentence embeddings, then "similarity": the cosine of every pair, e_a · e_b."""
     if len(sentences) < 2:

@@ -14,6 +14,7 @@ import numpy as np
 from .. import ops_bert  # noqa: F401  (registers the BERT ops, so their formulas load too)
 from ..config import HandformerError
 from ..tape import Step, Tape
+from ..textsafe import json_escaped
 
 FORMAT = "handformer.tape/1"
 PARAMS_LIMIT = 250_000  # parameters are written out only while they stay this small (numbers)
@@ -103,7 +104,8 @@ def _step_dict(step: Step) -> dict:
 
 
 def dumps(tape: Tape) -> str:
-    return json.dumps(tape_to_dict(tape), ensure_ascii=False, separators=(",", ":")) + "\n"
+    text = json.dumps(tape_to_dict(tape), ensure_ascii=False, separators=(",", ":"))
+    return json_escaped(text) + "\n"
 
 
 def loads(text: str) -> Tape:

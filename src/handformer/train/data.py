@@ -31,7 +31,7 @@ def read_pairs(path: str | Path) -> list[tuple[str, str]]:
     """UTF-8, one pair per line: source TAB target. Blank lines and '#' comments are skipped."""
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark is not a word
     except FileNotFoundError:
         raise TextError(f"pairs file {str(path)!r} does not exist") from None
     except OSError as err:

@@ -1,0 +1,83 @@
+"""Upper bounds on what a file or an option may make handformer allocate, checked up front.
+
+Files come from other people (tapes, weights, checkpoints, model folders, corpora) and their
+sizes are read cheaply first (the file's length, a header, the metadata, a config), so a small
+file that claims a huge model is refused by name before any memory is taken. The bounds are
+far above every preset (the paper's model is 44 million numbers); raise one on purpose with
+the environment variable ``HANDFORMER_LIMITS``, e.g. ``HANDFORMER_LIMITS=numbers=1e9,width=4000``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .config import HandformerError
+
+ENV = "HANDFORMER_LIMITS"
+MIB = 2**20
+
+# name: (default, what it bounds) — the names are those HANDFORMER_LIMITS takes.
+DEFAULTS: dict[str, tuple[int, str]] = {
+    "numbers": (2**28, "weights of the model, vocabulary included (float64 numbers)"),
+    "vocab": (2_000_000, "words or pieces in a vocabulary"),
+    "d_model": (2**16, "embedding width d_model"),
+    "d_ff": (2**18, "feed-forward width d_ff"),
+    "heads": (1024, "attention heads"),
+    "layers": (256, "layers of one stack"),
+    "max_len": (2**14, "longest sentence, in tokens (max_len)"),
+    "tape_numbers": (2**27, "numbers kept on one tape (every step of a walk)"),
+    "json_numbers": (2**25, "numbers written into one JSON tape"),
+    "file_mib": (4096, "size of a weights or checkpoint file, in MiB"),
+    "text_mib": (256, "size of a corpus, pairs, vocabulary or tape file, in MiB"),
+    "width": (10_000, "terminal width, in columns"),
+    "beam": (1024, "beam width"),
+}
+
+
+class LimitError(HandformerError):
+    """A size over its limit, refused before anything that large is allocated."""
+
+
+def limit(name: str) -> int:
+    """The bound called ``name``: its default, or the value HANDFORMER_LIMITS gives it."""
+    return _overrides().get(name, DEFAULTS[name][0])
+
+
+def _overrides() -> dict[str, int]:
+    text = os.environ.get(ENV, "").strip()
+    out = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if name not in DEFAULTS:
+            raise LimitError(f"{ENV}: unknown limit {name!r}; known: {', '.join(DEFAULTS)}")
+        try:
+            number = float(value)
+        except ValueError:
+            number = float("nan")
+        if not number >= 0 or number == float("inf"):
+            raise LimitError(f"{ENV}: {name} needs a number, got {value.strip()!r}")
+        out[name] = int(number)
+    return out
+
+
+def check(name: str, value: int, what: str | None = None) -> None:
+    """Refuse ``value`` above the limit ``name``, naming the quantity, its value and the limit."""
+    bound = limit(name)
+    if value > bound:
+        raise LimitError(f"{what or DEFAULTS[name][1]} is {value:,}, over the limit of "
+                         f"{bound:,}; if this is meant, raise it: {ENV}={name}={value}")
+
+
+def check_file(path, name: str = "text_mib", what: str = "file") -> int:
+    """The file's size in bytes, refused if over ``name`` MiB (read from the file system only)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return 0  # the reader that follows says why it cannot open the file
+    bound = limit(name) * MIB
+    if size > bound:
+        raise LimitError(f"{what} {str(path)!r} is {size / MIB:,.0f} MiB, over the limit of "
+                         f"{bound // MIB:,} MiB; if this is meant, raise it: "
+                         f"{ENV}={name}={size // MIB + 1}")
+    return size
