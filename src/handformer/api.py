@@ -36,14 +36,9 @@ def setup(config: Config, corpus: str | None = None, weights: str | None = None)
     vocab = Vocab.from_corpus(dataset)
     if weights is None:
         return Setup(config, dataset, vocab, init_params(config, len(vocab)))
-    from .interop.weights import WeightsError, load_weights
+    from .interop.weights import load_weights
 
-    params, config, tokens = load_weights(weights, config, vocab.tokens)
-    if tokens != vocab.tokens:
-        specials = tuple(t for t in tokens if t.startswith("<") and t.endswith(">"))
-        vocab = Vocab(tuple(t for t in tokens if t not in specials), specials)
-        if vocab.tokens != tokens:
-            raise WeightsError("the weights file's vocabulary is not in handformer's order")
+    params, config, vocab = load_weights(weights, config, vocab)
     return Setup(config, dataset, vocab, params)
 
 

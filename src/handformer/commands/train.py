@@ -69,7 +69,7 @@ def _start_or_resume(o: dict, given: dict):
     pairs_file = o.pop("pairs_file")
     if o["resume"]:
         ckpt = checkpoint.load(o["resume"])
-        source = pairs_file or ckpt.run.get("pairs", "default")
+        source = pairs_file or _stored_pairs(ckpt)
         extra = sorted(set(given) - {"epochs"})
         if extra:
             raise HandformerError(f"--resume continues the saved run with its own settings; "
@@ -80,8 +80,21 @@ def _start_or_resume(o: dict, given: dict):
     return loop.start(cfg, _pairs(pairs_file), loop.Options(**given)), pairs_file or "default"
 
 
+def _stored_pairs(ckpt) -> str:
+    """A checkpoint names its pairs file, but never chooses what is read: the file a crafted
+    checkpoint names could be any file on this machine. The user gives it again."""
+    stored = ckpt.run.get("pairs", "default")
+    if stored != "default":
+        raise HandformerError(f"this checkpoint was trained on the pairs file {stored[:200]!r}; give "
+                              f"it again with --pairs FILE (a path stored in a checkpoint is "
+                              f"never opened)")
+    return stored
+
+
 def _fit(run, o: dict, source: str) -> None:
     import signal
+
+    import numpy as np
 
     from ..train import loop, report
 
@@ -93,11 +106,13 @@ def _fit(run, o: dict, source: str) -> None:
                + f", {run.options.optimizer} lr {run.options.lr}, {run.options.dtype}", err=True)
     try:
         if o["quiet"]:
-            loop.fit(run, o["save"], source)
+            with np.errstate(all="ignore"):  # a diverging run stops with one message (finite)
+                loop.fit(run, o["save"], source)
         else:
             with report.Progress(total, len(run.train) * run.epoch, run.options.epochs,
                                  o["lang"]) as bar:
-                loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
+                with np.errstate(all="ignore"):
+                    loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted after epoch {run.history[-1]['epoch'] if run.history else 0}"
                    f"; the checkpoint {o['save']} holds the last saved epoch; continue with "
@@ -129,7 +144,7 @@ def _summary(run, o: dict) -> None:
 
         loss_curve(run.history, o["plot"], o["lang"], labels=t)
         click.echo(f"wrote {o['plot']}", err=True)
-    example = " ".join(run.vocab.decode(run.train[0][0]))
+    example = shown(" ".join(run.vocab.decode(run.train[0][0])))
     if "thrones" in run.vocab.tokens:
         example = "when you play the game of thrones"
     click.echo(t["saved"].format(path=o["save"], src=example))

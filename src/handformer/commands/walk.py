@@ -60,7 +60,7 @@ def _tape_from_options(options: dict):
     if save:
         from ..interop.weights import save_weights
 
-        save_weights(save, s.params, s.config, s.vocab.tokens)
+        save_weights(save, s.params, s.config, s.vocab.tokens, s.vocab.specials)
         click.echo(f"wrote {save}", err=True)
     tape = run_forward(s, src, tgt)
     if backward:

@@ -16,7 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from ..config import Config, ConfigError, HandformerError
-from ..interop.weights import atomic_write
+from ..interop.weights import WeightsError, atomic_write, refuse_non_finite
+from ..limits import check_file
+from ..schema import SchemaError
+from .ckpt_schema import check_meta, check_optimizer_state
 from ..text import Vocab
 
 FORMAT = "handformer.checkpoint/1"
@@ -69,19 +72,26 @@ def save(path, ckpt: Checkpoint) -> None:
 def load(path) -> Checkpoint:
     """Read and check a checkpoint; anything truncated, corrupted or foreign is refused."""
     path = Path(path)
+    check_file(path, "file_mib", "checkpoint")
     tensors, header = _read(path)
     meta = _meta(path, header)
     if digest(tensors) != meta.get("sha256"):
         raise CheckpointError(f"{str(path)!r} is corrupted: its tensors do not match the "
                               f"checksum saved with them; use an earlier checkpoint")
     try:
+        check_meta(meta)
         config = Config.from_dict(meta["config"])
         vocab = Vocab(tuple(meta["vocab"]["words"]), tuple(meta["vocab"]["specials"]))
-    except (KeyError, TypeError, ConfigError) as err:
+    except (SchemaError, ConfigError) as err:
         raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
     params = {k[6:]: v for k, v in tensors.items() if k.startswith("param.")}
     state = {k[6:]: v for k, v in tensors.items() if k.startswith("optim.")}
     params = _check_shapes(path, params, config, len(vocab))
+    try:
+        refuse_non_finite(path, tensors)
+        check_optimizer_state(meta.get("optimizer", {}).get("name", "adam"), state, params)
+    except (SchemaError, WeightsError) as err:
+        raise CheckpointError(str(err)) from None
     return Checkpoint(config, vocab, params, meta.get("optimizer", {}), state,
                       meta.get("epoch", 0), meta.get("rng_state"), meta.get("history", []),
                       meta.get("run", {}))
@@ -112,9 +122,9 @@ def _meta(path: Path, header: dict) -> dict:
     text = (header.get("__metadata__") or {}).get("handformer")
     try:
         meta = json.loads(text) if text else {}
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         meta = {}
-    if meta.get("format") != FORMAT:
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CheckpointError(
             f"{str(path)!r} is a safetensors file but not a handformer checkpoint (no "
             f"{FORMAT} metadata); weights saved with `walk --save-weights` load with --weights")
