@@ -86,7 +86,14 @@ def user_errors(func):
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    """Errors found while a command's options are read (cli_checks) are one line too."""
+
+    def invoke(self, ctx):
+        return user_errors(super().invoke)(ctx)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="handformer")
 def main():
     """handformer: a Transformer computed by hand, every number of every step."""

@@ -7,13 +7,15 @@ import json
 import click
 
 from ..cli import user_errors, write_output
+from ..cli_checks import Bounded
 from ..textsafe import json_escaped, shown
 
 DEFAULT_MODEL = "all-minilm-l6-v2"
 
 
 def _common(func):
-    func = click.option("--width", type=int, default=None, help="terminal width in columns")(func)
+    func = click.option("--width", type=Bounded("width"), default=None,
+                        help="terminal width in columns")(func)
     func = click.option("--precision", type=click.IntRange(0, 12), default=4, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--lang", type=click.Choice(["en", "zh"]), default="en",

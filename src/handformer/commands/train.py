@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..cli import _config_options, config_from_options, user_errors
+from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 from ..textsafe import shown
 
@@ -154,9 +155,9 @@ def _summary(run, o: dict) -> None:
 @click.argument("sentence")
 @click.option("--checkpoint", default=DEFAULT_CKPT, show_default=True,
               type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
-@click.option("--beam", type=int, default=1, show_default=True,
+@click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
               help="beam width; 1 is greedy search")
-@click.option("--length-penalty", "alpha", type=float, default=0.6, show_default=True,
+@click.option("--length-penalty", "alpha", type=Finite(), default=0.6, show_default=True,
               help="GNMT α in ((5 + length) / 6)^α (beam search only)")
 @click.option("--max-length", type=click.IntRange(1, None), default=None,
               help="longest output, in tokens  [default: 2 × the source length + 10]")
@@ -165,7 +166,7 @@ def _summary(run, o: dict) -> None:
               help="with --explain: candidates shown per step")
 @click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
 @click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True)
-@click.option("--width", type=int, default=None, help="terminal width in columns")
+@click.option("--width", type=Bounded("width"), default=None, help="terminal width in columns")
 @user_errors
 def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lang, precision,
               width):
@@ -194,7 +195,7 @@ def _draw(sections, precision: int, width) -> None:
               type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
               help="UTF-8 'source<TAB>target' file (default: the tutorial's pairs)")
-@click.option("--beam", type=int, default=1, show_default=True,
+@click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
               help="beam width of the decoding behind exact match")
 @user_errors
 def evaluate(checkpoint, pairs_file, beam):

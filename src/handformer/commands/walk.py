@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from ..cli import config_from_options, model_options, user_errors, write_output
+from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 
 FORMATS = ["terminal", "json", "markdown", "html", "svg", "png"]
@@ -13,7 +14,8 @@ FORMATS = ["terminal", "json", "markdown", "html", "svg", "png"]
 def _render_options(func):
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
-    func = click.option("--width", type=int, default=None, help="terminal width in columns")(func)
+    func = click.option("--width", type=Bounded("width"), default=None,
+                        help="terminal width in columns")(func)
     func = click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
                         help="write to FILE instead of the terminal")(func)
     func = click.option("--format", "fmt", type=click.Choice(FORMATS), default="terminal",
@@ -30,7 +32,7 @@ def _render_options(func):
 @model_options
 @_render_options
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
-@click.option("--lr", type=float, default=0.1, show_default=True,
+@click.option("--lr", type=Finite(), default=0.1, show_default=True,
               help="learning rate of the update shown with --backward")
 @click.option("--save-weights", type=click.Path(dir_okay=False), default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
