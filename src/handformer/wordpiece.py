@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import HandformerError
+from .limits import check_file
 
 MAX_WORD_CHARS = 100
 
@@ -43,8 +44,9 @@ class WordPiece:
 
     @classmethod
     def from_file(cls, path: str | Path, lowercase: bool = True) -> WordPiece:
+        check_file(path, "text_mib", "vocabulary")
         try:
-            lines = Path(path).read_text(encoding="utf-8").split("\n")
+            lines = Path(path).read_text(encoding="utf-8-sig").split("\n")
         except (OSError, UnicodeDecodeError) as err:
             raise HandformerError(f"cannot read the vocabulary {path}: {err}") from None
         if lines and lines[-1] == "":

@@ -127,13 +127,22 @@ def render_command(tape_file, **render):
     """Render a tape saved with `walk --format json` without recomputing it."""
     from pathlib import Path
 
+    from ..limits import check_file
     from ..render.json_tape import TapeFormatError, loads
 
+    check_file(tape_file, "text_mib", "tape")
     try:
-        text = Path(tape_file).read_text(encoding="utf-8")
+        text = Path(tape_file).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise TapeFormatError(f"cannot read tape {tape_file!r}: {err}") from None
-    render_tape(loads(text), **render)
+    tape = loads(text)
+    try:
+        render_tape(tape, **render)
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        # The tape's fields are well-formed (tape_schema) but it lacks a step or a sentence
+        # its narration reads: a tape cut short, or one put together by hand.
+        raise TapeFormatError(f"the tape {tape_file!r} does not hold what its narration needs "
+                              f"({type(err).__name__}: {err})") from None
 
 
 COMMANDS = [walk, render_command]

@@ -16,7 +16,10 @@ import numpy as np
 
 from .. import bert
 from ..bert import BertConfig
-from ..config import HandformerError
+from ..config import ConfigError, HandformerError
+from ..limits import check_file
+from ..schema import SchemaError, integer
+from .weights import WeightsError, refuse_non_finite
 from ..tape import Tape
 from ..wordpiece import WordPiece
 
@@ -77,9 +80,10 @@ def resolve(name_or_path: str) -> Path:
 
 
 def _read_json(path: Path) -> dict:
+    check_file(path, "text_mib", "model file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
         raise PretrainedError(f"cannot read {path}: {err}") from None
     if not isinstance(data, dict):
         raise PretrainedError(f"{path} is not a JSON object")
@@ -99,11 +103,23 @@ def read_config(folder: Path) -> BertConfig:
             [f"missing field(s): {', '.join(missing)}"] if missing else [])
         raise PretrainedError(f"{folder / 'config.json'}: " + "; ".join(parts))
     sizes = {ours: data[theirs] for theirs, ours in _SIZES.items() if theirs in data}
-    max_tokens = _read_json(folder / "sentence_bert_config.json").get("max_seq_length") if (
-        folder / "sentence_bert_config.json").is_file() else None
-    sizes["max_tokens"] = min(max_tokens or sizes["max_positions"], sizes["max_positions"])
+    try:
+        positions = integer(sizes["max_positions"], "max_position_embeddings", 1)
+        sizes["max_tokens"] = min(_max_tokens(folder) or positions, positions)
+        cfg = BertConfig(**sizes)
+    except (SchemaError, ConfigError) as err:
+        raise PretrainedError(f"{folder / 'config.json'}: {err}") from None
     _check_pooling(folder)
-    return BertConfig(**sizes)
+    return cfg
+
+
+def _max_tokens(folder: Path) -> int | None:
+    """sentence_bert_config.json's max_seq_length: the longest input the model was trained on."""
+    path = folder / "sentence_bert_config.json"
+    if not path.is_file():
+        return None
+    value = _read_json(path).get("max_seq_length")
+    return None if value is None else integer(value, "max_seq_length", 1)
 
 
 def _check_pooling(folder: Path) -> None:
@@ -150,10 +166,15 @@ def load_params(folder: Path, cfg: BertConfig, dtype="float64") -> dict[str, np.
     from safetensors import SafetensorError
     from safetensors.numpy import load_file
 
+    check_file(folder / "model.safetensors", "file_mib", "weights file")
     try:
         tensors = load_file(str(folder / "model.safetensors"))
     except (OSError, SafetensorError, ValueError) as err:
         raise PretrainedError(f"cannot read {folder / 'model.safetensors'}: {err}") from None
+    try:
+        refuse_non_finite(folder / "model.safetensors", tensors)
+    except WeightsError as err:
+        raise PretrainedError(str(err)) from None
     tensors = {k.removeprefix("bert."): v for k, v in tensors.items()}
     params = {}
     for ours, shape in bert.param_shapes(cfg).items():

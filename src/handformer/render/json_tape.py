@@ -14,7 +14,9 @@ import numpy as np
 from .. import ops_bert  # noqa: F401  (registers the BERT ops, so their formulas load too)
 from ..config import HandformerError
 from ..tape import Step, Tape
-from ..textsafe import json_escaped
+from ..schema import SchemaError
+from ..textsafe import json_escaped, normalized
+from .tape_schema import check_tape
 
 FORMAT = "handformer.tape/1"
 PARAMS_LIMIT = 250_000  # parameters are written out only while they stay this small (numbers)
@@ -111,11 +113,17 @@ def dumps(tape: Tape) -> str:
 def loads(text: str) -> Tape:
     """A tape read back from JSON: steps, values, params, gradients; nothing recomputed."""
     try:
-        data = json.loads(text)
+        data = json.loads(normalized(text))
     except json.JSONDecodeError as err:
         raise TapeFormatError(f"not a JSON tape: {err}") from None
+    except RecursionError:
+        raise TapeFormatError("not a handformer tape: nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TapeFormatError(f"not a handformer tape (expected \"format\": \"{FORMAT}\")")
+    try:
+        check_tape(data)
+    except SchemaError as err:
+        raise TapeFormatError(f"a damaged handformer tape: {err}") from None
     try:
         return _tape_from_dict(data)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
