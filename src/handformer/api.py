@@ -15,6 +15,7 @@ import numpy as np
 
 from .config import Config
 from .config import preset as make_preset
+from .limits import check_walk
 from .model import forward, init_params
 from .tape import Tape
 from .text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, make_example, read_corpus
@@ -45,6 +46,7 @@ def setup(config: Config, corpus: str | None = None, weights: str | None = None)
 def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     """One sentence pair through the model, every step on the tape, the loss last."""
     example = make_example(s.vocab, src, tgt, s.config.max_len)
+    check_walk(s.config, len(example.src_ids), len(example.tgt_ids), len(s.vocab))
     tape = Tape(s.params, record=record)
     tape.meta.update(
         config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,

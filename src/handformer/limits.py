@@ -81,3 +81,27 @@ def check_file(path, name: str = "text_mib", what: str = "file") -> int:
                          f"{bound // MIB:,} MiB; if this is meant, raise it: "
                          f"{ENV}={name}={size // MIB + 1}")
     return size
+
+
+def tape_numbers(cfg, n: int, m: int, vocab_size: int) -> int:
+    """An upper estimate of the numbers a recorded walk keeps (1.5–1.8 × what it does keep,
+    measured on the presets): every attention block's h × n × m scores, weights and per-head
+    views, each layer's rows, and the output distributions m × V."""
+    def attn(q, k, h):
+        return 8 * h * q * k + 16 * q * h * max(cfg.d_k, cfg.d_v)
+
+    rows = 16 * cfg.d_model + 4 * cfg.d_ff
+    return (cfg.encoder_layers * (attn(n, n, cfg.heads) + n * rows)
+            + cfg.decoder_layers * (attn(m, m, cfg.decoder_heads)
+                                    + attn(m, n, cfg.decoder_heads) + m * rows)
+            + 4 * m * vocab_size + 4 * (n + m) * cfg.d_model)
+
+
+def check_walk(cfg, n: int, m: int, vocab_size: int, copies: int = 1) -> None:
+    """Refuse a walk whose tape would not fit, naming the sizes that make it large."""
+    numbers = copies * tape_numbers(cfg, n, m, vocab_size)
+    if numbers > limit("tape_numbers"):
+        check("tape_numbers", numbers,
+              f"the count of numbers this run keeps ({n} source and {m} target tokens, "
+              f"{cfg.heads} heads, {cfg.encoder_layers}+{cfg.decoder_layers} layers, "
+              f"d_model {cfg.d_model}, vocabulary {vocab_size:,})")

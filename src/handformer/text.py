@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import HandformerError
+from .limits import check_file
 from .textsafe import normalized
 
 TUTORIAL_DATASET = (
@@ -87,6 +88,7 @@ class Vocab:
 def read_corpus(path: str | Path) -> list[str]:
     """One sentence per line, UTF-8; blank lines are skipped."""
     path = Path(path)
+    check_file(path, "text_mib", "corpus file")
     try:
         raw = path.read_bytes()
     except FileNotFoundError:

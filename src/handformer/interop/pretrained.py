@@ -17,7 +17,7 @@ import numpy as np
 from .. import bert
 from ..bert import BertConfig
 from ..config import ConfigError, HandformerError
-from ..limits import check_file
+from ..limits import check, check_file
 from ..schema import SchemaError, integer
 from .weights import WeightsError, refuse_non_finite
 from ..tape import Tape
@@ -219,6 +219,10 @@ def encode_batch(model: Pretrained, sentences: list[str]) -> tuple[list, np.ndar
     if longest > model.config.max_tokens:
         raise PretrainedError(f"a sentence has {longest} WordPiece tokens; this model takes at "
                               f"most {model.config.max_tokens}")
+    c = model.config
+    check("tape_numbers", len(done) * c.layers * (8 * c.heads * longest ** 2 + longest * (
+        16 * c.d_model + 4 * c.d_ff)), f"the count of numbers this run keeps ({len(done)} "
+          f"sentence(s) of {longest} tokens, {c.heads} heads, {c.layers} layers)")
     ids = np.full((len(done), longest), model.config.pad_id, dtype=np.int64)
     pad = np.ones((len(done), longest), dtype=bool)
     for row, t in enumerate(done):

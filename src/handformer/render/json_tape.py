@@ -14,6 +14,7 @@ import numpy as np
 from .. import ops_bert  # noqa: F401  (registers the BERT ops, so their formulas load too)
 from ..config import HandformerError
 from ..tape import Step, Tape
+from ..limits import check
 from ..schema import SchemaError
 from ..textsafe import json_escaped, normalized
 from .tape_schema import check_tape
@@ -64,6 +65,9 @@ def decode_array(data) -> np.ndarray:
 
 
 def tape_to_dict(tape: Tape) -> dict:
+    check("json_numbers", _json_numbers(tape), "the count of numbers this JSON tape would hold "
+          "(every step, gradient and update; a tape of --backward at this size is huge: "
+          "choose a smaller model, or leave out --backward)")
     meta = dict(tape.meta)
     out = {"format": FORMAT, "config": meta.pop("config", {}), "vocab": meta.pop("vocab", []),
            "src": meta.pop("src", {}), "tgt": meta.pop("tgt", {})}
@@ -80,6 +84,14 @@ def tape_to_dict(tape: Tape) -> dict:
         out["updates"] = {n: {"before": encode_array(b), "grad": encode_array(g),
                               "after": encode_array(a)} for n, (b, g, a) in tape.updates.items()}
     return out
+
+
+def _json_numbers(tape: Tape) -> int:
+    """Numbers tape_to_dict would write, counted before any list is built."""
+    steps = sum(s.value.size + sum(np.size(v) for v in s.extras.values()) for s in tape.steps)
+    params = sum(v.size for v in tape.params.values())
+    return steps + (params if params <= PARAMS_LIMIT else 0) + sum(
+        g.size for g in tape.grads.values()) + sum(3 * u[0].size for u in tape.updates.values())
 
 
 def _grad_names(tape: Tape) -> list[str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..limits import check_file
 from ..text import END, PAD, START, TUTORIAL_DATASET, TextError, Vocab, tokenize
 
 SPECIALS = (START, END, PAD)
@@ -30,6 +31,7 @@ def default_pairs() -> list[tuple[str, str]]:
 def read_pairs(path: str | Path) -> list[tuple[str, str]]:
     """UTF-8, one pair per line: source TAB target. Blank lines and '#' comments are skipped."""
     path = Path(path)
+    check_file(path, "text_mib", "pairs file")
     try:
         text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark is not a word
     except FileNotFoundError:
