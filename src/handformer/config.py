@@ -163,8 +163,8 @@ def check_size(c: Config, vocab_size: int = 0) -> None:
         vocab = f", a vocabulary of {vocab_size:,}" if vocab_size else ""
         check("numbers", numbers,
               f"the weights of this model (d_model {c.d_model}, d_ff {c.d_ff}, "
-              f"{c.encoder_layers}+{c.decoder_layers} layers{vocab}; the paper preset has "
-              f"44 million)")
+              f"{c.encoder_layers}+{c.decoder_layers} layers{vocab}: {numbers * 8 / 2**30:,.1f} "
+              f"GiB in float64; the paper preset has 44 million)")
 
 
 PRESETS: dict[str, dict] = {
