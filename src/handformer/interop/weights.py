@@ -239,7 +239,7 @@ def load_weights(path, cfg: Config | None = None, vocab: Vocab | None = None):
             f"--save-weights, so its config and vocabulary are unknown")
     try:
         cfg, vocab = _file_config(meta) or cfg, _file_vocab(meta) or vocab
-    except (json.JSONDecodeError, ConfigError, SchemaError) as err:
+    except (json.JSONDecodeError, RecursionError, ConfigError, SchemaError) as err:
         raise WeightsError(f"{str(path)!r} has unreadable handformer metadata: {err}") from None
     if vocab is None:
         raise WeightsError(f"{str(path)!r} does not say which vocabulary it was trained with")

@@ -19,13 +19,13 @@ NON_FINITE = ("nan", "inf", "-inf")
 def check_tape(data: dict) -> None:
     """Every field loads() reads: types, shapes, nesting; the config by the CLI's rules."""
     _check_config(data)
-    strings(data.get("vocab", []), "vocab")
+    size = len(strings(data.get("vocab", []), "vocab")) or None
     strings(data.get("dataset", []), "dataset")
     for side in ("src", "tgt", "target"):
         if side in data:
-            _check_sentence(mapping(data[side], side), side)
+            _check_sentence(mapping(data[side], side), side, size)
     for i, sentence in enumerate(_list(data.get("sentences", []), "sentences")):
-        _check_sentence(mapping(sentence, f"sentences[{i}]"), f"sentences[{i}]")
+        _check_sentence(mapping(sentence, f"sentences[{i}]"), f"sentences[{i}]", size)
     for i, step in enumerate(_list(data.get("steps"), "steps")):
         _check_step(mapping(step, f"steps[{i}]"), f"steps[{i}]")
     for name, value in mapping(data.get("params", {}), "params").items():
@@ -53,12 +53,14 @@ def _check_config(data: dict) -> None:
         raise SchemaError(f"config: {err}") from None
 
 
-def _check_sentence(sentence: dict, where: str) -> None:
+def _check_sentence(sentence: dict, where: str, vocab_size: int | None) -> None:
+    """Tokens are strings; ids whole numbers that index the vocabulary (when it is listed)."""
     if "text" in sentence:
         string(sentence["text"], f"{where}.text")
     strings(sentence.get("tokens", []), f"{where}.tokens")
+    top = None if vocab_size is None else vocab_size - 1
     for i, token_id in enumerate(_list(sentence.get("ids", []), f"{where}.ids")):
-        integer(token_id, f"{where}.ids[{i}]", 0)
+        integer(token_id, f"{where}.ids[{i}]", 0, top)
 
 
 def _check_step(step: dict, where: str) -> None:
