@@ -15,8 +15,8 @@ import numpy as np
 from . import errata, ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
 from .config import ConfigError
 from .limits import check
-from .schema import integer, number
 from .model import add_norm, attention
+from .schema import integer, number
 from .tape import Tape
 
 

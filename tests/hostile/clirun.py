@@ -24,7 +24,7 @@ COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [
     sys.executable, "-c", "import sys; from handformer.cli import main; sys.exit(main())"]
 
 
-def run(*args, cwd, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+def run(*args, cwd, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     """handformer ARGS in ``cwd`` under the memory bound; stdout and stderr as bytes."""
     prefix = ["prlimit", f"--as={MEMORY_BOUND}", "--"] if shutil.which("prlimit") else []
     inherited = {k: v for k, v in os.environ.items() if k != "HANDFORMER_LIMITS"}

@@ -8,8 +8,14 @@ attempt to allocate first fails the test with a MemoryError instead of being ref
 import json
 
 import pytest
-from clirun import bert_folder, edit_checkpoint, read_safetensors, refused_unchanged, run, \
-    safetensors_with
+from clirun import (
+    bert_folder,
+    edit_checkpoint,
+    read_safetensors,
+    refused_unchanged,
+    run,
+    safetensors_with,
+)
 
 SPECIALS = ["<start>", "<end>"]
 HUGE_VOCAB = [f"w{i}" for i in range(10**6)]

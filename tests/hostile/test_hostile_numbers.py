@@ -9,8 +9,15 @@ import json
 
 import numpy as np
 import pytest
-from clirun import bert_folder, edit_checkpoint, read_safetensors, refused, \
-    refused_unchanged, run, safetensors_with
+from clirun import (
+    bert_folder,
+    edit_checkpoint,
+    read_safetensors,
+    refused,
+    refused_unchanged,
+    run,
+    safetensors_with,
+)
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])

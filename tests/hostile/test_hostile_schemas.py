@@ -8,8 +8,13 @@ load with one line that names it.
 import json
 
 import pytest
-from clirun import bert_folder, edit_checkpoint, read_safetensors, refused_unchanged, \
-    safetensors_with
+from clirun import (
+    bert_folder,
+    edit_checkpoint,
+    read_safetensors,
+    refused_unchanged,
+    safetensors_with,
+)
 
 DEEP = "[" * 100_000 + "]" * 100_000
 

@@ -19,9 +19,9 @@ from ..bert import BertConfig
 from ..config import ConfigError, HandformerError
 from ..limits import check, check_file
 from ..schema import SchemaError, integer
-from .weights import WeightsError, refuse_non_finite
 from ..tape import Tape
 from ..wordpiece import WordPiece
+from .weights import WeightsError, refuse_non_finite
 
 PACKAGED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 NEEDED_FILES = ("config.json", "model.safetensors", "vocab.txt")

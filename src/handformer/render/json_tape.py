@@ -13,9 +13,9 @@ import numpy as np
 
 from .. import ops_bert  # noqa: F401  (registers the BERT ops, so their formulas load too)
 from ..config import HandformerError
-from ..tape import Step, Tape
 from ..limits import check
 from ..schema import SchemaError
+from ..tape import Step, Tape
 from ..textsafe import json_escaped, normalized
 from .tape_schema import check_tape
 

@@ -18,7 +18,7 @@ import numpy as np
 from ..config import HandformerError
 from ..narrate.document import Callout, Matrix, Section
 from ..narrate.unicode_math import to_text
-from ..textsafe import shown
+from ..textsafe import shown as safe
 from . import grids
 from .ansi import Line, Terminal, cells, crop, fit, truncate, write
 
@@ -63,7 +63,7 @@ def _lines(sections: list[Section], precision: int, width: int) -> list[Line]:
     width = max(width, 8)  # narrower than a matrix cell helps nobody
     lines = [line for section in sections for line in _section(section, precision, width)]
     for line in lines:  # words from files may hold escape sequences; same width, so spans hold
-        line.plain = shown(line.plain)
+        line.plain = safe(line.plain)
     return lines
 
 

@@ -19,8 +19,8 @@ from ..config import Config, ConfigError, HandformerError
 from ..interop.weights import WeightsError, atomic_write, refuse_non_finite
 from ..limits import check_file
 from ..schema import SchemaError
-from .ckpt_schema import check_meta, check_optimizer_state
 from ..text import Vocab
+from .ckpt_schema import check_meta, check_optimizer_state
 
 FORMAT = "handformer.checkpoint/1"
 DEFAULT_PATH = "handformer.ckpt"

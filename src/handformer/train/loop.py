@@ -26,7 +26,6 @@ from .loss import batch_loss
 from .memory import keep_freed_memory
 from .optim import clip_grad_norm, make_optimizer, warmup_lr
 
-
 MAX_LR = 100.0
 
 
