@@ -28,7 +28,10 @@ DEFAULTS: dict[str, tuple[int, str]] = {
     "tape_numbers": (2**27, "numbers kept on one tape (every step of a walk)"),
     "json_numbers": (2**25, "numbers written into one JSON tape"),
     "file_mib": (4096, "size of a weights or checkpoint file, in MiB"),
-    "text_mib": (256, "size of a corpus, pairs, vocabulary or tape file, in MiB"),
+    # Text files become Python objects: a 32 MiB corpus of one-letter lines is 16 million
+    # strings (about 1 GiB); a 64 MiB tape of "0.0," is 16 million floats.
+    "text_mib": (32, "size of a corpus, pairs, vocabulary or config file, in MiB"),
+    "tape_mib": (64, "size of a JSON tape file, in MiB"),
     "width": (10_000, "terminal width, in columns"),
     "beam": (1024, "beam width"),
 }

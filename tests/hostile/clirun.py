@@ -24,8 +24,14 @@ COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [
     sys.executable, "-c", "import sys; from handformer.cli import main; sys.exit(main())"]
 
 
-def run(*args, cwd, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """handformer ARGS in ``cwd`` under the memory bound; stdout and stderr as bytes."""
+def run(*args, cwd, env: dict | None = None, timeout: float | None = None
+        ) -> subprocess.CompletedProcess:
+    """handformer ARGS in ``cwd`` under the memory bound; stdout and stderr as bytes.
+
+    A case that takes longer than HOSTILE_TIMEOUT seconds (default 300) fails: a refusal is
+    meant to come before the work, not after minutes of it.
+    """
+    timeout = timeout or float(os.environ.get("HOSTILE_TIMEOUT", "300"))
     prefix = ["prlimit", f"--as={MEMORY_BOUND}", "--"] if shutil.which("prlimit") else []
     inherited = {k: v for k, v in os.environ.items() if k != "HANDFORMER_LIMITS"}
     full_env = inherited | {"COLUMNS": "100"} | (env or {})

@@ -61,11 +61,12 @@ def test_model_folder_config_claiming_a_huge_model(tmp_path, field, value):
     assert field in err and f"{value:,}" in err and "limit" in err
 
 
-@pytest.mark.parametrize("command,flag,name", [("walk", "--corpus", "big.txt"),
-                                                ("train", "--pairs", "big.tsv")])
-def test_five_gigabyte_text_file_refused_by_its_size(tmp_path, command, flag, name):
+@pytest.mark.parametrize("name,args", [("big.txt", ["walk", "--corpus", "big.txt"]),
+                                       ("big.tsv", ["train", "--pairs", "big.tsv"]),
+                                       ("big.json", ["render", "big.json"])])
+def test_five_gigabyte_text_file_refused_by_its_size(tmp_path, name, args):
     _sparse(tmp_path / name)
-    err = refused_unchanged(tmp_path, command, flag, name)
+    err = refused_unchanged(tmp_path, *args)
     assert "MiB" in err and "limit" in err and name in err
 
 

@@ -130,7 +130,7 @@ def render_command(tape_file, **render):
     from ..limits import check_file
     from ..render.json_tape import TapeFormatError, loads
 
-    check_file(tape_file, "text_mib", "tape")
+    check_file(tape_file, "tape_mib", "tape")
     try:
         text = Path(tape_file).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
