@@ -84,6 +84,7 @@ CHECKPOINTS = {
     "words a number": ("vocab.words", 5, "vocab.words"),
     "words numbers": ("vocab.words", [1, 2], "vocab.words[0]"),
     "specials missing": ("vocab.specials", None, "vocab.specials"),
+    "no start token": ("vocab.specials", ["<end>", "<pad>"], "<start>"),
     "optimizer step negative": ("optimizer.step", -1, "optimizer.step"),
     "optimizer unknown": ("optimizer.name", "rmsprop", "optimizer.name"),
     "optimizer a word": ("optimizer", "adam", "optimizer"),
@@ -132,6 +133,7 @@ WEIGHTS = {
     "vocab numbers": ({"vocab": "[1, 2]"}, "vocab[0]"),
     "vocab repeats a word": ({"vocab": "__dup"}, "once"),
     "specials a word": ({"specials": '"x"'}, "specials"),
+    "no start token": ({"specials": '["<end>"]'}, "<start>"),
 }
 
 

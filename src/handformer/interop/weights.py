@@ -271,4 +271,6 @@ def _file_vocab(meta: dict) -> Vocab | None:
     vocab = Vocab(tuple(tokens[:len(tokens) - len(specials)]), tuple(specials))
     if vocab.tokens != tokens or len(set(tokens)) != len(tokens):
         raise SchemaError("vocab must list each token once, the special tokens last")
+    if not {START, END} <= set(specials):
+        raise SchemaError(f"specials must hold {START} and {END}, got {specials[:4]}")
     return vocab

@@ -11,8 +11,10 @@ import numpy as np
 
 from ..limits import limit
 from ..schema import SchemaError, integer, mapping, number, string, strings
+from ..text import END, START
 
 OPTIMIZERS = ("adam", "sgd")
+NEEDED_SPECIALS = (START, END)
 
 
 def check_meta(meta: dict) -> None:
@@ -23,6 +25,9 @@ def check_meta(meta: dict) -> None:
     specials = strings(vocab.get("specials"), "vocab.specials", 16)
     if len(set(words) | set(specials)) != len(words) + len(specials):
         raise SchemaError("vocab lists a token twice")
+    if not set(NEEDED_SPECIALS) <= set(specials):
+        raise SchemaError(f"vocab.specials must hold {', '.join(NEEDED_SPECIALS)} (decoding "
+                          f"starts and stops at them), got {specials[:4]}")
     optimizer = mapping(meta.get("optimizer", {}), "optimizer")
     if "name" in optimizer and optimizer["name"] not in OPTIMIZERS:
         raise SchemaError(f"optimizer.name must be one of {OPTIMIZERS}, got "
