@@ -25,11 +25,7 @@ class Finite(click.ParamType):
         self.lo, self.hi = lo, hi
 
     def convert(self, value, param, ctx):
-        flag = param.opts[0] if param else "the value"
-        try:
-            number = float(value)
-        except (TypeError, ValueError):
-            raise HandformerError(f"{flag} needs a number, got {value!r}") from None
+        flag, number = _parsed(value, param, float, "a number")
         if not math.isfinite(number):
             raise HandformerError(f"{flag} must be a finite number, got {value!r}")
         if self.lo is not None and number < self.lo:
@@ -48,12 +44,17 @@ class Bounded(click.ParamType):
         self.limit_name = limit_name
 
     def convert(self, value, param, ctx):
-        flag = param.opts[0] if param else "the value"
-        try:
-            number = int(value)
-        except (TypeError, ValueError):
-            raise HandformerError(f"{flag} needs a whole number, got {value!r}") from None
+        flag, number = _parsed(value, param, int, "a whole number")
         if number < 1:
             raise HandformerError(f"{flag} must be at least 1, got {number}")
         check(self.limit_name, number, flag)
         return number
+
+
+def _parsed(value, param, kind, what: str):
+    """(the option's flag, the value as ``kind``), or one line saying what it needs."""
+    flag = param.opts[0] if param else "the value"
+    try:
+        return flag, kind(value)
+    except (TypeError, ValueError):
+        raise HandformerError(f"{flag} needs {what}, got {value!r}") from None

@@ -90,16 +90,6 @@ def read_safetensors(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]
     return load(raw), json.loads(raw[8:8 + n])["__metadata__"]
 
 
-def checkpoint_digest(tensors: dict[str, np.ndarray]) -> str:
-    """The checksum a checkpoint's metadata carries (docs: names, dtypes, shapes, bytes)."""
-    h = hashlib.sha256()
-    for name in sorted(tensors):
-        t = np.ascontiguousarray(tensors[name])
-        h.update(f"{name}|{t.dtype.str}|{t.shape}|".encode())
-        h.update(t.tobytes())
-    return h.hexdigest()
-
-
 def edit_checkpoint(src: Path, dst: Path, edit_meta=None, edit_tensors=None) -> Path:
     """A copy of a checkpoint with its metadata or tensors changed (checksum kept valid)."""
     tensors, meta = read_safetensors(src)
@@ -107,7 +97,9 @@ def edit_checkpoint(src: Path, dst: Path, edit_meta=None, edit_tensors=None) -> 
     inner = json.loads(meta["handformer"])
     if edit_tensors:
         edit_tensors(tensors)
-        inner["sha256"] = checkpoint_digest(tensors)
+        from handformer.train.checkpoint import digest  # the checksum the format defines
+
+        inner["sha256"] = digest(tensors)
     if edit_meta:
         edit_meta(inner)
     safetensors_with(dst, tensors, {"handformer": json.dumps(inner)})
