@@ -58,9 +58,9 @@ def test_non_finite_model_folder_names_the_tensor(tmp_path):
     (["walk", "--ln-eps", "nan"], "ln_eps"),
     (["walk", "--dropout", "nan"], "dropout"),
     (["walk", "--label-smoothing", "nan"], "label_smoothing"),
-    (["verify", "--tol", "-1"], "--tol"),
-    (["verify", "--tol", "nan"], "--tol"),
-    (["verify", "--tol", "inf"], "--tol"),
+    (["verify", "--preset", "small", "--tol", "-1"], "--tol"),
+    (["verify", "--preset", "small", "--tol", "nan"], "--tol"),
+    (["verify", "--preset", "small", "--tol", "inf"], "--tol"),
     (["translate", "--checkpoint", "c.ckpt", "--length-penalty", "nan", "you"],
      "--length-penalty"),
 ])
