@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import HandformerError
-from .limits import check_file
+from .limits import read_limited
 from .textsafe import normalized
 
 TUTORIAL_DATASET = (
@@ -88,9 +88,8 @@ class Vocab:
 def read_corpus(path: str | Path) -> list[str]:
     """One sentence per line, UTF-8; blank lines are skipped."""
     path = Path(path)
-    check_file(path, "text_mib", "corpus file")
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path, "text_mib", "corpus file")
     except FileNotFoundError:
         raise TextError(f"corpus file {str(path)!r} does not exist") from None
     except OSError as err:

@@ -70,6 +70,16 @@ def test_five_gigabyte_text_file_refused_by_its_size(tmp_path, name, args):
     assert "MiB" in err and "limit" in err and name in err
 
 
+@pytest.mark.parametrize("args", [["walk", "--corpus", "/dev/zero"],
+                                  ["train", "--pairs", "/dev/zero"],
+                                  ["render", "/dev/zero"],
+                                  ["walk", "--weights", "/dev/zero"],
+                                  ["translate", "--checkpoint", "/dev/zero", "you"]])
+def test_an_endless_file_is_read_no_further_than_the_limit(tmp_path, args):
+    err = refused_unchanged(tmp_path, *args)
+    assert "/dev/zero" in err and ("limit" in err or "not a regular file" in err)
+
+
 def test_300000_word_vocabulary_at_paper_size(tmp_path):
     words = " ".join(f"word{i}" for i in range(300_000))
     (tmp_path / "corpus.txt").write_text(f"when you play\n{words}\n", encoding="utf-8")

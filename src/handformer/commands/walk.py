@@ -125,14 +125,12 @@ def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output
 @user_errors
 def render_command(tape_file, **render):
     """Render a tape saved with `walk --format json` without recomputing it."""
-    from pathlib import Path
 
-    from ..limits import check_file
+    from ..limits import read_limited
     from ..render.json_tape import TapeFormatError, loads
 
-    check_file(tape_file, "tape_mib", "tape")
     try:
-        text = Path(tape_file).read_text(encoding="utf-8-sig")
+        text = read_limited(tape_file, "tape_mib", "tape").decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as err:
         raise TapeFormatError(f"cannot read tape {tape_file!r}: {err}") from None
     tape = loads(text)

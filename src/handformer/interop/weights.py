@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..config import Config, ConfigError, HandformerError
-from ..limits import check_file, limit
+from ..limits import limit, read_limited
 from ..schema import SchemaError, string, strings
 from ..text import END, PAD, START, UNK, Vocab
 
@@ -185,9 +185,8 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
     from safetensors.numpy import load
 
     path = Path(path)
-    check_file(path, "file_mib", "weights file")
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path, "file_mib", "weights file", streams=False)
     except FileNotFoundError:
         raise WeightsError(f"weights file {str(path)!r} does not exist") from None
     except OSError as err:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..config import Config, ConfigError, HandformerError
 from ..interop.weights import WeightsError, atomic_write, refuse_non_finite
-from ..limits import check_file
+from ..limits import read_limited
 from ..schema import SchemaError
 from ..text import Vocab
 from .ckpt_schema import check_meta, check_optimizer_state
@@ -72,7 +72,6 @@ def save(path, ckpt: Checkpoint) -> None:
 def load(path) -> Checkpoint:
     """Read and check a checkpoint; anything truncated, corrupted or foreign is refused."""
     path = Path(path)
-    check_file(path, "file_mib", "checkpoint")
     tensors, header = _read(path)
     meta = _meta(path, header)
     if digest(tensors) != meta.get("sha256"):
@@ -102,7 +101,7 @@ def _read(path: Path):
     from safetensors.numpy import load as st_load
 
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path, "file_mib", "checkpoint", streams=False)
     except FileNotFoundError:
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist; train one with "
                               f"`handformer train --save {path}`") from None

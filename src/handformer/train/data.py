@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..limits import check_file
+from ..limits import read_limited
 from ..text import END, PAD, START, TUTORIAL_DATASET, TextError, Vocab, tokenize
 
 SPECIALS = (START, END, PAD)
@@ -31,9 +31,8 @@ def default_pairs() -> list[tuple[str, str]]:
 def read_pairs(path: str | Path) -> list[tuple[str, str]]:
     """UTF-8, one pair per line: source TAB target. Blank lines and '#' comments are skipped."""
     path = Path(path)
-    check_file(path, "text_mib", "pairs file")
     try:
-        text = path.read_bytes().decode("utf-8-sig")  # a byte-order mark is not a word
+        text = read_limited(path, "text_mib", "pairs file").decode("utf-8-sig")  # a byte-order mark is not a word
     except FileNotFoundError:
         raise TextError(f"pairs file {str(path)!r} does not exist") from None
     except OSError as err:
