@@ -23,12 +23,13 @@ $(VENV)/.dev: pyproject.toml
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(VENV)/.core $@
 
-# Browser tests drive Debian's Chromium; CJK text needs a CJK font. Installed when we may.
+# Browser tests drive Debian's Chromium; CJK text needs a CJK font; the spreadsheet tests
+# recompute workbooks in LibreOffice (python3-uno drives an edit). Installed when we may.
 system-deps:
-	@if [ -x /usr/bin/chromium ] && fc-list 2>/dev/null | grep -qi "noto sans cjk"; then :; \
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/soffice ] && fc-list 2>/dev/null | grep -qi "noto sans cjk"; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
-	else echo "note: chromium or fonts-noto-cjk missing; browser tests will be skipped (sudo apt-get install chromium fonts-noto-cjk)"; fi
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk libreoffice-calc-nogui python3-uno >/dev/null; \
+	else echo "note: chromium, fonts-noto-cjk or libreoffice missing; their tests will be skipped (sudo apt-get install chromium fonts-noto-cjk libreoffice-calc-nogui python3-uno)"; fi
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check src tests benchmarks

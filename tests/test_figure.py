@@ -65,10 +65,14 @@ def test_cli_figure(tmp_path, capsys):
     assert "error: no step named 'no.such.step'" in capsys.readouterr().err
 
 
-def test_formula_falls_back_to_plain_text():
+def test_formula_in_mathtext_or_plain_text_with_a_warning(capsys):
     assert formula_text(r"S = \frac{Q K^\top}{\sqrt{d_k}}").startswith("$")
-    cases = r"x = \begin{cases} a & b \\ c & d \end{cases}"
-    assert formula_text(cases) == cases
+    cases = r"x = \begin{cases} a & b \\ c & d \end{cases}"  # mathtext has no cases: rewritten
+    assert formula_text(cases) == r"$x = \left\{\ a \  b;\ \ c \  d\right.$"
+    assert capsys.readouterr().err == ""
+    bad = r"y = \frac{a}{"
+    assert formula_text(bad, "step demo.y") == bad
+    assert "step demo.y" in capsys.readouterr().err
 
 
 def test_loss_curve(tmp_path):

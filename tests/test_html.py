@@ -13,6 +13,7 @@ import pytest
 
 import handformer
 from handformer.cli import main
+from handformer.narrate import build
 from handformer.render import html
 from handformer.render.html_view import mathml
 from handformer.render.json_tape import dumps, loads
@@ -90,8 +91,13 @@ def test_page_needs_no_network(page):
     assert page.count("<script") == 1 and "<link" not in page
 
 
-def test_formulas_are_mathml_and_bad_latex_falls_back(page):
-    assert page.count("<math") > 100
+def test_formulas_are_mathml_and_bad_latex_falls_back(tape, page):
+    """Every formula and every matrix symbol on the page is MathML: none fell back to TeX."""
+    assert 'class="tex"' not in page
+    with_formula = [s for s in build(tape, "en") if s.formula]
+    assert page.count('<div class="formula"><math') == len(with_formula) > 50
+    symbols = re.findall(r'<span class="sym">(.{0,5})', page)
+    assert len(symbols) > 100 and all(s.startswith("<math") for s in symbols)
     assert "<mfrac>" in page
     bad = mathml(r"\frac{a}{")
     assert bad.startswith('<code class="tex">') and r"\frac{a}{" in bad

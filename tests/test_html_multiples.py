@@ -115,7 +115,7 @@ def test_ids_are_whole_numbers_in_every_renderer():
     floats = Matrix("src.ids", r"\mathrm{ids}", np.array([101.0, 2043.0, 102.0]))
     real = Matrix("x", "X", np.array([101.0, 2.5]))
     section = Section("s", "3", "ids", ["text"], equation=[ids, floats, real])
-    page = html.render_sections([section], None, precision=3)
+    page = html.render_sections({"en": [section]}, precision=3)
     assert re.findall(r"<td[^>]*>([^<]*)</td>", page) == \
         ["101", "2043", "102", "101", "2043", "102", "101.000", "2.500"]
     assert "<span>−2043</span><i></i><span>2043</span>" in page  # the legend too

@@ -107,7 +107,7 @@ def test_hostile_words_stay_text(tmp_path):
 
 def test_a_section_built_by_hand():
     m = Matrix("x", "X", np.array([[0.5, -1.25]]), rows=["a|b"], cols=["d0", "d1"])
-    s = Section("demo", "4", "Step 4 · Demo", ["One *line* with | a pipe"], r"Y = X",
+    s = Section("demo", "4", "Demo", ["One *line* with | a pipe"], r"Y = X",
                 [m, "=", m])
     text = render([s], precision=2)
     assert "## 4 · Demo" in text and r"One \*line\* with \| a pipe" in text

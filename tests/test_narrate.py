@@ -183,7 +183,7 @@ def test_languages_share_section_ids_and_zh_is_chinese(backward_tape):
     for s in zh:
         assert han.search(s.title), s.title
         assert all(han.search(p) for p in s.paragraphs if not p.startswith("  ")), s.id
-    titles = [s.title for s in zh]
+    titles = [s.heading for s in zh]
     for term in ("第一步 · 定义数据集", "第二步 · 计算词汇量", "第三步 · 编码", "第四步 · 计算嵌入",
                  "第五步 · 位置编码", "多头注意力", "残差连接与层归一化", "添加和归一化", "前馈网络",
                  "解码器", "掩码多头注意力", "计算预测单词"):

@@ -14,6 +14,7 @@ import numpy as np
 
 from . import errata, ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
 from .config import ConfigError
+from .formula import head, sub
 from .limits import check
 from .model import add_norm, attention
 from .schema import integer, number
@@ -110,7 +111,7 @@ def forward(tape: Tape, cfg: BertConfig, ids, pad=None) -> str:
         x = layer(tape, cfg, i, x, allowed)
     weights = (~pad).astype(np.int8)
     pooled = tape.run("pooling.mean", "mean_pool", [x], {"weights": weights},
-                      symbols={"out": "u", "x": f"H^{{({cfg.layers})}}"},
+                      symbols={"out": "u", "x": head("H", cfg.layers)},
                       extras={"count": weights.sum(axis=-1)} if tape.record else None)
     norm = np.sqrt((tape[pooled] ** 2).sum(axis=-1)) if tape.record else None
     return tape.run("pooling.normalized", "l2_normalize", [pooled], {"eps": 1e-12},
@@ -127,18 +128,18 @@ def embeddings(tape: Tape, cfg: BertConfig, ids: str) -> str:
     positions = tape.constant("src.positions", np.broadcast_to(np.arange(shape[-1]), shape))
     types = tape.constant("src.token_types", np.zeros(shape, dtype=np.int64))
     word = tape.run("embeddings.word", "embed", [ids, "embeddings.word.weight"],
-                    symbols={"out": "X_{word}", "table": "E_{word}"})
+                    symbols={"out": sub("X", "word"), "table": sub("E", "word")})
     pos = tape.run("embeddings.position", "embed", [positions, "embeddings.position.weight"],
-                   symbols={"out": "X_{pos}", "table": "E_{pos}"})
+                   symbols={"out": sub("X", "pos"), "table": sub("E", "pos")})
     typ = tape.run("embeddings.token_type", "embed", [types, "embeddings.token_type.weight"],
-                   symbols={"out": "X_{type}", "table": "E_{type}"})
+                   symbols={"out": sub("X", "type"), "table": sub("E", "type")})
     total = tape.run("embeddings.sum", "add3", [word, pos, typ],
-                     symbols={"out": "X_{sum}", "a": "X_{word}", "b": "X_{pos}",
-                              "c": "X_{type}"})
+                     symbols={"out": sub("X", "sum"), "a": sub("X", "word"), "b": sub("X", "pos"),
+                              "c": sub("X", "type")})
     extras = errata.row_stats(tape[total], cfg.ln_eps) if tape.record else None
     return tape.run("embeddings.ln.out", "layer_norm",
                     [total, "embeddings.ln.gamma", "embeddings.ln.beta"], {"eps": cfg.ln_eps},
-                    symbols={"out": "H^{(0)}", "x": "X_{sum}"}, extras=extras)
+                    symbols={"out": head("H", 0), "x": sub("X", "sum")}, extras=extras)
 
 
 def layer(tape: Tape, cfg: BertConfig, i: int, x: str, allowed: np.ndarray) -> str:
@@ -147,14 +148,14 @@ def layer(tape: Tape, cfg: BertConfig, i: int, x: str, allowed: np.ndarray) -> s
     a = attention(tape, cfg, f"{p}.self_attn", x, x, cfg.heads, allowed, kv_symbol="H")
     x = add_norm(tape, cfg, p, "ln1", x, a)
     x = add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, p, x))
-    return tape.run(f"{p}.out", "identity", [x], symbols={"out": f"H^{{({i + 1})}}", "x": "H"})
+    return tape.run(f"{p}.out", "identity", [x], symbols={"out": head("H", i + 1), "x": "H"})
 
 
 def feed_forward(tape: Tape, p: str, x: str) -> str:
     """FFN(H) = GELU(H W_1 + b_1) W_2 + b_2, GELU in its exact erf form."""
     pre = tape.run(f"{p}.ffn.pre", "linear", [x, f"{p}.ffn.w_1", f"{p}.ffn.b_1"],
-                   symbols={"out": "F", "x": "H", "w": "W_1", "b": "b_1"})
+                   symbols={"out": "F", "x": "H", "w": sub("W", 1), "b": sub("b", 1)})
     act = tape.run(f"{p}.ffn.act", "gelu", [pre], symbols={"out": "G", "x": "F"})
     return tape.run(f"{p}.ffn.out", "linear", [act, f"{p}.ffn.w_2", f"{p}.ffn.b_2"],
-                    symbols={"out": r"\mathrm{FFN}", "x": "G", "w": "W_2", "b": "b_2"})
+                    symbols={"out": r"\mathrm{FFN}", "x": "G", "w": sub("W", 2), "b": sub("b", 2)})
 

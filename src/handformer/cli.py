@@ -28,6 +28,24 @@ _CONFIG_HELP = {
 }
 
 
+class LanguageChoice(click.Choice):
+    """``--lang``: the languages of the i18n tables, listed when the option is read (so a table
+    registered at run time is a choice too)."""
+
+    def __init__(self):
+        super().__init__([])
+
+    @property
+    def choices(self):
+        from . import i18n
+
+        return tuple(i18n.languages())
+
+    @choices.setter
+    def choices(self, value):  # click.Choice sets it; the tables decide
+        pass
+
+
 def _config_options(func):
     """One CLI option per Config field (``--d-model``, ``--final-norm/--no-final-norm``, ...)."""
     hints = typing.get_type_hints(Config)

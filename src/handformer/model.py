@@ -14,6 +14,7 @@ import numpy as np
 
 from . import errata
 from .config import Config, check_size
+from .formula import head, prime, sub, sup
 from .ops import OPS
 from .tape import Tape
 
@@ -122,7 +123,7 @@ def forward(tape: Tape, cfg: Config, src_ids, tgt_ids, src_pad=None, tgt_pad=Non
     memory = encode(tape, cfg, tape.constant("src.ids", src_ids), masks.src)
     y = decode(tape, cfg, tape.constant("tgt.ids", tgt_ids), memory, masks)
     logits = tape.run("generator.logits", "linear", [y, "generator.w", "generator.b"],
-                      symbols={"out": r"\mathrm{logits}", "x": "Y", "w": "W_{out}", "b": "b_{out}"})
+                      symbols={"out": r"\mathrm{logits}", "x": "Y", "w": sub("W", "out"), "b": sub("b", "out")})
     tape.run("generator.probs", "softmax", [logits],
              symbols={"out": "p", "s": r"\mathrm{logits}"})
     return logits
@@ -135,7 +136,7 @@ def encode(tape: Tape, cfg: Config, ids: str, src_mask) -> str:
         a = attention(tape, cfg, f"{p}.self_attn", x, x, cfg.heads, src_mask)
         x = add_norm(tape, cfg, p, "ln1", x, a)
         x = add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, cfg, f"{p}.ffn", x))
-        x = tape.run(f"{p}.out", "identity", [x], symbols={"out": f"X^{{({i + 1})}}", "x": "X"})
+        x = tape.run(f"{p}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
     return final_norm(tape, cfg, "encoder", x, "M")
 
 
@@ -149,7 +150,7 @@ def decode(tape: Tape, cfg: Config, ids: str, memory: str, masks: Masks) -> str:
                       kv_symbol="M")
         y = add_norm(tape, cfg, p, "ln2", y, c)
         y = add_norm(tape, cfg, p, "ln3", y, feed_forward(tape, cfg, f"{p}.ffn", y))
-        y = tape.run(f"{p}.out", "identity", [y], symbols={"out": f"Y^{{({i + 1})}}", "x": "Y"})
+        y = tape.run(f"{p}.out", "identity", [y], symbols={"out": head("Y", i + 1), "x": "Y"})
     return final_norm(tape, cfg, "decoder", y, "Y")
 
 
@@ -164,10 +165,10 @@ def final_norm(tape: Tape, cfg: Config, side: str, x: str, sym: str) -> str:
 
 def embed(tape: Tape, cfg: Config, p: str, ids: str, sym: str) -> str:
     """Token embedding (× √d_model in the paper) plus sinusoidal positional encoding."""
-    x = tape.run(f"{p}.tok", "embed", [ids, f"{p}.weight"], symbols={"out": f"{sym}_{{tok}}"})
+    x = tape.run(f"{p}.tok", "embed", [ids, f"{p}.weight"], symbols={"out": sub(sym, "tok")})
     if cfg.scale_embeddings:
         x = tape.run(f"{p}.scaled", "scale", [x], {"factor": math.sqrt(cfg.d_model)},
-                     symbols={"out": f"{sym}_{{tok}}'", "x": f"{sym}_{{tok}}",
+                     symbols={"out": prime(sub(sym, "tok")), "x": sub(sym, "tok"),
                               "c": rf"\sqrt{{{cfg.d_model}}}"})
     n, dtype = tape.value(ids).shape[-1], tape.value(x).dtype
     extras = {"tutorial": errata.tutorial_positional(n, cfg.d_model)} if tape.record else None
@@ -209,8 +210,8 @@ def attention(tape: Tape, cfg: Config, p: str, x: str, kv: str, heads: int, allo
     concat = tape.run(f"{p}.concat", "merge_heads", [z])
     bias = [f"{p}.b_o"] if cfg.attn_bias else []
     out = tape.run(f"{p}.out", "linear", [concat, f"{p}.w_o", *bias],
-                   symbols={"out": r"\mathrm{MHA}", "x": "Z", "w": "W^O",
-                            "b": "b^O" if cfg.attn_bias else None})
+                   symbols={"out": r"\mathrm{MHA}", "x": "Z", "w": sup("W", "O"),
+                            "b": sup("b", "O") if cfg.attn_bias else None})
     return maybe_dropout(tape, cfg, f"{p}.dropout", out)
 
 
@@ -218,8 +219,8 @@ def _project(tape: Tape, cfg: Config, p: str, which: str, x: str, x_sym: str, he
     big = which.upper()
     bias = [f"{p}.b_{which}"] if cfg.attn_bias else []
     return tape.run(f"{p}.{which}", "head_proj", [x, f"{p}.w_{which}", *bias], {"heads": heads},
-                    symbols={"out": big, "x": x_sym, "w": f"W^{big}",
-                             "b": f"b^{big}" if cfg.attn_bias else None})
+                    symbols={"out": big, "x": x_sym, "w": sup("W", big),
+                             "b": sup("b", big) if cfg.attn_bias else None})
 
 
 def _head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
@@ -228,7 +229,7 @@ def _head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
         for name, whole in zip(names, wholes, strict=True):
             tape.run(f"{p}.head.{h}.{name.rsplit('.', 1)[1]}", "select_head", [name],
                      {"index": h}, view=True,
-                     symbols={"out": f"{whole}^{{({h + 1})}}", "x": whole})
+                     symbols={"out": head(whole, h + 1), "x": whole})
 
 
 def symbol_of(tape: Tape, name: str) -> str:
@@ -253,13 +254,13 @@ def add_norm(tape: Tape, cfg: Config, p: str, ln: str, x: str, sublayer: str) ->
 def feed_forward(tape: Tape, cfg: Config, p: str, x: str) -> str:
     """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (SPEC D4)."""
     single = cfg.ffn == "single"
-    hidden = "H" if single else "H_1"
+    hidden = "H" if single else sub("H", 1)
     pre = tape.run(f"{p}.pre", "linear", [x, f"{p}.w_1", f"{p}.b_1"],
-                   symbols={"out": hidden, "w": "W_1", "b": "b_1"})
+                   symbols={"out": hidden, "w": sub("W", 1), "b": sub("b", 1)})
     act = tape.run(f"{p}.out" if single else f"{p}.act", "relu", [pre],
                    symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
     if single:
         return maybe_dropout(tape, cfg, f"{p}.dropout", act)
     out = tape.run(f"{p}.out", "linear", [act, f"{p}.w_2", f"{p}.b_2"],
-                   symbols={"out": r"\mathrm{FFN}", "x": "H", "w": "W_2", "b": "b_2"})
+                   symbols={"out": r"\mathrm{FFN}", "x": "H", "w": sub("W", 2), "b": sub("b", 2)})
     return maybe_dropout(tape, cfg, f"{p}.dropout", out)

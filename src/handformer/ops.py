@@ -3,7 +3,9 @@
 An operation works on arrays with any leading (batch) axes. ``forward(*args, **attrs)`` returns
 ``(out, cache)``; ``backward(g, out, args, cache, attrs)`` returns one gradient per argument
 (None for arguments that are not differentiable, such as ids). Formulas are LaTeX templates in
-which ``$out``, ``$x``, ... stand for the symbols a step gives them (see ``Op.latex``).
+which ``$out``, ``$x``, ... stand for the symbols a step gives them (see ``Op.latex``), with
+scripts written after them merged by ``formula.compose``; ``\\dL{$x}`` is ∂L/∂$x and
+``clauses`` sets formulas side by side.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from string import Template
 
 import numpy as np
+
+from .formula import clauses, expand, fill
 
 
 @dataclass(frozen=True)
@@ -33,14 +36,10 @@ class Op:
         for absent in [k for k, v in names.items() if v is None]:
             parts = [p for p in text.split(r",\quad ") if f"\\partial ${absent}" not in p]
             text = re.sub(rf" \+ \${absent}(\^\{{\(i\)\}})?", "", r",\quad ".join(parts))
-        return _Formula(text).safe_substitute(names)
+        return fill(text, names)
 
 
 _GENERIC = {"out": "Y", "x": "X", "a": "A", "b": "B"}  # for steps that name no symbols
-
-
-class _Formula(Template):
-    idpattern = r"[a-z]+"  # "$out_{ij}" is the symbol "out" with a subscript, not "out_"
 
 
 OPS: dict[str, Op] = {}
@@ -51,7 +50,8 @@ def op(name, formula, grad_formula, **symbols):
 
     def register(backward):
         forward = backward.__globals__[f"{name}_forward"]
-        OPS[name] = Op(name, forward, backward, formula, grad_formula, tuple(symbols.items()))
+        OPS[name] = Op(name, forward, backward, expand(formula), expand(grad_formula),
+                       tuple(symbols.items()))
         return OPS[name]
 
     return register
@@ -94,7 +94,10 @@ def embed_forward(ids, table):
     return table[ids], None
 
 
-@op("embed", r"$out = $table[\mathrm{ids}]", r"\frac{\partial L}{\partial $table_{w}} = \sum_{t:\,\mathrm{ids}_t = w} \frac{\partial L}{\partial $out_{t}}", table="E", out="X")
+@op("embed",
+    r"$out = $table[\mathrm{ids}]",
+    r"\dL{$table_{w}} = \sum_{t:\,\mathrm{ids}_t = w} \dL{$out_{t}}",
+    table="E", out="X")
 def embed(g, out, args, cache, attrs):
     ids, table = args
     grad = np.zeros_like(table)
@@ -109,7 +112,10 @@ def scale_forward(x, *, factor):
     return x * factor, None
 
 
-@op("scale", r"$out = $x \cdot $c", r"\frac{\partial L}{\partial $x} = $c \cdot \frac{\partial L}{\partial $out}", c="c")
+@op("scale",
+    r"$out = $x \cdot $c",
+    r"\dL{$x} = $c \cdot \dL{$out}",
+    c="c")
 def scale(g, out, args, cache, attrs):
     return (g * attrs["factor"],)
 
@@ -132,7 +138,10 @@ def _positional_table(n, d, dtype):
     return pe
 
 
-@op("positional", r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right),\quad PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)", r"\frac{\partial PE}{\partial \theta} = 0")
+@op("positional",
+    clauses(r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
+            r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"),
+    r"\frac{\partial PE}{\partial \theta} = 0")
 def positional(g, out, args, cache, attrs):
     return ()
 
@@ -144,7 +153,9 @@ def add_forward(a, b):
     return a + b, None
 
 
-@op("add", r"$out = $a + $b", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $b} = \frac{\partial L}{\partial $out}")
+@op("add",
+    r"$out = $a + $b",
+    r"\dL{$a} = \dL{$b} = \dL{$out}")
 def add(g, out, args, cache, attrs):
     a, b = args
     return unbroadcast(g, a.shape), unbroadcast(g, b.shape)
@@ -160,7 +171,12 @@ def linear_forward(x, w, b=None):
     return y, None
 
 
-@op("linear", r"$out = $x $w + $b", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out} $w^\top,\quad \frac{\partial L}{\partial $w} = $x^\top \frac{\partial L}{\partial $out},\quad \frac{\partial L}{\partial $b} = \sum_{t} \frac{\partial L}{\partial $out_{t}}", out="Y", x="X", w="W", b="b")
+@op("linear",
+    r"$out = $x $w + $b",
+    clauses(r"\dL{$x} = \dL{$out} $w^\top",
+            r"\dL{$w} = $x^\top \dL{$out}",
+            r"\dL{$b} = \sum_{t} \dL{$out_{t}}"),
+    out="Y", x="X", w="W", b="b")
 def linear(g, out, args, cache, attrs):
     x, w = args[0], args[1]
     grads = [rows_matmul(g, w.T), matmul_weight_grad(x, g)]
@@ -180,7 +196,15 @@ def layer_norm_forward(x, gamma, beta, *, eps):
     return xhat * gamma + beta, (xhat, inv_std)
 
 
-@op("layer_norm", r"$out = \gamma \odot \frac{$x - \mu}{\sqrt{\sigma^2 + \varepsilon}} + \beta,\quad \mu = \tfrac{1}{d}\textstyle\sum_j $x_{j},\ \sigma^2 = \tfrac{1}{d}\textstyle\sum_j ($x_{j} - \mu)^2", r"\frac{\partial L}{\partial $x} = \frac{1}{\sqrt{\sigma^2+\varepsilon}}\left(\hat g - \overline{\hat g} - \hat x\, \overline{\hat g \odot \hat x}\right),\ \hat g = \gamma \odot \frac{\partial L}{\partial $out};\quad \frac{\partial L}{\partial \gamma} = \sum_t \frac{\partial L}{\partial $out_{t}} \odot \hat x_t,\ \frac{\partial L}{\partial \beta} = \sum_t \frac{\partial L}{\partial $out_{t}}", out="Y", x="X")
+@op("layer_norm",
+    clauses(r"$out = \gamma \odot \frac{$x - \mu}{\sqrt{\sigma^2 + \varepsilon}} + \beta",
+            r"\mu = \tfrac{1}{d}\textstyle\sum_j $x_{j},\ "
+            r"\sigma^2 = \tfrac{1}{d}\textstyle\sum_j ($x_{j} - \mu)^2"),
+    r"\dL{$x} = \frac{1}{\sqrt{\sigma^2+\varepsilon}}"
+    r"\left(\hat g - \overline{\hat g} - \hat x\, \overline{\hat g \odot \hat x}\right),\ "
+    r"\hat g = \gamma \odot \dL{$out};\quad \dL{\gamma} = \sum_t \dL{$out_{t}} \odot \hat x_t,\ "
+    r"\dL{\beta} = \sum_t \dL{$out_{t}}",
+    out="Y", x="X")
 def layer_norm(g, out, args, cache, attrs):
     x, gamma, _ = args
     xhat, inv_std = cache
@@ -201,7 +225,10 @@ def relu_forward(x):
     return np.maximum(x, 0.0), None
 
 
-@op("relu", r"$out = \max(0, $x)", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out} \odot [$x > 0]", out="H", x="X")
+@op("relu",
+    r"$out = \max(0, $x)",
+    r"\dL{$x} = \dL{$out} \odot [$x > 0]",
+    out="H", x="X")
 def relu(g, out, args, cache, attrs):
     return (np.where(args[0] > 0, g, 0.0),)
 
@@ -213,7 +240,9 @@ def identity_forward(x):
     return x, None
 
 
-@op("identity", r"$out = $x", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out}")
+@op("identity",
+    r"$out = $x",
+    r"\dL{$x} = \dL{$out}")
 def identity(g, out, args, cache, attrs):
     return (g,)
 
@@ -225,7 +254,10 @@ def dropout_forward(x, *, keep, p):
     return x * keep * (1.0 / (1.0 - p)), None
 
 
-@op("dropout", r"$out = \frac{m \odot $x}{1 - p},\quad m_{j} \sim \mathrm{Bernoulli}(1 - p)", r"\frac{\partial L}{\partial $x} = \frac{m}{1 - p} \odot \frac{\partial L}{\partial $out}")
+@op("dropout",
+    clauses(r"$out = \frac{m \odot $x}{1 - p}",
+            r"m_{j} \sim \mathrm{Bernoulli}(1 - p)"),
+    r"\dL{$x} = \frac{m}{1 - p} \odot \dL{$out}")
 def dropout(g, out, args, cache, attrs):
     return (g * attrs["keep"] * (1.0 / (1.0 - attrs["p"])),)
 
@@ -250,7 +282,11 @@ def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
     return np.asarray((per_position * weights).sum() / count, dtype=logits.dtype), (p, count)
 
 
-@op("cross_entropy", r"$out = -\frac{1}{|T|} \sum_{t \in T} \sum_{w} q_{t,w} \log p_{t,w},\quad p_t = \operatorname{softmax}($x_t)", r"\frac{\partial L}{\partial $x_{t}} = \frac{1}{|T|}\,(p_t - q_t)", out="L", x="z")
+@op("cross_entropy",
+    clauses(r"$out = -\frac{1}{|T|} \sum_{t \in T} \sum_{w} q_{t,w} \log p_{t,w}",
+            r"p_t = \operatorname{softmax}($x_t)"),
+    r"\dL{$x_{t}} = \frac{1}{|T|}\,(p_t - q_t)",
+    out="L", x="z")
 def cross_entropy(g, out, args, cache, attrs):
     p, count = cache
     scale = attrs["weights"][..., None] * (g / count)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .formula import clauses, sup
 from .ops import matmul_weight_grad, op, rows_matmul
 
 # --- per-head projection: X W split into h heads --------------------------------------------
@@ -21,7 +22,11 @@ def head_proj_forward(x, w, b=None, *, heads):
     return np.swapaxes(split, -2, -3), None
 
 
-@op("head_proj", r"$out^{(i)} = $x $w^{(i)} + $b^{(i)}", r"\frac{\partial L}{\partial $x} = \sum_i \frac{\partial L}{\partial $out^{(i)}} ($w^{(i)})^\top,\quad \frac{\partial L}{\partial $w^{(i)}} = $x^\top \frac{\partial L}{\partial $out^{(i)}}", out="Q", x="X", w="W^Q", b="b^Q")
+@op("head_proj",
+    r"$out^{(i)} = $x $w^{(i)} + $b^{(i)}",
+    clauses(r"\dL{$x} = \sum_i \dL{$out^{(i)}} ($w^{(i)})^\top",
+            r"\dL{$w^{(i)}} = $x^\top \dL{$out^{(i)}}"),
+    out="Q", x="X", w=sup("W", "Q"), b=sup("b", "Q"))
 def head_proj(g, out, args, cache, attrs):
     x, w = args[0], args[1]
     merged = np.swapaxes(g, -2, -3)
@@ -39,7 +44,11 @@ def scores_forward(q, k, *, scale):
     return (q @ np.swapaxes(k, -1, -2)) * scale, None
 
 
-@op("scores", r"$out = \frac{$q $k^\top}{\sqrt{d_k}}", r"\frac{\partial L}{\partial $q} = \frac{1}{\sqrt{d_k}} \frac{\partial L}{\partial $out} $k,\quad \frac{\partial L}{\partial $k} = \frac{1}{\sqrt{d_k}} \left(\frac{\partial L}{\partial $out}\right)^{\!\top} $q", out="S", q="Q", k="K")
+@op("scores",
+    r"$out = \frac{$q $k^\top}{\sqrt{d_k}}",
+    clauses(r"\dL{$q} = \frac{1}{\sqrt{d_k}} \dL{$out} $k",
+            r"\dL{$k} = \frac{1}{\sqrt{d_k}} \left(\dL{$out}\right)^{\!\top} $q"),
+    out="S", q="Q", k="K")
 def scores(g, out, args, cache, attrs):
     q, k = args
     g = g * attrs["scale"]
@@ -53,7 +62,10 @@ def mask_forward(s, *, allowed):
     return np.where(allowed, s, -np.inf), None
 
 
-@op("mask", r"$out_{ij} = \begin{cases} $s_{ij} & (M_{ij} = 1) \\ -\infty & (M_{ij} = 0) \end{cases}", r"\frac{\partial L}{\partial $s_{ij}} = \begin{cases} \frac{\partial L}{\partial $out_{ij}} & (M_{ij} = 1) \\ 0 & (M_{ij} = 0) \end{cases}", out="S'", s="S")
+@op("mask",
+    r"$out_{ij} = \begin{cases} $s_{ij} & (M_{ij} = 1) \\ -\infty & (M_{ij} = 0) \end{cases}",
+    r"\dL{$s_{ij}} = \begin{cases} \dL{$out_{ij}} & (M_{ij} = 1) \\ 0 & (M_{ij} = 0) \end{cases}",
+    out="S'", s="S")
 def mask(g, out, args, cache, attrs):
     return (np.where(attrs["allowed"], g, 0.0),)
 
@@ -68,7 +80,10 @@ def softmax_forward(s):
     return e, None
 
 
-@op("softmax", r"$out_{ij} = \frac{e^{$s_{ij}}}{\sum_{k} e^{$s_{ik}}}", r"\frac{\partial L}{\partial $s} = $out \odot \left(\frac{\partial L}{\partial $out} - \operatorname{rowsum}\!\left(\frac{\partial L}{\partial $out} \odot $out\right)\right)", out="A", s="S")
+@op("softmax",
+    r"$out_{ij} = \frac{e^{$s_{ij}}}{\sum_{k} e^{$s_{ik}}}",
+    r"\dL{$s} = $out \odot \left(\dL{$out} - \operatorname{rowsum}\!\left(\dL{$out} \odot $out\right)\right)",
+    out="A", s="S")
 def softmax(g, out, args, cache, attrs):
     return (out * (g - (g * out).sum(axis=-1, keepdims=True)),)
 
@@ -80,7 +95,11 @@ def attend_forward(a, v):
     return a @ v, None
 
 
-@op("attend", r"$out = $a $v", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $out} $v^\top,\quad \frac{\partial L}{\partial $v} = $a^\top \frac{\partial L}{\partial $out}", out="Z", a="A", v="V")
+@op("attend",
+    r"$out = $a $v",
+    clauses(r"\dL{$a} = \dL{$out} $v^\top",
+            r"\dL{$v} = $a^\top \dL{$out}"),
+    out="Z", a="A", v="V")
 def attend(g, out, args, cache, attrs):
     a, v = args
     return g @ np.swapaxes(v, -1, -2), np.swapaxes(a, -1, -2) @ g
@@ -94,7 +113,10 @@ def merge_heads_forward(z):
     return merged.reshape(*merged.shape[:-2], -1), None
 
 
-@op("merge_heads", r"$out = \mathrm{Concat}($z^{(1)}, \dots, $z^{(h)})", r"\frac{\partial L}{\partial $z^{(i)}} = \left[\frac{\partial L}{\partial $out}\right]_{:,\ (i-1)\,d_v+1\,:\,i\,d_v}", out="Z", z="Z")
+@op("merge_heads",
+    r"$out = \mathrm{Concat}($z^{(1)}, \dots, $z^{(h)})",
+    r"\dL{$z^{(i)}} = \left[\dL{$out}\right]_{:,\ (i-1)\,d_v+1\,:\,i\,d_v}",
+    out="Z", z="Z")
 def merge_heads(g, out, args, cache, attrs):
     (z,) = args
     split = g.reshape(*g.shape[:-1], z.shape[-3], z.shape[-1])
@@ -108,7 +130,9 @@ def select_head_forward(x, *, index):
     return x[..., index, :, :], None
 
 
-@op("select_head", r"$out = $x^{(i)}", r"\frac{\partial L}{\partial $x^{(i)}} = \frac{\partial L}{\partial $out}")
+@op("select_head",
+    r"$out = $x^{(i)}",
+    r"\dL{$x^{(i)}} = \dL{$out}")
 def select_head(g, out, args, cache, attrs):
     (x,) = args
     grad = np.zeros_like(x)

@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from .formula import clauses
 from .ops import op, unbroadcast
 
 # --- erf, vectorized, to float64 round-off ----------------------------------------------------
@@ -68,7 +69,12 @@ def gelu_forward(x):
     return x * cdf, cdf
 
 
-@op("gelu", r"$out = $x \, \Phi($x) = \tfrac{1}{2} $x \left(1 + \operatorname{erf}\!\left(\tfrac{$x}{\sqrt{2}}\right)\right)", r"\frac{\partial L}{\partial $x} = \frac{\partial L}{\partial $out} \odot \left(\Phi($x) + $x \, \varphi($x)\right),\quad \varphi(x) = \tfrac{1}{\sqrt{2\pi}} e^{-x^2/2}", out="H", x="X")
+@op("gelu",
+    r"$out = $x \, \Phi($x) = "
+    r"\tfrac{1}{2} $x \left(1 + \operatorname{erf}\!\left(\tfrac{$x}{\sqrt{2}}\right)\right)",
+    clauses(r"\dL{$x} = \dL{$out} \odot \left(\Phi($x) + $x \, \varphi($x)\right)",
+            r"\varphi(x) = \tfrac{1}{\sqrt{2\pi}} e^{-x^2/2}"),
+    out="H", x="X")
 def gelu(g, out, args, cache, attrs):
     (x,) = args
     pdf = np.exp(-0.5 * x * x) * (1.0 / math.sqrt(2.0 * math.pi))
@@ -82,7 +88,10 @@ def add3_forward(a, b, c):
     return a + b + c, None
 
 
-@op("add3", r"$out = $a + $b + $c", r"\frac{\partial L}{\partial $a} = \frac{\partial L}{\partial $b} = \frac{\partial L}{\partial $c} = \frac{\partial L}{\partial $out}", out="X", a="A", b="B", c="C")
+@op("add3",
+    r"$out = $a + $b + $c",
+    r"\dL{$a} = \dL{$b} = \dL{$c} = \dL{$out}",
+    out="X", a="A", b="B", c="C")
 def add3(g, out, args, cache, attrs):
     return tuple(unbroadcast(g, a.shape) for a in args)
 
@@ -96,7 +105,11 @@ def mean_pool_forward(x, *, weights):
     return (x * w).sum(axis=-2) / count, count
 
 
-@op("mean_pool", r"$out = \frac{\sum_{t} m_t \, $x_{t}}{\sum_{t} m_t},\quad m_t = 1 \text{ for a real token, } 0 \text{ for [PAD]}", r"\frac{\partial L}{\partial $x_{t}} = \frac{m_t}{\sum_{s} m_s} \frac{\partial L}{\partial $out}", out="u", x="H")
+@op("mean_pool",
+    clauses(r"$out = \frac{\sum_{t} m_t \, $x_{t}}{\sum_{t} m_t}",
+            r"m_t = 1 \text{ for a real token, } 0 \text{ for [PAD]}"),
+    r"\dL{$x_{t}} = \frac{m_t}{\sum_{s} m_s} \dL{$out}",
+    out="u", x="H")
 def mean_pool(g, out, args, cache, attrs):
     (x,) = args
     w = attrs["weights"][..., None].astype(x.dtype)
@@ -111,7 +124,11 @@ def l2_normalize_forward(x, *, eps=1e-12):
     return x / np.maximum(norm, eps), norm
 
 
-@op("l2_normalize", r"$out = \frac{$x}{r},\quad r = \sqrt{\textstyle\sum_j $x_{j}^2}", r"\frac{\partial L}{\partial $x} = \frac{1}{r}\left(\frac{\partial L}{\partial $out} - $out \left($out \cdot \frac{\partial L}{\partial $out}\right)\right)", out="e", x="u")
+@op("l2_normalize",
+    clauses(r"$out = \frac{$x}{r}",
+            r"r = \sqrt{\textstyle\sum_j $x_{j}^2}"),
+    r"\dL{$x} = \frac{1}{r}\left(\dL{$out} - $out \left($out \cdot \dL{$out}\right)\right)",
+    out="e", x="u")
 def l2_normalize(g, out, args, cache, attrs):
     eps = attrs.get("eps", 1e-12)
     norm = cache
@@ -127,7 +144,10 @@ def gram_forward(x):
     return x @ np.swapaxes(x, -1, -2), None
 
 
-@op("gram", r"$out_{ab} = $x_{a} \cdot $x_{b}", r"\frac{\partial L}{\partial $x} = \left(\frac{\partial L}{\partial $out} + \frac{\partial L}{\partial $out}^{\!\top}\right) $x", out=r"\cos", x="e")
+@op("gram",
+    r"$out_{ab} = $x_{a} \cdot $x_{b}",
+    r"\dL{$x} = \left(\dL{$out} + \dL{$out}^{\!\top}\right) $x",
+    out=r"\cos", x="e")
 def gram(g, out, args, cache, attrs):
     (x,) = args
     return ((g + np.swapaxes(g, -1, -2)) @ x,)

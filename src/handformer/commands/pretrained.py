@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..cli import user_errors, write_output
+from ..cli import LanguageChoice, user_errors, write_output
 from ..cli_checks import Bounded
 from ..textsafe import json_escaped, shown
 
@@ -18,7 +18,7 @@ def _common(func):
                         help="terminal width in columns")(func)
     func = click.option("--precision", type=click.IntRange(0, 12), default=4, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
-    func = click.option("--lang", type=click.Choice(["en", "zh"]), default="en",
+    func = click.option("--lang", type=LanguageChoice(), default="en",
                         show_default=True, help="language of --explain")(func)
     func = click.option("--explain", is_flag=True,
                         help="walk through the mean pooling and the L2 normalization")(func)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..cli import _config_options, config_from_options, user_errors
+from .. import i18n
+from ..cli import LanguageChoice, _config_options, config_from_options, user_errors
 from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 from ..textsafe import shown
@@ -43,7 +44,7 @@ def _pairs(path):
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
 @click.option("--plot", type=click.Path(dir_okay=False), default=None,
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
 @user_errors
 def train(**o):
@@ -102,9 +103,11 @@ def _fit(run, o: dict, source: str) -> None:
     previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
     total = len(run.train) * run.options.epochs
     cfg = run.config
-    click.echo(f"training {cfg.preset} model (d_model {cfg.d_model}, {cfg.init} init) on "
-               f"{len(run.train)} pairs" + (f", {len(run.valid)} held out" if run.valid else "")
-               + f", {run.options.optimizer} lr {run.options.lr}, {run.options.dtype}", err=True)
+    held_out = i18n.t(o["lang"], "train.held_out", n=len(run.valid)) if run.valid else ""
+    click.echo(i18n.t(o["lang"], "train.start", preset=cfg.preset, d_model=cfg.d_model,
+                      init=cfg.init, pairs=len(run.train), held_out=held_out,
+                      optimizer=run.options.optimizer, lr=run.options.lr,
+                      dtype=run.options.dtype), err=True)
     try:
         if o["quiet"]:
             with np.errstate(all="ignore"):  # a diverging run stops with one message (finite)
@@ -115,9 +118,8 @@ def _fit(run, o: dict, source: str) -> None:
                 with np.errstate(all="ignore"):
                     loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted after epoch {run.history[-1]['epoch'] if run.history else 0}"
-                   f"; the checkpoint {o['save']} holds the last saved epoch; continue with "
-                   f"`handformer train --resume {o['save']}`", err=True)
+        click.echo(i18n.t(o["lang"], "train.interrupted", path=o["save"],
+                          epoch=run.history[-1]["epoch"] if run.history else 0), err=True)
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -131,24 +133,25 @@ def _interrupt(signum, frame):
 def _summary(run, o: dict) -> None:
     from ..train import loop, report
 
-    t = report.TEXT[o["lang"]]
+    t = i18n.table(o["lang"])
     final = loop.evaluate(run.params, run.config, run.vocab, run.train, dtype=run.options.dtype)
     losses = [h["loss"] for h in run.history]
-    click.echo(f"{t['loss']}   {report.sparkline(losses)}  {losses[0]:.4f} → {losses[-1]:.4f}")
-    click.echo(t["after"].format(epochs=run.epoch, loss=final["loss"], acc=final["accuracy"],
+    click.echo(f"{t['train.loss']}   {report.sparkline(losses)}  "
+               f"{losses[0]:.4f} → {losses[-1]:.4f}")
+    click.echo(t["train.after"].format(epochs=run.epoch, loss=final["loss"], acc=final["accuracy"],
                                  exact=final["exact"]))
     if run.valid:
         v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
-        click.echo(t["valid"].format(loss=v["loss"], acc=v["accuracy"]))
+        click.echo(t["train.valid"].format(loss=v["loss"], acc=v["accuracy"]))
     if o["plot"]:
         from ..render.figure import loss_curve
 
-        loss_curve(run.history, o["plot"], o["lang"], labels=t)
-        click.echo(f"wrote {o['plot']}", err=True)
+        loss_curve(run.history, o["plot"], o["lang"])
+        click.echo(t["train.wrote"].format(path=o["plot"]), err=True)
     example = shown(" ".join(run.vocab.decode(run.train[0][0])))
     if "thrones" in run.vocab.tokens:
         example = "when you play the game of thrones"
-    click.echo(t["saved"].format(path=o["save"], src=example))
+    click.echo(t["train.saved"].format(path=o["save"], src=example))
 
 
 @click.command()
@@ -164,7 +167,7 @@ def _summary(run, o: dict) -> None:
 @click.option("--explain", is_flag=True, help="walk through every decoding step")
 @click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True,
               help="with --explain: candidates shown per step")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True)
 @click.option("--width", type=Bounded("width"), default=None, help="terminal width in columns")
 @user_errors

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import click
 
-from ..cli import config_from_options, model_options, user_errors, write_output
+from ..cli import LanguageChoice, config_from_options, model_options, user_errors, write_output
 from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 
-FORMATS = ["terminal", "json", "markdown", "html", "svg", "png"]
+FORMATS = ["terminal", "json", "markdown", "html", "svg", "png", "xlsx"]
 
 
 def _render_options(func):
@@ -24,7 +24,7 @@ def _render_options(func):
                         help="only these tutorial steps, e.g. 7-9 or 12")(func)
     func = click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
-    return click.option("--lang", type=click.Choice(["en", "zh"]), default="en",
+    return click.option("--lang", type=LanguageChoice(), default="en",
                         show_default=True, help="language of the narration")(func)
 
 
@@ -101,6 +101,14 @@ def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output
         from ..render.html import render
 
         return write_output(render(tape, precision=precision, steps=steps, lang=lang), output)
+    if fmt == "xlsx":
+        from ..interop.weights import atomic_write
+        from ..render.xlsx import render_xlsx
+
+        if not output:
+            raise HandformerError("--format xlsx writes a file: give -o FILE.xlsx")
+        atomic_write(output, render_xlsx(tape, lang=lang, precision=precision))
+        return click.echo(f"wrote {output}", err=True)
     if fmt in ("svg", "png"):
         from ..render.figure import render_figure
 
@@ -125,7 +133,6 @@ def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output
 @user_errors
 def render_command(tape_file, **render):
     """Render a tape saved with `walk --format json` without recomputing it."""
-
     from ..limits import read_limited
     from ..render.json_tape import TapeFormatError, loads
 

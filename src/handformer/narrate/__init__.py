@@ -13,7 +13,7 @@ from .select import select
 
 def build(tape, lang: str = "en") -> list[Section]:
     """Every step from the dataset to the predicted word (and, after a backward pass, the loss,
-    every gradient and the update), in order, in ``lang`` ("en" or "zh")."""
+    every gradient and the update), in order, in ``lang`` (a language of handformer.i18n)."""
     if tape.meta.get("kind") == "bert":  # a pretrained encoder-only model: its own story
         from .pretrained import build_pretrained
 

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ..formula import head, prime, sup, transpose
 from .context import MAX_HEADS, Ctx, dims, f3, row_text
 from .document import Section
 
@@ -28,11 +29,25 @@ class Block:
         self.shown = min(self.heads, MAX_HEADS) if layer == 0 else 0
 
     def sym(self, letter: str, h: int) -> str:
-        return f"{letter}^{{({h + 1})}}" if self.heads > 1 else letter
+        return head(letter, h + 1) if self.heads > 1 else letter
 
     def where(self, ctx: Ctx, h: int | None = None) -> str:
-        text = ctx.t(f"where.{self.kind}", layer=self.layer + 1)
+        text = ctx.t(KIND_KEYS[self.kind]["where"], layer=self.layer + 1)
         return text + (ctx.t("where.head", h=h + 1) if h is not None and self.heads > 1 else "")
+
+
+# Each kind of attention block tells where it is, introduces itself and joins its heads in its
+# own sentences.
+KIND_KEYS = {
+    "enc": {"where": "where.enc", "intro": "attn.intro.enc", "title": "attn.title.enc",
+            "out": "attn.out.title.enc"},
+    "self": {"where": "where.self", "intro": "attn.intro.self", "title": "attn.title.self",
+             "out": "attn.out.title.self"},
+    "cross": {"where": "where.cross", "intro": "attn.intro.cross", "title": "attn.title.cross",
+              "out": "attn.out.title.cross"},
+}
+PROJECTION_KEYS = {"q": ("proj.q", "proj.title.q"), "k": ("proj.k", "proj.title.k"),
+                   "v": ("proj.v", "proj.title.v")}  # (sentence, title)
 
 
 def attention(ctx: Ctx, p: str, kind: str, number: str, layer: int) -> None:
@@ -53,7 +68,7 @@ def attention(ctx: Ctx, p: str, kind: str, number: str, layer: int) -> None:
 
 def intro(ctx: Ctx, b: Block) -> None:
     d = int(ctx.cfg.get("d_model", 0))
-    paragraphs = [ctx.t(f"attn.intro.{b.kind}"),
+    paragraphs = [ctx.t(KIND_KEYS[b.kind]["intro"]),
                   ctx.t("attn.sizes", h=b.heads, dk=b.dk, dv=b.dv, d=d, n=len(b.q_tokens))]
     if b.heads > b.shown:
         paragraphs.append(ctx.t("attn.more_heads", shown=b.shown, h=b.heads))
@@ -64,7 +79,7 @@ def intro(ctx: Ctx, b: Block) -> None:
         callouts.append(ctx.callout("D8", "D8.self"))
     if b.kind == "cross" and ctx.first("D2"):
         callouts.append(ctx.callout("D2", "D2", n=len(b.q_tokens), m=len(b.kv_tokens)))
-    ctx.add(Section(b.p, b.number, ctx.title(b.number, f"attn.title.{b.kind}", where=b.where(ctx)),
+    ctx.add(Section(b.p, b.number, ctx.t(KIND_KEYS[b.kind]["title"], where=b.where(ctx)),
                     paragraphs, formula=ctx.formula(f"{b.p}.q"), callouts=callouts,
                     steps=[f"{b.p}.q", f"{b.p}.k", f"{b.p}.v"]))
 
@@ -75,7 +90,7 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
     out = ctx.head(f"{b.p}.{which}", h)
-    paragraphs = [ctx.t(f"proj.{which}", d=d, w=width, tok=x_tokens[0],
+    paragraphs = [ctx.t(PROJECTION_KEYS[which][0], d=d, w=width, tok=x_tokens[0],
                         row=row_text(out[0]))]
     if which == "k" and b.kind == "cross":
         paragraphs.append(ctx.t("proj.cross_kv"))
@@ -83,7 +98,7 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     if which == "q" and ctx.first("D7"):
         callouts.append(ctx.callout("D7", "D7"))
     ctx.add(Section(f"{b.p}.head.{h}.{which}", b.number,
-                    ctx.title(b.number, f"proj.title.{which}", where=b.where(ctx, h), x=x_sym),
+                    ctx.t(PROJECTION_KEYS[which][1], where=b.where(ctx, h), x=x_sym),
                     paragraphs, formula=ctx.formula(f"{b.p}.{which}"),
                     equation=_projection_equation(ctx, b, h, which, x_sym, out),
                     callouts=callouts, steps=[f"{b.p}.head.{h}.{which}"]))
@@ -94,15 +109,15 @@ def _projection_equation(ctx: Ctx, b: Block, h: int, which: str, x_sym: str, out
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
     x_name = b.x_name if which == "q" else b.kv_name
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
-    head = slice(h * width, (h + 1) * width)  # this head's columns of W (and entries of b)
+    part = slice(h * width, (h + 1) * width)  # this head's columns of W (and entries of b)
     w, bias = ctx.value(f"{b.p}.w_{which}"), ctx.value(f"{b.p}.b_{which}")
-    w_sym = f"W^{{{big}}}" + (f"_{{{h + 1}}}" if b.heads > 1 else "")
+    w_sym, b_sym = (b.sym(sup(letter, "{" + big + "}"), h) for letter in "Wb")
     equation = [ctx.mat(x_name, x_sym, ctx.value(x_name), x_tokens, dims(d)), r"\cdot",
-                ctx.mat(f"{b.p}.w_{which}", w_sym, None if w is None else w[:, head], dims(d),
+                ctx.mat(f"{b.p}.w_{which}", w_sym, None if w is None else w[:, part], dims(d),
                         dims(width, col))]
     if f"{b.p}.b_{which}" in ctx.tape.index[f"{b.p}.{which}"].inputs:
-        equation += ["+", ctx.mat(f"{b.p}.b_{which}", f"b^{{{big}}}",
-                                  None if bias is None else bias[head], cols=dims(width, col),
+        equation += ["+", ctx.mat(f"{b.p}.b_{which}", b_sym,
+                                  None if bias is None else bias[part], cols=dims(width, col),
                                   kind="vector")]
     return equation + ["=", ctx.mat(f"{b.p}.head.{h}.{which}", b.sym(big, h), out, x_tokens,
                                     dims(width, col))]
@@ -129,11 +144,11 @@ def scores(ctx: Ctx, b: Block, h: int) -> None:
         callouts.append(ctx.callout("D8", "D8.enc"))
     equation = [ctx.mat(f"{b.p}.head.{h}.q", b.sym("Q", h), q, b.q_tokens, dims(b.dk, "k")),
                 r"\cdot",
-                ctx.mat(f"{b.p}.head.{h}.k", b.sym("K", h) + r"^\top", k.T, dims(b.dk, "k"),
+                ctx.mat(f"{b.p}.head.{h}.k", transpose(b.sym("K", h)), k.T, dims(b.dk, "k"),
                         b.kv_tokens), r"\div \sqrt{" + str(b.dk) + "}", "=",
                 ctx.mat(f"{b.p}.head.{h}.scores", b.sym("S", h), s, b.q_tokens, b.kv_tokens)]
     ctx.add(Section(f"{b.p}.head.{h}.scores", b.number,
-                    ctx.title(b.number, "scores.title", where=b.where(ctx, h)), paragraphs,
+                    ctx.t("scores.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.scores"), equation=equation, callouts=callouts,
                     steps=[f"{b.p}.head.{h}.scores"]))
 
@@ -146,9 +161,9 @@ def mask(ctx: Ctx, b: Block, h: int) -> None:
                         n=len(b.kv_tokens))]
     callouts = [ctx.callout("D8", "D8.pad")] if b.kind != "self" and ctx.first("D8.pad") else []
     ctx.add(Section(f"{b.p}.head.{h}.masked", b.number,
-                    ctx.title(b.number, "mask.title", where=b.where(ctx, h)), paragraphs,
+                    ctx.t("mask.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.masked"), callouts=callouts,
-                    equation=[ctx.mat(f"{b.p}.head.{h}.masked", b.sym("S", h) + "'", m,
+                    equation=[ctx.mat(f"{b.p}.head.{h}.masked", prime(b.sym("S", h)), m,
                                       b.q_tokens, b.kv_tokens)],
                     steps=[f"{b.p}.head.{h}.masked"]))
 
@@ -166,7 +181,7 @@ def pattern(ctx: Ctx, b: Block, h: int) -> None:
     if ctx.cfg.get("init") == "uniform" and top >= 0.8 and ctx.first("D14.softmax"):
         callouts.append(ctx.callout("D14", "D14.softmax", top=f3(top)))
     ctx.add(Section(f"{b.p}.head.{h}.pattern", b.number,
-                    ctx.title(b.number, "pattern.title", where=b.where(ctx, h)), paragraphs,
+                    ctx.t("pattern.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.pattern"),
                     equation=[ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens,
                                       b.kv_tokens, kind="pattern")],
@@ -184,7 +199,7 @@ def weighted_sum(ctx: Ctx, b: Block, h: int) -> None:
                 ctx.mat(f"{b.p}.head.{h}.v", b.sym("V", h), v, b.kv_tokens, dims(b.dv, "v")),
                 "=", ctx.mat(f"{b.p}.head.{h}.z", b.sym("Z", h), z, b.q_tokens, dims(b.dv, "v"))]
     ctx.add(Section(f"{b.p}.head.{h}.z", b.number,
-                    ctx.title(b.number, "z.title", where=b.where(ctx, h)), paragraphs,
+                    ctx.t("z.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.z"), equation=equation,
                     steps=[f"{b.p}.head.{h}.z"]))
 
@@ -206,6 +221,6 @@ def output(ctx: Ctx, b: Block) -> None:
     if not b.shown:
         paragraphs.insert(0, ctx.t("attn.out.same", h=b.heads))
     ctx.add(Section(f"{b.p}.out", number,
-                    ctx.title(number, f"attn.out.title.{b.kind}", where=b.where(ctx)),
+                    ctx.t(KIND_KEYS[b.kind]["out"], where=b.where(ctx)),
                     paragraphs, formula=ctx.formula(f"{b.p}.out"), equation=equation,
                     steps=[f"{b.p}.concat", f"{b.p}.out"]))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..formula import head
 from .context import MAX_HEADS, Ctx, dims, f3
 from .document import Section
 
@@ -12,6 +13,13 @@ from .document import Section
 FOLDED = {"concat": "out", "resid": "out", "masked": "scores", "tok": "out", "scaled": "out"}
 SKIPPED_OPS = {"identity", "dropout", "input", "positional"}
 
+
+# How the gradient passes back through each op, told under that op's gradient (others: nothing).
+GRAD_OP_KEYS = {"linear": "grad.op.linear", "head_proj": "grad.op.head_proj",
+                "softmax": "grad.op.softmax", "scores": "grad.op.scores",
+                "attend": "grad.op.attend", "layer_norm": "grad.op.layer_norm",
+                "relu": "grad.op.relu", "identity": "grad.op.identity", "add": "grad.op.add",
+                "embed": "grad.op.embed"}
 
 def backward(ctx: Ctx) -> None:
     for name in ctx.tape.grad_order:
@@ -50,14 +58,13 @@ def gradient_section(ctx: Ctx, name: str) -> None:
         paragraphs.append(ctx.t("grad.intro", name=name))
     paragraphs.append(ctx.t("grad.p1", max=f3(g[at]) if g.size else "0",
                             where=_where(ctx, name, at)))
-    key = f"grad.op.{step.op}"
-    if key in ctx.texts:
-        paragraphs.append(ctx.t(key))
+    if step.op in GRAD_OP_KEYS:
+        paragraphs.append(ctx.t(GRAD_OP_KEYS[step.op]))
     inputs = [i for n in [name, *_folded(ctx, name)] for i in ctx.tape.index[n].inputs]
     for param in [i for i in inputs if i in ctx.tape.grads and i not in ctx.tape.index]:
         equation += _param_grad(ctx, param)
     _special(ctx, name, step, paragraphs, callouts)
-    ctx.add(Section(f"grad.{name}", "15", ctx.title("15", "grad.title", name=name),
+    ctx.add(Section(f"grad.{name}", "15", ctx.t("grad.title", name=name),
                     paragraphs, formula=step.grad_formula, equation=equation,
                     callouts=callouts, steps=[name, *_folded(ctx, name)], phase="backward"))
 
@@ -121,7 +128,7 @@ def _grad_matrices(ctx: Ctx, name: str) -> list:
         return [ctx.mat(f"grad.{name}", sym, g, _rows(ctx, name, g.shape[0]),
                         _cols(ctx, name, g.shape[1]))]
     heads = min(g.shape[0], MAX_HEADS)
-    return [ctx.mat(f"grad.{name}.head.{h}", sym + f"^{{({h + 1})}}", g[h],
+    return [ctx.mat(f"grad.{name}.head.{h}", head(sym, h + 1), g[h],
                     _rows(ctx, name, g.shape[1]), _cols(ctx, name, g.shape[2]))
             for h in range(heads)]
 
@@ -158,8 +165,8 @@ def _used_rows(ctx: Ctx, param: str) -> list[int] | None:
 
 def _short(name: str) -> str:
     parts = name.split(".")
-    leaf = parts[-1].replace("_", r"\_")
-    return r"\mathrm{" + (parts[-2] + "." if len(parts) > 1 else "") + leaf + "}"
+    text = ".".join(parts[-2:])  # the layer part and the leaf: self_attn.w_q
+    return r"\mathrm{" + text.replace("_", r"\_") + "}"
 
 
 def updates(ctx: Ctx) -> None:
@@ -185,7 +192,7 @@ def updates(ctx: Ctx) -> None:
         mats = [ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind)
                 for w, s, a in (("before", r"\theta", before), ("grad", "g", g),
                                 ("after", r"\theta'", after))]
-        ctx.add(Section(f"update.{name}", "16", ctx.title("16", "update.title", name=name),
+        ctx.add(Section(f"update.{name}", "16", ctx.t("update.title", name=name),
                         paragraphs, formula=rf"\theta \leftarrow \theta - {eta}\, g",
                         equation=[mats[0], "-", eta, r"\cdot", mats[1], "=", mats[2]],
                         steps=[name], phase="update"))

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config import HandformerError
+from .. import i18n
 from ..ops import OPS
 from .document import Callout, Matrix, Section
-from .texts import TEXTS
+
+# The tutorial's step numbers as the language tells them (English "7", Chinese "第七步").
+NUMBER_KEYS = {"1": "number.1", "2": "number.2", "3": "number.3", "4": "number.4",
+               "5": "number.5", "6": "number.6", "7": "number.7", "7b": "number.7b",
+               "8": "number.8", "9": "number.9", "10": "number.10", "11": "number.11",
+               "12": "number.12", "12b": "number.12b", "13": "number.13", "14": "number.14",
+               "15": "number.15", "16": "number.16"}
 
 MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told in one sentence
 
@@ -20,9 +26,7 @@ class Ctx:
     """A tape being narrated in one language; collects the sections in order."""
 
     def __init__(self, tape, lang: str):
-        if lang not in TEXTS:
-            raise HandformerError(f"unknown language {lang!r}: choose one of {', '.join(TEXTS)}")
-        self.tape, self.lang, self.texts = tape, lang, TEXTS[lang]
+        self.tape, self.lang, self.texts = tape, lang, i18n.table(lang)
         self.meta = tape.meta
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
@@ -38,11 +42,10 @@ class Ctx:
         """The sentence ``key`` in this language, filled with numbers read off the tape."""
         return self.texts[key].format(**numbers)
 
-    def title(self, number: str, key: str, **numbers) -> str:
-        return self.t("step_prefix", n=self.step_label(number)) + self.t(key, **numbers)
-
     def step_label(self, number: str) -> str:
-        return self.texts.get("number." + number, number)
+        """"Step 7 · " / "第七步 · ": drawn before a section's title by the renderers that do."""
+        key = NUMBER_KEYS.get(number)
+        return self.t("step_prefix", n=self.t(key) if key else number)
 
     def first(self, code: str) -> bool:
         """True the first time an erratum (or any one-off remark) is told."""
@@ -55,6 +58,7 @@ class Ctx:
         return Callout(code, self.t(key, **numbers), tutorial)
 
     def add(self, section: Section) -> Section:
+        section.prefix = self.step_label(section.number)
         self.sections.append(section)
         return section
 

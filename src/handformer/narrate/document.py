@@ -43,7 +43,7 @@ class Section:
 
     id: str  # stable anchor, e.g. "encoder.0.self_attn.head.0.scores" or "dataset"
     number: str  # the tutorial's step number, e.g. "7", "12b"
-    title: str
+    title: str  # without the number: renderers that draw the number apart use it as it is
     paragraphs: list[str]
     formula: str = ""  # LaTeX, no $ delimiters
     # The drawing, left to right: matrices with operators between them, e.g.
@@ -52,3 +52,9 @@ class Section:
     callouts: list[Callout] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)  # the tape names this section shows
     phase: str = "forward"  # "text", "forward", "loss", "backward", "update", "decode"
+    prefix: str = ""  # the number as the language tells it before a title, e.g. "Step 7 · "
+
+    @property
+    def heading(self) -> str:
+        """The title as read on its own, number first: "Step 7 · Queries ..."."""
+        return self.prefix + self.title

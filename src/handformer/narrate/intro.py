@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 
+from ..formula import prime, sub
 from ..text import tokenize
 from .context import Ctx, dims, f3, row_text
 from .document import Section
@@ -26,7 +27,7 @@ def dataset(ctx: Ctx) -> None:
         paragraphs.append(ctx.t("dataset.more", more=len(data) - LIST_LIMIT))
     paragraphs.append(ctx.t("dataset.p2", words=words, src=" ".join(ctx.tokens("src")),
                             tgt=" ".join(ctx.tokens("target")[:-1])))
-    ctx.add(Section("dataset", "1", ctx.title("1", "dataset.title"), paragraphs, phase="text"))
+    ctx.add(Section("dataset", "1", ctx.t("dataset.title"), paragraphs, phase="text"))
 
 
 def vocabulary(ctx: Ctx) -> None:
@@ -41,7 +42,7 @@ def vocabulary(ctx: Ctx) -> None:
         callouts.append(ctx.callout("D18", "D18", N=n_words, rule=f"{rule:.1f}", d=d))
     else:
         paragraphs.append(ctx.t("vocab.rule_ok", d=d))
-    ctx.add(Section("vocabulary", "2", ctx.title("2", "vocab.title"), paragraphs,
+    ctx.add(Section("vocabulary", "2", ctx.t("vocab.title"), paragraphs,
                     formula=r"N = \left|\mathrm{set}(\mathrm{words})\right| = " + str(n_words),
                     callouts=callouts, phase="text"))
 
@@ -56,9 +57,16 @@ def encoding(ctx: Ctx) -> None:
                   ctx.t("encoding.p2", src=" ".join(src), n=len(src))]
     table = ctx.mat("src.ids", r"\mathrm{ids}", None if ids is None else np.reshape(ids, (1, -1)),
                     rows=["id"], cols=src)
-    ctx.add(Section("encoding", "3", ctx.title("3", "encoding.title"), paragraphs,
+    ctx.add(Section("encoding", "3", ctx.t("encoding.title"), paragraphs,
                     formula=r"\mathrm{word} \mapsto \mathrm{id}", equation=[table],
                     steps=["src.ids"], phase="text"))
+
+
+# The encoder's (src) and the decoder's (tgt) input are told in their own sentences.
+SIDE_KEYS = {"src": {"embed": "embed.p1.src", "embed.title": "embed.title.src",
+                     "input": "input.p1.src"},
+             "tgt": {"embed": "embed.p1.tgt", "embed.title": "embed.title.tgt",
+                     "input": "input.p1.tgt"}}
 
 
 def embedding(ctx: Ctx, p: str, number: str) -> None:
@@ -67,7 +75,7 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
     tokens, x = ctx.tokens(side), ctx.value(f"{p}.tok")
     table = ctx.value(f"{p}.weight")
     shape = f"{len(ctx.vocab)}×{d}"
-    paragraphs = [ctx.t(f"embed.p1.{side}", V=len(ctx.vocab), d=d, shape=shape),
+    paragraphs = [ctx.t(SIDE_KEYS[side]["embed"], V=len(ctx.vocab), d=d, shape=shape),
                   ctx.t("embed.p2", tok=tokens[0], row=row_text(x[0]))]
     if side == "src":
         paragraphs.append(ctx.t("embed.p3", d=d))
@@ -77,16 +85,16 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
                                     lo=f3(table.min()) if table is not None else "0",
                                     hi=f3(table.max()) if table is not None else "1"))
     sym = "X" if side == "src" else "Y"
-    ctx.add(Section(f"{p}.tok", number, ctx.title(number, f"embed.title.{side}"), paragraphs,
+    ctx.add(Section(f"{p}.tok", number, ctx.t(SIDE_KEYS[side]["embed.title"]), paragraphs,
                     formula=ctx.formula(f"{p}.tok"),
                     equation=[ctx.mat(f"{p}.tok", sym + "_{tok}", x, tokens, dims(d))],
                     callouts=callouts, steps=[f"{p}.tok"]))
     if f"{p}.scaled" in ctx.tape.index:
         scaled = ctx.value(f"{p}.scaled")
-        ctx.add(Section(f"{p}.scaled", number, ctx.title(number, "scale.title"),
+        ctx.add(Section(f"{p}.scaled", number, ctx.t("scale.title"),
                         [ctx.t("scale.p1", d=d, root=f"{math.sqrt(d):.3f}")],
                         formula=ctx.formula(f"{p}.scaled"),
-                        equation=[ctx.mat(f"{p}.scaled", sym + "_{tok}'", scaled, tokens,
+                        equation=[ctx.mat(f"{p}.scaled", prime(sub(sym, "tok")), scaled, tokens,
                                           dims(d))], steps=[f"{p}.scaled"]))
 
 
@@ -103,7 +111,7 @@ def positional(ctx: Ctx, p: str, number: str) -> None:
             tutorial=ctx.mat(f"{p}.pos.tutorial", "PE_{tutorial}", tutorial, tokens, dims(d),
                              note=ctx.t("note.tutorial"))))
     title = "pos.title" if side == "src" else "pos.title.tgt"
-    ctx.add(Section(f"{p}.pos", number, ctx.title(number, title), paragraphs,
+    ctx.add(Section(f"{p}.pos", number, ctx.t(title), paragraphs,
                     formula=ctx.formula(f"{p}.pos"),
                     equation=[ctx.mat(f"{p}.pos", "PE", pe, tokens, dims(d), kind="positional")],
                     callouts=callouts, steps=[f"{p}.pos"]))
@@ -116,11 +124,11 @@ def model_input(ctx: Ctx, p: str, number: str) -> None:
     a, pe, x = ctx.value(step.inputs[0]), ctx.value(f"{p}.pos"), ctx.value(f"{p}.out")
     sym = "X" if side == "src" else "Y"
     a_sym = ctx.tape.index[step.inputs[0]].symbols.get("out", sym + "_{tok}")
-    paragraphs = [ctx.t(f"input.p1.{side}", n=len(tokens), d=d),
+    paragraphs = [ctx.t(SIDE_KEYS[side]["input"], n=len(tokens), d=d),
                   ctx.t("input.p2", tok=tokens[0], a=f3(a[0, 0]), b=f3(pe[0, 0]), c=f3(x[0, 0]))]
     equation = [ctx.mat(step.inputs[0], a_sym, a, tokens, dims(d)), "+",
                 ctx.mat(f"{p}.pos", "PE", pe, tokens, dims(d), kind="positional"), "=",
                 ctx.mat(f"{p}.out", sym, x, tokens, dims(d))]
     title = "input.title" if side == "src" else "input.title.tgt"
-    ctx.add(Section(f"{p}.out", number, ctx.title(number, title), paragraphs,
+    ctx.add(Section(f"{p}.out", number, ctx.t(title), paragraphs,
                     formula=ctx.formula(f"{p}.out"), equation=equation, steps=[f"{p}.out"]))

@@ -11,6 +11,11 @@ from .document import Section
 from .intro import embedding, model_input, positional
 
 # Tutorial step numbers of each add & norm and feed-forward network, by stack.
+# Each stack tells where a layer is and its final normalization in its own sentences.
+STACK_KEYS = {"encoder": {"where": "where.encoder", "final.title": "final_norm.title.encoder",
+                          "final": "final_norm.encoder"},
+              "decoder": {"where": "where.decoder", "final.title": "final_norm.title.decoder",
+                          "final": "final_norm.decoder"}}
 NORM_NUMBERS = {"encoder": {"ln1": "8", "ln2": "10"},
                 "decoder": {"ln1": "12", "ln2": "12b", "ln3": "12b"}}
 FFN_NUMBER = {"encoder": "9", "decoder": "12b"}
@@ -63,7 +68,7 @@ def decoder_input(ctx: Ctx) -> None:
     callouts = [ctx.callout("D9", "D9.forward", n=len(inp))]
     if " ".join(src) == TUTORIAL_SRC:
         callouts.append(ctx.callout("D17", "D17", n=len(src), src=" ".join(src)))
-    ctx.add(Section("tgt.ids", "11", ctx.title("11", "dec.title"), paragraphs,
+    ctx.add(Section("tgt.ids", "11", ctx.t("dec.title"), paragraphs,
                     formula=r"\mathrm{input} = \langle\mathrm{start}\rangle\, y_1 \dots y_n,\quad "
                             r"\mathrm{target} = y_1 \dots y_n\, \langle\mathrm{end}\rangle",
                     equation=[table], callouts=callouts, steps=["tgt.ids"]))
@@ -80,9 +85,9 @@ def add_norm(ctx: Ctx, stack: str, i: int, ln: str, sublayer: str, last: bool = 
     tokens = ctx.tokens(side)
     resid_step = ctx.tape.index[f"{p}.resid"]
     x, sub, r = (ctx.value(n) for n in (*resid_step.inputs, f"{p}.resid"))
-    where = ctx.t(f"where.{stack}", layer=i + 1)
+    where = ctx.t(STACK_KEYS[stack]["where"], layer=i + 1)
     if i == 0:
-        ctx.add(Section(f"{p}.resid", number, ctx.title(number, "resid.title", where=where),
+        ctx.add(Section(f"{p}.resid", number, ctx.t("resid.title", where=where),
                         [ctx.t("resid.p1", tok=tokens[0], a=f3(x[0, 0]), b=f3(sub[0, 0]),
                                c=f3(r[0, 0]))],
                         formula=ctx.formula(f"{p}.resid", out="R", a="X",
@@ -129,7 +134,7 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str, r, last=F
             tutorial=ctx.mat(f"{p}.out.tutorial", r"\mathrm{LN}_{tutorial}", tutorial, tokens,
                              dims(d), note=ctx.t("note.tutorial"))))
     equation.append(ctx.mat(f"{p}.out", r"\mathrm{LN}(R)", y, tokens, dims(d)))
-    ctx.add(Section(f"{p}.out", number, ctx.title(number, "norm.title", where=where), paragraphs,
+    ctx.add(Section(f"{p}.out", number, ctx.t("norm.title", where=where), paragraphs,
                     formula=ctx.formula(f"{p}.out", x="R"), equation=equation,
                     callouts=callouts, steps=[f"{p}.out"]))
 
@@ -139,8 +144,8 @@ def final_norm(ctx: Ctx, stack: str, number: str) -> None:
     if f"{name}.out" not in ctx.tape.index:
         return
     side = "src" if stack == "encoder" else "tgt"
-    ctx.add(Section(f"{name}.out", number, ctx.title(number, f"final_norm.title.{stack}"),
-                    [ctx.t(f"final_norm.{stack}")], formula=ctx.formula(f"{name}.out"),
+    ctx.add(Section(f"{name}.out", number, ctx.t(STACK_KEYS[stack]["final.title"]),
+                    [ctx.t(STACK_KEYS[stack]["final"])], formula=ctx.formula(f"{name}.out"),
                     equation=[ctx.mat(f"{name}.out", "M" if side == "src" else "Y",
                                       ctx.value(f"{name}.out"), ctx.tokens(side),
                                       dims(int(ctx.cfg.get("d_model", 0))))],
@@ -150,7 +155,7 @@ def final_norm(ctx: Ctx, stack: str, number: str) -> None:
 def feed_forward(ctx: Ctx, stack: str, i: int) -> None:
     p, number = f"{stack}.{i}.ffn", FFN_NUMBER[stack]
     tokens = ctx.tokens("src" if stack == "encoder" else "tgt")
-    d, where = int(ctx.cfg.get("d_model", 0)), ctx.t(f"where.{stack}", layer=i + 1)
+    d, where = int(ctx.cfg.get("d_model", 0)), ctx.t(STACK_KEYS[stack]["where"], layer=i + 1)
     pre = ctx.tape.index[f"{p}.pre"]
     x, h = ctx.value(pre.inputs[0]), ctx.value(f"{p}.pre")
     width = h.shape[-1]
@@ -160,7 +165,7 @@ def feed_forward(ctx: Ctx, stack: str, i: int) -> None:
         key = "D4.single" if ctx.cfg.get("ffn") == "single" else "D4.paper"
         callouts.append(ctx.callout("D4", key, d=d, dff=width))
     if i == 0:
-        ctx.add(Section(f"{p}.pre", number, ctx.title(number, "ffn.title.pre", where=where),
+        ctx.add(Section(f"{p}.pre", number, ctx.t("ffn.title.pre", where=where),
                         [ctx.t("ffn.pre", d=d, w=width)], formula=ctx.formula(f"{p}.pre"),
                         equation=[ctx.mat(pre.inputs[0], "X", x, tokens, dims(d)), r"\cdot",
                                   ctx.param(f"{p}.w_1", "W_1", dims(d), dims(width, hidden)),
@@ -172,7 +177,7 @@ def feed_forward(ctx: Ctx, stack: str, i: int) -> None:
     a = ctx.value(relu)
     zeroed = int(np.sum(h < 0))  # counted to describe the step, not to compute it
     if i == 0:
-        ctx.add(Section(relu, number, ctx.title(number, "ffn.title.relu", where=where),
+        ctx.add(Section(relu, number, ctx.t("ffn.title.relu", where=where),
                         [ctx.t("ffn.relu", k=zeroed, total=h.size)],
                         formula=ctx.formula(relu),
                         equation=[ctx.mat(relu, r"\max(0, H)", a, tokens, dims(width, hidden))],
@@ -193,6 +198,6 @@ def _ffn_out(ctx, p, number, where, tokens, width, hidden, i) -> None:
     paragraphs = [ctx.t("ffn.out", d=d, w=width)] if f"{p}.act" in ctx.tape.index else []
     if i > 0:
         paragraphs.insert(0, ctx.t("ffn.same"))
-    ctx.add(Section(f"{p}.out", number, ctx.title(number, "ffn.title.out", where=where),
+    ctx.add(Section(f"{p}.out", number, ctx.t("ffn.title.out", where=where),
                     paragraphs, formula=ctx.formula(f"{p}.out"), equation=equation,
                     steps=[f"{p}.out"]))

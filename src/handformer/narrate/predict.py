@@ -33,7 +33,7 @@ def logits(ctx: Ctx) -> None:
         equation += ["+", ctx.mat("generator.b", "b_{out}", ctx.value("generator.b"),
                                   cols=ctx.vocab, kind="vector")]
     equation += ["=", ctx.mat("generator.logits", r"\mathrm{logits}", z, tokens, ctx.vocab)]
-    ctx.add(Section("generator.logits", "13", ctx.title("13", "logits.title"), paragraphs,
+    ctx.add(Section("generator.logits", "13", ctx.t("logits.title"), paragraphs,
                     formula=ctx.formula("generator.logits"), equation=equation,
                     callouts=callouts, steps=["generator.logits"]))
 
@@ -44,7 +44,7 @@ def probabilities(ctx: Ctx) -> None:
     paragraphs = [ctx.t("probs.p1", V=len(ctx.vocab)),
                   ctx.t("probs.p2", tok=tokens[0], word=ctx.vocab[best], p=f3(p[0, best]),
                         uniform=f3(1 / len(ctx.vocab)))]
-    ctx.add(Section("generator.probs", "13", ctx.title("13", "probs.title"), paragraphs,
+    ctx.add(Section("generator.probs", "13", ctx.t("probs.title"), paragraphs,
                     formula=ctx.formula("generator.probs"),
                     equation=[ctx.mat("generator.probs", "p", p, tokens, ctx.vocab)],
                     steps=["generator.probs"]))
@@ -74,8 +74,8 @@ def predicted_words(ctx: Ctx) -> None:
                   ctx.t("pred.score", k=right, n=len(inp),
                         words=" ".join(ctx.vocab[i] for i in picked))]
     paragraphs.append(ctx.t("pred.untrained" if right < len(inp) else "pred.trained"))
-    ctx.add(Section("prediction", "13", ctx.title("13", "pred.title"), paragraphs,
-                    formula=r"\hat y_t = \arg\max_w p_{t,w}",
+    ctx.add(Section("prediction", "13", ctx.t("pred.title"), paragraphs,
+                    formula=r"\hat y_t = \mathrm{arg\,max}_w\, p_{t,w}",
                     equation=[ctx.mat("prediction", "p", table, rows,
                                       [ctx.t("pred.col.target"), ctx.t("pred.col.picked")])],
                     steps=["generator.probs"]))
@@ -104,6 +104,6 @@ def loss(ctx: Ctx) -> None:
     smoothing = float(ctx.tape.index["loss"].attrs.get("smoothing") or 0.0)
     if smoothing:
         paragraphs.append(ctx.t("loss.smoothing", eps=smoothing))
-    ctx.add(Section("loss", "14", ctx.title("14", "loss.title"), paragraphs,
+    ctx.add(Section("loss", "14", ctx.t("loss.title"), paragraphs,
                     formula=ctx.formula("loss"), equation=equation, steps=["loss"],
                     phase="loss"))

@@ -16,7 +16,7 @@ SYMBOLS = {
     r"\leftarrow": "←", r"\rightarrow": "→", r"\Rightarrow": "⇒", r"\to": "→",
     r"\mapsto": "↦", r"\dots": "…", r"\ldots": "…", r"\in": "∈", r"\sim": "~", r"\le": "≤",
     r"\ge": "≥", r"\langle": "<", r"\rangle": ">", r"\quad": "\x00", r"\qquad": "\x00",
-    r"\top": "ᵀ", r"\sin": "sin", r"\cos": "cos", r"\log": "log", r"\max": "max",
+    r"\top": "ᵀ", r"\prime": "′", r"\sin": "sin", r"\cos": "cos", r"\log": "log", r"\max": "max",
     r"\arg": "arg ", r"\lvert": "|", r"\rvert": "|", r"\|": "‖",
 }
 SUPERSCRIPT = str.maketrans("0123456789+-=()abdehijklmnoprstuvwxTO",
@@ -75,15 +75,25 @@ def _frac(m: re.Match) -> str:
 
 def _script(body: str, table: dict, mark: str) -> str:
     body = body.strip()
-    if body == "ᵀ":
-        return "ᵀ"
-    converted = body.translate(table)
-    if all(c != o or not c.isalnum() for c, o in zip(converted, body, strict=True)) and \
-            all(c not in "^_\\ " for c in body):
-        return converted
+    if body in ("ᵀ", "′"):
+        return body
+    if not any(c in "^_\\ {}" for c in body):  # else a script inside: shown as ^(…)
+        small, rest = _translated(body, table), _translated(body[1:], table)
+        if small is not None:
+            return small
+        if rest and body[0].isalpha():  # W^{Q(i)} → W^Q⁽ⁱ⁾: a letter with no small form
+            return mark + body[0] + rest
     plain = body.replace("\x01", "_")
     return f"{mark}{plain}" if len(body) == 1 or plain.replace("_", "").isalnum() \
         else f"{mark}({plain})"
+
+
+def _translated(body: str, table: dict) -> str | None:
+    """body in small letters, or None if one of its letters has no small form."""
+    converted = body.translate(table)
+    small = all(c != o or not c.isalnum() or c in "ᵀ′"
+                for c, o in zip(converted, body, strict=True))
+    return converted if small else None
 
 
 def _cases(m: re.Match) -> str:

@@ -12,13 +12,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import i18n
 from ..config import HandformerError
 from ..narrate.document import Matrix, Section
 from . import grids
+from .tex import FormulaError, mathtext, warn
 
 CELL, ROW = 0.55, 0.3  # inches per cell: width, height
 LABELS, HEAD, FOOT = 0.9, 1.5, 0.5  # inches: row labels, title and formula, shape below
-FONTS = ["DejaVu Sans", "Noto Sans CJK SC"]  # CJK glyphs fall back to Noto Sans CJK SC
 
 
 def _plt(lang: str = "en"):
@@ -27,7 +28,7 @@ def _plt(lang: str = "en"):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fonts = ["Noto Sans CJK SC", "DejaVu Sans"] if lang == "zh" else FONTS
+    fonts = [font.strip() for font in i18n.t(lang, "figure.fonts").split(",")]
     plt.rcParams.update({"font.family": fonts, "svg.hashsalt": "handformer",
                          "axes.unicode_minus": False})
     return plt
@@ -81,9 +82,10 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
     tall = max([_rows(i) * ROW for i in items if isinstance(i, Matrix)] or [0.0])
     width, height = max(0.2 + sum(slots), 6.0), HEAD + tall + FOOT
     fig = plt.figure(figsize=(width, height))
-    fig.text(0.1 / width, 1 - 0.15 / height, f"{section.number}  {grids.short_title(section.title, section.number)}", fontsize=14,
+    fig.text(0.1 / width, 1 - 0.15 / height, f"{section.number}  {section.title}", fontsize=14,
              weight="bold", va="top")
-    fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula), fontsize=12,
+    where = f"step {section.id}"
+    fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula, where), fontsize=12,
              va="top")
     x = 0.2
     for item, w in zip(items, slots, strict=True):
@@ -94,7 +96,7 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
             draw_matrix(ax, item, precision)
         else:
             op = {r"\cdot": "·", "-": "−"}.get(item.strip(), item)
-            fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(op),
+            fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(op, where),
                      fontsize=28 if len(op) == 1 else 18, ha="center", va="center")
         x += w
     return fig
@@ -110,17 +112,15 @@ def _rows(m: Matrix) -> int:
     return len(grids.shown_rows(grids.as_2d(m.value).shape[0]))
 
 
-def formula_text(latex: str) -> str:
-    """$latex$ when matplotlib's mathtext parses it, else the LaTeX as plain text."""
+def formula_text(latex: str, where: str = "a figure") -> str:
+    """$latex$ in the subset matplotlib's mathtext reads; a formula it cannot read is drawn
+    as plain text and warned about on stderr (the tests allow none)."""
     if not latex:
         return ""
-    from matplotlib.mathtext import MathTextParser
-
-    text = latex.replace(r"\quad", r"\ \ ").replace(r"\!", "").replace(r"\,", r"\ ")
     try:
-        MathTextParser("path").parse(f"${text}$")
-        return f"${text}$"
-    except Exception:  # mathtext knows a subset of LaTeX (no \begin{cases}, \operatorname, ...)
+        return mathtext(latex)
+    except FormulaError as err:
+        warn(where, latex, err)
         return latex.replace("$", r"\$")
 
 
@@ -145,7 +145,8 @@ def draw_matrix(ax, m: Matrix, precision: int) -> None:
     ax.set_xticks(range(len(cols)), [_tick(m.cols, j) for j in cols], fontsize=7)
     ax.set_yticks(range(len(rows)), [_tick(m.rows, i) for i in rows], fontsize=7)
     ax.tick_params(length=0, labeltop=True, labelbottom=False)
-    ax.set_xlabel(f"{formula_text(m.symbol)}   {grids.dims(m.shape)}", fontsize=9)
+    ax.set_xlabel(f"{formula_text(m.symbol, f'step {m.name}')}   {grids.dims(m.shape)}",
+                  fontsize=9)
 
 
 def _cell_text(value, i, j, precision: int) -> str:
@@ -164,33 +165,29 @@ def _tick(labels, i) -> str:
     return str(labels[i]) if labels is not None and i < len(labels) else str(i)
 
 
-LOSS_LABELS = {"epoch": "epoch", "loss": "loss", "acc": "token accuracy", "val": "validation",
-               "title": "Training loss and accuracy"}
-
-
-def loss_curve(history: list[dict], output, lang: str = "en", labels: dict | None = None) -> None:
+def loss_curve(history: list[dict], output, lang: str = "en") -> None:
     """Loss (and token accuracy, validation too when present) per epoch; SVG or PNG by suffix."""
     fmt = Path(output).suffix.lower().lstrip(".")
     if fmt not in ("svg", "png"):
         raise HandformerError(f"the loss curve is written as .svg or .png, not {str(output)!r}")
     if not history:
         raise HandformerError("no epochs to plot: the training history is empty")
-    t = LOSS_LABELS | (labels or {})
+    t = i18n.table(lang)
     fig, loss_ax = _plt(lang).subplots(figsize=(7, 4))
     epochs = [h.get("epoch", k + 1) for k, h in enumerate(history)]
-    _curves(loss_ax, epochs, history, "loss", t["loss"], t["val"], "tab:blue")
-    loss_ax.set_xlabel(t["epoch"])
-    loss_ax.set_ylabel(t["loss"])
+    _curves(loss_ax, epochs, history, "loss", t["train.loss"], t["train.val"], "tab:blue")
+    loss_ax.set_xlabel(t["train.epoch"])
+    loss_ax.set_ylabel(t["train.loss"])
     from matplotlib.ticker import MaxNLocator
 
     loss_ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # epochs are whole numbers
     loss_ax.grid(alpha=0.3)
     if any("accuracy" in h for h in history):
         acc_ax = loss_ax.twinx()
-        _curves(acc_ax, epochs, history, "accuracy", t["acc"], t["val"], "tab:orange")
-        acc_ax.set_ylabel(t["acc"])
+        _curves(acc_ax, epochs, history, "accuracy", t["train.acc"], t["train.val"], "tab:orange")
+        acc_ax.set_ylabel(t["train.acc"])
         acc_ax.set_ylim(0, 1.05)
-    loss_ax.set_title(t["title"])
+    loss_ax.set_title(t["train.title"])
     fig.legend(loc="center right", bbox_to_anchor=(0.88, 0.5))
     _save(fig, output, fmt)
 

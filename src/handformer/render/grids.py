@@ -7,7 +7,6 @@ everywhere: rounded at the chosen precision, −∞ for masked scores, corners o
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 
@@ -135,9 +134,3 @@ def dims(shape: tuple) -> str:
     """A shape as people write it: 7 × 4."""
     return " × ".join(str(n) for n in shape) if shape else "1"
 
-
-def short_title(title: str, number: str) -> str:
-    """A title without its "Step 5 · " / "第 5 步 · " prefix, for where the number is drawn."""
-    head, sep, tail = str(title).partition(" · ")
-    numbered = re.fullmatch(r"(Step\s+\S+|第[^·]{1,8}步[^·]{0,6})", head.strip())
-    return tail if sep and (numbered or number in head.split()) else str(title)

@@ -1,4 +1,5 @@
-"""One self-contained HTML page: every step a panel, MathML formulas, coloured matrices, two languages.
+"""One self-contained HTML page: every step a panel, MathML formulas, coloured matrices, every
+language (a toggle shows one at a time).
 
 Nothing is fetched: styles, script and charts are inlined, formulas are MathML made here with
 latex2mathml, so the file opens offline in any modern browser. Every piece of user text goes
@@ -10,13 +11,15 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from .. import i18n
 from ..config import HandformerError
 from . import grids
 
 TEMPLATES = Path(__file__).parent / "templates"
-PHASES = {"text": ("Text", "文本"), "forward": ("Forward pass", "前向传播"),
-          "loss": ("Loss", "损失"), "backward": ("Backward pass", "反向传播"),
-          "update": ("Update", "参数更新"), "decode": ("Decoding", "解码")}
+PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
+              "loss": "page.phase.loss", "backward": "page.phase.backward",
+              "update": "page.phase.update", "decode": "page.phase.decode"}
+LANGUAGE_RULES = "/* language rules */\n"  # where style.css takes the rules of lang_css()
 
 
 @lru_cache(maxsize=1)
@@ -30,46 +33,83 @@ def _env():
                              trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     env.globals["asset"] = lambda name: (TEMPLATES / name).read_text(encoding="utf-8")
-    env.globals["phases"] = PHASES
+    env.globals["phase_keys"] = PHASE_KEYS
+    env.globals["style"] = _style
     env.globals["palette"] = grids.palette_css()
     return env
 
 
+def _style(lang_css: str) -> str:
+    """style.css with the page's language rules in their place."""
+    css = (TEMPLATES / "style.css").read_text(encoding="utf-8")
+    return css.replace(LANGUAGE_RULES, lang_css)
+
+
 def render(tape, precision: int = 3, steps=None, lang: str = "en") -> str:
-    """The whole walkthrough of a tape as one page, English and Chinese, opening in ``lang``."""
+    """The whole walkthrough of a tape as one page in every language, opening in ``lang``."""
     from ..narrate import build, select
 
-    en, zh = select(build(tape, "en"), steps), select(build(tape, "zh"), steps)
-    return render_sections(en, zh, precision, title=page_title(tape.meta), lang=lang)
+    built = {code: select(build(tape, code), steps) for code in i18n.languages()}
+    return render_sections(built, precision, title=page_title(tape.meta), lang=lang)
 
 
-def render_sections(en: list, zh: list | None, precision: int = 3, title: str = "",
+def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "",
                     lang: str = "en") -> str:
-    """The page from sections already built (zh: the same ids in Chinese, or None)."""
+    """The page from sections already built, by language (the same ids in each; the first
+    language's sections give the numbers and the order); the page opens in ``lang``."""
     from .html_view import Budget, section_view
 
-    by_id = {s.id: s for s in (zh or [])}
-    budget = Budget()
-    panels = [section_view(s, by_id.get(s.id), precision, budget) for s in en]
+    langs = list(by_lang)
+    lang = lang if lang in by_lang else langs[0]
+    by_id = {code: {s.id: s for s in sections} for code, sections in by_lang.items()}
+    budget, pos = Budget(), i18n.t(lang, "page.pos", i="{i}")
+    panels = [section_view({code: by_id[code].get(s.id) for code in langs}, precision, budget,
+                           pos, lang) for s in by_lang[langs[0]]]
     return _env().get_template("page.html.j2").render(
-        panels=panels, title=title or "handformer", precision=precision,
-        has_zh=bool(zh), lang="zh" if zh and lang == "zh" else "en")
+        panels=panels, title=title or "handformer", precision=precision, lang=lang,
+        **_page_text(langs, lang))
+
+
+def _page_text(langs: list[str], lang: str) -> dict:
+    """What the templates need of the languages: each one's table and HTML tag, the opening
+    language's table (for words shown once, in attributes and scripts), and the CSS rules."""
+    texts = {code: i18n.table(code) for code in langs}
+    return {"langs": langs, "tables": texts, "ui": texts[lang],
+            "tags": {code: texts[code]["lang.tag"] for code in langs},
+            "lang_css": lang_css(langs)}
+
+
+def lang_css(langs: list[str]) -> str:
+    """Show the chosen language's text only (the first language when none is chosen), and
+    each language's fonts."""
+    first, rules = langs[0], []
+    for code in langs[1:]:
+        rules += [f".hf .l-{code}{{display:none}}",
+                  f"html[data-lang={code}] .hf .l-{code}{{display:revert}}",
+                  f"html[data-lang={code}] .hf .l-{first}{{display:none}}"]
+    for code in langs:
+        font = i18n.t(code, "lang.font")
+        if font:
+            rules.append(f".hf [lang={i18n.t(code, 'lang.tag')}]{{font-family:{font}}}")
+    return "".join(rule + "\n" for rule in rules)
 
 
 def render_notebook(tape, precision: int = 3, lang: str = "en") -> str:
     """What a tape shows in Jupyter: its panels, without the page around them."""
     from ..narrate import build
 
-    return render_fragment(build(tape, lang), precision)
+    return render_fragment(build(tape, lang), precision, lang)
 
 
-def render_fragment(sections: list, precision: int = 3) -> str:
+def render_fragment(sections: list, precision: int = 3, lang: str = "en") -> str:
     """The panels alone (one language, no script), with their styles: for notebooks."""
     from .html_view import Budget, section_view
 
     budget = Budget(cells=50_000)
-    panels = [section_view(s, None, precision, budget) for s in sections]
-    return _env().get_template("fragment.html.j2").render(panels=panels, precision=precision)
+    pos = i18n.t(lang, "page.pos", i="{i}")
+    panels = [section_view({lang: s}, precision, budget, pos) for s in sections]
+    return _env().get_template("fragment.html.j2").render(panels=panels, precision=precision,
+                                                          lang=lang, **_page_text([lang], lang))
 
 
 def page_title(meta: dict) -> str:

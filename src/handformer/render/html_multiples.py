@@ -48,18 +48,22 @@ def _between_patterns(items: list, k: int) -> bool:
     return 0 < k < len(items) - 1 and is_pattern(items[k - 1]) and is_pattern(items[k + 1])
 
 
-def multiples_view(group: Multiples, zh: list[Matrix], precision: int, full) -> dict:
-    """The tiles of a group; ``full(m)`` draws one head's numeric grid for when it is opened."""
-    notes = {m.name: m.note for m in zh}
+def multiples_view(group: Multiples, others: dict[str, list[Matrix]], precision: int,
+                   full) -> dict:
+    """The tiles of a group; ``others``: its patterns in each language (for their notes);
+    ``full(m)`` draws one head's numeric grid for when it is opened."""
+    notes = {lang: {m.name: m.note for m in mats} for lang, mats in others.items()}
     n = max(max(grids.as_2d(m.value).shape) for m in group.patterns)
     labelled = n <= MAX_LABELLED
     return {"labelled": labelled, "legend": grids.fmt(1.0, precision),
-            "tiles": [tile_view(m, notes.get(m.name, m.note), precision, full)
+            "tiles": [tile_view(m, {lang: by_name.get(m.name) or m.note
+                                    for lang, by_name in notes.items()}, precision, full)
                       for m in group.patterns]}
 
 
-def tile_view(m: Matrix, note_zh: str, precision: int, full) -> dict:
-    """One head: label rows and columns, cells as (colour class, hover text)."""
+def tile_view(m: Matrix, notes: dict[str, str], precision: int, full) -> dict:
+    """One head: label rows and columns, cells as (colour class, hover text); its note in
+    each language."""
     value = grids.as_2d(m.value)
     n_rows, n_cols = min(value.shape[0], MAX_TOKENS), min(value.shape[1], MAX_TOKENS)
     rows = [_label(m.rows, i) for i in range(n_rows)]
@@ -67,9 +71,9 @@ def tile_view(m: Matrix, note_zh: str, precision: int, full) -> dict:
     cells = [[_cell(float(value[i, j]), rows[i], cols[j], precision) for j in range(n_cols)]
              for i in range(n_rows)]
     cut = (n_rows, n_cols) != value.shape
-    numbers = dict(full(m), note="")  # the note is told above it, in both languages
+    numbers = dict(full(m), note="")  # the note is told above it, in every language
     return {"name": m.name, "id": "z-" + m.name, "symbol": numbers["symbol"],
-            "note": {"en": m.note, "zh": note_zh or m.note}, "rows": rows, "cols": cols,
+            "note": notes, "rows": rows, "cols": cols,
             "cells": cells, "n_cols": n_cols, "cut": grids.dims((n_rows, n_cols)) if cut else "",
             "shape": grids.dims(m.shape), "full": numbers}
 

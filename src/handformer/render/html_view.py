@@ -15,6 +15,7 @@ from ..narrate.document import Callout, Matrix, Section
 from . import grids
 from . import html_multiples as multiples
 from .svg import positional_chart
+from .tex import FormulaError, to_mathml, warn
 
 FULL_CELLS = 2048  # "show all" reveals at most this many numbers of one matrix ...
 FULL_COLS = 128  # ... and at most this many of its columns
@@ -25,17 +26,17 @@ SYMBOLS = {r"\cdot": "·", r"\times": "×", r"\Rightarrow": "⇒", "-": "−", r
 
 
 @lru_cache(maxsize=4096)
-def mathml(latex: str, display: bool = True) -> str:
-    """LaTeX to MathML on the server; what latex2mathml cannot read stays as escaped LaTeX."""
+def mathml(latex: str, display: bool = True, where: str = "a formula") -> str:
+    """LaTeX to MathML on the server; a formula that does not convert is shown as its TeX and
+    warned about on stderr (the tests allow none)."""
     from markupsafe import escape
 
     if not latex:
         return ""
     try:
-        from latex2mathml.converter import convert
-
-        return convert(latex, display="block" if display else "inline")
-    except Exception:  # latex2mathml raises many kinds; any failure falls back to the source
+        return to_mathml(latex, display)
+    except FormulaError as err:
+        warn(where, latex, err)
         return f'<code class="tex">{escape(latex)}</code>'
 
 
@@ -52,8 +53,9 @@ class Budget:
         return True
 
 
-def matrix_view(m: Matrix, precision: int, budget: Budget | None) -> dict:
-    """One matrix: header, rows of coloured cells (with gaps where elided), legend, show-all."""
+def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "pos {i}") -> dict:
+    """One matrix: header, rows of coloured cells (with gaps where elided), legend, show-all;
+    ``pos`` labels a positional chart's ends."""
     value, precision = grids.as_2d(m.value), grids.precision_of(m, precision)
     top = grids.scale_of(value)
     row_idx, col_idx = grids.shown_rows(value.shape[0]), grids.shown_cols(value.shape[1])
@@ -62,12 +64,14 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None) -> dict:
             for i in row_idx]
     elided = None in row_idx or None in col_idx
     return {
-        "name": m.name, "symbol": mathml(m.symbol, False), "kind": m.kind, "note": m.note,
+        "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
+        "note": m.note,
         "shape": grids.dims(m.shape), "cols": [None if j is None else _label(m.cols, j, True)
                                                for j in col_idx],
         "rows": rows, "top": grids.fmt(top, precision), "elided": elided,
         "full": _full(m, value, top, precision, budget) if elided else None,
-        "chart": positional_chart(value, cols=m.cols, title=m.name) if m.kind == "positional"
+        "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
+        if m.kind == "positional"
         else "",
     }
 
@@ -112,46 +116,59 @@ def _numbers(block: np.ndarray, precision: int) -> str:
 
 
 def equation_view(items: list, precision: int, budget: Budget | None,
-                  zh_items: list | None = None) -> list[dict]:
+                  others: dict[str, list], pos: str = "pos {i}", where: str = "an equation") -> list[dict]:
     """The drawing left to right: matrices, and the operators between them as MathML; three
-    or more attention patterns as one grid of small multiples (zh_items: their Chinese notes)."""
+    or more attention patterns as one grid of small multiples (others: the same equation in
+    each language, for the patterns' notes)."""
     out = []
     for item in multiples.gather(items):
         if isinstance(item, multiples.Multiples):
-            zh = [m for m in zh_items or [] if multiples.is_pattern(m)]
+            notes = {lang: [m for m in mats if multiples.is_pattern(m)]
+                     for lang, mats in others.items()}
             out.append({"multiples": multiples.multiples_view(
-                item, zh, precision, lambda m: matrix_view(m, precision, budget))})
+                item, notes, precision, lambda m: matrix_view(m, precision, budget, pos))})
         elif isinstance(item, Matrix):
-            out.append({"matrix": matrix_view(item, precision, budget)})
+            out.append({"matrix": matrix_view(item, precision, budget, pos)})
         else:
             text = SYMBOLS.get(str(item).strip(), str(item))
-            out.append({"op": mathml(text, False) if "\\" in text else None, "text": text})
+            out.append({"op": mathml(text, False, where) if "\\" in text else None,
+                        "text": text})
     return out
 
 
-def section_view(en: Section, zh: Section | None, precision: int,
-                 budget: Budget | None) -> dict:
-    """One panel with its text in both languages (Chinese falls back to English if missing)."""
-    zh = zh or en
-    equation = equation_view(en.equation, precision, budget, zh.equation)
+def section_view(by_lang: dict[str, Section | None], precision: int, budget: Budget | None,
+                 pos: str = "pos {i}", lang: str | None = None) -> dict:
+    """One panel with its text in every language (the first language's section stands in for
+    a missing one); the drawing, told once, is the page's opening language's (``lang``)."""
+    base = next(iter(by_lang.values()))
+    sections = {code: s or base for code, s in by_lang.items()}
+    shown = sections.get(lang, base)
+    equation = equation_view(shown.equation, precision, budget,
+                             {code: s.equation for code, s in sections.items()}, pos,
+                             f"step {base.id}")
     return {
-        "id": en.id, "anchor": "s-" + en.id, "number": en.number, "phase": en.phase,
-        "title": {"en": grids.short_title(en.title, en.number),
-                  "zh": grids.short_title(zh.title, zh.number)},
-        "paragraphs": {"en": en.paragraphs, "zh": zh.paragraphs},
-        "formula": mathml(en.formula), "latex": en.formula,
+        "id": base.id, "anchor": "s-" + base.id, "number": base.number, "phase": base.phase,
+        "title": {lang: s.title for lang, s in sections.items()},
+        "paragraphs": {lang: s.paragraphs for lang, s in sections.items()},
+        "formula": mathml(base.formula, True, f"step {base.id}"), "latex": base.formula,
         "equation": equation,
-        "callouts": [_callout(c, z, precision, budget, equation)
-                     for c, z in zip(en.callouts, _pad(zh.callouts, en.callouts), strict=True)],
-        "steps": en.steps,
+        "callouts": [_callout(c, _told(sections, base, k), precision, budget, equation)
+                     for k, c in enumerate(_same_errata(shown, base))],
+        "steps": base.steps,
     }
 
 
-def _pad(zh: list[Callout], en: list[Callout]) -> list[Callout]:
-    return zh if len(zh) == len(en) else en
+def _same_errata(s: Section, base: Section) -> list[Callout]:
+    return s.callouts if len(s.callouts) == len(base.callouts) else base.callouts
 
 
-def _callout(c: Callout, z: Callout, precision: int, budget: Budget | None,
+def _told(sections: dict[str, Section], base: Section, k: int) -> dict[str, str]:
+    """Erratum k in every language; a language whose section has other errata tells it in the
+    first language's words."""
+    return {code: _same_errata(s, base)[k].text for code, s in sections.items()}
+
+
+def _callout(c: Callout, text: dict[str, str], precision: int, budget: Budget | None,
              equation: list[dict]) -> dict:
     """An erratum box; with the tutorial's number, ours (same shape, from the drawing) beside it."""
     tutorial = matrix_view(c.tutorial, precision, budget) if c.tutorial else None
@@ -160,5 +177,4 @@ def _callout(c: Callout, z: Callout, precision: int, budget: Budget | None,
         same = [e["matrix"] for e in equation
                 if "matrix" in e and e["matrix"]["shape"] == tutorial["shape"]]
         ours = same[-1] if same else None
-    return {"code": c.code, "text": {"en": c.text, "zh": z.text}, "tutorial": tutorial,
-            "ours": ours}
+    return {"code": c.code, "text": text, "tutorial": tutorial, "ours": ours}

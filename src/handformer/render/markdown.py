@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from .. import i18n
 from ..narrate.document import Callout, Matrix, Section
 from . import grids
 
@@ -84,17 +85,16 @@ def _op(text: str) -> str:
 def labels_table(labels: list[str], lang: str = "en") -> str:
     """The tokens labelling a matrix's rows, as a one-row GFM table (row → token)."""
     idx = [i for i in grids.shown_rows(len(labels)) if i is not None]
-    head = "| " + " | ".join(["行" if lang == "zh" else "row", *(str(i) for i in idx)]) + " |"
+    head = "| " + " | ".join([i18n.t(lang, "md.row"), *(str(i) for i in idx)]) + " |"
     rule = "|" + "---|" * (len(idx) + 1)
-    body = "| " + " | ".join(["词" if lang == "zh" else "token",
+    body = "| " + " | ".join([i18n.t(lang, "md.token"),
                              *(md_text(labels[i]) or " " for i in idx)]) + " |"
     return "\n".join([head, rule, body])
 
 
 def section_md(s: Section, precision: int, lang: str) -> str:
     """One step: heading with its anchor, narration, formula, drawing, errata."""
-    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {md_text(s.number)} · {md_text(grids.short_title(s.title, s.number))}", "",
-           f"`{s.id}`", ""]
+    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {_numbered(s)}", "", f"`{s.id}`", ""]
     out += [md_text(p) + "\n" for p in s.paragraphs]
     if s.formula:
         out += ["$$", s.formula, "$$", ""]
@@ -114,11 +114,16 @@ def section_md(s: Section, precision: int, lang: str) -> str:
 
 def callout_md(c: Callout, precision: int, lang: str) -> list[str]:
     """An erratum as a block quote; the tutorial's number as its own $$ block inside."""
-    who = "原教程" if lang == "zh" else "The seed tutorial"
+    who = i18n.t(lang, "md.seed")
     out = [f"> **{md_text(c.code)}** ({who}): {md_text(c.text)}", ">"]
     if c.tutorial is not None:
         out += ["> $$", "> " + matrix_tex(c.tutorial, precision), "> $$", ""]
     return out + [""]
+
+
+def _numbered(s: Section) -> str:
+    """The heading as the Markdown shows it: the bare number, then the title."""
+    return f"{md_text(s.number)} · {md_text(s.title)}"
 
 
 def _anchor(section_id: str) -> str:
@@ -127,8 +132,7 @@ def _anchor(section_id: str) -> str:
 
 def render(sections: list[Section], precision: int = 3, lang: str = "en") -> str:
     """The whole walkthrough as one Markdown document."""
-    title = "handformer: 手算 Transformer" if lang == "zh" else "handformer: a Transformer by hand"
-    toc = [f"- [{md_text(s.number)} · {md_text(grids.short_title(s.title, s.number))}]"
-           f"(#{_anchor(s.id)})" for s in sections]
+    title = i18n.t(lang, "md.title")
+    toc = [f"- [{_numbered(s)}](#{_anchor(s.id)})" for s in sections]
     body = [section_md(s, precision, lang) for s in sections]
     return "\n".join([f"# {title}", "", *toc, "", *body]).rstrip() + "\n"

@@ -11,8 +11,9 @@ MAX_LINES = 8  # a 512-wide encoding draws its first columns only: the rest is a
 
 
 def positional_chart(value, width: int = 320, height: int = 140, cols: list[str] | None = None,
-                     title: str = "") -> str:
-    """PE(pos, j) against pos, one line per column j (the first few), y from −1 to 1."""
+                     title: str = "", pos: str = "pos {i}") -> str:
+    """PE(pos, j) against pos, one line per column j (the first few), y from −1 to 1; ``pos``
+    labels the first and last position (the page's language)."""
     pe = np.asarray(value, dtype=np.float64)
     if pe.ndim != 2 or pe.shape[0] < 1:
         return ""
@@ -30,8 +31,9 @@ def positional_chart(value, width: int = 320, height: int = 140, cols: list[str]
              f'y2="{12 + plot_h / 2}" class="axis"/>',
              '<text x="2" y="16" class="tick">1</text>',
              f'<text x="2" y="{12 + plot_h + 4}" class="tick">−1</text>',
-             f'<text x="{pad}" y="{height - 1}" class="tick">pos 0</text>',
-             f'<text x="{pad + plot_w - 30}" y="{height - 1}" class="tick">pos {n - 1}</text>']
+             f'<text x="{pad}" y="{height - 1}" class="tick">{escape(pos.format(i=0))}</text>',
+             f'<text x="{pad + plot_w - 30}" y="{height - 1}" class="tick">'
+             f'{escape(pos.format(i=n - 1))}</text>']
     for j in range(min(d, MAX_LINES)):
         colour = PALETTE[j % len(PALETTE)]
         points = " ".join(xy(p, float(pe[p, j])) for p in range(n))

@@ -70,7 +70,7 @@ def _lines(sections: list[Section], precision: int, width: int) -> list[Line]:
 def _section(section: Section, precision: int, width: int) -> list[Line]:
     """Blank line, rule with the title, paragraphs, formula, the equation, the errata."""
     style = PHASE_STYLE.get(section.phase, "blue")
-    lines = [Line(""), _rule(section.title, f"bold {style}", style, width)]
+    lines = [Line(""), _rule(section.heading, f"bold {style}", style, width)]
     body = [Line(" " + t) for p in section.paragraphs for t in _wrap(p, width - 1)]
     if section.formula:
         body += [Line("")] + [Line("   " + t, [(3, None, "italic cyan")])

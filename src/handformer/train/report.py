@@ -4,22 +4,10 @@ from __future__ import annotations
 
 import math
 
+from .. import i18n
+
 TICKS = "▁▂▃▄▅▆▇█"
 
-TEXT = {
-    "en": {"epoch": "epoch", "loss": "loss", "acc": "token accuracy", "val": "validation",
-           "title": "Training loss and accuracy", "curve": "loss curve",
-           "after": "after {epochs} epochs: training loss {loss:.4f}, token accuracy {acc:.1%}, "
-                    "exact match {exact:.1%} (teacher forcing)",
-           "valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
-           "saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\""},
-    "zh": {"epoch": "轮次", "loss": "损失", "acc": "词元准确率", "val": "验证集",
-           "title": "训练损失与准确率", "curve": "损失曲线",
-           "after": "{epochs} 轮之后：训练损失 {loss:.4f}，词元准确率 {acc:.1%}，"
-                    "整句完全正确 {exact:.1%}（教师强制）",
-           "valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
-           "saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\""},
-}
 
 
 def sparkline(values, width: int = 60) -> str:
@@ -37,12 +25,13 @@ def sparkline(values, width: int = 60) -> str:
 
 
 def epoch_line(stats: dict, epochs: int, lang: str = "en") -> str:
-    t = TEXT[lang]
-    line = (f"{t['epoch']} {stats['epoch']:>{len(str(epochs))}}/{epochs}  {t['loss']} "
-            f"{stats['loss']:.4f}  {t['acc']} {stats['accuracy']:.1%}")
+    t = i18n.table(lang)
+    epoch, loss, acc = t["train.epoch"], t["train.loss"], t["train.acc"]
+    line = (f"{epoch} {stats['epoch']:>{len(str(epochs))}}/{epochs}  {loss} "
+            f"{stats['loss']:.4f}  {acc} {stats['accuracy']:.1%}")
     if "val_loss" in stats:
-        line += (f"  {t['val']}: {t['loss']} {stats['val_loss']:.4f} "
-                 f"{t['acc']} {stats['val_accuracy']:.1%}")
+        line += (f"  {t['train.val']}: {loss} {stats['val_loss']:.4f} "
+                 f"{acc} {stats['val_accuracy']:.1%}")
     return line
 
 
@@ -59,7 +48,7 @@ class Progress:
         self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
                                 MofNCompleteColumn(), TimeRemainingColumn(), console=console,
                                 transient=True)
-        self.task = self.bar.add_task(TEXT[lang]["epoch"], total=total_pairs,
+        self.task = self.bar.add_task(i18n.t(lang, "train.epoch"), total=total_pairs,
                                       completed=done_pairs)
 
     def __enter__(self):

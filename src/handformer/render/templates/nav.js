@@ -6,6 +6,8 @@
   var links = {};
   document.querySelectorAll("#toc a").forEach(function (a) { links[a.getAttribute("href").slice(1)] = a; });
   var idx = 0, lastMove = 0;
+  var main = document.getElementById("panels");
+  var words = main ? main.dataset : {};  // the button labels, in the page's language
 
   function store(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
   function load(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
@@ -44,7 +46,8 @@
     var panel = panels[idx];
     var offset = panel ? panel.getBoundingClientRect().top : 0;
     root.setAttribute("data-lang", lang);
-    root.setAttribute("lang", lang === "zh" ? "zh-CN" : "en");
+    var tagged = document.querySelector("[lang].l-" + lang);
+    root.setAttribute("lang", tagged ? tagged.getAttribute("lang") : lang);
     document.querySelectorAll("[data-set-lang]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.getAttribute("data-set-lang") === lang));
     });
@@ -92,12 +95,12 @@
       scroll.dataset.corners = "1";
       scroll._corners = scroll.firstElementChild;
       scroll.replaceChild(fullTable(JSON.parse(button.getAttribute("data-full"))), scroll._corners);
-      button.textContent = button.getAttribute("data-complete") === "1" ? "show corners"
-        : "show corners (now showing the first " + button.getAttribute("data-block") + ")";
+      button.textContent = button.getAttribute("data-complete") === "1" ? words.showCorners
+        : words.showFirst.replace("{block}", button.getAttribute("data-block"));
     } else {
       delete scroll.dataset.corners;
       scroll.replaceChild(scroll._corners, scroll.firstElementChild);
-      button.textContent = "show all";
+      button.textContent = words.showAll;
     }
   }
 

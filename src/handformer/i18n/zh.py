@@ -1,16 +1,16 @@
-"""中文讲解：与 text_en 的键一一对应；{名字} 处填入从 tape 上读出的数字。
+"""中文：与 en.py 的键一一对应；{名字} 处填入从 tape 上读出的数字。
 
 步骤标题沿用中文教程的叫法（第一步 定义数据集、计算词汇量、编码……），教程用词不准确的地方
 （如“添加和归一化”）换成更准确的术语，并注明教程原来的说法。
 """
 
-_NUMBERS = {"1": "一", "2": "二", "3": "三", "4": "四", "5": "五", "6": "六", "7": "七",
-            "8": "八", "9": "九", "10": "十", "11": "十一", "12": "十二", "13": "十三",
-            "14": "十四", "15": "十五", "16": "十六"}
-
-ZH = {
+TEXT = {
     "step_prefix": "{n} · ",
-    **{f"number.{n}": f"第{c}步" for n, c in _NUMBERS.items()},
+    "number.1": "第一步", "number.2": "第二步", "number.3": "第三步", "number.4": "第四步",
+    "number.5": "第五步", "number.6": "第六步", "number.7": "第七步", "number.8": "第八步",
+    "number.9": "第九步", "number.10": "第十步", "number.11": "第十一步",
+    "number.12": "第十二步", "number.13": "第十三步", "number.14": "第十四步",
+    "number.15": "第十五步", "number.16": "第十六步",
     "number.7b": "第七步（续）",
     "number.12b": "第十二步（续）",
     "note.tutorial": "教程的算法",
@@ -248,4 +248,181 @@ ZH = {
     "update.embed": "只有句子里用到的 {k} 个词对应的行有梯度，所以只有它们会移动（这里列出的就是这些"
                     "行）；嵌入表其余 {rest} 行保持不变。",
     "update.p1": "{name} 梯度最大的一项在 [{at}]：{before} − {lr}·({g}) = {after}。",
+    # the pretrained (BERT) walkthrough
+    "bert.overview.title": "手算一个真实的预训练模型：{model}",
+    "bert.overview.sizes": "与教程相同的运算，只是规模完整、权重是训练好的：{layers} 层，d_model = "
+                           "{d_model}，{heads} 个头（每头 d_k = {d_k}），前馈层宽 {d_ff}，词表有 "
+                           "{vocab_size} 个 WordPiece 词元。下面每个数都与参考实现（transformers 的 "
+                           "BertModel）在 float64 舍入误差内一致。",
+    "bert.differs.encoder": "只有编码器。没有解码器，也不预测下一个词：模型把一句话变成一个向量（句向量），"
+                            "意思相近的句子得到相近的向量。",
+    "bert.differs.wordpiece": "用 WordPiece 代替整词。教程给 23 个词各一个编号；BERT 用固定词表把文本切成"
+                              "子词，因此几乎没有未知词，并在句子首尾加上特殊词元 [CLS] 和 [SEP]。",
+    "bert.differs.positions": "位置编码是学出来的，而不是正弦余弦：位置 p 加上训练好的表 E_pos 的第 p 行。",
+    "bert.differs.gelu": "前馈层用 GELU 代替 ReLU：x·Φ(x)，平滑，并让小的负值通过一部分。",
+    "bert.differs.pooling": "最后做池化：对最后一层所有真实词元的行取平均，再缩放到长度 1，即句向量。",
+    "bert.wp.title": "WordPiece：从文本到词元和编号",
+    "bert.wp.words": "文本 “{text}” 先清洗（转小写、去掉重音符号），再按空格和标点切开：{words}。",
+    "bert.wp.pieces": "每个词按贪心法切成词表里最长的子词；接在词中间的子词以 ## 开头。前加 [CLS]、"
+                      "后加 [SEP]，模型读入 {n} 个词元：{tokens}",
+    "bert.wp.split": "被切开的词：{words}。",
+    "bert.wp.unk": "[UNK] 表示无法用词表中的子词拼出的词：{words}。",
+    "bert.wp.ids": "它们的编号（vocab.txt 中的行号）：{ids}。",
+    "bert.emb.word.title": "词元嵌入",
+    "bert.emb.word": "{n} 个编号各取训练好的表 E_word 的一行，得到 {n}×{d} 的矩阵。教程里这些行是随机的，"
+                     "这里是学出来的。",
+    "bert.emb.position.title": "学习得到的位置嵌入",
+    "bert.emb.position": "位置 p 取训练好的表 E_pos 的第 p 行（{n} 行，每行 {d} 维）。教程用正弦和余弦计算；"
+                         "BERT 学习这些行，因此句子不能超过表的最后一行。",
+    "bert.emb.type.title": "词元类型（句段）嵌入",
+    "bert.emb.type": "BERT 可以同时读两句话，第二句标为类型 1。这里只有一句，全部是类型 0，所以 {n} 个词元"
+                     "都加上 E_type 的同一行。",
+    "bert.emb.sum.title": "输入：三种嵌入相加",
+    "bert.emb.sum": "词元、位置和类型嵌入逐元素相加。",
+    "bert.emb.ln.title": "嵌入的层归一化",
+    "bert.emb.ln": "BERT 在第一层之前先对输入做层归一化（教程没有这一步），ε = 1e-12。结果是 H⁽⁰⁾，"
+                   "第 1 层的输入。",
+    "bert.ln.first": "{token} 这一行归一化前的均值是 {mean}，标准差是 {std}。",
+    "bert.where": "第 {i} 层（共 {layers} 层）：",
+    "bert.qkv.title": "查询、键和值",
+    "bert.qkv": "与教程相同，只是多了偏置：{h} 个头，每个头有自己的 {dk} 列 Q、K、V。这里显示第 1 个头；"
+                "其他头做同样的计算，只是权重不同。",
+    "bert.scores.title": "分数与掩码",
+    "bert.scores": "S = Q Kᵀ / √d_k，d_k = {dk}，每一对词元一个分数（第 1 个头）。",
+    "bert.mask.none": "填充掩码遮住 [PAD] 的键：这句话没有 [PAD]，所以什么也没遮。一批长短不一的句子里，"
+                      "短句会被填充，它们的 [PAD] 键得到 −∞。",
+    "bert.mask.pad": "[PAD] 的键得到 −∞，所以没有词元会看向填充位置。",
+    "bert.pattern.title": "全部 {h} 个头的注意力模式",
+    "bert.pattern": "对 {h} 个头中的每一个按行做 softmax(S)：第 i 行表示词元 i 从每个词元取多少。与随机权重的玩具模型"
+                    "不同，训练过的头有结构：有的看下一个或上一个词元，许多头在无事可做时停在 [SEP] 或 "
+                    "[CLS] 上。",
+    "bert.pattern.kinds": "各个词最看重哪里：{told}。",
+    "bert.kind.prev": "{heads}看前一个词元",
+    "bert.kind.next": "{heads}看后一个词元",
+    "bert.kind.self": "{heads}看自己",
+    "bert.kind.special": "{heads}停在 [CLS] 或 [SEP] 上",
+    "bert.kind.mixed": "{heads}分散在几个词元上",
+    "bert.heads": "第 {h} 个头",
+    "bert.sep": "；",
+    "bert.comma": "、",
+    "bert.head": "第 {h} 个头",
+    "bert.z.title": "值的加权和",
+    "bert.z": "Z = A V：每个词元的新向量是各个值按注意力加权的平均（第 1 个头）。",
+    "bert.out.title": "拼接各头，输出投影",
+    "bert.out": "把 {h} 个头的 Z 并排拼起来（{d} 列），再乘以 W^O（加 b^O）。",
+    "bert.ln1.title": "残差与归一化",
+    "bert.ln1": "注意力之后：残差连接和层归一化（后归一化，与论文相同）。",
+    "bert.ffn.title": "带 GELU 的前馈层",
+    "bert.ffn": "两个线性变换 {d} → {d_ff} → {d}，中间是 GELU；教程的前馈层只有一个线性变换和 ReLU。",
+    "bert.gelu": "GELU(x) = x·Φ(x)，Φ 是标准正态分布函数，用 erf 精确计算。ReLU 会给出 0 的地方，"
+                 "GELU 让一点点通过：{x} 变成 {y}。",
+    "bert.ln2.title": "残差与归一化：本层输出",
+    "bert.ln2": "前馈层之后：残差连接和层归一化，即本层的输出。",
+    "bert.pool.title": "平均池化：整句一个向量",
+    "bert.pool": "对最后一层在 {n} 个真实词元（{tokens}）上的行取平均；[CLS] 和 [SEP] 也算在内，"
+                 "[PAD] 不算。",
+    "bert.pool.why": "教程从每一行预测下一个词；这个模型需要整句话的一个向量。",
+    "bert.l2.title": "L2 归一化：句向量",
+    "bert.l2": "u 的长度 r = ‖u‖ = {norm}；除以它得到长度为 1 的 e。",
+    "bert.l2.cos": "所有句向量长度都是 1，所以两句话的余弦相似度就是点积 e_a · e_b。",
+    "bert.cos.title": "余弦相似度",
+    "bert.cos": "每个句向量长度都是 1，所以两个向量夹角的余弦就是它们的点积：方向相同为 1，无关为 0，"
+                "相反为负。",
+    "bert.cos.pair": "cos(“{a}”, “{b}”) = {cos}。",
+    # translate --explain
+    "decode.intro.title": "翻译“{src}”",
+    "decode.intro.p1": "推理时没有目标句可以照抄：解码器一次只写一个词。编码器只运行一次，它的输出"
+                       "即记忆 M（{n}×{d}），每一步解码的交叉注意力都读取它。",
+    "decode.intro.greedy": "贪心搜索：每一步取概率最大的词。",
+    "decode.intro.beam": "束搜索：每一步保留概率最大的 {beam} 个前缀；已结束的假设按 "
+                         "log P(Y) / lp(Y) 打分，lp(Y) = ((5 + |Y|) / 6)^α，α = {alpha}（GNMT），"
+                         "以免较长的译文吃亏。",
+    "decode.d9": "训练时整句右移后的目标在因果掩码下一次性输入（教师强制）；只有在推理时，解码器"
+                 "才一次输入一个词元，即它自己前面的输出。",
+    "decode.step.title": "解码第 {t} 步：选择第 {t} 个词",
+    "decode.step.p1": "解码器的输入是“{prefix}”（{n} 个词元），带因果掩码，所以第 {n} 个位置能看"
+                      "到目前为止的所有词元，看不到之后的。整个解码器在它自己的记录带上运行"
+                      "（{steps} 步）。",
+    "decode.step.p2": "最新位置的交叉注意力（解码器第 {layer} 层，每个头一行）显示它取用哪些源词；"
+                      "然后对它这一行计算 logits = Y W_out + b_out 和 p = softmax(logits)。",
+    "decode.step.greedy": "概率最大的词是“{word}”（p = {p:.3f}），把它接在后面。",
+    "decode.step.end": "概率最大的是 <end>（p = {p:.3f}）：解码结束。",
+    "decode.step.beam": "束搜索：按总对数概率排列的最佳延续：",
+    "decode.step.hyps": "束中有 {k} 个假设，作为一个批次一起计算；矩阵显示的是第一个，“{prefix}”。",
+    "decode.hyp": "  “{text}”  log P = {score:.3f}{done}",
+    "decode.done": "  （已结束）",
+    "decode.top": "p 的前 {k} 名",
+    "decode.head": "第 {h} 个头",
+    "decode.cross": "第 {n} 个位置的交叉注意力",
+    "decode.result.title": "译文",
+    "decode.result.p1": "“{src}” → “{out}”",
+    "decode.result.greedy": "log P = {score:.4f}（所选各词的对数概率之和，包括 <end>）。",
+    "decode.result.beam": "得分 = log P / lp = {score:.4f}：最好的已结束假设。",
+    "decode.limit": "在 {n} 个词元内没有出现 <end>：解码在长度上限处停止。",
+    # 训练：进度、小结、损失曲线（也是它的图中标签）
+    "train.start": "训练 {preset} 模型（d_model {d_model}，{init} 初始化），共 {pairs} 对句子"
+                   "{held_out}，{optimizer} 学习率 {lr}，{dtype}",
+    "train.held_out": "，另留出 {n} 对",
+    "train.interrupted": "\n在第 {epoch} 轮之后中断；检查点 {path} 保存着最后保存的一轮；继续训练："
+                         "`handformer train --resume {path}`",
+    "train.wrote": "已写入 {path}",
+    "train.epoch": "轮次",
+    "train.loss": "损失",
+    "train.acc": "词元准确率",
+    "train.val": "验证集",
+    "train.title": "训练损失与准确率",
+    "train.after": "{epochs} 轮之后：训练损失 {loss:.4f}，词元准确率 {acc:.1%}，"
+                   "整句完全正确 {exact:.1%}（教师强制）",
+    "train.valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
+    "train.saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\"",
+    # Markdown
+    "md.title": "handformer: 手算 Transformer",
+    "md.row": "行",
+    "md.token": "词",
+    "md.seed": "原教程",
+    # HTML 页面：页面框架、按钮和图例
+    "lang.name": "中文",
+    "page.contents": "目录",
+    "page.phase.text": "文本",
+    "page.phase.forward": "前向传播",
+    "page.phase.loss": "损失",
+    "page.phase.backward": "反向传播",
+    "page.phase.update": "参数更新",
+    "page.phase.decode": "解码",
+    "page.foot": "数字保留 {precision} 位小数；handformer 以 float64 计算。按 ← → 或 j k 在步骤间移动。",
+    "page.theme": "浅色 / 深色",
+    "page.prev": "上一步",
+    "page.next": "下一步",
+    "page.link": "链接到这一步",
+    "page.scale": "颜色刻度",
+    "page.show_all": "显示全部",
+    "page.show_corners": "只显示四角",
+    "page.show_first": "只显示四角（现在显示的是前 {block}）",
+    "page.corners": "{shape} 的四角：全部数值见",
+    "page.show_numbers": "显示数字",
+    "page.first": "（前 {cut}）",
+    "page.hover": "悬停看权重，点击某个头看全部数字",
+    "page.seed": "原教程",
+    "page.tutorial": "教程",
+    "page.pos": "位置 {i}",
+    # 电子表格（walk --format xlsx）
+    "xlsx.input": "输入：改动它，之后的每个数都会重新计算",
+    "xlsx.targets": "目标词的编号（输入）",
+    "xlsx.per_position": "每个位置的 −log p(目标) = log Σ exp(logits) − 目标词的 logit",
+    "xlsx.argmax": "预测的词：每行概率最大的那一列",
+    "xlsx.predicted_col": "预测",
+    "xlsx.title": "handformer · 整个前向计算，每个数都是公式",
+    "xlsx.hint": "蓝色的数是输入（嵌入、权重、偏置、编号）。改动其中一个，之后的每个公式都会重新"
+                 "计算，直到预测的词。把鼠标停在块的名字上可以看到讲解。",
+    "xlsx.sentence": "源句 → 目标句",
+    "xlsx.reads": "解码器读到",
+    "xlsx.predicts": "预测的下一个词",
+    "xlsx.sheet": "工作表",
+    "xlsx.block": "块",
+    "xlsx.shape": "形状",
+    "xlsx.step": "步骤",
+    # 这门语言的设置，不是文字：HTML 的 lang 标记、CSS 和图中字体
+    "lang.tag": "zh-CN",
+    "lang.font": "\"Noto Sans CJK SC\",\"Noto Sans SC\",\"PingFang SC\",\"Microsoft YaHei\",system-ui,sans-serif",
+    "figure.fonts": "Noto Sans CJK SC, DejaVu Sans",
 }

@@ -1,8 +1,11 @@
-"""English sentences of the walkthrough, by key; {names} are numbers read off the tape."""
+"""Every English sentence handformer shows, by key; {names} are numbers read off the tape."""
 
-EN = {
+TEXT = {
     "step_prefix": "Step {n} · ",
-    **{f"number.{n}": n for n in ("1 2 3 4 5 6 7 7b 8 9 10 11 12 12b 13 14 15 16").split()},
+    "number.1": "1", "number.2": "2", "number.3": "3", "number.4": "4", "number.5": "5",
+    "number.6": "6", "number.7": "7", "number.7b": "7b", "number.8": "8", "number.9": "9",
+    "number.10": "10", "number.11": "11", "number.12": "12", "number.12b": "12b",
+    "number.13": "13", "number.14": "14", "number.15": "15", "number.16": "16",
     "note.tutorial": "the tutorial's value",
     # 1–3
     "dataset.title": "Define the dataset",
@@ -301,4 +304,207 @@ EN = {
     "update.embed": "Only the {k} rows of the words in the sentence have a gradient, so only "
                     "they move (shown here); the other {rest} rows of the table stay as they are.",
     "update.p1": "The largest gradient of {name} is at [{at}]: {before} − {lr}·({g}) = {after}.",
+    # the pretrained (BERT) walkthrough
+    "bert.overview.title": "A real pretrained model, by hand: {model}",
+    "bert.overview.sizes": "The same arithmetic as the tutorial, at full size and with learned weights: "
+                           "{layers} layers, d_model = {d_model}, {heads} heads of d_k = {d_k}, "
+                           "feed-forward width {d_ff}, a vocabulary of {vocab_size} WordPiece tokens. "
+                           "Every number below matches the reference implementation (transformers' "
+                           "BertModel) to float64 round-off.",
+    "bert.differs.encoder": "Encoder only. There is no decoder and no next word: the model turns a "
+                            "sentence into one vector (its embedding), so that sentences with similar "
+                            "meanings get nearby vectors.",
+    "bert.differs.wordpiece": "WordPiece instead of whole words. The tutorial gives each of its 23 "
+                              "words an id; BERT cuts text into pieces from a fixed vocabulary, so "
+                              "almost no word is unknown, and frames the sentence with the special tokens "
+                              "[CLS] and [SEP].",
+    "bert.differs.positions": "Learned positions instead of sines and cosines: row p of a trained "
+                              "table E_pos is added at position p.",
+    "bert.differs.gelu": "GELU instead of ReLU in the feed-forward: x·Φ(x), smooth, letting small "
+                         "negative values through.",
+    "bert.differs.pooling": "Pooling at the end: the mean of the last layer's rows over the real "
+                            "tokens, scaled to length 1, is the sentence embedding.",
+    "bert.wp.title": "WordPiece: text to tokens and ids",
+    "bert.wp.words": "The text \"{text}\" is cleaned (lower case, accents removed), then split on "
+                     "spaces and around punctuation: {words}.",
+    "bert.wp.pieces": "Each word is cut greedily into the longest pieces in the vocabulary; a piece "
+                      "that continues a word starts with ##. With [CLS] in front and [SEP] at the end, "
+                      "the model reads {n} tokens: {tokens}",
+    "bert.wp.split": "Cut into pieces: {words}.",
+    "bert.wp.unk": "[UNK] stands for a word that cannot be made of pieces in the vocabulary: {words}.",
+    "bert.wp.ids": "Their ids (line numbers in vocab.txt): {ids}.",
+    "bert.emb.word.title": "Token embeddings",
+    "bert.emb.word": "Each of the {n} ids picks its row of the trained table E_word: a matrix of "
+                     "{n}×{d}. In the tutorial these rows were random; here they were learned.",
+    "bert.emb.position.title": "Learned position embeddings",
+    "bert.emb.position": "Position p picks row p of the trained table E_pos ({n} rows of {d}). The "
+                         "tutorial computes sines and cosines instead; BERT learns these rows, and "
+                         "cannot read past its last row.",
+    "bert.emb.type.title": "Token-type (segment) embeddings",
+    "bert.emb.type": "BERT can read two sentences at once, marking the second with type 1. One "
+                     "sentence is type 0 throughout, so the same row of E_type is added to all {n} "
+                     "tokens.",
+    "bert.emb.sum.title": "The input: three embeddings added",
+    "bert.emb.sum": "Word, position and type embeddings are added, element by element.",
+    "bert.emb.ln.title": "Layer norm of the embeddings",
+    "bert.emb.ln": "BERT normalizes its input before the first layer (the tutorial does not), with "
+                   "ε = 1e-12. This is H⁽⁰⁾, the input of layer 1.",
+    "bert.ln.first": "The row of {token} has mean {mean} and standard deviation {std} before it is "
+                     "normalized.",
+    "bert.where": "Layer {i} of {layers}: ",
+    "bert.qkv.title": "queries, keys and values",
+    "bert.qkv": "As in the tutorial, now with biases: {h} heads, each with its own {dk}-column Q, K "
+                "and V. Shown: head 1; the other heads are the same computation with other weights.",
+    "bert.scores.title": "scores and mask",
+    "bert.scores": "S = Q Kᵀ / √d_k with d_k = {dk}, one score for every pair of tokens (head 1).",
+    "bert.mask.none": "The padding mask hides the keys that are [PAD]: this sentence has none, so "
+                      "nothing is hidden. In a batch of sentences of different lengths the shorter "
+                      "ones are padded, and their [PAD] keys get −∞.",
+    "bert.mask.pad": "The [PAD] keys get −∞, so no token looks at padding.",
+    "bert.pattern.title": "the attention patterns of all {h} heads",
+    "bert.pattern": "softmax(S) by row, for each of the {h} heads: row i says how much token i "
+                    "takes from every token. Unlike a toy with random weights, trained heads show "
+                    "structure: some look at the next or previous token, many rest on [SEP] or "
+                    "[CLS] when they have nothing to do.",
+    "bert.pattern.kinds": "Where the words look hardest: {told}.",
+    "bert.kind.prev": "{heads}: the previous token",
+    "bert.kind.next": "{heads}: the next token",
+    "bert.kind.self": "{heads}: the token itself",
+    "bert.kind.special": "{heads}: [CLS] or [SEP], a resting place",
+    "bert.kind.mixed": "{heads}: spread over several tokens",
+    "bert.heads": "heads {h}",
+    "bert.sep": "; ",
+    "bert.comma": ", ",
+    "bert.head": "head {h}",
+    "bert.z.title": "weighted sum of the values",
+    "bert.z": "Z = A V: each token's new vector is the attention-weighted mean of the values "
+              "(head 1).",
+    "bert.out.title": "heads joined, output projection",
+    "bert.out": "The {h} heads' Z are put side by side ({d} columns) and multiplied by W^O (+ b^O).",
+    "bert.ln1.title": "add & norm",
+    "bert.ln1": "Residual connection and layer norm, after attention (post-norm, as the paper).",
+    "bert.ffn.title": "feed-forward with GELU",
+    "bert.ffn": "Two linear maps, {d} → {d_ff} → {d}, with GELU between: the tutorial's FFN had one "
+                "linear map and ReLU.",
+    "bert.gelu": "GELU(x) = x·Φ(x), Φ the standard normal distribution function, computed with erf "
+                 "exactly. Where ReLU would give 0, GELU lets a little through: {x} becomes {y}.",
+    "bert.ln2.title": "add & norm, the layer's output",
+    "bert.ln2": "Residual connection and layer norm after the feed-forward: the layer's output.",
+    "bert.pool.title": "Mean pooling: one vector for the sentence",
+    "bert.pool": "The mean of the last layer's rows over the {n} real tokens ({tokens}); [CLS] and "
+                 "[SEP] count too, [PAD] does not.",
+    "bert.pool.why": "The tutorial predicts a next word from every row; this model needs one vector "
+                     "for the whole sentence.",
+    "bert.l2.title": "L2 normalization: the sentence embedding",
+    "bert.l2": "u has length r = ‖u‖ = {norm}; dividing by it gives e, of length 1.",
+    "bert.l2.cos": "With every embedding of length 1, the cosine similarity of two sentences is "
+                   "just the dot product e_a · e_b.",
+    "bert.cos.title": "Cosine similarity",
+    "bert.cos": "Each embedding has length 1, so the cosine of the angle between two of them is "
+                "their dot product: 1 for the same direction, 0 for unrelated, negative for opposed.",
+    "bert.cos.pair": "cos(\"{a}\", \"{b}\") = {cos}.",
+    # translate --explain
+    "decode.intro.title": "Translating “{src}”",
+    "decode.intro.p1": "At inference there is no target to copy: the decoder writes one word at a "
+                       "time. The encoder runs once; its output, the memory M ({n}×{d}), is what "
+                       "every decoding step's cross-attention reads.",
+    "decode.intro.greedy": "Greedy search: at each step the most probable word is taken.",
+    "decode.intro.beam": "Beam search: the {beam} most probable prefixes are kept at each step; a "
+                         "finished one is scored log P(Y) / lp(Y) with lp(Y) = ((5 + |Y|) / 6)^α, "
+                         "α = {alpha} (GNMT), so longer answers are not unfairly penalized.",
+    "decode.d9": "In training the whole shifted target enters at once under the causal mask "
+                 "(teacher forcing); only here, at inference, does the decoder take one token at a "
+                 "time, its own previous outputs.",
+    "decode.step.title": "Decoding step {t}: choosing word {t}",
+    "decode.step.p1": "The decoder's input is “{prefix}” ({n} token(s)), under the causal mask, so "
+                      "position {n} sees every token so far and nothing after it. The whole decoder "
+                      "runs on a tape of its own ({steps} steps).",
+    "decode.step.p2": "The newest position's cross-attention (decoder layer {layer}, each head a "
+                      "row) shows which source words it draws on; then logits = Y W_out + b_out "
+                      "and p = softmax(logits) for its row.",
+    "decode.step.greedy": "The most probable word is “{word}” (p = {p:.3f}); it is appended.",
+    "decode.step.end": "The most probable word is <end> (p = {p:.3f}): decoding stops.",
+    "decode.step.beam": "Beam: the best continuations, by total log-probability:",
+    "decode.step.hyps": "The beam holds {k} hypotheses, run as one batch; the matrices show the "
+                        "first, “{prefix}”.",
+    "decode.hyp": "  “{text}”  log P = {score:.3f}{done}",
+    "decode.done": "  (finished)",
+    "decode.top": "top {k} of p",
+    "decode.head": "head {h}",
+    "decode.cross": "cross-attention of position {n}",
+    "decode.result.title": "Translation",
+    "decode.result.p1": "“{src}” → “{out}”",
+    "decode.result.greedy": "log P = {score:.4f} (the sum of the log-probabilities of the chosen "
+                            "words, <end> included).",
+    "decode.result.beam": "score = log P / lp = {score:.4f}: the best finished hypothesis.",
+    "decode.limit": "No <end> within {n} tokens: decoding stopped at the length limit.",
+    # train: progress, summary, loss curve (also its figure labels)
+    "train.start": "training {preset} model (d_model {d_model}, {init} init) on {pairs} pairs"
+                   "{held_out}, {optimizer} lr {lr}, {dtype}",
+    "train.held_out": ", {n} held out",
+    "train.interrupted": "\ninterrupted after epoch {epoch}; the checkpoint {path} holds the last "
+                         "saved epoch; continue with `handformer train --resume {path}`",
+    "train.wrote": "wrote {path}",
+    "train.epoch": "epoch",
+    "train.loss": "loss",
+    "train.acc": "token accuracy",
+    "train.val": "validation",
+    "train.title": "Training loss and accuracy",
+    "train.after": "after {epochs} epochs: training loss {loss:.4f}, token accuracy {acc:.1%}, "
+                   "exact match {exact:.1%} (teacher forcing)",
+    "train.valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
+    "train.saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\"",
+    # Markdown
+    "md.title": "handformer: a Transformer by hand",
+    "md.row": "row",
+    "md.token": "token",
+    "md.seed": "The seed tutorial",
+    # the HTML page: its chrome, buttons and legends
+    "lang.name": "English",
+    "page.contents": "Contents",
+    "page.phase.text": "Text",
+    "page.phase.forward": "Forward pass",
+    "page.phase.loss": "Loss",
+    "page.phase.backward": "Backward pass",
+    "page.phase.update": "Update",
+    "page.phase.decode": "Decoding",
+    "page.foot": "Numbers rounded to {precision} decimals; computed in float64 by handformer. "
+                 "Keys: ← → or j k move between steps.",
+    "page.theme": "light / dark",
+    "page.prev": "previous step",
+    "page.next": "next step",
+    "page.link": "link to this step",
+    "page.scale": "colour scale",
+    "page.show_all": "show all",
+    "page.show_corners": "show corners",
+    "page.show_first": "show corners (now showing the first {block})",
+    "page.corners": "corners of {shape}: all values in",
+    "page.show_numbers": "show numbers",
+    "page.first": " (first {cut})",
+    "page.hover": "hover a cell for its weight; click a head for its numbers",
+    "page.seed": "the seed tutorial",
+    "page.tutorial": "tutorial",
+    "page.pos": "pos {i}",
+    # the spreadsheet (walk --format xlsx)
+    "xlsx.input": "input: change it and every number after it recomputes",
+    "xlsx.targets": "the target words' ids (input)",
+    "xlsx.per_position": "−log p(target) at each position = log Σ exp(logits) − logit of the "
+                         "target",
+    "xlsx.argmax": "the predicted word: the column with the largest probability in each row",
+    "xlsx.predicted_col": "predicted",
+    "xlsx.title": "handformer · the whole forward pass, every number a formula",
+    "xlsx.hint": "Blue numbers are inputs (embeddings, weights, biases, ids). Change one and "
+                 "every formula after it recomputes, down to the predicted words. Hover a "
+                 "block's name for its explanation.",
+    "xlsx.sentence": "source → target",
+    "xlsx.reads": "the decoder reads",
+    "xlsx.predicts": "and predicts the next word",
+    "xlsx.sheet": "sheet",
+    "xlsx.block": "block",
+    "xlsx.shape": "shape",
+    "xlsx.step": "step",
+    # settings of this language, not text: the HTML lang tag, CSS and figure fonts
+    "lang.tag": "en",
+    "lang.font": "",
+    "figure.fonts": "DejaVu Sans, Noto Sans CJK SC",
 }
