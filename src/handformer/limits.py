@@ -96,11 +96,25 @@ def read_limited(path, name: str = "text_mib", what: str = "file",
         raise LimitError(f"{what} {str(path)!r} is not a regular file (a device or a pipe)")
     bound = limit(name) * MIB
     with open(path, "rb") as f:
-        data = f.read(bound + 1)
+        if os.path.isfile(path):
+            return f.read()  # its size is checked; f.read(n) would reserve n bytes at once
+        data = _read_stream(f, bound)
     if len(data) > bound:
         raise LimitError(f"{what} {str(path)!r} holds more than the limit of {bound // MIB:,} "
                          f"MiB; if this is meant, raise it: {ENV}={name}=...")
     return data
+
+
+def _read_stream(f, bound: int) -> bytes:
+    """At most bound + 1 bytes of a device or pipe, a MiB at a time."""
+    chunks, total = [], 0
+    while total <= bound:
+        chunk = f.read(min(MIB, bound + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+    return b"".join(chunks)
 
 
 def tape_numbers(cfg, n: int, m: int, vocab_size: int) -> int:

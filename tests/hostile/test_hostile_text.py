@@ -104,7 +104,7 @@ def test_control_sequences_in_an_error_line(tmp_path):
 
 @pytest.mark.parametrize("stored", ["secret.txt", "/dev/zero"])
 def test_a_checkpoint_does_not_choose_what_resume_reads(made, tmp_path, stored):
-    (tmp_path / "secret.txt").write_text("SECRET-LINE-42\tx\n", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("root:SECRET-LINE-42:0:0\n", encoding="utf-8")
     edit_checkpoint(made / "c.ckpt", tmp_path / "c.ckpt",
                     edit_meta=lambda m: m["run"].update(pairs=str(tmp_path / stored)))
     err = refused_unchanged(tmp_path, "train", "--resume", "c.ckpt", "--epochs", "3",
