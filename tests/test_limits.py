@@ -44,3 +44,25 @@ def test_a_malformed_limits_variable_is_refused(monkeypatch, value):
     monkeypatch.setenv("HANDFORMER_LIMITS", value)
     with pytest.raises(LimitError, match="HANDFORMER_LIMITS"):
         limit("width")
+
+
+def _count(value) -> int:
+    return sum(_count(v) for v in value) if isinstance(value, list) else 1
+
+
+@pytest.mark.parametrize("name", ["tutorial", "small"])
+def test_the_backward_json_estimate_bounds_what_is_written(name):
+    """The estimate made before the reverse pass allows what tape_to_dict then writes."""
+    from handformer.api import run_backward
+    from handformer.render.json_tape import backward_json_numbers, tape_to_dict
+
+    tape = run_forward(setup(preset(name)), "when you play", "you win")
+    estimate = backward_json_numbers(tape)
+    run_backward(tape, 0.1)
+    written = tape_to_dict(tape)
+    numbers = sum(_count(s["value"]) + sum(_count(v) for v in s.get("extras", {}).values())
+                  for s in written["steps"])
+    numbers += sum(_count(v) for v in written.get("params", {}).values())
+    numbers += sum(_count(g["value"]) for g in written["grads"])
+    numbers += sum(3 * _count(u["before"]) for u in written["updates"].values())
+    assert numbers <= estimate <= 2 * numbers

@@ -100,6 +100,10 @@ def user_errors(func):
         except HandformerError as err:
             click.echo(f"error: {shown(str(err))}", err=True)
             sys.exit(2)
+        except MemoryError:  # what the limits (limits.py) did not foresee, still one line
+            click.echo("error: out of memory; choose smaller sizes (docs/security.md lists "
+                       "the limits)", err=True)
+            sys.exit(2)
 
     return wrapper
 

@@ -46,11 +46,11 @@ def walk(**options):
     if options.get("pretrained"):
         tape = _pretrained_tape(options)
     else:
-        tape = _tape_from_options(options)
+        tape = _tape_from_options(options, render["fmt"])
     render_tape(tape, **render)
 
 
-def _tape_from_options(options: dict):
+def _tape_from_options(options: dict, fmt: str = "terminal"):
     from ..api import run_backward, run_forward, setup
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
@@ -65,6 +65,10 @@ def _tape_from_options(options: dict):
         save_weights(save, s.params, s.config, s.vocab.tokens, s.vocab.specials)
         click.echo(f"wrote {save}", err=True)
     tape = run_forward(s, src, tgt)
+    if backward and fmt == "json":
+        from ..render.json_tape import check_backward_fits
+
+        check_backward_fits(tape)  # before the reverse pass spends the time and memory
     if backward:
         run_backward(tape, lr)
     return tape

@@ -64,10 +64,25 @@ def decode_array(data) -> np.ndarray:
     return np.asarray(fix(data))
 
 
+_TOO_MANY = ("the count of numbers this JSON tape would hold (every step, gradient and update; "
+             "a tape of --backward at this size is huge: choose a smaller model, or leave out "
+             "--backward)")
+
+
+def backward_json_numbers(tape: Tape) -> int:
+    """Before the reverse pass, what its JSON tape will hold at most: about twice the forward
+    steps (a gradient for each) and four numbers per parameter (its gradient, and the update's
+    before, gradient and after)."""
+    params = sum(v.size for v in tape.params.values())
+    return 2 * _json_numbers(tape) + 4 * params
+
+
+def check_backward_fits(tape: Tape) -> None:
+    check("json_numbers", backward_json_numbers(tape), _TOO_MANY)
+
+
 def tape_to_dict(tape: Tape) -> dict:
-    check("json_numbers", _json_numbers(tape), "the count of numbers this JSON tape would hold "
-          "(every step, gradient and update; a tape of --backward at this size is huge: "
-          "choose a smaller model, or leave out --backward)")
+    check("json_numbers", _json_numbers(tape), _TOO_MANY)
     meta = dict(tape.meta)
     out = {"format": FORMAT, "config": meta.pop("config", {}), "vocab": meta.pop("vocab", []),
            "src": meta.pop("src", {}), "tgt": meta.pop("tgt", {})}
