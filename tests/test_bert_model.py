@@ -14,6 +14,7 @@ from handformer.interop.pretrained import PretrainedError, hf_name, load, run
 # Offline: huggingface_hub reads these once, when it is first imported.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+pytestmark = pytest.mark.slow  # the module's fixture saves a BERT with transformers (~12 s)
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 

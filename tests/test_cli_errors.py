@@ -21,7 +21,7 @@ def fails(*args, command="walk"):
 def test_unknown_word_is_named_and_the_corpus_blamed(command):
     out = fails("--preset", "small", "--src", "when you play dragons", command=command)
     assert "'dragons'" in out
-    assert "vocabulary comes from the corpus" in out and "--corpus" in out
+    assert "vocabulary comes from the corpus" in out and "to the corpus" in out
 
 
 def test_unknown_words_in_the_target():
@@ -33,12 +33,13 @@ def test_unknown_words_in_the_target():
 @pytest.mark.parametrize("which", ["--src", "--tgt"])
 def test_empty_sentence(which, sentence):
     out = fails(which, sentence)
-    assert "empty" in out and which in out
+    role = {"--src": "source sentence", "--tgt": "target sentence"}[which]
+    assert "empty" in out and role in out
 
 
 def test_too_long_sentence_names_both_lengths():
     out = fails("--max-len", "5")
-    assert "7 words" in out and "maximum length 5" in out and "--max-len" in out
+    assert "7 words" in out and "maximum length 5" in out and "max_len" in out
     out = fails("--max-len", "7", "--tgt", "you win or you die you win")  # 7 + <start>
     assert "7 words (+1 for <start>)" in out and "maximum length 7" in out
 
@@ -74,6 +75,8 @@ def test_corpus_without_words(tmp_path):
     (["--ln-eps", "0"], ["ln_eps"]),
     (["--seed", "-1"], ["seed", "-1"]),
     (["--preset", "paper", "--d-ff", "100000"], ["d_ff 100000", "GiB"]),
+    (["--preset", "small", "--ffn", "single", "--d-ff", "100"],
+     ["d_ff must equal d_model 32", "got d_ff 100"]),
 ])
 def test_invalid_option_combinations_name_the_clashing_numbers(args, numbers):
     out = fails(*args)
@@ -84,7 +87,7 @@ def test_invalid_option_combinations_name_the_clashing_numbers(args, numbers):
 
 def test_divisibility_error_suggests_a_fix():
     out = fails("--preset", "small", "--d-model", "30", "--heads", "4")
-    assert "[1, 2, 3, 5, 6, 10, 15, 30]" in out and "--d-k" in out
+    assert "[1, 2, 3, 5, 6, 10, 15, 30]" in out and "give d_k" in out
 
 
 def test_d_k_given_explicitly_lifts_the_divisibility_rule():

@@ -1,4 +1,4 @@
-"""Presets as SPEC.md gives them, overrides, and validation messages."""
+"""Presets as the tutorial and the paper give them, overrides, and validation messages."""
 
 import dataclasses
 
@@ -54,6 +54,22 @@ def test_layers_sets_both_stacks_unless_one_is_given():
 
 def test_single_ffn_has_width_d_model():
     assert preset("small", ffn="single").d_ff == 32
+    assert preset("tutorial", d_model=8).d_ff == 8
+
+
+def test_a_given_d_ff_that_a_single_ffn_cannot_have_is_refused():
+    with pytest.raises(ConfigError) as err:
+        preset("small", ffn="single", d_ff=100)
+    assert "d_ff must equal d_model 32, got d_ff 100" in str(err.value)
+    with pytest.raises(ConfigError, match="got d_ff 100"):
+        preset("tutorial", d_ff=100)
+    assert preset("small", ffn="single", d_ff=32).d_ff == 32
+
+
+def test_library_errors_name_values_not_flags():
+    with pytest.raises(ConfigError) as err:
+        preset("small", heads=3)
+    assert "give d_k explicitly" in str(err.value) and "--" not in str(err.value)
 
 
 def test_none_overrides_are_ignored():
@@ -74,6 +90,7 @@ def test_config_is_frozen_and_round_trips_through_a_dict():
     with pytest.raises(dataclasses.FrozenInstanceError):
         c.d_model = 8
     assert Config.from_dict(c.to_dict()) == c
+    assert "extra" not in c.to_dict()
 
 
 def test_unknown_fields_and_presets_are_refused():

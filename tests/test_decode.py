@@ -103,9 +103,11 @@ def test_stops_at_the_length_limit():
     cfg = preset("tutorial")
     vocab = Vocab.from_corpus(["the storm"], specials=(START, END))
     params = init_params(cfg, len(vocab))
+    params["generator.b"] = params["generator.b"].copy()
+    params["generator.b"][vocab.id(END)] = -1e9  # <end> is never chosen: only the limit stops it
     for beam in (1, 3):
         result = decode.translate(params, cfg, vocab, "the storm", beam=beam, max_length=3)
-        assert len(result.steps) <= 3 and len(result.ids) <= 3
+        assert len(result.steps) == 3 and len(result.ids) == 3 and not result.finished
 
 
 def test_bad_input_is_a_clear_error(trained):

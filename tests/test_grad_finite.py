@@ -2,6 +2,7 @@
 central finite differences (L(θ + h) − L(θ − h)) / 2h to 1e-6 relative."""
 
 import numpy as np
+import pytest
 
 from handformer.config import preset
 from handformer.model import init_params
@@ -25,6 +26,7 @@ def finite_difference(params, cfg, batch, name):
     return grad
 
 
+@pytest.mark.slow
 def test_tutorial_gradients_equal_central_differences():
     # label smoothing on: both terms of the loss are checked (without it: test_grad_torch)
     cfg = preset("tutorial", label_smoothing=0.1)

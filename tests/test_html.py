@@ -164,6 +164,7 @@ def test_user_text_is_escaped(tmp_path):
     assert "&lt;img" in text
 
 
+@pytest.mark.slow
 def test_paper_page_stays_under_10_mb():
     """paper preset, the 12-token line of the dataset: corners shown, "show all" bounded."""
     src = TUTORIAL_DATASET[1]

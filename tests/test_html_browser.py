@@ -22,6 +22,7 @@ XSS = "<script>alert(1)</script> <img src=x onerror=alert(1)> is here"
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
 ]
 

@@ -31,7 +31,7 @@ def test_schema_fields_of_the_issue(tutorial):
     assert data["config"]["d_model"] == 6 and data["config"]["d_k"] == 4
     assert len(data["vocab"]) == 25 and data["vocab"][23:] == ["<start>", "<end>"]
     assert data["src"]["tokens"] == "when you play the game of thrones".split()
-    assert data["src"]["ids"] == [5, 6, 7, 8, 9, 10, 11]  # first-appearance ids (SPEC.md)
+    assert data["src"]["ids"] == [5, 6, 7, 8, 9, 10, 11]  # first-appearance ids
     assert data["tgt"]["tokens"] == ["<start>", "you", "win", "or", "you", "die"]
     assert data["tgt"]["ids"] == [23, 6, 12, 13, 6, 14]
     steps = {s["name"]: s for s in data["steps"]}
@@ -63,6 +63,7 @@ def test_byte_identical_across_two_runs(tutorial):
     assert dumps(walk()) == dumps(tutorial)
 
 
+@pytest.mark.slow
 def test_byte_identical_across_two_processes(tmp_path):
     files = [tmp_path / "a.json", tmp_path / "b.json"]
     for f in files:

@@ -5,6 +5,7 @@ weighted out, optional label smoothing) for every parameter against torch autogr
 """
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,7 @@ def perturbed_params(cfg, seed):
     return {k: v + 0.3 * rng.standard_normal(v.shape) for k, v in params.items()}
 
 
+@pytest.mark.slow
 @given(cfg=configs(), batch=batches(), smoothing=st.sampled_from([0.0, 0.1]))
 @settings(max_examples=25)  # ~1 s each; the budget is small on purpose
 def test_random_configs_match_torch_forward_and_gradients(cfg, batch, smoothing):

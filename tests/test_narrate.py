@@ -209,6 +209,7 @@ def test_small_preset_shows_every_head_of_the_first_layer_only():
     assert "d_ff = 64" in d4.text
 
 
+@pytest.mark.slow
 def test_paper_preset_is_narrated_with_its_sizes():
     tape = api.walk(preset="paper")
     sections = narrate.build(tape)

@@ -171,7 +171,7 @@ def test_positional_encoding_against_torch_and_by_hand():
     pe = torch.zeros(n, d, dtype=torch.float64)
     pe[:, 0::2], pe[:, 1::2] = torch.sin(pos * div), torch.cos(pos * div)
     np.testing.assert_allclose(out, pe.numpy(), rtol=0, atol=1e-15)
-    # SPEC D6 by hand: at pos 1, the second column is cos(1) = 0.540; the tutorial's column
+    # D6 (docs/errata.md) by hand: at pos 1, the second column is cos(1) = 0.540; the tutorial's column
     # index gives cos(1 / 10000^(2/6)) = 0.999.
     assert out[1, 1] == pytest.approx(0.5403023058681398, abs=1e-15)
     assert errata.tutorial_positional(n, d)[1, 1] == pytest.approx(0.99892, abs=1e-5)

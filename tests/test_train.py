@@ -73,13 +73,17 @@ def test_float32_is_kept_end_to_end():
 
 
 def test_warmup_schedule_and_sgd_also_train():
-    opts = loop.Options(epochs=3, optimizer="sgd", schedule="warmup", warmup=2, lr=1.0, clip=1.0)
-    run = loop.fit(loop.start(preset("tutorial"), default_pairs(), opts))
-    assert run.optimizer.step_count == 3 and len(run.history) == 3
+    opts = loop.Options(epochs=10, optimizer="sgd", schedule="warmup", warmup=2, lr=1.0, clip=1.0)
+    run = loop.start(preset("tutorial"), default_pairs(), opts)
+    before = loop.evaluate(run.params, run.config, run.vocab, run.train)["loss"]
+    run = loop.fit(run)
+    after = loop.evaluate(run.params, run.config, run.vocab, run.train)["loss"]
+    assert run.optimizer.step_count == 10 and len(run.history) == 10
+    assert after < 0.85 * before  # the loss falls: the schedule and SGD do train
 
 
 def test_bad_options_are_refused():
-    with pytest.raises(HandformerError, match="--epochs"):
+    with pytest.raises(HandformerError, match="epochs, batch_size and warmup must be at least 1"):
         loop.start(preset("tutorial"), default_pairs(), loop.Options(epochs=0))
 
 
@@ -90,6 +94,8 @@ def test_cli_train_reaches_100_percent_then_translates(tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "token accuracy 100.0%" in result.output
     assert "exact match 100.0%" in result.output
+    assert 'translate --checkpoint handformer.ckpt "when you play the game of thrones"' in \
+        result.output  # trained on the tutorial's lines: its own sentence is suggested
     history = checkpoint.load("handformer.ckpt").history
     assert history[-1]["accuracy"] == 1.0 and history[-1]["loss"] < history[0]["loss"] / 100
     assert open("curve.svg").read().startswith("<?xml")
@@ -109,3 +115,11 @@ def test_cli_errors_exit_2(tmp_path, monkeypatch):
     assert result.exit_code == 2 and "svg" in result.output
     result = runner.invoke(main, ["train", "--pairs", "missing.tsv"])
     assert result.exit_code == 2 and "missing.tsv" in result.output
+
+
+def test_train_suggests_a_sentence_of_its_own_pairs(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.tsv").write_text("the storm\the brings\ngame of thrones\twin or die\n")
+    result = CliRunner().invoke(main, ["train", "--pairs", "p.tsv", "--epochs", "1", "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert 'translate --checkpoint handformer.ckpt "the storm"' in result.output

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import errata
 from .config import Config
 from .config import preset as make_preset
 from .limits import check_walk
@@ -31,9 +32,12 @@ class Setup:
     params: dict[str, np.ndarray]
 
 
-def setup(config: Config, corpus: str | None = None, weights: str | None = None) -> Setup:
-    """Dataset (the tutorial's, or a corpus file), vocabulary, and parameters (fresh or loaded)."""
-    dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
+def setup(config: Config, corpus: str | None = None, weights: str | None = None,
+          dataset: list[str] | None = None) -> Setup:
+    """Dataset (the tutorial's, a corpus file, or ``dataset``'s sentences), vocabulary, and
+    parameters (fresh or loaded)."""
+    if dataset is None:
+        dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
     vocab = Vocab.from_corpus(dataset)
     if weights is None:
         return Setup(config, dataset, vocab, init_params(config, len(vocab)))
@@ -49,7 +53,7 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     check_walk(s.config, len(example.src_ids), len(example.tgt_ids), len(s.vocab))
     tape = Tape(s.params, record=record)
     tape.meta.update(
-        config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,
+        family="transformer", config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,
         src={"tokens": example.src_tokens, "ids": example.src_ids},
         tgt={"tokens": example.tgt_tokens, "ids": example.tgt_ids},
         target={"tokens": example.out_tokens, "ids": example.out_ids},
@@ -57,8 +61,10 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
     targets = np.asarray(example.out_ids)
     tape.run("loss", "cross_entropy", [logits],
-             {"targets": targets, "weights": np.ones(targets.shape), "smoothing": 0.0},
+             {"targets": targets, "weights": np.ones(targets.shape),
+              "smoothing": s.config.label_smoothing},
              symbols={"out": "L", "x": r"\mathrm{logits}"})
+    errata.annotate(tape)
     return tape
 
 

@@ -12,11 +12,11 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from . import errata, ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
+from . import ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
 from .config import ConfigError
 from .formula import head, sub
 from .limits import check
-from .model import add_norm, attention
+from .model import add_norm, attention, row_stats
 from .schema import integer, number
 from .tape import Tape
 
@@ -136,7 +136,7 @@ def embeddings(tape: Tape, cfg: BertConfig, ids: str) -> str:
     total = tape.run("embeddings.sum", "add3", [word, pos, typ],
                      symbols={"out": sub("X", "sum"), "a": sub("X", "word"), "b": sub("X", "pos"),
                               "c": sub("X", "type")})
-    extras = errata.row_stats(tape[total], cfg.ln_eps) if tape.record else None
+    extras = row_stats(tape[total], cfg.ln_eps) if tape.record else None
     return tape.run("embeddings.ln.out", "layer_norm",
                     [total, "embeddings.ln.gamma", "embeddings.ln.beta"], {"eps": cfg.ln_eps},
                     symbols={"out": head("H", 0), "x": sub("X", "sum")}, extras=extras)

@@ -7,7 +7,6 @@ import functools
 import sys
 import types
 import typing
-from pathlib import Path
 
 import click
 
@@ -26,6 +25,8 @@ _CONFIG_HELP = {
     "max_len": "longest sentence the model takes", "dropout": "dropout rate (training only)",
     "label_smoothing": "label smoothing ε of the loss", "seed": "random seed of the initial weights",
 }
+
+CONFIG_FIELDS = (*_CONFIG_HELP, "layers")  # what --preset's overrides may name
 
 
 class LanguageChoice(click.Choice):
@@ -74,8 +75,7 @@ def config_from_options(options: dict) -> Config:
     """Pop the config options out of a command's keyword arguments and build the Config."""
     from .config import preset
 
-    names = [*_CONFIG_HELP, "layers"]
-    overrides = {n: options.pop(n) for n in names if n in options}
+    overrides = {n: options.pop(n) for n in CONFIG_FIELDS if n in options}
     return preset(options.pop("preset"), **overrides)
 
 
@@ -121,15 +121,34 @@ def main():
     """handformer: a Transformer computed by hand, every number of every step."""
 
 
-def write_output(text: str, output: str | None) -> None:
-    text = shown(text)  # words from files reach the terminal or a text file, never their escapes
+def write_output(data: str | bytes, output: str | None, done: str | None = None,
+                 styled: bool = False) -> None:
+    """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
+    is what stderr then says (default "wrote FILE"). Text is shown safe (textsafe): words from
+    files reach the terminal or a text file, never their escapes. ``styled``: the terminal
+    renderer's text, its words already shown safe and its escapes its own styles."""
+    if isinstance(data, str) and not styled:
+        data = shown(data)
     if output is None:
-        click.echo(text, nl=False)
-        return
-    from .interop.weights import atomic_write
+        if isinstance(data, bytes):
+            raise HandformerError("this output is a binary file: give -o FILE")
+        from .io import write_stream
 
-    atomic_write(Path(output), text.encode("utf-8"))
-    click.echo(f"wrote {output}", err=True)
+        write_stream(sys.stdout, data)
+        return
+    from .io import atomic_write
+
+    atomic_write(output, data)
+    click.echo(done or f"wrote {output}", err=True)
+
+
+def show_sections(sections: list, precision: int, width: int | None) -> None:
+    """Narrated sections on the terminal (styled when it is one)."""
+    from .render.ansi import Terminal
+    from .render.terminal import render
+
+    write_output(render(sections, precision, width, Terminal.detect(sys.stdout, width)), None,
+                 styled=True)
 
 
 def _register_commands() -> None:

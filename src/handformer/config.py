@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 class HandformerError(Exception):
@@ -42,7 +42,6 @@ class Config:
     dropout: float = 0.0
     label_smoothing: float = 0.0
     seed: int = 0
-    extra: dict = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.decoder_heads is None:
@@ -61,6 +60,8 @@ class Config:
             changes.setdefault("d_v", None)
         if "d_k" in changes and "d_v" not in changes:
             changes["d_v"] = None  # d_v follows d_k unless given
+        if changes.get("ffn", self.ffn) == "single" and "d_ff" not in changes:
+            changes["d_ff"] = changes.get("d_model", self.d_model)  # one d_model × d_model layer
         if "heads" in changes and "decoder_heads" not in changes:
             changes["decoder_heads"] = None
         if "layers" in changes:
@@ -70,7 +71,7 @@ class Config:
         return dataclasses.replace(self, **changes)
 
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "extra"}
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
     @classmethod
     def from_dict(cls, data: dict) -> Config:
@@ -78,7 +79,7 @@ class Config:
 
         try:
             hints = typing.get_type_hints(cls)
-            known = {f.name for f in dataclasses.fields(cls)} - {"extra"}
+            known = {f.name for f in dataclasses.fields(cls)}
             unknown = sorted(set(mapping(data, "config")) - known)
             if unknown:
                 raise ConfigError(f"unknown config field(s): {', '.join(unknown)}")
@@ -94,7 +95,7 @@ def _per_head(d_model: int, heads: int, what: str) -> int:
         fits = [h for h in range(1, d_model + 1) if d_model % h == 0]
         raise ConfigError(
             f"d_model {d_model} is not divisible by heads {heads}, so {what} = d_model / heads "
-            f"is not a whole number. Choose heads from {fits[:12]} or give --d-k explicitly."
+            f"is not a whole number. Choose heads from {fits[:12]} or give d_k explicitly."
         )
     return d_model // heads
 
@@ -109,6 +110,7 @@ def _validate(c: Config) -> None:
             f"an encoder-decoder needs at least one layer on each side, got "
             f"{c.encoder_layers} encoder and {c.decoder_layers} decoder layers"
         )
+    _check_limits(c)  # a crafted size is named as too large before any rule relating sizes
     if c.d_model % 2:
         raise ConfigError(
             f"d_model {c.d_model} is odd, but sinusoidal positional encoding fills columns in "
@@ -117,7 +119,9 @@ def _validate(c: Config) -> None:
     if c.ffn not in ("single", "paper"):
         raise ConfigError(f"ffn must be 'single' (one linear + ReLU) or 'paper', got {c.ffn!r}")
     if c.ffn == "single" and c.d_ff != c.d_model:
-        object.__setattr__(c, "d_ff", c.d_model)
+        raise ConfigError(
+            f"ffn 'single' is one d_model × d_model linear layer, so d_ff must equal d_model "
+            f"{c.d_model}, got d_ff {c.d_ff}; leave d_ff out or use ffn 'paper'")
     if c.init not in ("uniform", "xavier"):
         raise ConfigError(f"init must be 'uniform' or 'xavier', got {c.init!r}")
     if not 0.0 <= c.dropout < 1.0:
@@ -128,7 +132,6 @@ def _validate(c: Config) -> None:
         raise ConfigError(f"ln_eps must be positive, got {c.ln_eps}")
     if c.seed < 0:
         raise ConfigError(f"seed must be 0 or more, got {c.seed}")
-    _check_limits(c)
     check_size(c)
 
 
@@ -168,7 +171,7 @@ def check_size(c: Config, vocab_size: int = 0) -> None:
 
 
 PRESETS: dict[str, dict] = {
-    # The seed tutorial's toy (SPEC.md): 6-dim embeddings, 4-column Q/K/V, one encoder head,
+    # The seed tutorial's toy: 6-dim embeddings, 4-column Q/K/V, one encoder head,
     # two decoder heads, single-linear FFN, uniform [0, 1) weights, no embedding scale.
     "tutorial": dict(
         d_model=6, heads=1, decoder_heads=2, d_k=4, d_v=4, d_ff=6, encoder_layers=1,

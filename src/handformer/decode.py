@@ -2,7 +2,7 @@
 
 The encoder runs once (its own tape). Each decoding step is a tape of the decoder over the
 tokens chosen so far, ``<start> y_1 … y_t`` under the causal mask, whose last position's
-probabilities choose y_{t+1}; decoding stops at ``<end>`` or at the length limit (SPEC step 13).
+probabilities choose y_{t+1}; decoding stops at ``<end>`` or at the length limit (the tutorial's step 13).
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha:
               max_length: int | None = None, record: bool = False, k: int = 5) -> Translation:
     """Greedy search (beam 1) or beam search with the GNMT length penalty α."""
     if beam < 1:
-        raise HandformerError(f"--beam must be at least 1, got {beam}")
+        raise HandformerError(f"the beam width must be at least 1, got {beam}")
     unknown = [w for w in tokenize(src) if w not in vocab.tokens]
     if unknown:
         raise HandformerError(

@@ -86,37 +86,6 @@ def check_file(path, name: str = "text_mib", what: str = "file") -> int:
     return size
 
 
-def read_limited(path, name: str = "text_mib", what: str = "file",
-                 streams: bool = True) -> bytes:
-    """The file's bytes, refused past ``name`` MiB: by its size when it is a regular file, and
-    by reading at most one byte more than the limit when it is not (/dev/zero, a pipe).
-    ``streams=False``: a device or a pipe is refused outright (binary formats are files)."""
-    check_file(path, name, what)
-    if not streams and os.path.exists(path) and not os.path.isfile(path):
-        raise LimitError(f"{what} {str(path)!r} is not a regular file (a device or a pipe)")
-    bound = limit(name) * MIB
-    with open(path, "rb") as f:
-        if os.path.isfile(path):
-            return f.read()  # its size is checked; f.read(n) would reserve n bytes at once
-        data = _read_stream(f, bound)
-    if len(data) > bound:
-        raise LimitError(f"{what} {str(path)!r} holds more than the limit of {bound // MIB:,} "
-                         f"MiB; if this is meant, raise it: {ENV}={name}=...")
-    return data
-
-
-def _read_stream(f, bound: int) -> bytes:
-    """At most bound + 1 bytes of a device or pipe, a MiB at a time."""
-    chunks, total = [], 0
-    while total <= bound:
-        chunk = f.read(min(MIB, bound + 1 - total))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        total += len(chunk)
-    return b"".join(chunks)
-
-
 def tape_numbers(cfg, n: int, m: int, vocab_size: int) -> int:
     """An upper estimate of the numbers a recorded walk keeps (1.5–1.8 × what it does keep,
     measured on the presets): every attention block's h × n × m scores, weights and per-head

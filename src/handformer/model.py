@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import errata
 from .config import Config, check_size
 from .formula import head, prime, sub, sup
 from .ops import OPS
@@ -109,7 +108,8 @@ def causal_mask(n: int) -> np.ndarray:
 
 
 def make_masks(src_pad: np.ndarray | None, tgt_pad: np.ndarray | None, n_tgt: int) -> Masks:
-    """Padding masks hide pad keys; the decoder's causal mask hides the future (SPEC D8)."""
+    """Padding masks hide pad keys; the decoder's causal mask hides the future, always
+    (the tutorial calls the mask optional: D8 in docs/errata.md)."""
     src = None if src_pad is None or not src_pad.any() else ~src_pad[..., None, None, :]
     causal = causal_mask(n_tgt)
     tgt = causal if tgt_pad is None or not tgt_pad.any() else causal & ~tgt_pad[..., None, None, :]
@@ -171,9 +171,7 @@ def embed(tape: Tape, cfg: Config, p: str, ids: str, sym: str) -> str:
                      symbols={"out": prime(sub(sym, "tok")), "x": sub(sym, "tok"),
                               "c": rf"\sqrt{{{cfg.d_model}}}"})
     n, dtype = tape.value(ids).shape[-1], tape.value(x).dtype
-    extras = {"tutorial": errata.tutorial_positional(n, cfg.d_model)} if tape.record else None
-    pos = tape.run(f"{p}.pos", "positional", [], {"n": n, "d": cfg.d_model, "dtype": dtype},
-                   extras=extras)
+    pos = tape.run(f"{p}.pos", "positional", [], {"n": n, "d": cfg.d_model, "dtype": dtype})
     out = tape.run(f"{p}.out", "add", [x, pos],
                    symbols={"out": sym, "a": tape.index[x].symbols["out"], "b": "PE"})
     return maybe_dropout(tape, cfg, f"{p}.dropout", out)
@@ -194,11 +192,7 @@ def attention(tape: Tape, cfg: Config, p: str, x: str, kv: str, heads: int, allo
     q = _project(tape, cfg, p, "q", x, "X", heads)
     k = _project(tape, cfg, p, "k", kv, kv_symbol, heads)
     v = _project(tape, cfg, p, "v", kv, kv_symbol, heads)
-    extras = None
-    if tape.record:
-        extras = {"tutorial": errata.tutorial_scores(tape[q], tape[k], cfg.d_model)}
-    s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)},
-                 extras=extras)
+    s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)})
     shown = [q, k, v, s]
     if allowed is not None:
         s = tape.run(f"{p}.masked", "mask", [s], {"allowed": allowed})
@@ -239,20 +233,23 @@ def symbol_of(tape: Tape, name: str) -> str:
 
 
 def add_norm(tape: Tape, cfg: Config, p: str, ln: str, x: str, sublayer: str) -> str:
-    """Post-norm residual: LN(x + Sublayer(x)) (SPEC step 8)."""
+    """Post-norm residual: LN(x + Sublayer(x)) (the tutorial's steps 8 and 10)."""
     resid = tape.run(f"{p}.{ln}.resid", "add", [x, sublayer],
                      symbols={"out": "R", "a": "X", "b": symbol_of(tape, sublayer)})
-    extras = None
-    if tape.record:
-        r = tape[resid]
-        extras = errata.row_stats(r, cfg.ln_eps) | {
-            "tutorial": errata.tutorial_layer_norm(r, cfg.ln_eps)}
+    extras = row_stats(tape[resid], cfg.ln_eps) if tape.record else None
     return tape.run(f"{p}.{ln}.out", "layer_norm", [resid, f"{p}.{ln}.gamma", f"{p}.{ln}.beta"],
                     {"eps": cfg.ln_eps}, extras=extras)
 
 
+def row_stats(x: np.ndarray, eps: float) -> dict[str, np.ndarray]:
+    """Each row's mean and √(variance + ε): the two numbers layer norm divides by, kept for
+    showing (the narration tells them for the first token)."""
+    mu = x.mean(axis=-1)
+    return {"mean": mu, "std": np.sqrt(x.var(axis=-1) + eps)}
+
+
 def feed_forward(tape: Tape, cfg: Config, p: str, x: str) -> str:
-    """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (SPEC D4)."""
+    """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (D4 in docs/errata.md)."""
     single = cfg.ffn == "single"
     hidden = "H" if single else sub("H", 1)
     pre = tape.run(f"{p}.pre", "linear", [x, f"{p}.w_1", f"{p}.b_1"],

@@ -131,7 +131,7 @@ def positional_forward(*, n, d, dtype="float64"):
 def _positional_table(n, d, dtype):
     # A constant: computed once per (n, d, dtype) and shared, so it is made read-only.
     pos = np.arange(n, dtype=np.float64)[:, None]
-    pair = np.arange(d, dtype=np.float64)[None, :] // 2  # Note: i is the pair index (SPEC D6)
+    pair = np.arange(d, dtype=np.float64)[None, :] // 2  # i is the pair index (D6, docs/errata.md)
     angle = pos / np.power(10000.0, 2 * pair / d)
     pe = np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle)).astype(dtype)
     pe.flags.writeable = False

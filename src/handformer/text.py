@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import HandformerError
-from .limits import read_limited
 from .textsafe import normalized
 
 TUTORIAL_DATASET = (
@@ -76,7 +75,7 @@ class Vocab:
             raise TextError(
                 f"the {role} has word(s) not in the vocabulary: {', '.join(map(repr, unknown))}. "
                 f"The vocabulary comes from the corpus ({len(self.words)} words); add a sentence "
-                f"with these words to the corpus (--corpus FILE) or choose other words."
+                f"with these words to the corpus or choose other words."
             )
         return [index.get(w, index.get(UNK, -1)) for w in words]
 
@@ -87,22 +86,16 @@ class Vocab:
 
 def read_corpus(path: str | Path) -> list[str]:
     """One sentence per line, UTF-8; blank lines are skipped."""
-    path = Path(path)
-    try:
-        raw = read_limited(path, "text_mib", "corpus file")
-    except FileNotFoundError:
-        raise TextError(f"corpus file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise TextError(f"cannot read corpus file {str(path)!r}: {err.strerror}") from None
-    try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not a word
-    except UnicodeDecodeError as err:
-        raise TextError(
-            f"corpus file {str(path)!r} is not UTF-8 (byte {err.start}); save it as UTF-8"
-        ) from None
+    from .io import read_text
+
+    return corpus_lines(read_text(path, "corpus file", TextError), f"corpus file {str(path)!r}")
+
+
+def corpus_lines(text: str, where: str = "the corpus") -> list[str]:
+    """The sentences of a corpus text, one per line; blank lines are skipped."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if not any(tokenize(line) for line in lines):
-        raise TextError(f"corpus file {str(path)!r} has no words")
+        raise TextError(f"{where} has no words")
     return lines
 
 
@@ -119,15 +112,15 @@ class Example:
 
 
 def make_example(vocab: Vocab, src: str, tgt: str, max_len: int) -> Example:
-    """Teacher forcing (SPEC step 11): input <start> y_1..y_n, target y_1..y_n <end>."""
-    src_ids = vocab.encode(src, "source sentence (--src)")
-    tgt_ids = vocab.encode(tgt, "target sentence (--tgt)")
+    """Teacher forcing (the tutorial's step 11): input <start> y_1..y_n, target y_1..y_n <end>."""
+    src_ids = vocab.encode(src, "source sentence")
+    tgt_ids = vocab.encode(tgt, "target sentence")
     for role, ids, extra in (("source sentence", src_ids, 0), ("target sentence", tgt_ids, 1)):
         if len(ids) + extra > max_len:
             raise TextError(
                 f"the {role} has {len(ids)} words"
                 + (" (+1 for <start>)" if extra else "")
-                + f", more than the model's maximum length {max_len}; shorten it or raise --max-len"
+                + f", more than the model's maximum length {max_len}; shorten it or raise max_len"
             )
     start, end = vocab.id(START), vocab.id(END)
     dec_in = [start] + tgt_ids

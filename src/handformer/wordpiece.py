@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import HandformerError
-from .limits import check_file
 
 MAX_WORD_CHARS = 100
 
@@ -44,11 +43,9 @@ class WordPiece:
 
     @classmethod
     def from_file(cls, path: str | Path, lowercase: bool = True) -> WordPiece:
-        check_file(path, "text_mib", "vocabulary")
-        try:
-            lines = Path(path).read_text(encoding="utf-8-sig").split("\n")
-        except (OSError, UnicodeDecodeError) as err:
-            raise HandformerError(f"cannot read the vocabulary {path}: {err}") from None
+        from .io import read_text
+
+        lines = read_text(path, "vocabulary").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         return cls([line.rstrip("\r") for line in lines], lowercase)

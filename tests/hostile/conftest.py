@@ -1,14 +1,11 @@
 """Files every hostile case starts from, made once by the CLI itself (nothing committed)."""
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from clirun import run  # noqa: E402
+from .clirun import run
 
 
 @pytest.fixture(scope="session")

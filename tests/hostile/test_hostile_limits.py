@@ -8,7 +8,8 @@ attempt to allocate first fails the test with a MemoryError instead of being ref
 import json
 
 import pytest
-from clirun import (
+
+from .clirun import (
     bert_folder,
     edit_checkpoint,
     read_safetensors,
@@ -29,7 +30,7 @@ def _sparse(path, size=5 * 10**9):
 
 def test_weights_metadata_claiming_a_million_words_at_4096(made, tmp_path):
     tensors, meta = read_safetensors(made / "w.safetensors")
-    config = json.loads(meta["config"]) | {"d_model": 4096}
+    config = json.loads(meta["config"]) | {"d_model": 4096, "d_ff": 4096}  # ffn 'single'
     meta = meta | {"config": json.dumps(config), "vocab": json.dumps(HUGE_VOCAB + SPECIALS)}
     meta.pop("specials", None)
     safetensors_with(tmp_path / "w.safetensors", tensors, meta)
@@ -39,7 +40,7 @@ def test_weights_metadata_claiming_a_million_words_at_4096(made, tmp_path):
 
 def test_checkpoint_metadata_claiming_a_million_words_at_4096(made, tmp_path):
     def claim(meta):
-        meta["config"]["d_model"] = 4096
+        meta["config"]["d_model"] = meta["config"]["d_ff"] = 4096  # ffn 'single'
         meta["vocab"]["words"] = HUGE_VOCAB
     edit_checkpoint(made / "c.ckpt", tmp_path / "c.ckpt", edit_meta=claim)
     err = refused_unchanged(tmp_path, "translate", "--checkpoint", "c.ckpt", "you win")

@@ -8,7 +8,8 @@ load with one line that names it.
 import json
 
 import pytest
-from clirun import (
+
+from .clirun import (
     bert_folder,
     edit_checkpoint,
     read_safetensors,
@@ -180,7 +181,7 @@ def test_model_folder_config_that_is_no_object(tmp_path, text, word):
 
 def test_a_good_tiny_model_folder_runs(tmp_path):
     """The folder the cases above damage is itself good: embed runs on it."""
-    from clirun import run
+    from .clirun import run
 
     bert_folder(tmp_path / "m")
     result = run("embed", "--pretrained", "m", "hello world", cwd=tmp_path)

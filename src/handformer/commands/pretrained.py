@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..cli import LanguageChoice, user_errors, write_output
+from ..cli import LanguageChoice, show_sections, user_errors, write_output
 from ..cli_checks import Bounded
 from ..textsafe import json_escaped, shown
 
@@ -32,12 +32,13 @@ def _common(func):
 @click.option("--dims", type=click.IntRange(0, None), default=8, show_default=True,
               help="numbers of each embedding printed (0: all)")
 @click.option("--json", "as_json", is_flag=True, help="every embedding in full, as JSON")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+@click.option("-o", "--output", metavar="FILE", default=None,
               help="write to FILE instead of the terminal")
 @user_errors
 def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json, output):
     """The sentence embedding of each SENTENCE (unit length: mean pooling, L2 normalization)."""
     from ..interop.pretrained import load, run
+    from ..layout import number
 
     tape = run(load(pretrained), list(sentences), record=explain)
     _warn(tape)
@@ -55,7 +56,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
         shown = row if dims == 0 else row[:dims]
         rest = ", …" if len(shown) < len(row) else ""
         lines += [" ".join(info["tokens"]),
-                  f"  e = [{', '.join(f'{x:.{precision}f}' for x in shown)}{rest}]  "
+                  f"  e = [{', '.join(number(x, precision) for x in shown)}{rest}]  "
                   f"({len(row)} numbers, length 1)"]
     write_output("\n".join(lines) + "\n", output)
 
@@ -67,6 +68,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
 def similarity(sentences, pretrained, explain, lang, precision, width):
     """Cosine similarity of the sentence embeddings: of A and B, or of every pair."""
     from ..interop.pretrained import load, similarity_tape
+    from ..layout import number
 
     tape = similarity_tape(load(pretrained), list(sentences), record=explain)
     _warn(tape)
@@ -74,10 +76,10 @@ def similarity(sentences, pretrained, explain, lang, precision, width):
         _explain(tape, lang, precision, width)
     cos = tape["similarity"]
     if len(sentences) == 2:
-        click.echo(f"{cos[0, 1]:.{precision}f}")
+        click.echo(number(cos[0, 1], precision))
         return
     for i, text in enumerate(sentences):
-        numbers = "  ".join(f"{x:{precision + 3}.{precision}f}" for x in cos[i])
+        numbers = "  ".join(number(x, precision).rjust(precision + 3) for x in cos[i])
         click.echo(f"{numbers}  {i + 1}: {shown(text)}")
 
 
@@ -90,9 +92,8 @@ def _warn(tape) -> None:
 
 def _explain(tape, lang: str, precision: int, width) -> None:
     from ..narrate.pretrained import explain
-    from ..render.terminal import render
 
-    render(explain(tape, lang), precision=precision, width=width, output=None)
+    show_sections(explain(tape, lang), precision, width)
 
 
 COMMANDS = [embed, similarity]

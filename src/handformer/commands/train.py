@@ -25,24 +25,24 @@ def _pairs(path):
               help="UTF-8 file, one 'source<TAB>target' per line (default: the tutorial's "
                    "three lines cut at the first comma)")
 @click.option("--epochs", type=int, default=None, help="passes over the pairs  [default: 200]")
-@click.option("--lr", type=float, default=None,
+@click.option("--lr", type=Finite(lo=0.0), default=None,
               help="learning rate (with --schedule warmup: its factor)  [default: 0.01]")
 @click.option("--optimizer", type=click.Choice(["adam", "sgd"]), default=None,
               help="adam (β 0.9/0.98, ε 1e-9) or sgd with --momentum  [default: adam]")
-@click.option("--momentum", type=float, default=None, help="SGD momentum  [default: 0.9]")
+@click.option("--momentum", type=Finite(lo=0.0), default=None, help="SGD momentum  [default: 0.9]")
 @click.option("--batch-size", type=int, default=None, help="pairs per step  [default: 16]")
 @click.option("--schedule", type=click.Choice(["constant", "warmup"]), default=None,
               help="learning rate: constant, or the paper's warm-up  [default: constant]")
 @click.option("--warmup", type=int, default=None, help="warm-up steps  [default: 4000]")
-@click.option("--clip", type=float, default=None, help="clip the gradient's global norm to this")
+@click.option("--clip", type=Finite(lo=0.0), default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="number type, kept end to end  [default: float64]")
-@click.option("--save", default=None, type=click.Path(dir_okay=False),
+@click.option("--save", default=None, metavar="FILE",
               help="checkpoint written atomically while training (what translate reads)  "
                    f"[default: ./{DEFAULT_CKPT}; with --resume: the resumed file]")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None,
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", metavar="FILE", default=None,
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
@@ -57,6 +57,10 @@ def train(**o):
 
     if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
         raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
+    if o["plot"]:  # refused before training, not after it
+        from ..render.figure import need_matplotlib
+
+        need_matplotlib()
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
                                        "schedule", "warmup", "clip", "dtype")}
     given = {k: v for k, v in run_opts.items() if v is not None}
@@ -123,14 +127,14 @@ def _fit(run, o: dict, source: str) -> None:
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-    _summary(run, o)
+    _summary(run, o, source)
 
 
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _summary(run, o: dict) -> None:
+def _summary(run, o: dict, source: str) -> None:
     from ..train import loop, report
 
     t = i18n.table(o["lang"])
@@ -144,13 +148,16 @@ def _summary(run, o: dict) -> None:
         v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
         click.echo(t["train.valid"].format(loss=v["loss"], acc=v["accuracy"]))
     if o["plot"]:
-        from ..render.figure import loss_curve
+        from ..cli import write_output
+        from ..render.figure import loss_curve, plot_format
 
-        loss_curve(run.history, o["plot"], o["lang"])
-        click.echo(t["train.wrote"].format(path=o["plot"]), err=True)
+        write_output(loss_curve(run.history, plot_format(o["plot"]), o["lang"]), o["plot"],
+                     done=t["train.wrote"].format(path=o["plot"]))
     example = shown(" ".join(run.vocab.decode(run.train[0][0])))
-    if "thrones" in run.vocab.tokens:
-        example = "when you play the game of thrones"
+    if source == "default":  # the tutorial's lines: suggest the tutorial's own sentence
+        from ..text import TUTORIAL_SRC
+
+        example = TUTORIAL_SRC
     click.echo(t["train.saved"].format(path=o["save"], src=example))
 
 
@@ -181,16 +188,11 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
     result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
                  record=explain, k=top_k)
     if explain:
+        from ..cli import show_sections
         from ..narrate.decode import build
 
-        _draw(build(result, ckpt.vocab, lang), precision, width)
+        show_sections(build(result, ckpt.vocab, lang), precision, width)
     click.echo(shown(" ".join(result.tokens)))
-
-
-def _draw(sections, precision: int, width) -> None:
-    from ..render.terminal import render
-
-    render(sections, precision=precision, width=width, output=None)
 
 
 @click.command()

@@ -80,10 +80,11 @@ def resolve(name_or_path: str) -> Path:
 
 
 def _read_json(path: Path) -> dict:
-    check_file(path, "text_mib", "model file")
+    from ..io import read_text
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        data = json.loads(read_text(path, "model file", PretrainedError))
+    except (json.JSONDecodeError, RecursionError) as err:
         raise PretrainedError(f"cannot read {path}: {err}") from None
     if not isinstance(data, dict):
         raise PretrainedError(f"{path} is not a JSON object")
@@ -238,7 +239,7 @@ def run(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
     """
     done, ids, pad = encode_batch(model, sentences)
     tape = Tape(model.params, record=record)
-    tape.meta.update(kind="bert", model=model.name, path=str(model.path),
+    tape.meta.update(family="bert", model=model.name, path=str(model.path),
                      config=model.config.to_dict(), pooling="mean", normalize=True)
     texts = [{"text": t.text, "words": list(t.words), "pieces": [list(p) for p in t.pieces],
               "tokens": list(t.tokens), "ids": list(t.ids)} for t in done]

@@ -9,14 +9,13 @@ attention biases, d_k·h ≠ d_model) the names follow the same pattern with the
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import numpy as np
 
 from ..config import Config, ConfigError, HandformerError
-from ..limits import limit, read_limited
+from ..limits import limit
 from ..schema import SchemaError, string, strings
 from ..text import END, PAD, START, UNK, Vocab
 
@@ -147,36 +146,11 @@ def save_weights(path, params, cfg: Config, vocab: list[str], specials=()) -> No
     the special tokens are listed, so a word such as <b> is never taken for one."""
     from safetensors.numpy import save
 
+    from ..io import atomic_write
+
     meta = {"format": FORMAT, "config": json.dumps(cfg.to_dict()), "vocab": json.dumps(vocab),
             "specials": json.dumps(list(specials))}
     atomic_write(path, save(to_state_dict(params, cfg), metadata=meta))
-
-
-def atomic_write(path, data: bytes) -> None:
-    """Write a file whole or not at all: temporary file, fsync, rename over the old one.
-
-    A path that exists but is no regular file (/dev/null, a pipe) is written through: renaming
-    over it would replace the device itself.
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise HandformerError(f"{str(path)!r} is a folder; give a file name")
-    if path.exists() and not path.is_file():
-        with open(path, "wb") as f:
-            f.write(data)
-        return
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except FileNotFoundError:
-        raise HandformerError(f"cannot write {str(path)!r}: its folder does not exist") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
@@ -184,13 +158,10 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
     from safetensors import SafetensorError
     from safetensors.numpy import load
 
+    from ..io import read_bytes
+
     path = Path(path)
-    try:
-        raw = read_limited(path, "file_mib", "weights file", streams=False)
-    except FileNotFoundError:
-        raise WeightsError(f"weights file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise WeightsError(f"cannot read weights file {str(path)!r}: {err.strerror}") from None
+    raw = read_bytes(path, "weights file", WeightsError, limit="file_mib", streams=False)
     _refuse_pickle(path, raw)
     try:
         tensors = load(raw)

@@ -12,29 +12,16 @@ from .select import select
 
 
 def build(tape, lang: str = "en") -> list[Section]:
-    """Every step from the dataset to the predicted word (and, after a backward pass, the loss,
-    every gradient and the update), in order, in ``lang`` (a language of handformer.i18n)."""
-    if tape.meta.get("kind") == "bert":  # a pretrained encoder-only model: its own story
-        from .pretrained import build_pretrained
-
-        return build_pretrained(tape, lang)
-    from . import intro, layers, predict
-    from .backward import backward
+    """Every step the tape's model family tells (its story), in order, in ``lang`` (a language
+    of handformer.i18n): for the encoder-decoder from the dataset to the predicted word (and,
+    after a backward pass, the loss, every gradient and the update)."""
+    from ..families.registry import family_of
     from .context import Ctx
 
+    family = family_of(tape)
     ctx = Ctx(tape, lang)
-    intro.dataset(ctx)
-    intro.vocabulary(ctx)
-    intro.encoding(ctx)
-    intro.embedding(ctx, "src_embed", "4")
-    intro.positional(ctx, "src_embed", "5")
-    intro.model_input(ctx, "src_embed", "6")
-    layers.encoder(ctx)
-    layers.decoder(ctx)
-    predict.prediction(ctx)
-    if tape.grads:
-        predict.loss(ctx)
-        backward(ctx)
+    for narrator in family.story(tape):
+        narrator(ctx)
     return ctx.sections
 
 

@@ -132,7 +132,7 @@ def scores(ctx: Ctx, b: Block, h: int) -> None:
                   ctx.t("scores.p2", tok=b.q_tokens[0], best=b.kv_tokens[j], val=f3(s[0, j]),
                         lo=f3(s.min()), hi=f3(s.max()))]
     callouts = []
-    tutorial = ctx.extra(f"{b.p}.scores", "tutorial")
+    tutorial = ctx.tutorial(f"{b.p}.scores", "D1")
     if tutorial is not None:
         t_h = tutorial[..., h, :, :]
         callouts.append(ctx.callout(

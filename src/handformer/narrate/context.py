@@ -1,4 +1,5 @@
-"""What every narrator needs: the tape, the language's sentences, labels, and Matrix makers.
+"""The one reader every narrator uses (each family's story, translate --explain): the tape,
+the language's sentences, labels, and Matrix makers.
 
 Narrators read numbers off the tape (values, extras, parameters, gradients) and fill the
 language's sentence templates with them; nothing here computes the model.
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import i18n
+from .. import errata, i18n
 from ..ops import OPS
 from .document import Callout, Matrix, Section
 
@@ -25,14 +26,15 @@ MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told 
 class Ctx:
     """A tape being narrated in one language; collects the sections in order."""
 
-    def __init__(self, tape, lang: str):
-        self.tape, self.lang, self.texts = tape, lang, i18n.table(lang)
+    def __init__(self, tape, lang: str, row: int = 0):
+        """``lang``: a language of handformer.i18n; ``row``: which sentence of a batched tape
+        is told."""
+        self.tape, self.lang, self.texts, self.row = tape, lang, i18n.table(lang), row
         self.meta = tape.meta
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
-        ids = tape.index.get("src.ids")
-        self.batched = _batched_steps(tape) if ids is not None and np.ndim(ids.value) == 2 \
-            else set()
+        self.batched = _batched_steps(tape)
+        self.errata = errata.records(tape)
         self.told: set[str] = set()
         self.sections: list[Section] = []
 
@@ -57,8 +59,11 @@ class Ctx:
     def callout(self, code: str, key: str, tutorial: Matrix | None = None, **numbers) -> Callout:
         return Callout(code, self.t(key, **numbers), tutorial)
 
-    def add(self, section: Section) -> Section:
-        section.prefix = self.step_label(section.number)
+    def add(self, section: Section, numbered: bool = True) -> Section:
+        """Append a section; ``numbered``: its title is drawn after "Step N · " (the BERT and
+        decoding stories title their sections without it)."""
+        if numbered:
+            section.prefix = self.step_label(section.number)
         self.sections.append(section)
         return section
 
@@ -81,6 +86,17 @@ class Ctx:
             return None
         return self._first_example(np.asarray(step.extras[key]), name)
 
+    def erratum(self, name: str, code: str) -> dict | None:
+        """The errata pass's record of ``code`` at step ``name`` (errata.annotate), if any."""
+        for record in self.errata:
+            if record["code"] == code and record["step"] == name:
+                return record
+        return None
+
+    def tutorial(self, name: str, code: str) -> np.ndarray | None:
+        """What the tutorial prints at step ``name`` (erratum ``code``), if the tape was marked."""
+        return self.extra(name, "tutorial") if self.erratum(name, code) else None
+
     def grad(self, name: str) -> np.ndarray | None:
         g = self.tape.grads.get(name)
         if g is None:
@@ -88,8 +104,8 @@ class Ctx:
         return self._first_example(np.asarray(g), name)
 
     def _first_example(self, value: np.ndarray, name: str) -> np.ndarray:
-        # Note: a batched tape is told through its first sentence; every number is still on it.
-        return value[0] if name in self.batched and np.ndim(value) >= 1 else value
+        # A batched tape is told through one sentence (``row``); every number is still on it.
+        return value[self.row] if name in self.batched and np.ndim(value) >= 1 else value
 
     def head(self, name: str, h: int, grad: bool = False) -> np.ndarray | None:
         """One head's slice of a (h, n, m) step: its view step if recorded, else the slice."""
@@ -146,8 +162,11 @@ class Ctx:
 
 
 def _batched_steps(tape) -> set[str]:
-    """The steps that carry the batch axis: the ids and everything computed from them."""
-    batched = {"src.ids", "tgt.ids"}
+    """The steps that carry the batch axis: the (B, n) inputs (ids, positions) and everything
+    computed from them; none on a tape of one sentence."""
+    batched = {s.name for s in tape.steps if s.op == "input" and np.ndim(s.value) == 2}
+    if not batched:
+        return batched
     for step in tape.steps:
         if any(i in batched for i in step.inputs) and step.op != "cross_entropy":
             batched.add(step.name)

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import i18n
+from .context import Ctx
 from .document import Callout, Matrix, Section
 
 
 def build(result, vocab, lang: str = "en") -> list[Section]:
     """Sections for one translation (a decode.Translation with recorded tapes)."""
-    t = i18n.table(lang)
+    ctx = Ctx(result.encoder, lang)
     src = " ".join(_src_tokens(result, vocab))
-    sections = [_intro(result, vocab, t, src)]
+    ctx.add(_intro(result, vocab, ctx, src), numbered=False)
     for number, step in enumerate(result.steps, 1):
-        sections.append(_step(step, number, result, vocab, t))
-    sections.append(_result(result, t, src))
-    return sections
+        ctx.add(_step(step, number, result, vocab, ctx), numbered=False)
+    ctx.add(_result(result, ctx, src), numbered=False)
+    return ctx.sections
 
 
 def _src_tokens(result, vocab) -> list[str]:
@@ -32,66 +32,66 @@ def _memory_name(result) -> str:
     return result.memory
 
 
-def _intro(result, vocab, t, src) -> Section:
+def _intro(result, vocab, ctx, src) -> Section:
     memory = result.encoder[_memory_name(result)]
     n, d = memory.shape[-2:]
-    paragraphs = [t["decode.intro.p1"].format(n=n, d=d),
-                  t["decode.intro.greedy"] if result.beam == 1 else
-                  t["decode.intro.beam"].format(beam=result.beam, alpha=result.alpha)]
+    paragraphs = [ctx.t("decode.intro.p1", n=n, d=d),
+                  ctx.t("decode.intro.greedy") if result.beam == 1 else
+                  ctx.t("decode.intro.beam", beam=result.beam, alpha=result.alpha)]
     matrix = Matrix(_memory_name(result), "M", memory, _src_tokens(result, vocab),
                     [f"d{j}" for j in range(d)])
-    return Section("decode.encoder", "13", t["decode.intro.title"].format(src=src), paragraphs,
+    return Section("decode.encoder", "13", ctx.t("decode.intro.title", src=src), paragraphs,
                    formula=r"p(y_t | y_{<t}, x) = \mathrm{softmax}(Y_t W_{out} + b_{out})",
-                   equation=[matrix], callouts=[Callout("D9", t["decode.d9"])],
+                   equation=[matrix], callouts=[Callout("D9", ctx.t("decode.d9"))],
                    steps=[_memory_name(result)], phase="decode")
 
 
-def _step(step, number: int, result, vocab, t) -> Section:
+def _step(step, number: int, result, vocab, ctx) -> Section:
     tape, prefix = step.tape, step.prefixes[0]
     layers = sorted({s.name.split(".")[1] for s in tape.steps if s.name.startswith("decoder.")
                      and s.name.split(".")[1].isdigit()}, key=int)
     last = layers[-1]
-    paragraphs = [t["decode.step.p1"].format(prefix=" ".join(vocab.decode(prefix)), n=len(prefix),
-                                      steps=len(tape.steps)),
-                  t["decode.step.p2"].format(layer=int(last) + 1)]
+    paragraphs = [ctx.t("decode.step.p1", prefix=" ".join(vocab.decode(prefix)),
+                        n=len(prefix), steps=len(tape.steps)),
+                  ctx.t("decode.step.p2", layer=int(last) + 1)]
     pattern = tape[f"decoder.{last}.cross_attn.pattern"][0][:, -1, :]
     src_tokens = _src_tokens(result, vocab)
     equation = [Matrix(f"decoder.{last}.cross_attn.pattern", "A", pattern,
-                       [t["decode.head"].format(h=h + 1) for h in range(pattern.shape[0])],
+                       [ctx.t("decode.head", h=h + 1) for h in range(pattern.shape[0])],
                        src_tokens,
-                       kind="pattern", note=t["decode.cross"].format(n=len(prefix)))]
+                       kind="pattern", note=ctx.t("decode.cross", n=len(prefix)))]
     top = step.top[0]
     equation.append(Matrix("generator.probs", "p", np.array([p for _, p in top]),
                            cols=vocab.decode([i for i, _ in top]), kind="vector",
-                           note=t["decode.top"].format(k=len(top))))
+                           note=ctx.t("decode.top", k=len(top))))
     if len(step.prefixes) > 1:
-        paragraphs.append(t["decode.step.hyps"].format(k=len(step.prefixes),
-                                                prefix=" ".join(vocab.decode(prefix))))
-    paragraphs += _choice(step, vocab, t)
-    return Section(f"decode.{number}", "13", t["decode.step.title"].format(t=number), paragraphs,
+        paragraphs.append(ctx.t("decode.step.hyps", k=len(step.prefixes),
+                                prefix=" ".join(vocab.decode(prefix))))
+    paragraphs += _choice(step, vocab, ctx)
+    return Section(f"decode.{number}", "13", ctx.t("decode.step.title", t=number), paragraphs,
                    formula=tape.index["generator.probs"].formula, equation=equation,
                    steps=["generator.logits", "generator.probs"], phase="decode")
 
 
-def _choice(step, vocab, t) -> list[str]:
+def _choice(step, vocab, ctx) -> list[str]:
     if len(step.chosen) == 1 and len(step.prefixes) == 1 and step.chosen[0][0] == 0 \
             and step.top[0][0][0] == step.chosen[0][1]:
         word_id, p = step.top[0][0]
         word = vocab.decode([word_id])[0]
         key = "decode.step.end" if word == "<end>" else "decode.step.greedy"
-        return [t[key].format(word=word, p=p)]
-    lines = [t["decode.step.beam"]]
+        return [ctx.t(key, word=word, p=p)]
+    lines = [ctx.t("decode.step.beam")]
     for h, word_id, score in step.chosen:
         words = vocab.decode(step.prefixes[h][1:] + [word_id])
-        lines.append(t["decode.hyp"].format(text=" ".join(words), score=score,
-                                     done=t["decode.done"] if words[-1] == "<end>" else ""))
+        lines.append(ctx.t("decode.hyp", text=" ".join(words), score=score,
+                           done=ctx.t("decode.done") if words[-1] == "<end>" else ""))
     return ["\n".join(lines)]
 
 
-def _result(result, t, src) -> Section:
-    paragraphs = [t["decode.result.p1"].format(src=src, out=" ".join(result.tokens)),
-                  t["decode.result.greedy" if result.beam == 1 else "decode.result.beam"].format(
-                      score=result.score)]
+def _result(result, ctx, src) -> Section:
+    paragraphs = [ctx.t("decode.result.p1", src=src, out=" ".join(result.tokens)),
+                  ctx.t("decode.result.greedy" if result.beam == 1 else "decode.result.beam",
+                        score=result.score)]
     if not result.finished:
-        paragraphs.append(t["decode.limit"].format(n=len(result.steps)))
-    return Section("decode.result", "13", t["decode.result.title"], paragraphs, phase="decode")
+        paragraphs.append(ctx.t("decode.limit", n=len(result.steps)))
+    return Section("decode.result", "13", ctx.t("decode.result.title"), paragraphs, phase="decode")

@@ -11,6 +11,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+@dataclass(frozen=True)
+class Highlight:
+    """The worked cell, AI-by-Hand style: the cell the text works out, and the rows and columns
+    of this matrix that make it (e.g. row i of Q and column j of Kᵀ for the score S_ij)."""
+
+    cell: tuple[int, int] | None = None
+    rows: tuple[int, ...] = ()
+    cols: tuple[int, ...] = ()
+
+
 @dataclass
 class Matrix:
     """One matrix to draw, with its labels (tokens for rows, dimensions for columns)."""
@@ -22,6 +32,15 @@ class Matrix:
     cols: list[str] | None = None
     kind: str = "matrix"  # "matrix", "pattern" (attention heatmap), "vector", "positional"
     note: str = ""  # e.g. "the tutorial's value" for a comparison matrix
+    highlight: Highlight | None = None  # the worked cell and what makes it
+    # Colour: "prob" (a fixed 0…1 single-hue scale: probabilities, attention weights),
+    # "signed" (diverging around 0), "ids" (no colour), "auto" (chosen from the values).
+    scale: str = "auto"
+    scale_group: str = ""  # matrices with the same group share one colour limit
+    role: str = ""  # "q", "k" or "v": a colour identity kept wherever the matrix appears
+    source: str = ""  # id of the section whose step made this matrix ("" if it is an input)
+    keep_rows: tuple[int, ...] = ()  # rows the narration names: never elided
+    keep_cols: tuple[int, ...] = ()  # columns the narration names: never elided
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -30,11 +49,33 @@ class Matrix:
 
 @dataclass
 class Callout:
-    """An erratum of the seed tutorial (SPEC.md D1–D18), told where it occurs."""
+    """An erratum of the seed tutorial (D1–D18 in docs/errata.md), told where it occurs."""
 
     code: str  # "D1"
     text: str
     tutorial: Matrix | None = None  # the tutorial's number, shown beside ours (D1, D5, D6)
+    # One line shown in the step, opening to ``text``: "the comic differs here: 17.175 vs 5.725"
+    summary: str = ""
+
+
+@dataclass
+class Block:
+    """One box of the architecture diagram: a sub-layer, a stack, the prediction."""
+
+    id: str  # e.g. "encoder.0.self_attn"
+    label: str  # in the reader's language
+    kind: str  # "embed", "attention", "norm", "ffn", "linear", "stack", "output"
+    section: str = ""  # id of the first section that computes it (for links)
+    detail: str = ""  # sizes, e.g. "1 head, d_k 4"
+    children: list[Block] = field(default_factory=list)
+
+
+@dataclass
+class Architecture:
+    """The model actually run, as the overview draws it: stacks of layers of sub-layers."""
+
+    blocks: list[Block]  # in reading order: source embedding, encoder, target embedding, ...
+    sizes: dict[str, int] = field(default_factory=dict)  # d_model, heads, d_k, d_ff, ...
 
 
 @dataclass
@@ -53,6 +94,13 @@ class Section:
     steps: list[str] = field(default_factory=list)  # the tape names this section shows
     phase: str = "forward"  # "text", "forward", "loss", "backward", "update", "decode"
     prefix: str = ""  # the number as the language tells it before a title, e.g. "Step 7 · "
+    reads: list[str] = field(default_factory=list)  # ids of the sections whose outputs it reads
+    feeds: list[str] = field(default_factory=list)  # ids of the sections that read its output
+    # Where it sits, outermost first, in the reader's language, for a nested table of contents:
+    # e.g. ("Encoder", "Layer 1", "Self-attention", "Head 1").
+    place: tuple[str, ...] = ()
+    level: str = "steps"  # "overview" (the map and the recap), "steps", "all" (every detail)
+    architecture: Architecture | None = None  # on the overview section only
 
     @property
     def heading(self) -> str:

@@ -104,7 +104,7 @@ def positional(ctx: Ctx, p: str, number: str) -> None:
     paragraphs = [ctx.t("pos.p1"), ctx.t("pos.p2", tok=tokens[0])] if side == "src" else \
         [ctx.t("pos.tgt", n=len(tokens))]
     callouts = []
-    tutorial = ctx.extra(f"{p}.pos", "tutorial")
+    tutorial = ctx.tutorial(f"{p}.pos", "D6")
     if side == "src" and tutorial is not None and pe.shape[0] > 1 and d > 1:
         callouts.append(ctx.callout(
             "D6", "D6", ours=f3(pe[1, 1]), theirs=f3(tutorial[1, 1]), tok=tokens[1],

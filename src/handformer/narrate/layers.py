@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..text import TUTORIAL_SRC
 from .attention import attention
 from .context import Ctx, dims, f3
 from .document import Section
@@ -66,8 +65,9 @@ def decoder_input(ctx: Ctx) -> None:
     paragraphs = [ctx.t("dec.p1", inp=" ".join(inp), target=" ".join(target), n=len(inp)),
                   ctx.t("dec.p2", first=inp[0], want=target[0] if target else "?")]
     callouts = [ctx.callout("D9", "D9.forward", n=len(inp))]
-    if " ".join(src) == TUTORIAL_SRC:
-        callouts.append(ctx.callout("D17", "D17", n=len(src), src=" ".join(src)))
+    d17 = ctx.erratum("tgt.ids", "D17")
+    if d17:
+        callouts.append(ctx.callout("D17", "D17", n=d17["ours"], src=" ".join(src)))
     ctx.add(Section("tgt.ids", "11", ctx.t("dec.title"), paragraphs,
                     formula=r"\mathrm{input} = \langle\mathrm{start}\rangle\, y_1 \dots y_n,\quad "
                             r"\mathrm{target} = y_1 \dots y_n\, \langle\mathrm{end}\rangle",
@@ -124,7 +124,7 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str, r, last=F
     if last:
         paragraphs.append(ctx.t("norm.memory"))
     callouts = []
-    tutorial = ctx.extra(f"{p}.out", "tutorial")
+    tutorial = ctx.tutorial(f"{p}.out", "D5")
     stack = p.split(".")[0]
     if tutorial is not None and ctx.first(f"D5.{stack}"):
         i, j = np.unravel_index(int(np.argmax(np.abs(tutorial - y))), y.shape)

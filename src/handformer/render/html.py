@@ -26,9 +26,10 @@ LANGUAGE_RULES = "/* language rules */\n"  # where style.css takes the rules of 
 def _env():
     try:
         import jinja2
+        import latex2mathml  # noqa: F401  (formulas: without it every one would stay raw TeX)
     except ImportError:
-        raise HandformerError("HTML output needs jinja2 and latex2mathml: "
-                              "pip install 'handformer[html]'") from None
+        raise HandformerError("HTML output needs jinja2 and latex2mathml (part of handformer's "
+                              "install): pip install jinja2 latex2mathml") from None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)

@@ -11,8 +11,8 @@ import json
 
 import numpy as np
 
-from .. import ops_bert  # noqa: F401  (registers the BERT ops, so their formulas load too)
 from ..config import HandformerError
+from ..families import registry
 from ..limits import check
 from ..schema import SchemaError
 from ..tape import Step, Tape
@@ -158,6 +158,7 @@ def loads(text: str) -> Tape:
 
 
 def _tape_from_dict(data: dict) -> Tape:
+    registry.load_all()  # every family's ops, so a loaded step's formula is found
     params = {n: decode_array(v) for n, v in data.get("params", {}).items()}
     tape = Tape(params)
     for key in data:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .. import i18n
+from .. import i18n, layout
 from ..narrate.document import Callout, Matrix, Section
 from . import grids
 
@@ -44,7 +44,7 @@ def tex_text(text: str) -> str:
 def bmatrix(value, precision: int, kind: str = "matrix") -> str:
     """A matrix (corners only when large) as \\begin{bmatrix} ... \\end{bmatrix}."""
     v = grids.as_2d(value)
-    rows, cols = grids.shown_rows(v.shape[0]), grids.shown_cols(v.shape[1])
+    rows, cols = layout.shown_rows(v.shape[0]), layout.shown_cols(v.shape[1])
     lines = []
     for i in rows:
         cells = [_tex_cell(v, i, j, precision) for j in cols]
@@ -57,7 +57,7 @@ def _tex_cell(v, i, j, precision: int) -> str:
         return r"\ddots" if j is None else r"\vdots"
     if j is None:
         return r"\cdots"
-    text = grids.fmt(float(v[i, j]), precision)
+    text = layout.number(float(v[i, j]), precision)
     return text.replace("−∞", r"-\infty").replace("∞", r"\infty")
 
 
@@ -84,7 +84,7 @@ def _op(text: str) -> str:
 
 def labels_table(labels: list[str], lang: str = "en") -> str:
     """The tokens labelling a matrix's rows, as a one-row GFM table (row → token)."""
-    idx = [i for i in grids.shown_rows(len(labels)) if i is not None]
+    idx = [i for i in layout.shown_rows(len(labels)) if i is not None]
     head = "| " + " | ".join([i18n.t(lang, "md.row"), *(str(i) for i in idx)]) + " |"
     rule = "|" + "---|" * (len(idx) + 1)
     body = "| " + " | ".join([i18n.t(lang, "md.token"),

@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 
 from ..config import Config, ConfigError, HandformerError
-from ..interop.weights import WeightsError, atomic_write, refuse_non_finite
-from ..limits import read_limited
+from ..interop.weights import WeightsError, refuse_non_finite
+from ..io import atomic_write, read_bytes
 from ..schema import SchemaError
 from ..text import Vocab
 from .ckpt_schema import check_meta, check_optimizer_state
@@ -66,7 +66,7 @@ def save(path, ckpt: Checkpoint) -> None:
         "history": ckpt.history, "run": ckpt.run, "sha256": digest(tensors),
     }
     data = st_save(tensors, metadata={"handformer": json.dumps(meta)})
-    atomic_write(Path(path), data)
+    atomic_write(path, data)
 
 
 def load(path) -> Checkpoint:
@@ -100,13 +100,10 @@ def _read(path: Path):
     from safetensors import SafetensorError
     from safetensors.numpy import load as st_load
 
-    try:
-        raw = read_limited(path, "file_mib", "checkpoint", streams=False)
-    except FileNotFoundError:
+    if not path.exists():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist; train one with "
-                              f"`handformer train --save {path}`") from None
-    except OSError as err:
-        raise CheckpointError(f"cannot read checkpoint {str(path)!r}: {err.strerror}") from None
+                              f"`handformer train --save {path}`")
+    raw = read_bytes(path, "checkpoint", CheckpointError, limit="file_mib", streams=False)
     try:
         tensors = st_load(raw)
         n = int.from_bytes(raw[:8], "little")

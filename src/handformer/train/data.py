@@ -1,7 +1,7 @@
 """Training pairs: the tutorial's lines cut at the first comma, or a TSV file; padded batches.
 
 A batch holds, for B pairs padded to the longest in the batch, the source ids, the decoder
-input ``<start> y_1 … y_n`` and its target ``y_1 … y_n <end>`` (teacher forcing, SPEC step 11),
+input ``<start> y_1 … y_n`` and its target ``y_1 … y_n <end>`` (teacher forcing, the tutorial's step 11),
 the padding masks, and loss weights that are 0 at pad positions.
 """
 
@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..limits import read_limited
 from ..text import END, PAD, START, TUTORIAL_DATASET, TextError, Vocab, tokenize
 
 SPECIALS = (START, END, PAD)
@@ -21,8 +20,13 @@ MIN_FOR_VALIDATION = 20  # below this every pair is needed for training
 
 def default_pairs() -> list[tuple[str, str]]:
     """Each tutorial line split at its first comma (clause → rest); no comma: itself → itself."""
+    return pairs_from_lines(TUTORIAL_DATASET)
+
+
+def pairs_from_lines(lines) -> list[tuple[str, str]]:
+    """Each line split at its first comma (clause → rest); no comma: itself → itself."""
     pairs = []
-    for line in TUTORIAL_DATASET:
+    for line in lines:
         src, comma, rest = line.partition(",")
         pairs.append((src.strip(), rest.strip() if comma else src.strip()))
     return pairs
@@ -30,26 +34,25 @@ def default_pairs() -> list[tuple[str, str]]:
 
 def read_pairs(path: str | Path) -> list[tuple[str, str]]:
     """UTF-8, one pair per line: source TAB target. Blank lines and '#' comments are skipped."""
-    path = Path(path)
-    try:
-        text = read_limited(path, "text_mib", "pairs file").decode("utf-8-sig")  # a byte-order mark is not a word
-    except FileNotFoundError:
-        raise TextError(f"pairs file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise TextError(f"cannot read pairs file {str(path)!r}: {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        raise TextError(f"pairs file {str(path)!r} is not UTF-8 (byte {err.start})") from None
+    from ..io import read_text
+
+    pairs = parse_pairs(read_text(path, "pairs file", TextError), str(path))
+    if not pairs:
+        raise TextError(f"pairs file {str(path)!r} has no pairs")
+    return pairs
+
+
+def parse_pairs(text: str, where: str = "pairs") -> list[tuple[str, str]]:
+    """'source<TAB>target' lines (maybe none); ``where`` names the text in errors."""
     pairs = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         parts = line.split("\t")
         if len(parts) != 2 or not tokenize(parts[0]) or not tokenize(parts[1]):
-            raise TextError(f"{path}:{number}: expected 'source<TAB>target' with words on both "
+            raise TextError(f"{where}:{number}: expected 'source<TAB>target' with words on both "
                             f"sides, got {line[:60]!r}")
         pairs.append((parts[0].strip(), parts[1].strip()))
-    if not pairs:
-        raise TextError(f"pairs file {str(path)!r} has no pairs")
     return pairs
 
 
@@ -81,7 +84,7 @@ def encode_pairs(vocab: Vocab, pairs, max_len: int) -> list[tuple[list[int], lis
     for src, tgt in pairs:
         s, t = vocab.encode(src, "source sentence"), vocab.encode(tgt, "target sentence")
         if len(s) > max_len or len(t) + 1 > max_len:
-            raise TextError(f"the pair {src!r} → {tgt!r} is longer than --max-len {max_len}")
+            raise TextError(f"the pair {src!r} → {tgt!r} is longer than max_len {max_len}")
         encoded.append((s, t))
     return encoded
 

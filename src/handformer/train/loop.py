@@ -45,20 +45,20 @@ class Options:
 
     def check(self) -> None:
         if self.epochs < 1 or self.batch_size < 1 or self.warmup < 1:
-            raise HandformerError("--epochs, --batch-size and --warmup must be at least 1")
+            raise HandformerError("epochs, batch_size and warmup must be at least 1")
         if self.schedule not in ("constant", "warmup"):
-            raise HandformerError(f"--schedule must be constant or warmup, got {self.schedule!r}")
+            raise HandformerError(f"schedule must be constant or warmup, got {self.schedule!r}")
         if self.dtype not in ("float64", "float32"):
-            raise HandformerError(f"--dtype must be float64 or float32, got {self.dtype!r}")
+            raise HandformerError(f"dtype must be float64 or float32, got {self.dtype!r}")
         if self.clip is not None and not 0 < self.clip < math.inf:
-            raise HandformerError(f"--clip must be a positive number, got {self.clip}")
+            raise HandformerError(f"clip must be a positive number, got {self.clip}")
         if not 0 < self.lr <= MAX_LR:
-            raise HandformerError(f"--lr must be a positive number at most {MAX_LR} (far above "
+            raise HandformerError(f"lr must be a positive number at most {MAX_LR} (far above "
                                   f"any rate that trains), got {self.lr}")
         if self.optimizer not in ("adam", "sgd"):
             raise HandformerError(f"optimizer must be adam or sgd, got {self.optimizer!r}")
         if not 0 <= self.momentum < 1:
-            raise HandformerError(f"--momentum must be in [0, 1), got {self.momentum}")
+            raise HandformerError(f"momentum must be in [0, 1), got {self.momentum}")
 
     @classmethod
     def from_dict(cls, data: dict) -> Options:

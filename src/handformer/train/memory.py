@@ -3,7 +3,7 @@
 A training step allocates and frees the same large temporaries every time. By default glibc
 serves blocks above 128 KiB with mmap and returns them to the OS on free, so the next step
 faults every page back in: thousands of page faults per step and up to 2× slower at the
-base size (BENCHMARKING.md, trap 3). Raising the mmap and trim thresholds keeps them.
+paper's base size. Raising the mmap and trim thresholds keeps the blocks in the process.
 """
 
 from __future__ import annotations

@@ -101,7 +101,7 @@ class Adam:
 def make_optimizer(name: str, params, lr: float, momentum: float = 0.9):
     """'adam' (β 0.9/0.98, ε 1e-9, the paper's) or 'sgd' (with momentum)."""
     if lr <= 0:
-        raise HandformerError(f"--lr must be positive, got {lr}")
+        raise HandformerError(f"the learning rate must be positive, got {lr}")
     if name == "adam":
         return Adam(params, lr)
     if name == "sgd":

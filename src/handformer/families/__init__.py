@@ -1,0 +1,1 @@
+"""Model families (the encoder-decoder Transformer, the BERT encoder), found through registry."""

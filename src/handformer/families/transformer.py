@@ -1,0 +1,35 @@
+"""The encoder-decoder Transformer of the paper and the tutorial (model.py), as a family."""
+
+from __future__ import annotations
+
+import functools
+
+from .. import model
+from ..config import Config
+from .registry import Family, register
+
+
+def story(tape) -> list:
+    """Dataset → vocabulary → encoding → embedding → encoder → decoder → prediction, then, after
+    a backward pass, the loss, every gradient and the update."""
+    from ..narrate import intro, layers, predict
+    from ..narrate.backward import backward
+
+    told = [intro.dataset, intro.vocabulary, intro.encoding,
+            functools.partial(intro.embedding, p="src_embed", number="4"),
+            functools.partial(intro.positional, p="src_embed", number="5"),
+            functools.partial(intro.model_input, p="src_embed", number="6"),
+            layers.encoder, layers.decoder, predict.prediction]
+    return told + [predict.loss, backward] if tape.grads else told
+
+
+
+def load(config: Config, corpus: str | None = None, weights: str | None = None):
+    """Dataset, vocabulary and parameters (fresh from the seed, or a weights file)."""
+    from ..api import setup
+
+    return setup(config, corpus, weights)
+
+
+FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
+                         load))

@@ -1,0 +1,174 @@
+"""The JSON API under /api/: walk, panels, compare, train (start, progress, events, stop),
+translate.
+
+Handlers read the JSON body, check it (requests.py, limits.py), compute in a worker thread,
+and answer JSON. Errors are {"error": message, "field": the request field or null}: 400 for
+malformed JSON, 413 for a body too large, 415 for a body that is not JSON, 404 for a job this
+session does not have, 422 for everything the engine or the limits refuse, 429 when too many
+jobs run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from ..config import HandformerError
+from . import compare as diff
+from . import pages
+from .jobs import new_run
+from .limits import RequestError
+from .requests import expect_object, field_of, parse_walk, reject_unknown
+from .training import parse_train, parse_translate, translation_json
+
+
+def error(message: str, field: str | None, status: int) -> JSONResponse:
+    return JSONResponse({"error": message, "field": field}, status_code=status)
+
+
+def handles_errors(handler):
+    """RequestError and HandformerError become JSON errors (422 unless said otherwise)."""
+
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except RequestError as err:
+            return error(err.message, err.field, err.status)
+        except HandformerError as err:
+            return error(str(err), field_of(err), 422)
+
+    wrapped.__name__ = handler.__name__
+    return wrapped
+
+
+async def read_json(request: Request):
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise RequestError("send the body as JSON (Content-Type: application/json)", None, 415)
+    try:
+        return json.loads(await request.body())
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise RequestError(f"malformed JSON: {err}", None, 400) from None
+
+
+def settings(request: Request):
+    return request.app.state.limits, request.app.state.jobs
+
+
+@handles_errors
+async def walk(request: Request) -> Response:
+    """The tape of one run, byte for byte what `handformer walk --format json` writes."""
+    w = parse_walk(await read_json(request), settings(request)[0])
+    text = await run_in_threadpool(lambda: pages.tape_json(_tape(w)))
+    return Response(text, media_type="application/json")
+
+
+def _tape(w):
+    from ..api import run_backward, run_forward
+
+    tape = run_forward(w.setup, w.src, w.tgt)
+    if w.backward:
+        run_backward(tape, w.lr)
+    return tape
+
+
+@handles_errors
+async def panels(request: Request) -> Response:
+    """The walkthrough's panels as HTML (both languages), for the page to swap in."""
+    w = parse_walk(await read_json(request), settings(request)[0])
+    return JSONResponse(await run_in_threadpool(lambda: pages.walk_panels(_tape(w))))
+
+
+@handles_errors
+async def compare(request: Request) -> Response:
+    """{"a": walk body, "b": walk body}: every step's largest change and where the runs part."""
+    body = expect_object(await read_json(request))
+    reject_unknown(body, {"a", "b"})
+    limits = settings(request)[0]
+    runs = []
+    for key in ("a", "b"):
+        try:
+            runs.append(parse_walk(body.get(key), limits))
+        except RequestError as err:
+            field = f"{key}.{err.field}" if err.field else key
+            raise RequestError(f"{key}: {err.message}", field, err.status) from None
+    a, b = await run_in_threadpool(lambda: [_tape(w) for w in runs])
+    return JSONResponse(diff.compare(a, b))
+
+
+@handles_errors
+async def train_start(request: Request) -> Response:
+    limits, jobs = settings(request)
+    cfg, pairs, options = parse_train(await read_json(request), limits)
+    run = await run_in_threadpool(new_run, cfg, pairs, options)
+    job = jobs.start(request.state.session, run, options.epochs)
+    return JSONResponse(job.status(), status_code=202)
+
+
+def _job(request: Request):
+    job = request.state.session.jobs.get(request.path_params["job"])
+    if job is None:
+        raise RequestError("no such training job in this session", "job", 404)
+    return job
+
+
+@handles_errors
+async def train_status(request: Request) -> Response:
+    return JSONResponse(_job(request).status())
+
+
+@handles_errors
+async def train_events(request: Request) -> Response:
+    """Server-sent events: the status after every finished epoch (only the new losses and
+    accuracies, from index "from"), until the job ends."""
+    job = _job(request)
+
+    async def events():
+        sent = 0
+        while True:
+            s = job.status()
+            done = s["state"] != "running"
+            if s["epochs_done"] > sent or done:
+                s |= {"from": sent, "losses": s["losses"][sent:],
+                      "accuracy": s["accuracy"][sent:]}
+                sent = s["epochs_done"]
+                yield f"data: {json.dumps(s)}\n\n"
+            if done:
+                return
+            await asyncio.sleep(0.2)
+
+    return StreamingResponse(events(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store"})
+
+
+@handles_errors
+async def train_list(request: Request) -> Response:
+    return JSONResponse({"jobs": [j.status() for j in request.state.session.jobs.values()]})
+
+
+@handles_errors
+async def train_cancel(request: Request) -> Response:
+    job = _job(request)
+    job.cancel.set()
+    return JSONResponse(job.status())
+
+
+@handles_errors
+async def translate(request: Request) -> Response:
+    """Decode a sentence with a job's trained model; with "explain", the decoding panels too."""
+    body = await read_json(request)
+    limits, jobs = settings(request)
+    t = parse_translate(body, limits)
+    job = request.state.session.jobs.get(t.job)
+    if job is None:
+        raise RequestError("no such training job in this session", "job", 404)
+    run = jobs.model(job)
+    if run is None:
+        raise RequestError("this job has no model to translate with (still training, "
+                           "stopped before its first epoch, or dropped from memory: train "
+                           "again)", "job", 409)
+    return JSONResponse(await run_in_threadpool(lambda: translation_json(run, t)))

@@ -1,0 +1,117 @@
+"""Training in the background: one thread per job, progress after every epoch, cancellable.
+
+The job trains as `handformer train` does (train.loop.start and fit, Adam by default) and keeps
+its model in the server's bounded model store, from which translate reads it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+
+from ..config import HandformerError
+from ..train import loop
+from .limits import Limits, RequestError
+from .sessions import LRU, Session
+
+
+class Cancelled(Exception):
+    """Raised inside the training thread when its job is stopped."""
+
+
+class Job:
+    def __init__(self, run, epochs: int):
+        self.id = secrets.token_urlsafe(9)
+        self.run, self.epochs = run, epochs
+        self.state, self.error, self.final = "running", None, None
+        self.history: list[dict] = []
+        self.started, self.finished = time.time(), None
+        self.cancel = threading.Event()
+        self.lock = threading.Lock()
+
+    @property
+    def active(self) -> bool:
+        return self.state == "running"
+
+    def status(self) -> dict:
+        with self.lock:
+            history = list(self.history)
+        last = history[-1] if history else {}
+        return {"id": self.id, "state": self.state, "epochs": self.epochs,
+                "epochs_done": len(history), "losses": [h["loss"] for h in history],
+                "accuracy": [h["accuracy"] for h in history], "loss": last.get("loss"),
+                "final": self.final, "error": self.error, "model": self.run is not None,
+                "seconds": round((self.finished or time.time()) - self.started, 3)}
+
+
+class Jobs:
+    """Every job of the server; at most ``max_jobs_running`` train at once."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.models = LRU(limits.max_models, on_drop=lambda _key, job: _forget(job))
+        self._running = 0
+        self._lock = threading.Lock()
+
+    def start(self, session: Session, run, epochs: int) -> Job:
+        with self._lock:
+            if self._running >= self.limits.max_jobs_running:
+                raise RequestError(f"{self._running} training jobs are running, this server's "
+                                   f"limit; wait or stop one", "epochs", 429)
+            if session.running() >= self.limits.max_jobs_per_session:
+                raise RequestError(f"this session already runs {session.running()} training "
+                                   f"jobs (the limit); wait or stop one", "epochs", 429)
+            self._running += 1
+        job = Job(run, epochs)
+        session.add_job(job)
+        threading.Thread(target=self._train, args=(job,), daemon=True,
+                         name=f"handformer-train-{job.id}").start()
+        return job
+
+    def _train(self, job: Job) -> None:
+        try:
+            loop.fit(job.run, on_batch=lambda _n: _check(job), on_epoch=lambda s: _add(job, s))
+            r = job.run
+            job.final = loop.evaluate(r.params, r.config, r.vocab, r.train, dtype=r.options.dtype)
+            job.state = "done"
+        except Cancelled:
+            job.state = "cancelled"
+        except HandformerError as err:
+            job.state, job.error = "failed", str(err)
+        except Exception as err:  # noqa: BLE001  (a job must end with a state, never hang)
+            job.state, job.error = "failed", f"{type(err).__name__}: {err}"
+        finally:
+            job.finished = time.time()
+            with self._lock:
+                self._running -= 1
+            if job.history:
+                self.models.put(job.id, job)
+            else:
+                _forget(job)
+
+    def model(self, job: Job):
+        """The job's trained run (marks it recently used), or None if dropped or not ready."""
+        if job.active or self.models.get(job.id) is None:
+            return None
+        return job.run
+
+
+def _check(job: Job) -> None:
+    if job.cancel.is_set():
+        raise Cancelled
+
+
+def _add(job: Job, stats: dict) -> None:
+    with job.lock:
+        job.history.append(stats)
+    _check(job)
+
+
+def _forget(job: Job) -> None:
+    job.run = None
+
+
+def new_run(cfg, pairs, options: loop.Options):
+    """A fresh training run (vocabulary, weights, optimizer) as `handformer train` starts it."""
+    return loop.start(cfg, pairs, options)

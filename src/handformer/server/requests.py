@@ -1,0 +1,118 @@
+"""A JSON body to what the engine takes: Config (built as the CLI builds it), sentences, corpus.
+
+The config fields are the CLI's option names with underscores ("d_model", "heads", "layers", ...)
+and become the Config through cli.config_from_options, so `POST /api/walk` and `handformer walk`
+cannot disagree. No field is ever a file system path.
+"""
+
+from __future__ import annotations
+
+import re
+import typing
+from dataclasses import dataclass
+
+from ..api import Setup, setup
+from ..cli import CONFIG_FIELDS, config_from_options
+from ..config import PRESETS, Config, HandformerError
+from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, corpus_lines
+from .limits import Limits, RequestError, check_caps, check_corpus, check_model, check_sentence
+
+WALK_FIELDS = {"src", "tgt", "corpus", "preset", "config", "backward", "lr"}
+_HINTS = typing.get_type_hints(Config)
+
+
+@dataclass
+class Walk:
+    """One walk request, checked: the run's setup, the sentences and the backward switch."""
+
+    setup: Setup
+    src: str
+    tgt: str
+    backward: bool = False
+    lr: float = 0.1
+
+
+def expect_object(body, field: str = "body") -> dict:
+    if not isinstance(body, dict):
+        raise RequestError(f"{field} must be a JSON object", None if field == "body" else field)
+    return body
+
+
+def reject_unknown(body: dict, known: set, where: str = "") -> None:
+    unknown = sorted(set(body) - known)
+    if unknown:
+        raise RequestError(f"unknown field(s) {', '.join(map(repr, unknown))}; known: "
+                           f"{', '.join(sorted(known))}", where + unknown[0])
+
+
+def build_config(body: dict) -> Config:
+    """``preset`` plus ``config`` overrides, exactly as `--preset NAME --d-model 8 ...` do."""
+    name = body.get("preset") or "tutorial"
+    if name not in PRESETS:
+        raise RequestError(f"preset must be one of {', '.join(PRESETS)}, got {name!r}", "preset")
+    overrides = expect_object(body.get("config") or {}, "config")
+    reject_unknown(overrides, set(CONFIG_FIELDS), "config.")
+    for key, value in overrides.items():
+        _check_type(key, value)
+    check_caps(overrides)
+    return config_from_options({"preset": name, **overrides})
+
+
+def _check_type(name: str, value) -> None:
+    if value is None:
+        return
+    kind = _base(_HINTS.get(name, int))
+    ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        ok = True
+    if not ok:
+        raise RequestError(f"config.{name} must be a {kind.__name__}, got {value!r}",
+                           f"config.{name}")
+
+
+def _base(hint):
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    return args[0] if args else hint
+
+
+def dataset_of(body: dict, limits: Limits) -> list[str] | None:
+    """The corpus's sentences, or None for the tutorial's dataset (absent or empty corpus)."""
+    corpus = body.get("corpus")
+    if corpus is None or corpus == "":
+        return None
+    return corpus_lines(check_corpus(corpus, "corpus", limits))
+
+
+def parse_walk(body, limits: Limits) -> Walk:
+    body = expect_object(body)
+    reject_unknown(body, WALK_FIELDS)
+    src, tgt = body.get("src"), body.get("tgt")
+    src = TUTORIAL_SRC if src is None else check_sentence(src, "src", limits)
+    tgt = TUTORIAL_TGT if tgt is None else check_sentence(tgt, "tgt", limits)
+    backward = body.get("backward", False)
+    if not isinstance(backward, bool):
+        raise RequestError("backward must be true or false", "backward")
+    lr = body.get("lr", 0.1)
+    if isinstance(lr, bool) or not isinstance(lr, (int, float)):
+        raise RequestError(f"lr must be a number, got {lr!r}", "lr")
+    cfg = build_config(body)
+    dataset = dataset_of(body, limits)
+    check_model(cfg, len(Vocab.from_corpus(dataset or TUTORIAL_DATASET)), limits,
+                "config" if body.get("config") else "preset")
+    return Walk(setup(cfg, dataset=dataset), src, tgt, backward, float(lr))
+
+
+_ROLES = (("source sentence", "src"), ("target sentence", "tgt"), ("corpus", "corpus"),
+          ("--max-len", "config.max_len"), ("pair", "pairs"))
+
+
+def field_of(err: HandformerError) -> str | None:
+    """The request field a library error concerns, read from its message (names first)."""
+    message = str(err)
+    for name in sorted(CONFIG_FIELDS, key=len, reverse=True):
+        if re.search(rf"(?<![\w-]){name}(?!\w)", message):
+            return f"config.{name}"
+    for phrase, field in _ROLES:
+        if phrase in message:
+            return field
+    return None

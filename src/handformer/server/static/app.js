@@ -1,0 +1,198 @@
+/* handformer app: the form, the language, and the walkthrough redrawn on every change.
+   No inline handlers: everything is bound here with addEventListener; all user text goes into
+   the page as textContent; panels are the server's (escaped) HTML export panels. */
+(function () {
+  "use strict";
+  var HF = window.HF = {lang: "en", text: {}, backward: false, onWalk: []};
+  var root = document.documentElement;
+  var form = document.getElementById("walk-form");
+  var pending = 0, timer = null, statusKey = "";
+
+  function $(id) { return document.getElementById(id); }
+  HF.$ = $;
+
+  HF.t = function (key, values) {
+    var s = (HF.text[HF.lang] || {})[key];
+    if (s === undefined) { s = (HF.text.en || {})[key] || key; }
+    return String(s).replace(/\{(\w+)\}/g, function (m, k) {
+      return values && values[k] !== undefined ? values[k] : m;
+    });
+  };
+
+  function applyText() {
+    document.querySelectorAll("[data-t]").forEach(function (el) {
+      var key = el.getAttribute("data-t");
+      el.textContent = key === "train_button" ? HF.t(key, {n: $("f-epochs").value || "?"}) : HF.t(key);
+    });
+    $("backward").setAttribute("aria-pressed", String(HF.backward));
+    document.title = HF.t("title");
+    $("status").textContent = statusKey ? HF.t(statusKey) : "";
+    var words = $("panels").dataset;  /* the export's nav.js reads its button labels here */
+    words.showAll = HF.t("show_all"); words.showCorners = HF.t("show_corners");
+    words.showFirst = HF.t("show_first");
+  }
+  HF.applyText = applyText;
+
+  function setLang(lang) {
+    keepInView(function () { switchLang(lang); });
+  }
+
+  function switchLang(lang) {
+    HF.lang = lang;
+    root.setAttribute("data-lang", lang);
+    root.setAttribute("lang", lang === "zh" ? "zh-CN" : "en");
+    document.querySelectorAll("[data-set-lang]").forEach(function (b) {
+      b.setAttribute("aria-pressed", String(b.getAttribute("data-set-lang") === lang));
+    });
+    try { localStorage.setItem("handformer-lang", lang); } catch (e) { /* private mode */ }
+    applyText();
+    HF.onWalk.forEach(function (f) { f("lang"); });
+  }
+
+  HF.walkBody = function () {
+    var config = {};
+    form.querySelectorAll("[data-config]").forEach(function (el) {
+      if (el.value === "") { return; }
+      var kind = el.getAttribute("data-config");
+      config[el.name] = kind === "int" ? Number(el.value) : kind === "bool" ? el.value === "true" : el.value;
+    });
+    var body = {src: $("f-src").value, tgt: $("f-tgt").value, preset: $("f-preset").value, config: config};
+    if ($("f-corpus").value.trim() !== "") { body.corpus = $("f-corpus").value; }
+    return body;
+  };
+
+  HF.post = function (url, body) {
+    return fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                       body: JSON.stringify(body), credentials: "same-origin"})
+      .then(function (r) {
+        return r.json().then(function (data) { return {ok: r.ok, status: r.status, data: data}; });
+      });
+  };
+
+  var FIELD_ALIAS = {"config.decoder_heads": "config.heads", "config.d_v": "config.d_k",
+                     "config.encoder_layers": "config.layers", "config.decoder_layers": "config.layers"};
+
+  HF.clearErrors = function (scope) {
+    document.querySelectorAll(".field-error").forEach(function (p) {
+      if (!scope || scope.indexOf(p.getAttribute("data-for")) >= 0) { p.hidden = true; p.textContent = ""; }
+    });
+    form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
+  };
+
+  HF.showError = function (field, message) {
+    field = FIELD_ALIAS[field] || field || "";
+    var input = null, slot = null;
+    if (field.indexOf("config.") === 0) {
+      input = $("f-" + field.slice(7));
+      slot = document.querySelector('.field-error[data-for="config"]');
+    } else {
+      input = $("f-" + field);
+      slot = document.querySelector('.field-error[data-for="' + field + '"]');
+    }
+    slot = slot || document.querySelector('.field-error[data-for=""]');
+    if (input) { input.setAttribute("aria-invalid", "true"); }
+    slot.textContent = HF.t("error_prefix") + message;  /* the engine explains in English */
+    slot.hidden = false;
+  };
+
+  function anchorPanel() {
+    var panels = document.querySelectorAll("#panels section.panel");
+    for (var i = 0; i < panels.length; i++) {
+      var r = panels[i].getBoundingClientRect();
+      if (r.bottom > 60) { return {id: panels[i].getAttribute("data-id"), top: r.top}; }
+    }
+    return null;
+  }
+
+  /* Run change() and scroll back so that the panel at the top of the window stays there. */
+  function keepInView(change) {
+    var anchor = anchorPanel();
+    change();
+    if (!anchor) { return; }
+    var now = document.querySelector('#panels section.panel[data-id="' + CSS.escape(anchor.id) + '"]');
+    if (now) { window.scrollBy(0, now.getBoundingClientRect().top - anchor.top); }
+  }
+
+  HF.swapPanels = function (container, html) {
+    if (container.id === "panels") { keepInView(function () { replacePanels(container, html); }); }
+    else { replacePanels(container, html); }
+  };
+
+  function replacePanels(container, html) {
+    var old = {};
+    container.querySelectorAll(":scope > section.panel").forEach(function (s) { old[s.getAttribute("data-id")] = s; });
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    var fresh = Array.prototype.slice.call(tpl.content.children);
+    var kept = fresh.map(function (s) {
+      var prev = old[s.getAttribute("data-id")];
+      return prev && prev.innerHTML === s.innerHTML ? prev : s;  /* unchanged panels stay */
+    });
+    container.replaceChildren.apply(container, kept);
+  }
+
+  function setToc(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    $("toc-list").replaceChildren.apply($("toc-list"), Array.prototype.slice.call(tpl.content.children));
+  }
+
+  HF.status = function (key) { statusKey = key; $("status").textContent = key ? HF.t(key) : ""; };
+
+  function recompute() {
+    var ticket = ++pending, body = HF.walkBody();
+    if (HF.backward) { body.backward = true; }
+    HF.status("computing");
+    $("panels").setAttribute("aria-busy", "true");
+    HF.post("/api/panels", body).then(function (r) {
+      if (ticket !== pending) { return; }  /* a newer change is on its way */
+      $("panels").setAttribute("aria-busy", "false");
+      HF.clearErrors(["src", "tgt", "corpus", "config", "preset", ""]);
+      if (!r.ok) { HF.status(""); HF.showError(r.data.field, r.data.error); return; }
+      HF.swapPanels($("panels"), r.data.panels);
+      setToc(r.data.toc);
+      HF.status("ready");
+      HF.onWalk.forEach(function (f) { f("walk"); });
+    }).catch(function (e) {
+      $("panels").setAttribute("aria-busy", "false");
+      HF.showError("", HF.t("network", {error: String(e)}));
+    });
+  }
+  HF.recompute = recompute;
+
+  function placeholders() {
+    var p = HF.presets[$("f-preset").value] || {};
+    form.querySelectorAll("[data-config=int]").forEach(function (el) {
+      var v = el.name === "layers" ? p.encoder_layers : p[el.name];
+      el.placeholder = v === undefined || v === null ? (el.name === "d_k" ? "d_model / heads" : "0") : String(v);
+    });
+  }
+
+  function later() { clearTimeout(timer); timer = setTimeout(recompute, 250); }
+
+  function start(bundle) {
+    HF.text = bundle.text;
+    HF.presets = bundle.presets || {};
+    $("f-src").value = bundle.defaults.src;
+    $("f-tgt").value = bundle.defaults.tgt;
+    $("f-corpus").value = bundle.defaults.corpus;
+    $("f-sentence").value = bundle.defaults.src;
+    $("f-epochs").max = bundle.limits.max_epochs;
+    form.addEventListener("input", function (e) { if (!e.target.closest(".no-walk")) { later(); } });
+    placeholders();
+    $("f-preset").addEventListener("change", placeholders);
+    form.addEventListener("submit", function (e) { e.preventDefault(); });
+    document.querySelectorAll("[data-set-lang]").forEach(function (b) {
+      b.addEventListener("click", function () { setLang(b.getAttribute("data-set-lang")); });
+    });
+    $("backward").addEventListener("click", function () {
+      HF.backward = !HF.backward; applyText(); recompute();
+    });
+    var saved = null;
+    try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
+    setLang(saved === "zh" ? "zh" : "en");
+    recompute();
+  }
+
+  fetch("/static/ui_text.json").then(function (r) { return r.json(); }).then(start);
+})();

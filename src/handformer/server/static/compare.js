@@ -1,0 +1,127 @@
+/* Compare two runs: pin one, change anything, and see per step how far the numbers moved,
+   where the runs part, and for a chosen step both matrices side by side with their Δ. */
+(function () {
+  "use strict";
+  var HF = window.HF, $ = HF.$, pinned = null, result = null, chosen = null, ticket = 0;
+
+  function node(tag, cls, text) {
+    var n = document.createElement(tag);
+    if (cls) { n.className = cls; }
+    if (text !== undefined) { n.textContent = text; }
+    return n;
+  }
+
+  function fmt(x) {
+    if (typeof x === "string") { return x; }
+    if (x === null || x === undefined) { return "–"; }
+    return Math.abs(x) >= 1e-3 || x === 0 ? x.toFixed(3) : x.toExponential(2);
+  }
+
+  function rows(v) {
+    if (!Array.isArray(v)) { return [[v]]; }
+    return Array.isArray(v[0]) ? v : [v];
+  }
+
+  function grid(values, other, delta) {
+    var table = node("table", "grid cmp-grid");
+    rows(values).forEach(function (row, i) {
+      var tr = table.insertRow();
+      row.forEach(function (x, j) {
+        var y = rows(other)[i][j], td = tr.insertCell();
+        var same = x === y;
+        td.textContent = delta ? (same ? "0" : fmt(typeof x === "number" && typeof y === "number" ? y - x : "≠")) : fmt(x);
+        if (!same) { td.className = "changed"; td.title = "Δ " + fmt(typeof x === "number" && typeof y === "number" ? y - x : "≠"); }
+      });
+    });
+    return table;
+  }
+
+  function detail(step) {
+    var box = node("div", "cmp-detail");
+    box.appendChild(node("h3", null, step.name));
+    if (step.a === undefined) { box.appendChild(node("p", "muted", step.reshaped ? HF.t("reshaped") : "")); return box; }
+    [["pinned_col", step.a, step.b, false], ["current_col", step.b, step.a, false],
+     ["delta_col", step.a, step.b, true]].forEach(function (c) {
+      var fig = node("figure", "cmp-side");
+      fig.appendChild(node("figcaption", null, HF.t(c[0])));
+      fig.appendChild(grid(c[1], c[2], c[3]));
+      box.appendChild(fig);
+    });
+    return box;
+  }
+
+  function render() {
+    var box = $("compare");
+    if (!pinned || !result) { box.hidden = true; box.replaceChildren(); return; }
+    var changed = result.steps.filter(function (s) { return s.changed; });
+    var head = node("h2", null, HF.t("compare"));
+    var summary = node("p", "cmp-summary", result.first_difference === null ? HF.t("identical")
+      : HF.t("first_part", {step: result.first_difference, changed: changed.length, total: result.steps.length}));
+    var table = node("table", "cmp-table");
+    var hr = table.createTHead().insertRow();
+    ["step", "max_diff", "cells"].forEach(function (k) { hr.appendChild(node("th", null, HF.t(k))); });
+    var body = table.createTBody();
+    changed.forEach(function (s) {
+      var tr = body.insertRow(), b = node("button", "link", s.name);
+      b.type = "button";
+      b.addEventListener("click", function () { chosen = s.name; render(); });
+      tr.insertCell().appendChild(b);
+      tr.insertCell().textContent = s.reshaped ? HF.t("reshaped") : fmt(s.max_abs_diff);
+      tr.insertCell().textContent = s.cells === null ? "–" : String(s.cells);
+      if (s.name === result.first_difference) { tr.className = "first"; }
+    });
+    var parts = [head, summary];
+    if (changed.length) { parts.push(node("div", "scroll", undefined)); parts[2].appendChild(table); }
+    var pick = changed.filter(function (s) { return s.name === chosen; })[0] || changed[0];
+    if (pick) { parts.push(detail(pick)); }
+    box.replaceChildren.apply(box, parts);
+    box.hidden = false;
+    mark(changed);
+  }
+
+  function mark(changed) {
+    document.querySelectorAll("#panels .delta-badge").forEach(function (b) { b.remove(); });
+    changed.forEach(function (s) {
+      document.querySelectorAll('#panels figure.mx[data-name="' + CSS.escape(s.name) + '"] figcaption')
+        .forEach(function (cap) {
+          cap.appendChild(node("span", "delta-badge", s.reshaped ? HF.t("reshaped") : "max |Δ| " + fmt(s.max_abs_diff)));
+        });
+    });
+  }
+
+  function refresh() {
+    if (!pinned) { return; }
+    var current = HF.walkBody();
+    if (HF.backward) { current.backward = true; }
+    var mine = ++ticket;
+    HF.post("/api/compare", {a: pinned, b: current}).then(function (r) {
+      if (mine !== ticket || !pinned) { return; }  /* a newer comparison is on its way */
+      if (!r.ok) { HF.showError(r.data.field, r.data.error); return; }
+      result = r.data;
+      render();
+    });
+  }
+
+  function togglePin() {
+    var button = $("pin"), what = $("pinned-what");
+    if (pinned) {
+      pinned = null; result = null;
+      button.setAttribute("data-t", "pin");
+      what.hidden = true;
+    } else {
+      pinned = HF.walkBody();
+      if (HF.backward) { pinned.backward = true; }
+      button.setAttribute("data-t", "unpin");
+      var changes = Object.keys(pinned.config).map(function (k) { return k + " " + pinned.config[k]; });
+      what.textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " +
+                                         [pinned.preset].concat(changes).join(", ")});
+      what.hidden = false;
+      refresh();
+    }
+    HF.applyText();
+    render();
+  }
+
+  $("pin").addEventListener("click", togglePin);
+  HF.onWalk.push(function (why) { if (why === "walk") { refresh(); } else { render(); } });
+})();

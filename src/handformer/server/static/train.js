@@ -1,0 +1,114 @@
+/* Train live: start a job, poll its progress, draw the loss curve as it grows, stop it,
+   then translate with its model and show the decoding steps. */
+(function () {
+  "use strict";
+  var HF = window.HF, $ = HF.$, job = null, poll = null, last = null;
+  var SVG = "http://www.w3.org/2000/svg";
+
+  function el(name, attrs, text) {
+    var node = document.createElementNS(SVG, name);
+    Object.keys(attrs).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function drawCurve(losses, total) {
+    var svg = $("loss-curve"), w = 300, h = 120, pad = 28;
+    var top = Math.max.apply(null, losses.concat([1e-9]));
+    var pts = losses.map(function (v, i) {
+      var x = pad + (w - pad - 6) * (total > 1 ? i / (total - 1) : 0);
+      var y = 6 + (h - pad) * (1 - v / top);
+      return x.toFixed(1) + "," + y.toFixed(1);
+    });
+    svg.replaceChildren(
+      el("line", {x1: pad, y1: h - 22, x2: w - 4, y2: h - 22, "class": "axis"}),
+      el("line", {x1: pad, y1: 4, x2: pad, y2: h - 22, "class": "axis"}),
+      el("text", {x: 2, y: 12, "class": "tick"}, top.toFixed(2)),
+      el("text", {x: 2, y: h - 24, "class": "tick"}, "0"),
+      el("text", {x: w - 4, y: h - 6, "class": "tick", "text-anchor": "end"},
+         HF.t("epoch") + " " + losses.length + " / " + total),
+      el("text", {x: pad + 4, y: h - 6, "class": "tick"}, HF.t("loss")),
+      el("polyline", {points: pts.join(" "), "class": "loss", fill: "none"}));
+    svg.setAttribute("aria-label", HF.t("curve"));
+  }
+
+  function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1) + "%"; }
+
+  function show(s) {
+    last = s;
+    $("train-progress").max = s.epochs;
+    $("train-progress").value = s.epochs_done;
+    var line = HF.t("state." + s.state) + " · " + HF.t("progress", {done: s.epochs_done, total: s.epochs,
+      loss: s.loss === null ? "–" : s.loss.toFixed(4)});
+    if (s.final) { line += " · " + HF.t("final", {acc: pct(s.final.accuracy), exact: pct(s.final.exact)}); }
+    if (s.error) { line += " · " + s.error; }
+    $("train-status").textContent = line;
+    $("train-status").setAttribute("data-state", s.state);
+    drawCurve(s.losses, s.epochs);
+    var running = s.state === "running";
+    $("stop").disabled = !running;
+    $("train").disabled = running;
+    $("translate").disabled = running || !s.model;
+  }
+
+  function follow() {
+    fetch("/api/train/" + encodeURIComponent(job), {credentials: "same-origin"})
+      .then(function (r) { return r.json(); })
+      .then(function (s) {
+        if (s.error && !s.state) { HF.showError(s.field, s.error); return; }
+        show(s);
+        if (s.state === "running") { poll = setTimeout(follow, 300); }
+      });
+  }
+
+  function train() {
+    HF.clearErrors(["epochs", "config", "corpus", "preset", "job", ""]);
+    var body = HF.walkBody();
+    delete body.src; delete body.tgt;
+    body.epochs = Number($("f-epochs").value);
+    clearTimeout(poll);
+    HF.post("/api/train", body).then(function (r) {
+      if (!r.ok) { HF.showError(r.data.field, r.data.error); return; }
+      job = r.data.id;
+      show(r.data);
+      poll = setTimeout(follow, 300);
+    });
+  }
+
+  function stop() {
+    if (!job) { return; }
+    fetch("/api/train/" + encodeURIComponent(job), {method: "DELETE", credentials: "same-origin"});
+  }
+
+  function translate() {
+    HF.clearErrors(["sentence", "job", ""]);
+    if (!job) { HF.showError("job", HF.t("no_model")); return; }
+    HF.post("/api/translate", {job: job, sentence: $("f-sentence").value,
+                               beam: Number($("f-beam").value), explain: true})
+      .then(function (r) {
+        if (!r.ok) { HF.showError(r.data.field, r.data.error); return; }
+        $("translation-text").textContent = r.data.text;
+        $("translation").hidden = false;
+        var box = $("decoding");
+        var head = document.createElement("h2");
+        head.className = "decoding-head";
+        head.setAttribute("data-t", "phase.decode");
+        head.textContent = HF.t("phase.decode");
+        var panels = document.createElement("div");
+        HF.swapPanels(panels, r.data.panels);
+        box.replaceChildren(head, panels);
+        box.hidden = false;
+        box.scrollIntoView({block: "start"});  /* the decoding steps just asked for */
+      });
+  }
+
+  function ready() {
+    $("train").addEventListener("click", train);
+    $("stop").addEventListener("click", stop);
+    $("translate").addEventListener("click", translate);
+    $("f-epochs").addEventListener("input", HF.applyText);
+    HF.onWalk.push(function (why) { if (why === "lang" && last) { show(last); } });
+  }
+
+  ready();
+})();

@@ -1,0 +1,100 @@
+"""Train and translate requests: their fields, checked, and the translation as JSON.
+
+Training reads pairs ("source<TAB>target" lines), or a corpus whose lines are cut at their
+first comma as the tutorial's are (`handformer train` without --pairs), or the tutorial's pairs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..train import loop
+from ..train.data import default_pairs, pairs_from_lines, parse_pairs
+from .limits import Limits, RequestError, check_corpus, check_model, check_range, check_sentence
+from .requests import build_config, dataset_of, expect_object, reject_unknown
+
+TRAIN_FIELDS = {"preset", "config", "corpus", "pairs", "epochs", "lr", "optimizer",
+                "batch_size"}
+TRANSLATE_FIELDS = {"job", "sentence", "beam", "alpha", "max_length", "explain"}
+
+
+def parse_train(body, limits: Limits):
+    """(config, pairs, loop.Options) of a train request; defaults are `handformer train`'s."""
+    body = expect_object(body)
+    reject_unknown(body, TRAIN_FIELDS)
+    cfg = build_config(body)
+    pairs = _pairs(body, limits)
+    defaults = loop.Options()
+    epochs = check_range(body.get("epochs", defaults.epochs), "epochs", 1, limits.max_epochs)
+    batch = check_range(body.get("batch_size", defaults.batch_size), "batch_size", 1, 4096)
+    lr = body.get("lr", defaults.lr)
+    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not 0 < lr <= 10:
+        raise RequestError(f"lr must be a number in (0, 10], got {lr!r}", "lr")
+    optimizer = body.get("optimizer", defaults.optimizer)
+    if optimizer not in ("adam", "sgd"):
+        raise RequestError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}", "optimizer")
+    from ..train.data import pairs_vocab
+
+    check_model(cfg, len(pairs_vocab(pairs)), limits, "config" if body.get("config") else "preset")
+    return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
+                                    batch_size=batch)
+
+
+def _pairs(body: dict, limits: Limits) -> list[tuple[str, str]]:
+    if body.get("pairs"):
+        pairs = parse_pairs(check_corpus(body["pairs"], "pairs", limits), "pairs")
+        if not pairs:
+            raise RequestError("pairs has no 'source<TAB>target' line", "pairs")
+        return pairs
+    lines = dataset_of(body, limits)
+    return default_pairs() if lines is None else pairs_from_lines(lines)
+
+
+@dataclass
+class TranslateRequest:
+    job: str
+    sentence: str
+    beam: int = 1
+    alpha: float = 0.6
+    max_length: int | None = None
+    explain: bool = True
+
+
+def parse_translate(body, limits: Limits) -> TranslateRequest:
+    body = expect_object(body)
+    reject_unknown(body, TRANSLATE_FIELDS)
+    job = body.get("job")
+    if not isinstance(job, str):
+        raise RequestError("job must be the id that POST /api/train answered", "job")
+    sentence = check_sentence(body.get("sentence"), "sentence", limits)
+    beam = check_range(body.get("beam", 1), "beam", 1, limits.max_beam)
+    alpha = body.get("alpha", 0.6)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 5:
+        raise RequestError(f"alpha must be a number in [0, 5], got {alpha!r}", "alpha")
+    length = body.get("max_length")
+    if length is not None:
+        length = check_range(length, "max_length", 1, 128)
+    explain = body.get("explain", True)
+    if not isinstance(explain, bool):
+        raise RequestError("explain must be true or false", "explain")
+    return TranslateRequest(job, sentence, beam, float(alpha), length, explain)
+
+
+def translation_json(run, t: TranslateRequest) -> dict:
+    """The output words, its score, every decoding step's candidates and choice, and (explain)
+    the decoding panels as `translate --explain` narrates them."""
+    from ..decode import translate
+    from . import pages
+
+    result = translate(run.params, run.config, run.vocab, t.sentence, t.beam, t.alpha,
+                       t.max_length, record=t.explain, k=5)
+    words = run.vocab.tokens
+    steps = [{"prefixes": [[words[i] for i in p] for p in s.prefixes],
+              "top": [[[words[i], p] for i, p in row] for row in s.top],
+              "chosen": [{"hypothesis": h, "token": words[w], "score": score}
+                         for h, w, score in s.chosen]} for s in result.steps]
+    out = {"tokens": result.tokens, "text": " ".join(result.tokens), "score": result.score,
+           "finished": result.finished, "beam": t.beam, "steps": steps}
+    if t.explain:
+        out |= pages.decode_panels(result, run.vocab)
+    return out

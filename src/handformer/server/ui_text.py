@@ -1,0 +1,95 @@
+"""The app's own words, English and Chinese, in one table (to be folded into the i18n tables).
+
+Words the i18n tables already have are taken from there, so the page says "loss", "epoch",
+"Decoding" as the walkthrough and `handformer train` do.
+"""
+
+from __future__ import annotations
+
+from .. import i18n
+from ..config import PRESETS
+from ..render.html import PHASE_KEYS
+from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT
+
+UI = {
+    "en": {
+        "title": "handformer: a Transformer computed by hand, live",
+        "src": "Source sentence", "tgt": "Target sentence",
+        "corpus": "Corpus (one sentence per line; its words are the vocabulary)",
+        "preset": "Preset", "d_model": "d_model (embedding width)", "heads": "heads",
+        "d_k": "d_k (query/key width per head)", "d_ff": "d_ff (feed-forward width)",
+        "layers": "layers (encoder and decoder)", "ffn": "feed-forward",
+        "ffn.default": "as the preset", "ffn.single": "one linear + ReLU (tutorial)",
+        "ffn.paper": "two linears (paper)", "scale_embeddings": "embeddings × √d_model",
+        "scale.default": "as the preset", "scale.on": "yes (paper)", "scale.off": "no (tutorial)",
+        "seed": "seed", "model": "Model", "sentences": "Sentences",
+        "train": "Train", "epochs": "epochs", "train_button": "Train {n} epochs",
+        "stop": "Stop", "translate": "Translate", "translate_button": "Translate",
+        "backward": "Walk backward (one training step's gradients)",
+        "forward_only": "Forward only",
+        "pin": "Pin this run", "unpin": "Unpin", "compare": "Compare with the pinned run",
+        "pinned": "Pinned: {what}", "identical": "The two runs are identical in every number.",
+        "first_part": "The runs part at step {step}: {changed} of {total} steps changed.",
+        "step": "step", "max_diff": "largest |Δ|", "cells": "numbers changed",
+        "reshaped": "different shape", "pinned_col": "pinned", "current_col": "current",
+        "delta_col": "Δ (current − pinned)",
+        "computing": "computing…", "ready": "ready",
+        "state.running": "training", "state.done": "done", "state.cancelled": "stopped",
+        "state.failed": "failed",
+        "progress": "epoch {done} / {total}, loss {loss}",
+        "final": "token accuracy {acc}, exact match {exact}",
+        "output": "Output", "no_model": "Train a model first.",
+        "network": "The server did not answer: {error}",
+        "contents": "Contents", "language": "Language",
+        "error_prefix": "",
+    },
+    "zh": {
+        "title": "handformer：手算 Transformer，实时",
+        "src": "源句", "tgt": "目标句",
+        "corpus": "语料（每行一句；其中的词构成词表）",
+        "preset": "预设", "d_model": "d_model（嵌入宽度）", "heads": "头数",
+        "d_k": "d_k（每个头的查询/键宽度）", "d_ff": "d_ff（前馈层宽度）",
+        "layers": "层数（编码器与解码器）", "ffn": "前馈层",
+        "ffn.default": "同预设", "ffn.single": "一个线性层 + ReLU（教程）",
+        "ffn.paper": "两个线性层（论文）", "scale_embeddings": "嵌入乘以 √d_model",
+        "scale.default": "同预设", "scale.on": "是（论文）", "scale.off": "否（教程）",
+        "seed": "随机种子", "model": "模型", "sentences": "句子",
+        "train": "训练", "epochs": "轮", "train_button": "训练 {n} 轮",
+        "stop": "停止", "translate": "翻译", "translate_button": "翻译",
+        "backward": "反向走一遍（一次训练步的梯度）",
+        "forward_only": "只看前向",
+        "pin": "固定这次运行", "unpin": "取消固定", "compare": "与固定的运行比较",
+        "pinned": "已固定：{what}", "identical": "两次运行的每个数字都相同。",
+        "first_part": "两次运行从第 {step} 步开始不同：{total} 步中有 {changed} 步改变。",
+        "step": "步骤", "max_diff": "最大 |Δ|", "cells": "改变的数字",
+        "reshaped": "形状不同", "pinned_col": "固定的", "current_col": "当前的",
+        "delta_col": "Δ（当前 − 固定）",
+        "computing": "计算中…", "ready": "就绪",
+        "state.running": "训练中", "state.done": "完成", "state.cancelled": "已停止",
+        "state.failed": "失败",
+        "progress": "第 {done} / {total} 轮，损失 {loss}",
+        "final": "词元准确率 {acc}，整句完全正确 {exact}",
+        "output": "输出", "no_model": "请先训练一个模型。",
+        "network": "服务器没有回应：{error}",
+        "contents": "目录", "language": "语言",
+        "error_prefix": "无法计算（引擎的英文说明）：",
+    },
+}
+
+
+def bundle(limits) -> dict:
+    """Everything the page needs to start: words in both languages, defaults and limits."""
+    words = {lang: dict(UI[lang], **_shared(lang)) for lang in UI}
+    return {"text": words, "defaults": {"src": TUTORIAL_SRC, "tgt": TUTORIAL_TGT,
+                                        "corpus": "\n".join(TUTORIAL_DATASET)},
+            "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body},
+            "presets": PRESETS}
+
+
+def _shared(lang: str) -> dict:
+    table = i18n.table(lang)
+    words = {"loss": table["train.loss"], "epoch": table["train.epoch"],
+             "acc": table["train.acc"], "curve": table["train.title"],
+             "show_all": table["page.show_all"], "show_corners": table["page.show_corners"],
+             "show_first": table["page.show_first"]}
+    return words | {f"phase.{k}": table[key] for k, key in PHASE_KEYS.items()}

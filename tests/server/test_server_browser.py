@@ -1,0 +1,169 @@
+"""The app as a person uses it, in Debian's headless Chromium against a server started here."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import handformer
+from test_html_browser import CHROMIUM  # the project's Chromium; its `browser` fixture: conftest
+
+from .conftest import Server
+
+XSS_IMG, XSS_SCRIPT = "<img src=x onerror=alert(1)>", "<script>alert(1)</script>"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+
+@pytest.fixture(scope="module")
+def app():
+    s = Server()
+    yield s
+    s.stop()
+
+
+def open_app(browser, app, width=1280, csp=False):
+    """A fresh browser context (its own cookie: its own session), errors and dialogs recorded.
+
+    The page's Content-Security-Policy is bypassed unless ``csp``: Playwright's waiting
+    evaluates strings, and escaping must hold even without the CSP's second line of defence."""
+    context = browser.new_context(viewport={"width": width, "height": 900}, bypass_csp=not csp)
+    page = context.new_page()
+    page.errors, page.dialogs = [], []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error"
+            and not m.text.startswith("Failed to load resource") else None)  # 4xx: answers
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.goto(app.url + "/")
+    page.wait_for_selector("#panels section.panel", timeout=30_000)
+    return page
+
+
+def matrix(page, name: str) -> np.ndarray:
+    """The numbers of the first matrix drawn for step ``name``, read off the page."""
+    rows = page.eval_on_selector(
+        f'#panels figure.mx[data-name="{name}"] table',
+        "t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.querySelectorAll('td')).map(c => c.innerText))")
+    return np.array([[float(x.replace("−", "-")) for x in r] for r in rows])
+
+
+def test_type_a_sentence_change_heads_and_read_the_engines_numbers(browser, app):
+    page = open_app(browser, app)
+    scores = '#panels figure.mx[data-name="encoder.0.self_attn.head.0.scores"] tbody'
+    before = matrix(page, "encoder.0.self_attn.head.0.scores")
+    page.fill("#f-src", "you play the game")
+    page.wait_for_function(f"document.querySelector('{scores}').rows.length === 4")
+    page.fill("#f-heads", "2")
+    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.self_attn.head.1.scores"]')
+    tape = handformer.walk(src="you play the game", heads=2)
+    for head in (0, 1):
+        name = f"encoder.0.self_attn.head.{head}.scores"
+        shown = matrix(page, name)
+        np.testing.assert_allclose(shown, tape[name], atol=5e-4 + 1e-12)
+    assert before.shape == (7, 7) and not np.allclose(before[:4, :4], matrix(page, "encoder.0.self_attn.head.0.scores"))
+    page.fill("#f-d_model", "7")  # odd: the engine's own error, shown by its field
+    error = page.locator('.field-error[data-for="config"]')
+    error.wait_for(state="visible")
+    assert "d_model 7 is odd" in error.inner_text()
+    assert page.get_attribute("#f-d_model", "aria-invalid") == "true"
+    assert page.errors == []
+    page.context.close()
+
+
+def test_unchanged_panels_stay_and_the_step_being_read_stays_in_view(browser, app):
+    page = open_app(browser, app)
+    page.evaluate("document.querySelector('#s-dataset').dataset.mark = 'kept'")
+    reading = '#panels section.panel[data-id="decoder.0.self_attn"]'
+    page.eval_on_selector(reading, "s => s.scrollIntoView({block: 'start'})")
+    top = page.eval_on_selector(reading, "s => s.getBoundingClientRect().top")
+    page.fill("#f-heads", "2")  # a wider encoder: panels above the decoder grow
+    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.self_attn.head.1.scores"]')
+    page.wait_for_timeout(100)
+    assert page.get_attribute("#s-dataset", "data-mark") == "kept"  # the same element
+    assert abs(page.eval_on_selector(reading, "s => s.getBoundingClientRect().top") - top) < 2
+    page.click('[data-set-lang="zh"]')  # longer or shorter text above: the place is kept
+    assert abs(page.eval_on_selector(reading, "s => s.getBoundingClientRect().top") - top) < 2
+    page.context.close()
+
+
+def test_show_all_works_on_swapped_in_panels(browser, app):
+    """A wider model's matrices show corners; the export's own script opens them whole."""
+    page = open_app(browser, app)
+    page.select_option("#f-preset", "small")
+    button = page.locator("#panels button.showall").first
+    button.wait_for(timeout=30_000)
+    figure = button.locator("xpath=ancestor::figure[1]")
+    before = figure.locator("tbody td").count()
+    button.click()
+    assert figure.locator("tbody td").count() > before
+    assert button.inner_text() != "show all"
+    assert page.errors == []
+    page.context.close()
+
+
+def test_train_to_100_percent_translate_and_walk_backward(browser, app):
+    page = open_app(browser, app)
+    page.click("#train")
+    page.wait_for_selector('#train-status[data-state="done"]', timeout=120_000)
+    assert "100.0%" in page.inner_text("#train-status")
+    points = page.get_attribute("#loss-curve polyline", "points").split()
+    assert len(points) == 200
+    page.fill("#f-sentence", "when you play the game of thrones")
+    page.click("#translate")
+    page.wait_for_function("document.getElementById('translation-text').textContent !== ''")
+    assert page.inner_text("#translation-text") == "you win or you die"
+    assert page.locator("#decoding section.panel").count() > 3
+    page.click("#backward")
+    page.wait_for_selector("#panels section.panel.phase-backward", timeout=30_000)
+    assert page.errors == []
+    page.context.close()
+
+
+def test_pin_change_the_seed_and_see_where_the_runs_part(browser, app):
+    page = open_app(browser, app)
+    page.click("#pin")
+    page.fill("#f-seed", "1")
+    page.wait_for_selector("#compare .cmp-table tr.first", timeout=30_000)
+    text = page.inner_text("#compare .cmp-summary")
+    assert "src_embed.tok" in text  # new weights: the first lookup already differs
+    assert page.locator("#compare .cmp-detail td.changed").count() > 0
+    assert page.locator("#panels .delta-badge").count() > 0
+    page.context.close()
+
+
+def test_switch_to_chinese_under_the_content_security_policy(browser, app):
+    page = open_app(browser, app, csp=True)
+    page.click('[data-set-lang="zh"]')
+    assert page.get_attribute("html", "lang") == "zh-CN"
+    label = page.inner_text('label[for="f-src"]')
+    assert re.search(r"[\u4e00-\u9fff]", label)
+    narration = page.evaluate("""Array.from(document.querySelectorAll('#panels .narration'))
+        .filter(d => d.offsetParent !== null).slice(0, 3).map(d => d.innerText).join(' ')""")
+    assert re.search(r"[\u4e00-\u9fff]{4}", narration)
+    page.reload()  # the choice is remembered
+    page.wait_for_selector("#panels section.panel")
+    assert page.get_attribute("html", "data-lang") == "zh"
+    assert page.errors == []  # the app itself needs nothing the policy forbids
+    page.context.close()
+
+
+def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
+    page = open_app(browser, app)
+    payload = f"{XSS_IMG} {XSS_SCRIPT}"
+    page.fill("#f-corpus", f"{payload}\nyou win or you die")
+    page.fill("#f-src", payload)
+    page.fill("#f-tgt", f"you {XSS_IMG}")
+    page.wait_for_function("document.querySelector('#panels').innerText.includes('onerror=alert(1)>')",
+                           timeout=30_000)
+    page.fill("#f-src", f"{payload} unknownword")  # an error message quoting the payload
+    page.locator('.field-error[data-for="src"]').wait_for(state="visible")
+    page.wait_for_timeout(300)
+    assert page.dialogs == []
+    assert page.locator('img[src="x"]').count() == 0
+    assert page.evaluate("document.scripts.length") == 4  # the app's own four files
+    page.context.close()

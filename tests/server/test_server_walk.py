@@ -1,0 +1,65 @@
+"""POST /api/walk answers exactly what `handformer walk --format json` writes, and its numbers
+are the attention formula's (recomputed here by hand from the tape's own Q and K)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from handformer.cli import main
+
+CORPUS = "the storm brings the rain\nwe wait out the rain, the storm wins\n"
+CASES = [
+    ({}, []),
+    ({"config": {"heads": 2, "d_model": 8}}, ["--heads", "2", "--d-model", "8"]),
+    ({"preset": "small", "config": {"d_model": 16, "layers": 1, "seed": 3}},
+     ["--preset", "small", "--d-model", "16", "--layers", "1", "--seed", "3"]),
+    ({"config": {"ffn": "paper", "d_ff": 12, "scale_embeddings": True, "d_k": 3}},
+     ["--ffn", "paper", "--d-ff", "12", "--scale-embeddings", "--d-k", "3"]),
+    ({"src": "the storm brings the rain", "tgt": "we wait out the rain", "corpus": CORPUS},
+     ["--src", "the storm brings the rain", "--tgt", "we wait out the rain", "--corpus", None]),
+    ({"backward": True, "lr": 0.05, "config": {"decoder_heads": 1}},
+     ["--backward", "--lr", "0.05", "--decoder-heads", "1"]),
+]
+
+
+def cli_json(args: list, tmp_path) -> str:
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text(CORPUS, encoding="utf-8")
+    args = [str(corpus) if a is None else a for a in args]
+    result = CliRunner().invoke(main, ["walk", "--format", "json", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize(("body", "args"), CASES, ids=[str(i) for i in range(len(CASES))])
+def test_walk_is_byte_for_byte_the_cli_json(client, body, args, tmp_path):
+    status, headers, data = client.request("POST", "/api/walk", body)
+    assert status == 200, data[:300]
+    assert headers["content-type"].startswith("application/json")
+    assert data.decode("utf-8") == cli_json(args, tmp_path)
+
+
+def test_scores_are_q_times_k_over_root_dk(client):
+    """Two heads of width 4: every score is q·k / 2, recomputed from the tape's Q and K."""
+    status, tape = client.json("POST", "/api/walk", {"config": {"heads": 2, "d_model": 8}})
+    assert status == 200 and tape["format"] == "handformer.tape/1"
+    steps = {s["name"]: s for s in tape["steps"]}
+    for head in (0, 1):
+        p = f"encoder.0.self_attn.head.{head}"
+        q, k = np.array(steps[f"{p}.q"]["value"]), np.array(steps[f"{p}.k"]["value"])
+        assert q.shape == (7, 4)
+        expected = [[sum(q[i, c] * k[j, c] for c in range(4)) / 2.0 for j in range(7)]
+                    for i in range(7)]
+        np.testing.assert_allclose(steps[f"{p}.scores"]["value"], expected, rtol=1e-13)
+
+
+def test_panels_carry_both_languages(client):
+    status, data = client.json("POST", "/api/panels", {"src": "the game", "tgt": "you die"})
+    assert status == 200
+    assert "定义数据集" in data["panels"] and "Define the dataset" in data["panels"]
+    assert data["panels"].count('<section class="panel') == data["toc"].count("<li>")
+    assert json.dumps(data)  # plain JSON strings, nothing else
