@@ -7,6 +7,7 @@ import sys
 import click
 
 from ..cli import LanguageChoice, config_from_options, model_options, user_errors, write_output
+from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 from ..render import registry
 from ..render.ansi import Terminal
@@ -31,7 +32,8 @@ class _Formats(click.Choice):
 def _render_options(func):
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
-    func = click.option("--width", type=int, default=None, help="terminal width in columns")(func)
+    func = click.option("--width", type=Bounded("width"), default=None,
+                        help="terminal width in columns")(func)
     func = click.option("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE instead of the terminal")(func)
     func = click.option("--format", "fmt", type=_Formats(), default="terminal",
@@ -48,7 +50,7 @@ def _render_options(func):
 @model_options
 @_render_options
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
-@click.option("--lr", type=float, default=0.1, show_default=True,
+@click.option("--lr", type=Finite(), default=0.1, show_default=True,
               help="learning rate of the update shown with --backward")
 @click.option("--save-weights", metavar="FILE", default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
@@ -62,11 +64,11 @@ def walk(**options):
     if options.get("pretrained"):
         tape = _pretrained_tape(options)
     else:
-        tape = _tape_from_options(options)
+        tape = _tape_from_options(options, render["fmt"])
     render_tape(tape, **render)
 
 
-def _tape_from_options(options: dict):
+def _tape_from_options(options: dict, fmt: str = "terminal"):
     from ..api import run_backward, run_forward, setup
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
@@ -78,16 +80,20 @@ def _tape_from_options(options: dict):
     if save:
         from ..interop.weights import save_weights
 
-        save_weights(save, s.params, s.config, s.vocab.tokens)
+        save_weights(save, s.params, s.config, s.vocab.tokens, s.vocab.specials)
         click.echo(f"wrote {save}", err=True)
     tape = run_forward(s, src, tgt)
+    if backward and fmt == "json":
+        from ..render.json_tape import check_backward_fits
+
+        check_backward_fits(tape)  # before the reverse pass spends the time and memory
     if backward:
         run_backward(tape, lr)
     return tape
 
 
 def _pretrained_tape(options: dict):
-    from ..interop.pretrained import pretrained_tape
+    from ..interop.pretrained import pretrained_tape, unknown_warnings
 
     if not options.get("src"):
         raise HandformerError("--pretrained needs a sentence: --src \"...\"")
@@ -100,7 +106,10 @@ def _pretrained_tape(options: dict):
         raise HandformerError(
             f"--pretrained reads its sizes, weights and vocabulary from the model folder, and "
             f"walks one sentence forward only; drop {flags}")
-    return pretrained_tape(options["pretrained"], options["src"])
+    tape = pretrained_tape(options["pretrained"], options["src"])
+    for line in unknown_warnings(tape):
+        click.echo(line, err=True)
+    return tape
 
 
 def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,
@@ -111,7 +120,7 @@ def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output
         raise HandformerError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
     terminal = None if output else Terminal.detect(sys.stdout, width)
     options = registry.Options(lang, precision, steps, width, figure_step, terminal)
-    write_output(renderer.render(tape, options), output)
+    write_output(renderer.render(tape, options), output, styled=fmt == "terminal")
 
 
 @click.command(name="render")
@@ -123,7 +132,14 @@ def render_command(tape_file, **render):
     from ..io import read_text
     from ..render.json_tape import TapeFormatError, loads
 
-    render_tape(loads(read_text(tape_file, "tape", TapeFormatError)), **render)
+    tape = loads(read_text(tape_file, "tape", TapeFormatError, limit="tape_mib"))
+    try:
+        render_tape(tape, **render)
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        # The tape's fields are well-formed (tape_schema) but it lacks a step or a sentence
+        # its narration reads: a tape cut short, or one put together by hand.
+        raise TapeFormatError(f"the tape {tape_file!r} does not hold what its narration needs "
+                              f"({type(err).__name__}: {err})") from None
 
 
 COMMANDS = [walk, render_command]
