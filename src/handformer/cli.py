@@ -12,6 +12,7 @@ import typing
 import click
 
 from .config import Config, HandformerError
+from .textsafe import shown
 
 _CONFIG_HELP = {
     "d_model": "embedding width d_model", "heads": "attention heads (encoder; decoder too unless --decoder-heads)",
@@ -98,7 +99,11 @@ def user_errors(func):
         try:
             return func(*args, **kwargs)
         except HandformerError as err:
-            click.echo(f"error: {err}", err=True)
+            click.echo(f"error: {shown(str(err))}", err=True)
+            sys.exit(2)
+        except MemoryError:  # what the limits (limits.py) did not foresee, still one line
+            click.echo("error: out of memory; choose smaller sizes (docs/security.md lists "
+                       "the limits)", err=True)
             sys.exit(2)
 
     return wrapper
@@ -118,7 +123,7 @@ class _Commands(click.Group):
 
     def invoke(self, ctx):
         with _streams_and_signals():
-            result = super().invoke(ctx)
+            result = user_errors(super().invoke)(ctx)  # cli_checks' errors are one line too
             if sys.stdout is not None:
                 sys.stdout.flush()  # now, not at exit, where a failure is a traceback
             return result
@@ -152,10 +157,14 @@ def main():
 
 
 def write_output(data: str | bytes, output: str | None, done: str | None = None,
-                 inputs: dict | None = None) -> None:
+                 inputs: dict | None = None, styled: bool = False) -> None:
     """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
     is what stderr then says (default "wrote FILE"); ``inputs`` (flag → path) are the files
-    the command read, which the output must not replace."""
+    the command read, which the output must not replace. Text is shown safe (textsafe): words
+    from files reach the terminal or a text file, never their escapes. ``styled``: the
+    terminal renderer's text, its words already shown safe and its escapes its own styles."""
+    if isinstance(data, str) and not styled:
+        data = shown(data)
     if output is None:
         if isinstance(data, bytes):
             raise HandformerError("this output is a binary file: give -o FILE")
@@ -204,7 +213,8 @@ def show_sections(sections: list, precision: int, width: int | None) -> None:
     from .render.ansi import Terminal
     from .render.terminal import render
 
-    write_output(render(sections, precision, width, Terminal.detect(sys.stdout, width)), None)
+    write_output(render(sections, precision, width, Terminal.detect(sys.stdout, width)), None,
+                 styled=True)
 
 
 def _register_commands() -> None:

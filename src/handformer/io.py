@@ -18,8 +18,9 @@ import stat
 import sys
 from pathlib import Path
 
-from . import io_temp
+from . import io_temp, limits
 from .config import HandformerError
+from .limits import LimitError, check_file
 
 
 class OutputError(HandformerError):
@@ -219,20 +220,49 @@ def stdout_failed(err: OSError):
     raise OutputError(f"cannot write to standard output: {reason}; give -o FILE") from None
 
 
-def read_bytes(path, what: str = "file", error: type[HandformerError] = InputError) -> bytes:
-    """The bytes of a file; a missing or unreadable one raises ``error`` naming ``what``."""
+def read_bytes(path, what: str = "file", error: type[HandformerError] = InputError,
+               limit: str = "file_mib", streams: bool = True) -> bytes:
+    """The bytes of a file, no more than the limit called ``limit`` (limits.py) allows: a
+    regular file is refused by its size before it is read, a device or a pipe (/dev/zero) by
+    reading one byte past the limit; ``streams=False`` refuses those outright (binary formats
+    are files). A missing or unreadable file raises ``error`` naming ``what``."""
     path = Path(path)
     try:
-        return path.read_bytes()
+        check_file(path, limit, what)
+        if path.is_file():
+            return path.read_bytes()  # its size is checked; read(n) would reserve n bytes
+        if not streams and path.exists():
+            raise LimitError(f"{what} {str(path)!r} is not a regular file (a device or a pipe)")
+        return _read_stream(path, limit, what)
     except FileNotFoundError:
         raise error(f"{what} {str(path)!r} does not exist") from None
     except OSError as err:
         raise error(f"cannot read {what} {str(path)!r}: {os_reason(err)}") from None
 
 
-def read_text(path, what: str = "file", error: type[HandformerError] = InputError) -> str:
-    """A UTF-8 file's text (a byte-order mark dropped); anything else raises ``error``."""
-    raw = read_bytes(path, what, error)
+def _read_stream(path: Path, name: str, what: str) -> bytes:
+    """At most one byte past the limit of a device or a pipe, a MiB at a time."""
+    bound = limits.limit(name) * limits.MIB
+    chunks, total = [], 0
+    with open(path, "rb") as f:
+        while total <= bound:
+            chunk = f.read(min(limits.MIB, bound + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    if total > bound:
+        raise LimitError(f"{what} {str(path)!r} holds more than the limit of "
+                         f"{bound // limits.MIB:,} MiB; if this is meant, raise it: "
+                         f"{limits.ENV}={name}=...")
+    return b"".join(chunks)
+
+
+def read_text(path, what: str = "file", error: type[HandformerError] = InputError,
+              limit: str = "text_mib") -> str:
+    """A UTF-8 file's text (a byte-order mark dropped), no larger than the limit ``limit``;
+    anything else raises ``error``."""
+    raw = read_bytes(path, what, error, limit)
     try:
         return raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not text
     except UnicodeDecodeError as err:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import HandformerError
+from .textsafe import normalized
 
 TUTORIAL_DATASET = (
     "I drink and I know things.",
@@ -26,8 +27,9 @@ class TextError(HandformerError):
 
 
 def tokenize(sentence: str) -> list[str]:
-    """Lower-case, drop '.' and ',', split on white space (the tutorial's rule; 'won't' stays)."""
-    return _DROP.sub(" ", sentence.lower()).split()
+    """NFC, lower-case, drop '.' and ',', split on white space (the tutorial's rule; 'won't'
+    stays)."""
+    return _DROP.sub(" ", normalized(sentence).lower()).split()
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,7 @@ def normalize(text: str, lowercase: bool = True) -> str:
     """Drop control characters, turn white space into spaces, space out CJK characters,
     lower-case and strip accents (as BERT's uncased normalizer)."""
     out = []
-    for ch in text:
+    for ch in unicodedata.normalize("NFC", text):
         cp = ord(ch)
         if cp == 0 or cp == 0xFFFD or _is_control(ch):
             continue

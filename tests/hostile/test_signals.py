@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from writer_util import (
+
+from .writer_util import (
     LONG_TRAIN,
     computing,
     digest,

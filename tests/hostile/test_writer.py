@@ -10,7 +10,8 @@ import stat
 import subprocess
 
 import pytest
-from writer_util import (
+
+from .writer_util import (
     LONG_TRAIN,
     digest,
     fill,

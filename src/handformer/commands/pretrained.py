@@ -7,12 +7,15 @@ import json
 import click
 
 from ..cli import LanguageChoice, check_outputs, show_sections, user_errors, write_output
+from ..cli_checks import Bounded
+from ..textsafe import json_escaped, shown
 
 DEFAULT_MODEL = "all-minilm-l6-v2"
 
 
 def _common(func):
-    func = click.option("--width", type=int, default=None, help="terminal width in columns")(func)
+    func = click.option("--width", type=Bounded("width"), default=None,
+                        help="terminal width in columns")(func)
     func = click.option("--precision", type=click.IntRange(0, 12), default=4, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--lang", type=LanguageChoice(), default="en",
@@ -40,6 +43,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
     inputs = {"--pretrained folder": pretrained}
     check_outputs({"-o": output}, inputs)
     tape = run(load(pretrained), list(sentences), record=explain)
+    _warn(tape)
     if explain:
         _explain(tape, lang, precision, width)
     rows = tape["pooling.normalized"].reshape(len(sentences), -1)
@@ -48,7 +52,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
         data = {"model": tape.meta["model"], "embeddings": [
             {"text": i["text"], "tokens": i["tokens"], "embedding": row.tolist()}
             for i, row in zip(infos, rows, strict=True)]}
-        return write_output(json.dumps(data, ensure_ascii=False) + "\n", output,
+        return write_output(json_escaped(json.dumps(data, ensure_ascii=False)) + "\n", output,
                             inputs=inputs)
     lines = []
     for info, row in zip(infos, rows, strict=True):
@@ -70,6 +74,7 @@ def similarity(sentences, pretrained, explain, lang, precision, width):
     from ..layout import number
 
     tape = similarity_tape(load(pretrained), list(sentences), record=explain)
+    _warn(tape)
     if explain:
         _explain(tape, lang, precision, width)
     cos = tape["similarity"]
@@ -78,7 +83,14 @@ def similarity(sentences, pretrained, explain, lang, precision, width):
         return
     for i, text in enumerate(sentences):
         numbers = "  ".join(number(x, precision).rjust(precision + 3) for x in cos[i])
-        click.echo(f"{numbers}  {i + 1}: {text}")
+        click.echo(f"{numbers}  {i + 1}: {shown(text)}")
+
+
+def _warn(tape) -> None:
+    from ..interop.pretrained import unknown_warnings
+
+    for line in unknown_warnings(tape):
+        click.echo(shown(line), err=True)
 
 
 def _explain(tape, lang: str, precision: int, width) -> None:

@@ -14,6 +14,7 @@ from ..cli import (
     user_errors,
     write_output,
 )
+from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 from ..render import registry
 from ..render.ansi import Terminal
@@ -38,7 +39,8 @@ class _Formats(click.Choice):
 def _render_options(func):
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
-    func = click.option("--width", type=int, default=None, help="terminal width in columns")(func)
+    func = click.option("--width", type=Bounded("width"), default=None,
+                        help="terminal width in columns")(func)
     func = click.option("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE instead of the terminal")(func)
     func = click.option("--format", "fmt", type=_Formats(), default="terminal",
@@ -55,7 +57,7 @@ def _render_options(func):
 @model_options
 @_render_options
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
-@click.option("--lr", type=float, default=0.1, show_default=True,
+@click.option("--lr", type=Finite(), default=0.1, show_default=True,
               help="learning rate of the update shown with --backward")
 @click.option("--save-weights", metavar="FILE", default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
@@ -73,17 +75,18 @@ def walk(**options):
     if options.get("pretrained"):
         setup, tape = None, _pretrained_tape(options | {"save_weights": save})
     else:
-        setup, tape = _tape_from_options(options)
+        setup, tape = _tape_from_options(options, render["fmt"])
     data = rendered(tape, **render)  # every check passed and every byte computed: now write
     if save:
         from ..interop.weights import save_weights
 
-        save_weights(save, setup.params, setup.config, setup.vocab.tokens)
+        save_weights(save, setup.params, setup.config, setup.vocab.tokens,
+                     setup.vocab.specials)
         click.echo(f"wrote {save}", err=True)
-    write_output(data, render["output"], inputs=inputs)
+    write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 
 
-def _tape_from_options(options: dict):
+def _tape_from_options(options: dict, fmt: str = "terminal"):
     from ..api import run_backward, run_forward, setup
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
@@ -93,13 +96,17 @@ def _tape_from_options(options: dict):
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     s = setup(config_from_options(options), options.pop("corpus"), options.pop("weights"))
     tape = run_forward(s, src, tgt)
+    if backward and fmt == "json":
+        from ..render.json_tape import check_backward_fits
+
+        check_backward_fits(tape)  # before the reverse pass spends the time and memory
     if backward:
         run_backward(tape, lr)
     return s, tape
 
 
 def _pretrained_tape(options: dict):
-    from ..interop.pretrained import pretrained_tape
+    from ..interop.pretrained import pretrained_tape, unknown_warnings
 
     if not options.get("src"):
         raise HandformerError("--pretrained needs a sentence: --src \"...\"")
@@ -112,7 +119,10 @@ def _pretrained_tape(options: dict):
         raise HandformerError(
             f"--pretrained reads its sizes, weights and vocabulary from the model folder, and "
             f"walks one sentence forward only; drop {flags}")
-    return pretrained_tape(options["pretrained"], options["src"])
+    tape = pretrained_tape(options["pretrained"], options["src"])
+    for line in unknown_warnings(tape):
+        click.echo(line, err=True)
+    return tape
 
 
 def rendered(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,
@@ -137,8 +147,15 @@ def render_command(tape_file, **render):
 
     inputs = {"tape": tape_file}
     check_outputs({"-o": render["output"]}, inputs)
-    data = rendered(loads(read_text(tape_file, "tape", TapeFormatError)), **render)
-    write_output(data, render["output"], inputs=inputs)
+    tape = loads(read_text(tape_file, "tape", TapeFormatError, limit="tape_mib"))
+    try:
+        data = rendered(tape, **render)
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        # The tape's fields are well-formed (tape_schema) but it lacks a step or a sentence
+        # its narration reads: a tape cut short, or one put together by hand.
+        raise TapeFormatError(f"the tape {tape_file!r} does not hold what its narration needs "
+                              f"({type(err).__name__}: {err})") from None
+    write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 
 
 COMMANDS = [walk, render_command]

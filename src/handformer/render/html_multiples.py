@@ -24,6 +24,12 @@ class Multiples:
     patterns: list[Matrix]
 
 
+def columns_css() -> str:
+    """A class per column count (cols-1 … cols-MAX_TOKENS) setting the heatmap's grid: a
+    style attribute per tile would need the page's policy to allow inline styles."""
+    return "\n".join(f".hf .hm.cols-{n}{{--n:{n}}}" for n in range(1, MAX_TOKENS + 1))
+
+
 def is_pattern(item) -> bool:
     return isinstance(item, Matrix) and item.kind == "pattern"
 

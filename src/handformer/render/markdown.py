@@ -1,8 +1,9 @@
 """GitHub-flavoured Markdown: a heading per step, narration, formulas and matrices in $$ LaTeX.
 
 Matrices are ``bmatrix`` blocks (corners only when large, with \\cdots, \\vdots, \\ddots); the
-tokens labelling their rows follow as a one-row table. Text is escaped for Markdown, and tokens
-that go inside LaTeX are escaped for LaTeX, so a word like ``<script>`` stays text.
+tokens labelling their rows follow as a one-row table. Text is escaped for Markdown, tokens that
+go inside LaTeX are escaped for LaTeX, so a word like ``<script>`` stays text, and every ``$$``
+block passes ``tex_guard.markdown_math`` (symbols and step names come from files too).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import re
 from .. import i18n, layout
 from ..narrate.document import Callout, Matrix, Section
 from . import grids
+from .tex_guard import markdown_math
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~$])")
 _MD_LINE_START = re.compile(r"^(\s*)([#+-])", flags=re.M)  # a heading or a list item
@@ -94,13 +96,13 @@ def labels_table(labels: list[str], lang: str = "en") -> str:
 
 def section_md(s: Section, precision: int, lang: str) -> str:
     """One step: heading with its anchor, narration, formula, drawing, errata."""
-    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {_numbered(s)}", "", f"`{s.id}`", ""]
+    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {_numbered(s)}", "", code_span(s.id), ""]
     out += [md_text(p) + "\n" for p in s.paragraphs]
     if s.formula:
-        out += ["$$", s.formula, "$$", ""]
+        out += ["$$", markdown_math(s.formula), "$$", ""]
     matrices = [m for m in s.equation if isinstance(m, Matrix)]
     if matrices:
-        out += ["$$", equation_tex(s.equation, precision), "$$", ""]
+        out += ["$$", markdown_math(equation_tex(s.equation, precision)), "$$", ""]
         seen = set()
         for m in matrices:
             key = tuple(m.rows or ())
@@ -117,8 +119,17 @@ def callout_md(c: Callout, precision: int, lang: str) -> list[str]:
     who = i18n.t(lang, "md.seed")
     out = [f"> **{md_text(c.code)}** ({who}): {md_text(c.text)}", ">"]
     if c.tutorial is not None:
-        out += ["> $$", "> " + matrix_tex(c.tutorial, precision), "> $$", ""]
+        out += ["> $$", "> " + markdown_math(matrix_tex(c.tutorial, precision)), "> $$", ""]
     return out + [""]
+
+
+def code_span(text: str) -> str:
+    """Text as a Markdown code span, whose content is never markup: fenced by more backticks
+    than it holds in a row, on one line."""
+    text = " ".join(str(text).splitlines())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return fence + pad + text + pad + fence
 
 
 def _numbered(s: Section) -> str:

@@ -16,6 +16,7 @@ import numpy as np
 from .. import layout
 from ..narrate.document import Callout, Matrix, Section
 from ..narrate.unicode_math import to_text
+from ..textsafe import shown as safe
 from . import grids
 from .ansi import Line, Terminal, cells, crop, fit, truncate
 
@@ -48,7 +49,10 @@ def _strip(text: str) -> str:
 
 def _lines(sections: list[Section], precision: int, width: int) -> list[Line]:
     width = max(width, 8)  # narrower than a matrix cell helps nobody
-    return [line for section in sections for line in _section(section, precision, width)]
+    lines = [line for section in sections for line in _section(section, precision, width)]
+    for line in lines:  # words from files may hold escape sequences; same width, so spans hold
+        line.plain = safe(line.plain)
+    return lines
 
 
 def _section(section: Section, precision: int, width: int) -> list[Line]:

@@ -8,19 +8,25 @@ as an uninterrupted run would, so the final weights are identical.
 from __future__ import annotations
 
 import copy
+import math
 import time
+import typing
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from ..config import Config, HandformerError
 from ..model import init_params
+from ..schema import SchemaError, typed
 from . import checkpoint as ckpt_io
+from . import finite
 from .checkpoint import Checkpoint
 from .data import batches, encode_pairs, pairs_vocab, split
 from .loss import batch_loss
 from .memory import keep_freed_memory
 from .optim import clip_grad_norm, make_optimizer, warmup_lr
+
+MAX_LR = 100.0
 
 
 @dataclass
@@ -44,8 +50,24 @@ class Options:
             raise HandformerError(f"schedule must be constant or warmup, got {self.schedule!r}")
         if self.dtype not in ("float64", "float32"):
             raise HandformerError(f"dtype must be float64 or float32, got {self.dtype!r}")
-        if self.clip is not None and self.clip <= 0:
-            raise HandformerError(f"clip must be positive, got {self.clip}")
+        if self.clip is not None and not 0 < self.clip < math.inf:
+            raise HandformerError(f"clip must be a positive number, got {self.clip}")
+        if not 0 < self.lr <= MAX_LR:
+            raise HandformerError(f"lr must be a positive number at most {MAX_LR} (far above "
+                                  f"any rate that trains), got {self.lr}")
+        if self.optimizer not in ("adam", "sgd"):
+            raise HandformerError(f"optimizer must be adam or sgd, got {self.optimizer!r}")
+        if not 0 <= self.momentum < 1:
+            raise HandformerError(f"momentum must be in [0, 1), got {self.momentum}")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Options:
+        """Options saved in a checkpoint, each field type-checked (the file may be crafted)."""
+        hints = typing.get_type_hints(cls)
+        unknown = sorted(set(data) - set(hints))
+        if unknown:
+            raise SchemaError(f"run.options has unknown field(s): {', '.join(unknown)}")
+        return cls(**{k: typed(v, hints[k], f"run.options.{k}") for k, v in data.items()})
 
 
 @dataclass
@@ -79,7 +101,10 @@ def start(cfg: Config, pairs, options: Options) -> Run:
 
 def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
     """Continue a saved run exactly where it stopped (same pairs, options, random state)."""
-    options = Options(**ckpt.run.get("options", {}))
+    try:
+        options = Options.from_dict(ckpt.run.get("options", {}))
+    except SchemaError as err:
+        raise HandformerError(f"the checkpoint's training options are unreadable: {err}") from None
     if epochs is not None:
         options.epochs = epochs
     options.check()
@@ -114,6 +139,7 @@ def train_epoch(run: Run, on_batch=None) -> dict:
     loss = correct = tokens = exact = 0
     for batch in batches(run.vocab, run.train, o.batch_size, run.rng, o.dtype):
         r = batch_loss(run.params, run.config, batch, run.rng)
+        finite.check_batch(run.epoch + 1, r.loss, r.grads)
         if o.clip is not None:
             clip_grad_norm(r.grads, o.clip)
         lr = None
@@ -152,6 +178,7 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
     try:
         while run.epoch < run.options.epochs:
             stats = train_epoch(run, on_batch)
+            finite.check_params(run.epoch, run.params)
             if run.valid:
                 v = evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
                 stats |= {"val_loss": v["loss"], "val_accuracy": v["accuracy"]}
@@ -163,6 +190,10 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
                 last_save, pending = time.monotonic(), None
             if on_epoch:
                 on_epoch(stats)
+    except finite.NonFiniteError as err:
+        if pending is not None:
+            _save(run, save_path, pending)
+        raise finite.stopped(err, save_path, run.saved_epoch, run.options.lr) from None
     except KeyboardInterrupt:
         if pending is not None:
             _save(run, save_path, pending)
