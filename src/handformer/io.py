@@ -6,7 +6,8 @@ through ``atomic_write``: a temporary file created exclusively in the target's f
 the previous file whole. Targets that must not be replaced (read-only, a link to a file, an
 input of the command) are refused before any work (``check_output``). Every OS error on the way
 becomes an ``OutputError`` (exit 2 on the command line) that says what to change. Failures of
-standard output end here too (``stdout_failed``). docs/security.md ("The writer") has the whole list.
+standard output end here too (``stdout_failed``). docs/security.md ("The writer") has the
+whole list.
 """
 
 from __future__ import annotations
