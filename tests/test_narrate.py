@@ -37,12 +37,14 @@ def codes(section):
 def test_tutorial_sections_run_in_the_tutorials_order(tape):
     sections = narrate.build(tape)
     numbers = [s.number for s in sections]
-    order = ["1", "2", "3", "4", "5", "6", "7", "7b", "8", "9", "10", "11", "12", "12b", "13"]
+    # The overview opens and the recap closes the walkthrough; neither has a step number.
+    order = ["", "1", "2", "3", "4", "5", "6", "7", "7b", "8", "9", "10", "11", "12", "12b", "13",
+             ""]
     assert [n for i, n in enumerate(numbers) if i == 0 or numbers[i - 1] != n] == order
     ids = [s.id for s in sections]
-    assert ids[:6] == ["dataset", "vocabulary", "encoding", "src_embed.tok", "src_embed.pos",
+    assert ids[1:7] == ["dataset", "vocabulary", "encoding", "src_embed.tok", "src_embed.pos",
                        "src_embed.out"]
-    assert ids[-1] == "prediction"
+    assert ids[-2:] == ["prediction", "recap"]
     # one panel per head: 1 encoder head, 2 decoder heads in each decoder attention block
     for block, heads in (("encoder.0.self_attn", 1), ("decoder.0.self_attn", 2),
                          ("decoder.0.cross_attn", 2)):
@@ -154,7 +156,9 @@ def test_backward_adds_loss_gradients_and_updates(backward_tape):
     phases = [s.phase for s in sections]
     first = {p: phases.index(p) for p in ("loss", "backward", "update")}
     assert first["loss"] < first["backward"] < first["update"]
-    assert phases[first["update"]:] == ["update"] * (len(phases) - first["update"])
+    # the updates run to the end, where the recap closes the walkthrough
+    assert phases[first["update"]:] == ["update"] * (len(phases) - first["update"] - 1) + ["text"]
+    assert sections[-1].id == "recap"
     s = by_id(sections)
     loss = s["loss"]
     terms = loss.equation[0].value

@@ -503,6 +503,75 @@ TEXT = {
     "xlsx.block": "block",
     "xlsx.shape": "shape",
     "xlsx.step": "step",
+    # the overview (first) and the recap (last)
+    "overview.title": "The big picture: the model computed here",
+    "overview.p1": "This walkthrough computes one encoder-decoder Transformer by hand: "
+                   "encoder layers: {enc}, decoder layers: {dec}, every word a row of "
+                   "d_model = {d} numbers, and a vocabulary of {V} tokens.",
+    "overview.p2": "The encoder reads “{src}” ({n} tokens) once. The decoder reads “{tgt}” "
+                   "({m} tokens) and, at every position, predicts the next word.",
+    "overview.heads": "The tutorial gives the encoder {enc} head and the decoder {dec}, to show "
+                      "both cases: one head alone, and several heads side by side joined by "
+                      "W^O. The paper uses the same number (8) everywhere.",
+    "overview.map": "The map below is the order of the walkthrough: each block names the step "
+                    "that computes it. --level overview shows this map, one line per step and "
+                    "the recap; --level all repeats every explanation at every step.",
+    "overview.steps": "The steps, one line each",
+    "arch.src_embed": "Source: embedding + positional encoding",
+    "arch.tgt_embed": "Target (shifted right): embedding + positional encoding",
+    "arch.shape": "{n}×{d}",
+    "arch.encoder": "Encoder × {n}",
+    "arch.decoder": "Decoder × {n}",
+    "arch.layer": "Layer {i}",
+    "arch.self_attn": "Self-attention",
+    "arch.masked_attn": "Masked self-attention",
+    "arch.cross_attn": "Cross-attention (keys, values from M)",
+    "arch.heads": "h = {h}, d_k = {dk}",
+    "arch.norm": "Add & norm",
+    "arch.ffn.label": "Feed-forward",
+    "arch.ffn": "{d}→{dff}→{d}",
+    "arch.ffn.single": "{d}→{d}, one layer",
+    "arch.final_norm": "Final layer norm",
+    "arch.generator": "Linear + softmax",
+    "arch.prediction": "Predicted words",
+    "recap.title": "Recap",
+    "recap.computed": "What was computed: {steps} steps on the tape, from the {n} ids of the "
+                      "source sentence to {V} probabilities at each of the decoder's {m} "
+                      "positions.",
+    "recap.prediction": "The prediction: “{words}”, {k} of {n} positions right. After “{tok}” "
+                        "the model picks “{word}” (p = {p}); the target “{want}” has p = {pw}.",
+    "recap.said": "The prediction: “{words}”.",
+    "recap.loss": "The loss was L = {before}; after one update with η = {lr} the same sentence "
+                  "scores L = {after}.",
+    "recap.takeaways": "The tutorial closes with three takeaways; here they are, corrected:",
+    "recap.takeaway.1": "1. “The example is simplified and shows no epochs”: true; handformer "
+                        "train runs the epochs, and handformer walk --checkpoint FILE walks the "
+                        "trained model.",
+    "recap.takeaway.2": "2. “It only shows training, not evaluation or testing”: handformer "
+                        "translate --explain shows inference, one token at a time, and walk "
+                        "--backward shows the training step itself: the loss, every gradient "
+                        "and one update.",
+    "recap.takeaway.3": "3. “Masked attention keeps the model from peeking, which helps against "
+                        "overfitting”: the first half is right, the second is not (D10). The "
+                        "mask enforces left-to-right causality; it is not a regularizer.",
+    "told.before": "(Explained in “{where}”.)",
+    # errata: the one line shown in a step, opening to the full text
+    "erratum.numbers": "⚠ the tutorial differs here: {theirs} vs {ours}",
+    "D1.summary": "⚠ the tutorial divides by d_model, not √d_k",
+    "D2.summary": "⚠ the tutorial swaps the inputs of cross-attention",
+    "D3.summary": "⚠ the tutorial flattens the matrix before the last layer",
+    "D4.summary": "⚠ the tutorial's feed-forward network has one layer",
+    "D5.summary": "⚠ the tutorial puts ε outside the root and has no γ, β",
+    "D6.summary": "⚠ the tutorial counts i over columns, not pairs",
+    "D7.summary": "⚠ the tutorial writes words as columns",
+    "D8.summary": "⚠ the tutorial calls the mask optional",
+    "D9.summary": "⚠ the tutorial feeds the decoder one token at a time",
+    "D10.summary": "⚠ the tutorial says masking helps against overfitting",
+    "D11.summary": "⚠ the tutorial says LLaMA has an encoder",
+    "D14.summary": "⚠ the tutorial draws every weight from [0, 1)",
+    "D16.summary": "⚠ the tutorial's output layer cannot say <end>",
+    "D17.summary": "⚠ the tutorial's encoder input loses “the”",
+    "D18.summary": "⚠ the tutorial's size rule is a rule of thumb",
     # settings of this language, not text: the HTML lang tag, CSS and figure fonts
     "lang.tag": "en",
     "lang.font": "",

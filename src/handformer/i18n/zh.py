@@ -421,6 +421,69 @@ TEXT = {
     "xlsx.block": "块",
     "xlsx.shape": "形状",
     "xlsx.step": "步骤",
+    # 概览（开头）与回顾（结尾）
+    "overview.title": "全局概览：这里计算的模型",
+    "overview.p1": "本教程手算一个编码器—解码器 Transformer：编码器 {enc} 层，解码器 {dec} "
+                   "层，每个词是一行 d_model = {d} 个数，词表共 {V} 个标记。",
+    "overview.p2": "编码器读一次“{src}”（{n} 个标记）。解码器读“{tgt}”（{m} 个标记），"
+                   "并在每个位置预测下一个词。",
+    "overview.heads": "教程给编码器 {enc} 个头、解码器 {dec} 个头，正好展示两种情形：单个头，"
+                      "以及多个头并排、再由 W^O 合并。论文中各处都用同样的头数（8 个）。",
+    "overview.map": "下面的结构图就是本教程的顺序：每个方块注明计算它的步骤。--level overview "
+                    "只显示这张图、每步一行和结尾回顾；--level all 在每一步重复全部讲解。",
+    "overview.steps": "各步骤，每步一行",
+    "arch.src_embed": "源句：嵌入 + 位置编码",
+    "arch.tgt_embed": "目标句（右移一位）：嵌入 + 位置编码",
+    "arch.shape": "{n}×{d}",
+    "arch.encoder": "编码器 × {n}",
+    "arch.decoder": "解码器 × {n}",
+    "arch.layer": "第 {i} 层",
+    "arch.self_attn": "自注意力",
+    "arch.masked_attn": "掩码自注意力",
+    "arch.cross_attn": "交叉注意力（键、值来自 M）",
+    "arch.heads": "h = {h}，d_k = {dk}",
+    "arch.norm": "残差与层归一化",
+    "arch.ffn.label": "前馈网络",
+    "arch.ffn": "{d}→{dff}→{d}",
+    "arch.ffn.single": "{d}→{d}，单层",
+    "arch.final_norm": "最后的层归一化",
+    "arch.generator": "线性层 + softmax",
+    "arch.prediction": "预测的词",
+    "recap.title": "回顾",
+    "recap.computed": "算了什么：计算图上共 {steps} 步，从源句的 {n} 个编号，到解码器 {m} 个"
+                      "位置上各 {V} 个概率。",
+    "recap.prediction": "预测结果：“{words}”，{n} 个位置中对了 {k} 个。在“{tok}”之后模型选了"
+                        "“{word}”（p = {p}）；目标词“{want}”的概率是 p = {pw}。",
+    "recap.said": "预测结果：“{words}”。",
+    "recap.loss": "损失原为 L = {before}；以 η = {lr} 更新一次之后，同一句话的损失是 "
+                  "L = {after}。",
+    "recap.takeaways": "教程最后列了三条要点，这里逐条订正：",
+    "recap.takeaway.1": "1. “这个例子非常简化，没有涉及 epoch”：确实如此；handformer train "
+                        "会跑多个 epoch，handformer walk --checkpoint FILE 可以逐步查看训练后的"
+                        "模型。",
+    "recap.takeaway.2": "2. “它只展示了训练过程，看不到评估或测试”：handformer translate "
+                        "--explain 展示推理，一次一个标记；walk --backward 展示训练这一步本身："
+                        "损失、每个梯度和一次更新。",
+    "recap.takeaway.3": "3. “掩码多头注意力可以防止模型窥视未来，有助于避免过拟合”：前半句对，"
+                        "后半句不对（D10）。掩码保证从左到右的因果顺序，它不是正则化手段。",
+    "told.before": "（讲解见“{where}”。）",
+    # 勘误：步骤里显示的一行，可展开为全文
+    "erratum.numbers": "⚠ 教程此处不同：{theirs}，正确值 {ours}",
+    "D1.summary": "⚠ 教程除以 d_model，而不是 √d_k",
+    "D2.summary": "⚠ 教程把交叉注意力的输入接反了",
+    "D3.summary": "⚠ 教程在最后一层之前把矩阵展平",
+    "D4.summary": "⚠ 教程的前馈网络只有一层",
+    "D5.summary": "⚠ 教程把 ε 放在根号外，且没有 γ、β",
+    "D6.summary": "⚠ 教程的 i 按列计数，而不是按对",
+    "D7.summary": "⚠ 教程把词写成列",
+    "D8.summary": "⚠ 教程说掩码可有可无",
+    "D9.summary": "⚠ 教程让解码器一次只读一个标记",
+    "D10.summary": "⚠ 教程说掩码有助于避免过拟合",
+    "D11.summary": "⚠ 教程说 LLaMA 有编码器",
+    "D14.summary": "⚠ 教程的权重全部取自 [0, 1)",
+    "D16.summary": "⚠ 教程的输出层说不出 <end>",
+    "D17.summary": "⚠ 教程的编码器输入丢了“the”",
+    "D18.summary": "⚠ 教程的维度规则只是经验法则",
     # 这门语言的设置，不是文字：HTML 的 lang 标记、CSS 和图中字体
     "lang.tag": "zh-CN",
     "lang.font": "\"Noto Sans CJK SC\",\"Noto Sans SC\",\"PingFang SC\",\"Microsoft YaHei\",system-ui,sans-serif",

@@ -1,0 +1,125 @@
+"""The walkthrough as a lesson (issue 9, narration): the overview and the recap, --level, every
+column the text talks about, the worked cell, the loss after the update, Chinese line breaks."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from handformer import api, narrate
+from handformer.api import Setup
+from handformer.cli import main
+from handformer.config import Config
+from handformer.render.terminal import render_text
+from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT, Vocab
+
+
+@pytest.fixture(scope="module")
+def tape():
+    return api.walk()
+
+
+@pytest.fixture(scope="module")
+def backward_tape():
+    return api.walk(backward=True, lr=0.1)
+
+
+def walk(*args: str) -> str:
+    result = CliRunner().invoke(main, ["walk", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_the_overview_opens_with_the_model_actually_run(tape):
+    sections = narrate.build(api.walk(preset="small"))
+    first = sections[0]
+    assert first.id == "overview" and first.level == "overview"
+    arch = first.architecture
+    encoder = next(b for b in arch.blocks if b.id == "encoder")
+    assert len([b for b in encoder.children if b.kind == "stack"]) == 2  # small: 2 layers
+    assert arch.sizes["d_model"] == 32 and arch.sizes["heads"] == 4
+    ids = {s.id for s in sections}
+
+    def every(block):
+        yield block
+        for child in block.children:
+            yield from every(child)
+
+    linked = [b for top in arch.blocks for b in every(top)]
+    assert all(b.section in ids for b in linked), [b.id for b in linked if b.section not in ids]
+    assert sections[-1].id == "recap"
+
+
+def test_levels_grow_from_overview_to_all(tape):
+    overview, steps, every = (render_text(narrate.build(tape, level=lvl))
+                              for lvl in ("overview", "steps", "all"))
+    lines = [len(t.splitlines()) for t in (overview, steps, every)]
+    assert lines[0] < 120 < lines[1] < lines[2]
+    assert "Step 13 · " in overview and "Recap" in overview and "[" not in overview.split(
+        "Recap")[0].split("The steps")[1]  # one line per step, no matrices
+    # "steps" tells the scores' explanation once; "all" at each of the five score panels
+    sentence = "Every query is compared with every key by a dot product"
+    assert steps.count(sentence) == 1 and every.count(sentence) == 5
+    assert "(Explained in “Step 7 · Attention scores" in steps
+
+
+def test_level_flag_and_a_bad_level():
+    assert "The steps, one line each" in walk("--level", "overview")
+    bad = CliRunner().invoke(main, ["walk", "--level", "some"])
+    assert bad.exit_code == 2 and "overview" in bad.output
+
+
+def test_recap_tells_the_prediction_read_off_the_probabilities(tape):
+    recap = narrate.build(tape)[-1]
+    p, vocab = tape["generator.probs"], tape.meta["vocab"]
+    words = " ".join(vocab[int(i)] for i in p.argmax(-1))
+    text = " ".join(recap.paragraphs)
+    assert f"“{words}”" in text
+    assert f"p = {p[0, vocab.index('you')]:.3f}" in text
+    assert "D10" in text  # the tutorial's third takeaway, corrected without --backward
+
+
+def test_the_loss_after_the_update_is_a_second_forward_pass(backward_tape):
+    after = {name: upd[2] for name, upd in backward_tape.updates.items()}
+    params = {**backward_tape.params, **after}
+    vocab = Vocab.from_corpus(backward_tape.meta["dataset"])
+    config = Config.from_dict(backward_tape.meta["config"])
+    again = api.run_forward(Setup(config, backward_tape.meta["dataset"], vocab, params),
+                            TUTORIAL_SRC, TUTORIAL_TGT)
+    probs, targets = again["generator.probs"], backward_tape.meta["target"]["ids"]
+    by_hand = -np.mean([math.log(probs[t, w]) for t, w in enumerate(targets)])
+    assert backward_tape.meta["update"]["loss_after"] == pytest.approx(by_hand, rel=1e-12)
+    assert by_hand < float(backward_tape["loss"])  # one small step down
+    text = " ".join(narrate.build(backward_tape)[-1].paragraphs)
+    assert f"L = {by_hand:.3f}" in text and f"L = {float(backward_tape['loss']):.3f}" in text
+
+
+def test_all_25_columns_of_the_probabilities_at_width_220():
+    text = walk("--steps", "13", "--width", "220")
+    block = text.split("Probabilities: softmax")[1].split("The predicted word")[0]
+    header = next(line for line in block.splitlines() if "<start>" in line and "<end>" in line)
+    for word in ("when", "game", "thrones", "storm", "brings", "<start>", "<end>"):
+        assert re.search(rf"(^|\s){re.escape(word)}(\s|$)", header), word
+    assert "⋯" not in block and "+" not in header
+
+
+def test_narrow_elision_says_what_it_hid_and_keeps_named_columns(tape):
+    from handformer.narrate.document import Highlight
+    from handformer.render.term_matrix import fitted
+
+    sections = narrate.build(tape)
+    probs = next(s for s in sections if s.id == "generator.probs").equation[0]
+    probs.keep_cols = (20,)
+    lines = [line.plain for line in fitted(probs, 3, 80)]
+    header = lines[1]
+    hidden = [int(x) for x in re.findall(r"\+(\d+)", header)]
+    shown = len(header.split()) - len(hidden)
+    assert sum(hidden) + shown == 25 and hidden
+    assert tape.meta["vocab"][20] in header.split()
+    probs.highlight = Highlight(cell=(0, 3), rows=(0,), cols=(3,))
+    drawn = "\n".join(line.plain for line in fitted(probs, 3, 80))
+    assert f"[{tape['generator.probs'][0, 3]:.3f}]" in drawn and "▾" in drawn and "▸" in drawn
