@@ -123,3 +123,17 @@ def test_narrow_elision_says_what_it_hid_and_keeps_named_columns(tape):
     probs.highlight = Highlight(cell=(0, 3), rows=(0,), cols=(3,))
     drawn = "\n".join(line.plain for line in fitted(probs, 3, 80))
     assert f"[{tape['generator.probs'][0, 3]:.3f}]" in drawn and "▾" in drawn and "▸" in drawn
+
+
+def test_backward_and_update_speak_the_lessons_symbols(backward_tape):
+    sections = narrate.build(backward_tape)
+    told = [s for s in sections if s.phase in ("backward", "update")]
+    dotted = re.compile(r"\b(encoder|decoder|generator|src_embed|tgt_embed)\.|_attn|\\_")
+    for s in told:
+        symbols = [m.symbol for m in s.equation if hasattr(m, "symbol")]
+        assert not dotted.search(s.heading + " ".join(symbols)), (s.heading, symbols)
+    titles = [s.title for s in told]
+    assert "Backward: ∂L/∂S, the attention scores (decoder layer 1, cross-attention)" in titles
+    keys = next(s for s in told if s.id == "grad.decoder.0.cross_attn.k")
+    assert "M" in " ".join(keys.paragraphs) and "∂L/∂K" in " ".join(keys.paragraphs)
+    assert "∂L/∂Q" not in " ".join(keys.paragraphs)

@@ -165,7 +165,7 @@ def test_backward_adds_loss_gradients_and_updates(backward_tape):
     assert float(backward_tape["loss"]) == pytest.approx(terms[:, 1].mean(), rel=1e-12)
     assert f"{float(backward_tape['loss']):.4f}" in " ".join(loss.paragraphs)
     grads = [x for x in sections if x.phase == "backward"]
-    assert grads[0].id == "grad.generator.logits" and grads[0].title.endswith("∂L/∂generator.logits")
+    assert grads[0].id == "grad.generator.logits" and grads[0].title.startswith("Backward: ∂L/∂logits")
     assert "D9" in codes(grads[0])
     assert "D10" in codes(s["grad.decoder.0.self_attn.scores"])
     starved = float(np.abs(backward_tape.grads["decoder.0.self_attn.scores"]).max())

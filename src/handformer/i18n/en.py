@@ -257,7 +257,7 @@ TEXT = {
     "loss.smoothing": "With label smoothing ε = {eps} the target also puts a little weight on "
                       "every other token, as the formula shows.",
     # 15–16
-    "grad.title": "Backward: ∂L/∂{name}",
+    "grad.title": "Backward: ∂L/∂{sym}, {what}",
     "grad.intro": "Now the same steps backwards. ∂L/∂{name} says how much the loss L would "
                   "change if each number of {name} were nudged up a little; the chain rule "
                   "carries it from each step to the step before.",
@@ -265,8 +265,8 @@ TEXT = {
     "grad.at": " (row “{row}”, column “{col}”)",
     "grad.op.linear": "Through a linear layer the gradient goes back through Wᵀ to the input, "
                       "and the weights get Xᵀ·∂L/∂Y: each weight's share of the blame.",
-    "grad.op.head_proj": "The projection passes the gradient back to its input and gives W its "
-                         "gradient, Xᵀ·∂L/∂Q, head by head.",
+    "grad.op.head_proj": "The projection passes the gradient back to its input and gives "
+                         "{w} its gradient, {x}ᵀ·∂L/∂{sym}, head by head.",
     "grad.op.softmax": "The softmax's gradient is large only where the weights are neither 0 "
                        "nor 1: a saturated softmax lets almost nothing through.",
     "grad.op.scores": "The gradient of the scores is shared between the queries and the keys, "
@@ -297,13 +297,37 @@ TEXT = {
     "D10": "The {k} masked scores get gradient {zero}: the mask cuts every path from a position "
            "to the words after it. It enforces left-to-right causality. The tutorial says it "
            "helps against overfitting; it is not a regularizer.",
-    "update.title": "Update: {name}",
+    "update.title": "Update: {what}",
     "update.first": "One step of plain gradient descent moves every parameter against its "
                     "gradient: θ ← θ − η·g with learning rate η = {lr}. For a small enough η, the "
                     "loss of the same sentence is then a little lower.",
     "update.embed": "Only the {k} rows of the words in the sentence have a gradient, so only "
                     "they move (shown here); the other {rest} rows of the table stay as they are.",
     "update.p1": "The largest gradient of {name} is at [{at}]: {before} − {lr}·({g}) = {after}.",
+    "update.loss": "Before the update the loss is L = {before}; a second forward pass of the "
+                   "same sentence with every updated parameter gives L = {after}.",
+    "name.at": "{what} ({where})",
+    "name.logits": "the logits",
+    "name.probs": "the probabilities",
+    "name.attn_out": "the joined heads",
+    "name.concat": "the heads side by side",
+    "name.z": "the weighted sum of the values",
+    "name.pattern": "the attention weights",
+    "name.scores": "the attention scores",
+    "name.q": "the queries",
+    "name.k": "the keys",
+    "name.v": "the values",
+    "name.norm": "the layer normalization",
+    "name.resid": "the residual sum",
+    "name.ffn_pre": "the feed-forward linear layer",
+    "name.ffn_act": "the feed-forward ReLU",
+    "name.ffn_out": "the feed-forward output",
+    "name.layer_out": "the layer's output",
+    "name.input": "the input (embedding + position)",
+    "name.tok": "the embedding",
+    "place.self_attn": ", self-attention",
+    "place.cross_attn": ", cross-attention",
+    "place.ffn": ", feed-forward",
     # the pretrained (BERT) walkthrough
     "bert.overview.title": "A real pretrained model, by hand: {model}",
     "bert.overview.sizes": "The same arithmetic as the tutorial, at full size and with learned weights: "

@@ -217,13 +217,13 @@ TEXT = {
     "loss.uniform": "如果模型对 {V} 个词元平均分配概率，损失是 ln {V} = {lnV}；训练的目标是把 L 压向 0。",
     "loss.smoothing": "使用标签平滑 ε = {eps} 时，目标分布也会给其他词元一点点权重，见公式。",
     # 15–16
-    "grad.title": "反向传播：∂L/∂{name}",
+    "grad.title": "反向传播：∂L/∂{sym}，{what}",
     "grad.intro": "现在把同样的步骤倒着走一遍。∂L/∂{name} 表示：把 {name} 里的每个数稍微调大"
                   "一点，损失 L 会变化多少；链式法则把它从每一步传到前一步。",
     "grad.p1": "绝对值最大的一项是 {max}{where}。",
     "grad.at": "（“{row}”行、“{col}”列）",
     "grad.op.linear": "经过线性层时，梯度乘以 Wᵀ 传回输入；权重得到 Xᵀ·∂L/∂Y，也就是每个权重该分担的“责任”。",
-    "grad.op.head_proj": "投影把梯度传回输入，同时按头给出 W 的梯度 Xᵀ·∂L/∂Q。",
+    "grad.op.head_proj": "投影把梯度传回输入，同时按头给出 {w} 的梯度 {x}ᵀ·∂L/∂{sym}。",
     "grad.op.softmax": "只有权重既不接近 0 也不接近 1 的地方，softmax 的梯度才大；饱和的 softmax 几乎不让梯度通过。",
     "grad.op.scores": "分数的梯度分给查询和键，和前向一样要除以 √d_k。",
     "grad.op.attend": "Z = A·V 的梯度同时传给注意力权重和值。",
@@ -242,12 +242,36 @@ TEXT = {
                     "所以 W^Q 和 W^K 从这句话里几乎学不到东西。这就是权重全从 [0, 1) 正数起步的代价。",
     "D10": "被掩码遮住的 {k} 个分数，梯度为 {zero}：掩码切断了每个位置通往后面词的所有路径。"
            "它保证的是从左到右的因果顺序。教程说掩码“有助于避免过拟合”，其实它不是正则化手段。",
-    "update.title": "参数更新：{name}",
+    "update.title": "参数更新：{what}",
     "update.first": "最简单的梯度下降一步：每个参数都朝梯度的反方向移动，θ ← θ − η·g，"
                     "学习率 η = {lr}。只要 η 足够小，更新之后同一句话的损失就会稍微变小。",
     "update.embed": "只有句子里用到的 {k} 个词对应的行有梯度，所以只有它们会移动（这里列出的就是这些"
                     "行）；嵌入表其余 {rest} 行保持不变。",
     "update.p1": "{name} 梯度最大的一项在 [{at}]：{before} − {lr}·({g}) = {after}。",
+    "update.loss": "更新之前损失是 L = {before}；用更新后的全部参数把同一句话再前向算一遍，"
+                   "得到 L = {after}。",
+    "name.at": "{what}（{where}）",
+    "name.logits": "对数几率（logits）",
+    "name.probs": "概率",
+    "name.attn_out": "合并后的各头输出",
+    "name.concat": "并排的各头输出",
+    "name.z": "值的加权和",
+    "name.pattern": "注意力权重",
+    "name.scores": "注意力分数",
+    "name.q": "查询",
+    "name.k": "键",
+    "name.v": "值",
+    "name.norm": "层归一化",
+    "name.resid": "残差和",
+    "name.ffn_pre": "前馈网络的线性层",
+    "name.ffn_act": "前馈网络的 ReLU",
+    "name.ffn_out": "前馈网络的输出",
+    "name.layer_out": "这一层的输出",
+    "name.input": "输入（嵌入 + 位置）",
+    "name.tok": "嵌入",
+    "place.self_attn": "，自注意力",
+    "place.cross_attn": "，交叉注意力",
+    "place.ffn": "，前馈网络",
     # the pretrained (BERT) walkthrough
     "bert.overview.title": "手算一个真实的预训练模型：{model}",
     "bert.overview.sizes": "与教程相同的运算，只是规模完整、权重是训练好的：{layers} 层，d_model = "
