@@ -137,3 +137,23 @@ def test_backward_and_update_speak_the_lessons_symbols(backward_tape):
     keys = next(s for s in told if s.id == "grad.decoder.0.cross_attn.k")
     assert "M" in " ".join(keys.paragraphs) and "∂L/∂K" in " ".join(keys.paragraphs)
     assert "∂L/∂Q" not in " ".join(keys.paragraphs)
+
+
+def test_chinese_lines_obey_the_line_breaking_rules(backward_tape):
+    closing, opening = set("）”’，。、：；！？》」』"), set("（“‘《「『")
+    text = render_text(narrate.build(backward_tape, "zh"), width=80)
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    assert not [x for x in lines if x[0] in closing], [x for x in lines if x[0] in closing][:3]
+    assert not [x for x in lines if x[-1] in opening], [x for x in lines if x[-1] in opening][:3]
+
+
+def test_wrapping_breaks_where_a_word_cannot_be_cut():
+    from handformer.render.wrap import wrap
+
+    # a line that must break inside a run of Chinese breaks after punctuation when it can
+    lines = wrap("模型读入源句，然后逐词预测目标句中的下一个词语。", 16)
+    assert lines[0] == "模型读入源句，"
+    assert "".join(lines) == "模型读入源句，然后逐词预测目标句中的下一个词语。"
+    # closing punctuation never starts a line, opening never ends one
+    lines = wrap("一二三四五六七八“九十”。", 18)
+    assert all(x[0] not in "”。" and x[-1] not in "“" for x in lines), lines

@@ -60,8 +60,8 @@ TEXT = {
                "only on the position, so its rows equal the first {n} rows of step 5.",
     "pos.p2": "At position 0 (“{tok}”) every sine is 0 and every cosine is 1. The values do "
               "not depend on the words, only on where they stand.",
-    "D6": "The tutorial's reproductions put the column index, not the pair index i, into "
-          "10000^(2i/d). At position 1 (“{tok}”), column 2 (index 1), the correct value is "
+    "D6": "The tutorial's step 5 says “i 从 0 到 5” (i from 0 to 5): it counts i over the "
+          "six columns, where 10000^(2i/d) needs the pair index (i = 0, 1, 2). At position 1 (“{tok}”), column 2 (index 1), the correct value is "
           "cos(1/10000^0) = cos(1) = {ours}; the tutorial's variant gives {theirs}. The gap "
           "grows towards the right-hand columns, where the tutorial's angles barely move.",
     "input.title": "The encoder input: embedding + position (an addition)",
@@ -115,8 +115,20 @@ TEXT = {
               "word offers to the queries. “{tok}” gets [{row}].",
     "proj.v": "A third weight matrix, W^V, gives the values: the content a word hands over "
               "once it is attended to. “{tok}” gets [{row}].",
-    "proj.cross_kv": "In cross-attention the keys and values are computed from the memory M, "
-                     "one row per source word.",
+    "proj.k.cross": "The keys come from the memory M, the encoder's output, one row per "
+                    "source word: M times W^K gives what each source word offers to the "
+                    "decoder's queries. “{tok}” gets [{row}].",
+    "proj.v.cross": "The values come from the memory M too: M times W^V gives the content a "
+                    "source word hands over once it is attended to. “{tok}” gets [{row}].",
+    "attn.cross.nomask": "There is no causal mask here: the whole source sentence is known "
+                         "before the decoder starts, so every target position may read every "
+                         "source word.",
+    "D10.forward": "The tutorial's closing says masking helps against overfitting. It is not a "
+                   "regularizer: the mask enforces left-to-right causality, so that position i "
+                   "learns to predict a word it cannot see.",
+    "norm.eps": "ε = {eps} only keeps the division safe when a row is constant.",
+    "loss.col.p": "p(target)",
+    "loss.col.nll": "−log p",
     "D7": "The tutorial writes its words as columns and multiplies a transposed matrix. Here "
           "every matrix has one row per token from the start, so X·W needs no transpose.",
     "scores.title": "Attention scores Q·Kᵀ / √d_k ({where})",

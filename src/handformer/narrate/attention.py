@@ -48,6 +48,7 @@ KIND_KEYS = {
 }
 PROJECTION_KEYS = {"q": ("proj.q", "proj.title.q"), "k": ("proj.k", "proj.title.k"),
                    "v": ("proj.v", "proj.title.v")}  # (sentence, title)
+CROSS_KEYS = {"k": "proj.k.cross", "v": "proj.v.cross"}  # keys and values read the memory M
 
 
 def attention(ctx: Ctx, p: str, kind: str, number: str, layer: int) -> None:
@@ -70,6 +71,8 @@ def intro(ctx: Ctx, b: Block) -> None:
     d = int(ctx.cfg.get("d_model", 0))
     paragraphs = [ctx.t(KIND_KEYS[b.kind]["intro"]),
                   ctx.t("attn.sizes", h=b.heads, dk=b.dk, dv=b.dv, d=d, n=len(b.q_tokens))]
+    if b.kind == "cross":
+        paragraphs.append(ctx.t("attn.cross.nomask"))
     if b.heads > b.shown:
         paragraphs.append(ctx.t("attn.more_heads", shown=b.shown, h=b.heads))
     callouts = []
@@ -90,10 +93,9 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
     out = ctx.head(f"{b.p}.{which}", h)
-    paragraphs = [ctx.t(PROJECTION_KEYS[which][0], d=d, w=width, tok=x_tokens[0],
-                        row=row_text(out[0]))]
-    if which == "k" and b.kind == "cross":
-        paragraphs.append(ctx.t("proj.cross_kv"))
+    key = CROSS_KEYS[which] if b.kind == "cross" and which in CROSS_KEYS else \
+        PROJECTION_KEYS[which][0]
+    paragraphs = [ctx.t(key, d=d, w=width, tok=x_tokens[0], row=row_text(out[0]))]
     callouts = []
     if which == "q" and ctx.first("D7"):
         callouts.append(ctx.callout("D7", "D7"))
@@ -160,6 +162,8 @@ def mask(ctx: Ctx, b: Block, h: int) -> None:
     paragraphs = [ctx.t(key, k=hidden, first=b.q_tokens[0], last=b.q_tokens[-1],
                         n=len(b.kv_tokens))]
     callouts = [ctx.callout("D8", "D8.pad")] if b.kind != "self" and ctx.first("D8.pad") else []
+    if b.kind == "self" and ctx.first("D10.forward"):  # the tutorial's third takeaway
+        callouts.append(ctx.callout("D10", "D10.forward"))
     ctx.add(Section(f"{b.p}.head.{h}.masked", b.number,
                     ctx.t("mask.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.masked"), callouts=callouts,

@@ -109,6 +109,8 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str, r, last=F
     d = int(ctx.cfg.get("d_model", 0))
     y, mean, std = ctx.value(f"{p}.out"), ctx.extra(f"{p}.out", "mean"), ctx.extra(f"{p}.out", "std")
     paragraphs = [ctx.t("norm.p1")]
+    if ctx.cfg.get("ln_eps") is not None:
+        paragraphs.append(ctx.t("norm.eps", eps=_sci(float(ctx.cfg["ln_eps"]))))
     equation = []
     if mean is not None and std is not None:
         paragraphs.append(ctx.t("norm.p2", tok=tokens[0], mu=f3(mean[0]), sd=f3(std[0]),
@@ -128,15 +130,22 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str, r, last=F
     stack = p.split(".")[0]
     if tutorial is not None and ctx.first(f"D5.{stack}"):
         i, j = np.unravel_index(int(np.argmax(np.abs(tutorial - y))), y.shape)
+        # The tutorial's matrix beside ours only where the two differ at the shown decimals.
+        visible = bool(np.any(np.round(tutorial, 3) != np.round(y, 3)))
         callouts.append(ctx.callout(
             "D5", "D5", tok=tokens[i], col=f"d{j}", ours=f"{y[i, j]:.7f}",
             theirs=f"{tutorial[i, j]:.7f}", diff=f"{abs(tutorial[i, j] - y[i, j]):.1e}",
             tutorial=ctx.mat(f"{p}.out.tutorial", r"\mathrm{LN}_{tutorial}", tutorial, tokens,
-                             dims(d), note=ctx.t("note.tutorial"))))
+                             dims(d), note=ctx.t("note.tutorial")) if visible else None))
     equation.append(ctx.mat(f"{p}.out", r"\mathrm{LN}(R)", y, tokens, dims(d)))
     ctx.add(Section(f"{p}.out", number, ctx.t("norm.title", where=where), paragraphs,
                     formula=ctx.formula(f"{p}.out", x="R"), equation=equation,
                     callouts=callouts, steps=[f"{p}.out"]))
+
+
+def _sci(x: float) -> str:
+    """1e-05 as 1e-5, the way the paper and PyTorch write ε."""
+    return f"{x:g}".replace("e-0", "e-").replace("e+0", "e+")
 
 
 def final_norm(ctx: Ctx, stack: str, number: str) -> None:

@@ -96,7 +96,7 @@ def loss(ctx: Ctx) -> None:
         # can check the mean against L.
         table = np.stack([pt, -np.log(np.maximum(pt, 1e-300))], axis=-1)
         rows = [f"{inp[t]} → {ctx.vocab[targets[t]]}" for t in range(len(inp))]
-        equation = [ctx.mat("loss.terms", r"-\log p", table, rows, ["p(target)", "−log p"])]
+        equation = [ctx.mat("loss.terms", r"-\log p", table, rows, [ctx.t("loss.col.p"), ctx.t("loss.col.nll")])]
         worst = int(np.argmin(pt))
         paragraphs.append(ctx.t("loss.p2", tok=inp[worst], want=ctx.vocab[targets[worst]],
                                 p=f3(pt[worst]), nl=f3(table[worst, 1])))
