@@ -100,7 +100,7 @@ def test_the_loss_after_the_update_is_a_second_forward_pass(backward_tape):
 
 def test_all_25_columns_of_the_probabilities_at_width_220():
     text = walk("--steps", "13", "--width", "220")
-    block = text.split("Probabilities: softmax")[1].split("The predicted word")[0]
+    block = text.split("Probabilities: softmax over the vocabulary ─")[1].split("\nStep 13 · The predicted")[0]
     header = next(line for line in block.splitlines() if "<start>" in line and "<end>" in line)
     for word in ("when", "game", "thrones", "storm", "brings", "<start>", "<end>"):
         assert re.search(rf"(^|\s){re.escape(word)}(\s|$)", header), word
@@ -157,3 +157,35 @@ def test_wrapping_breaks_where_a_word_cannot_be_cut():
     # closing punctuation never starts a line, opening never ends one
     lines = wrap("一二三四五六七八“九十”。", 18)
     assert all(x[0] not in "”。" and x[-1] not in "“" for x in lines), lines
+
+
+def test_the_worked_score_is_highlighted_in_the_terminal(tape):
+    s = tape["encoder.0.self_attn.scores"][0]  # one head: (7, 7)
+    q = tape["encoder.0.self_attn.q"][0]
+    k = tape["encoder.0.self_attn.k"][0]
+    j = int(np.argmax(s[0]))
+    assert s[0, j] == pytest.approx(q[0] @ k[j] / 2.0)  # by hand: Q row 0 · K row j / √4
+    text = walk("--steps", "7", "--width", "100")
+    panel = text.split("Attention scores Q·Kᵀ / √d_k (encoder layer 1) ─")[1].split("\nStep ")[0]
+    assert f"[{s[0, j]:.3f}]" in panel  # the cell the text works out
+    source = tape.meta["src"]["tokens"]
+    assert f"▾{source[j]}" in panel and "▸when" in panel  # its column of Kᵀ and row of Q
+
+
+def test_every_input_names_the_step_that_made_it(tape):
+    sections = narrate.build(tape)
+    ids = {s.id: s for s in sections}
+    for s in sections:
+        for m in (x for x in s.equation if hasattr(x, "source")):
+            assert not m.source or m.source in ids, (s.id, m.name, m.source)
+        for read in s.reads:
+            assert s.id in ids[read].feeds
+    scores = ids["decoder.0.cross_attn.head.1.scores"]
+    assert scores.reads == ["decoder.0.cross_attn.head.1.q", "decoder.0.cross_attn.head.1.k"]
+    keys = ids["decoder.0.cross_attn.head.0.k"]
+    assert keys.reads == ["encoder.0.ln2.out"]  # keys come from M, the encoder's output
+    joined = ids["decoder.0.self_attn.out"]
+    assert joined.reads == ["decoder.0.self_attn.head.0.z", "decoder.0.self_attn.head.1.z"]
+    assert "goes next to" in joined.paragraphs[-1]
+    text = render_text([ids["src_embed.pos"], ids["src_embed.tok"], ids["src_embed.out"]])
+    assert "← Step 4 · Compute the embedding" in text

@@ -140,7 +140,7 @@ def test_matrices_shown_are_the_tapes_values_with_labels(tape):
                     np.testing.assert_array_equal(m.value, value, err_msg=m.name)
             if m.value.ndim == 2 and m.rows and m.rows[0] == "when":
                 assert m.rows == src, m.name
-    pattern = by_id(narrate.build(tape))["decoder.0.self_attn.head.1.pattern"].equation[0]
+    pattern = by_id(narrate.build(tape))["decoder.0.self_attn.head.1.pattern"].equation[-1]
     np.testing.assert_array_equal(pattern.value, tape["decoder.0.self_attn.pattern"][1])
     assert pattern.kind == "pattern" and pattern.cols == pattern.rows
 

@@ -47,7 +47,8 @@ def test_the_walkthrough_tells_the_facts_a_learner_checks(text, tape):
                  "D17", "D18"):
         assert f"─  {code}  ─" in text, code
     q = tape["encoder.0.self_attn.q"][0]
-    assert "when     " + "  ".join(f"{v:.3f}" for v in q[0]) in text
+    row = "  ".join(f"{v:.3f}" for v in q[0])
+    assert re.search(r"▸when +" + re.escape(row), text)  # the worked row, marked
     assert "\\" not in text and "$" not in text  # every formula reached the reader as text
 
 

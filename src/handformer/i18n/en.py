@@ -590,6 +590,7 @@ TEXT = {
     "recap.takeaway.3": "3. “Masked attention keeps the model from peeking, which helps against "
                         "overfitting”: the first half is right, the second is not (D10). The "
                         "mask enforces left-to-right causality; it is not a regularizer.",
+    "flow.next": "Its output goes next to {where}.",
     "told.before": "(Explained in “{where}”.)",
     # errata: the one line shown in a step, opening to the full text
     "erratum.numbers": "⚠ the tutorial differs here: {theirs} vs {ours}",

@@ -20,6 +20,7 @@ def build(tape, lang: str = "en", level: str = "steps") -> list[Section]:
     each explanation told once and then referred to) or "all" (every explanation every time)."""
     from ..config import HandformerError
     from ..families.registry import family_of
+    from . import flow
     from .context import Ctx
     from .overview import LEVELS, at_level, link_blocks
 
@@ -30,6 +31,7 @@ def build(tape, lang: str = "en", level: str = "steps") -> list[Section]:
     for narrator in family.story(tape):
         narrator(ctx)
     link_blocks(ctx.sections)
+    flow.link(ctx, ctx.sections)
     return at_level(ctx.sections, level, ctx)
 
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..formula import head
 from . import names
-from .context import MAX_HEADS, Ctx, dims, f3
+from .context import MAX_HEADS, Ctx, dims, f3, mark
 from .document import Section
 from .unicode_math import to_text
 
@@ -56,6 +56,7 @@ def gradient_section(ctx: Ctx, name: str) -> None:
         equation += _grad_matrices(ctx, shown)
     g = ctx.grad(name)
     at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape) if g.size else ()
+    _mark_largest(equation, at)
     sym = to_text(names.symbol(name))
     if ctx.first("grad.intro"):
         paragraphs.append(ctx.t("grad.intro", name=sym))
@@ -71,19 +72,30 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     inputs = [i for n in [name, *_folded(ctx, name)] for i in ctx.tape.index[n].inputs]
     for param in [i for i in inputs if i in ctx.tape.grads and i not in ctx.tape.index]:
         equation += _param_grad(ctx, param)
-    _special(ctx, name, step, paragraphs, callouts)
+    _special(ctx, name, step, paragraphs, callouts, equation)
     ctx.add(Section(f"grad.{name}", "15", ctx.t("grad.title", sym=sym,
                                                  what=names.words(ctx, name)),
                     paragraphs, formula=step.grad_formula, equation=equation,
                     callouts=callouts, steps=[name, *_folded(ctx, name)], phase="backward"))
 
 
-def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list) -> None:
+def _mark_largest(equation: list, at: tuple) -> None:
+    """The entry the text names (the largest gradient) is the worked cell of its matrix: the
+    first matrix, or for gradients by head the matrix of that head."""
+    if len(at) < 2 or not equation:
+        return
+    target = equation[at[0]] if len(at) == 3 and at[0] < len(equation) else equation[0]
+    mark(target, cell=(at[-2], at[-1]))
+
+
+def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list,
+             equation: list) -> None:
     if name == "generator.logits":
         p, g = ctx.value("generator.probs"), ctx.grad(name)
         target = (ctx.meta.get("target") or {}).get("ids") or []
         if target and not isinstance(target[0], list):
             n, w = len(target), int(target[0])
+            mark(equation[0], keep_cols=[int(t) for t in target])  # the text names "win"
             paragraphs.append(ctx.t("grad.logits", n=n, p=f3(p[0, w]), g=f3(g[0, w]),
                                     word=ctx.vocab[w]))
         callouts.append(ctx.callout("D9", "D9.backward", n=g.shape[0]))
@@ -200,7 +212,9 @@ def updates(ctx: Ctx) -> None:
         paragraphs.append(ctx.t("update.p1", name=to_text(names.symbol(name)), at=", ".join(where),
                                 before=f3(before[at]), lr=eta, g=f3(g[at]), after=f3(after[at])))
         kind = "vector" if before.ndim == 1 else "matrix"
-        mats = [ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind)
+        cell = tuple(at) if before.ndim == 2 else None  # the entry worked out in the text
+        mats = [mark(ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind), cell=cell,
+                     keep_cols=[] if cell else [at[0]])
                 for w, s, a in (("before", r"\theta", before), ("grad", "g", g),
                                 ("after", r"\theta'", after))]
         ctx.add(Section(f"update.{name}", "16", ctx.t("update.title",

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import errata, i18n
 from ..ops import OPS
-from .document import Callout, Matrix, Section
+from .document import Callout, Highlight, Matrix, Section
 
 # The tutorial's step numbers as the language tells them (English "7", Chinese "第七步").
 NUMBER_KEYS = {"1": "number.1", "2": "number.2", "3": "number.3", "4": "number.4",
@@ -191,6 +191,18 @@ class Ctx:
 
     def param(self, name: str, symbol: str, rows=None, cols=None) -> Matrix | str:
         return self.mat(name, symbol, self.value(name), rows, cols)
+
+
+def mark(m, cell: tuple[int, int] | None = None, rows=(), cols=(), keep_rows=(), keep_cols=()):
+    """The worked cell (and the rows and columns that make it) on a Matrix, and the rows and
+    columns the text names (never elided); a matrix missing from a loaded tape is left as is."""
+    if isinstance(m, Matrix):
+        if cell is not None or rows or cols:
+            m.highlight = Highlight(None if cell is None else (int(cell[0]), int(cell[1])),
+                                    tuple(int(r) for r in rows), tuple(int(c) for c in cols))
+        m.keep_rows = tuple(sorted({*m.keep_rows, *(int(r) for r in keep_rows)}))
+        m.keep_cols = tuple(sorted({*m.keep_cols, *(int(c) for c in keep_cols)}))
+    return m
 
 
 def _batched_steps(tape) -> set[str]:

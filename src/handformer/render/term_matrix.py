@@ -22,12 +22,13 @@ HEAD, TAIL = 6, 5  # kept at the start and at the end of an elided axis
 COLUMN_TRIES = (32, 24, 16, 12, 8, 6, 4, 2)  # columns tried, widest first, until one fits
 
 
-def fitted(m: Matrix, precision: int, width: int) -> list[Line]:
-    """The matrix whole if it fits ``width``, else with more of its middle columns elided."""
+def fitted(m: Matrix, precision: int, width: int, origin: tuple[str, str] = ("", "")) -> list[Line]:
+    """The matrix whole if it fits ``width``, else with more of its middle columns elided;
+    ``origin``: the heading and the number of the step that made it ("← Step 6")."""
     n = _as_2d(m)[0].shape[1]
     block = []
     for shown in (n, *(c for c in COLUMN_TRIES if c < n)):
-        block = draw(m, precision, shown)
+        block = draw(m, precision, shown, origin)
         if max(cells(t.plain) for t in block) <= width:
             break
     return block
@@ -45,7 +46,7 @@ def _marks(m: Matrix) -> tuple[set[int], set[int], tuple[int, int] | None]:
     return rows, cols, cell
 
 
-def draw(m: Matrix, precision: int, shown: int) -> list[Line]:
+def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", "")) -> list[Line]:
     """The matrix with at most ``shown`` columns (more if the narration names them)."""
     value, rows, cols = _as_2d(m)
     mark_r, mark_c, cell = _marks(m)
@@ -65,7 +66,8 @@ def draw(m: Matrix, precision: int, shown: int) -> list[Line]:
     label_w = max((cells(x) for x in labels), default=0)
     col_w = [max(cells(heads[c]), *(cells(g[c]) for g in grid)) for c in range(len(heads))]
     header = " " * label_w + "".join("  " + _pad(h, w) for h, w in zip(heads, col_w, strict=True))
-    lines = [_title(m), Line(header), Line("─" * cells(header), [(0, None, "dim")])]
+    lines = [_title(m, origin, cells(header)), Line(header),
+             Line("─" * cells(header), [(0, None, "dim")])]
     for r, (label, row) in enumerate(zip(labels, grid, strict=True)):
         i = at_r[r]
         strong = best[i] if best is not None and i is not None else None
@@ -75,9 +77,18 @@ def draw(m: Matrix, precision: int, shown: int) -> list[Line]:
     return lines
 
 
-def _title(m: Matrix) -> Line:
+def _title(m: Matrix, origin: tuple[str, str], width: int) -> Line:
+    """Symbol, shape, note, and where the matrix comes from: the heading of that step when it
+    fits over the matrix, else its number."""
     shape = "×".join(str(x) for x in m.shape) or "1"
     title = f"{to_text(m.symbol)}  ({shape})" + (f" · {m.note}" if m.note else "")
+    heading, number = origin
+    if heading:
+        whole = f"  ← {heading}"
+        title_end = len(title)
+        title += whole if cells(title + whole) <= width else f"  ← {number}"
+        return Line(title, [(0, title_end, "bold yellow" if m.note else "bold"),
+                            (title_end, None, "dim")])
     return Line(title, [(0, None, "bold yellow" if m.note else "bold")])
 
 

@@ -43,10 +43,13 @@ def _strip(text: str) -> str:
 
 def _lines(sections: list[Section], precision: int, width: int) -> list[Line]:
     width = max(width, 8)  # narrower than a matrix cell helps nobody
-    return [line for section in sections for line in _section(section, precision, width)]
+    origins = {s.id: (s.heading, s.prefix.strip(" ·") or s.title) for s in sections}
+    return [line for section in sections for line in _section(section, precision, width,
+                                                               origins)]
 
 
-def _section(section: Section, precision: int, width: int) -> list[Line]:
+def _section(section: Section, precision: int, width: int,
+             origins: dict[str, tuple[str, str]] | None = None) -> list[Line]:
     """Blank line, rule with the title, paragraphs, formula, the equation, the errata."""
     style = PHASE_STYLE.get(section.phase, "blue")
     lines = [Line(""), _rule(section.heading, f"bold {style}", style, width)]
@@ -58,7 +61,7 @@ def _section(section: Section, precision: int, width: int) -> list[Line]:
                               for t in _wrap(to_text(section.formula), width - 3)]
     lines += [crop(line, width) for line in body]
     if section.equation:
-        lines += [Line(""), *_equation(section.equation, precision, width)]
+        lines += [Line(""), *_equation(section.equation, precision, width, origins or {})]
     for callout in section.callouts:
         lines += [Line(""), *_callout(callout, precision, width)]
     return lines
@@ -92,11 +95,13 @@ def _rule(title: str, title_style: str, style: str, width: int) -> Line:
     return Line(plain, [(0, len(title), title_style), (len(title) + 1, None, style)])
 
 
-def _equation(items: list, precision: int, width: int) -> list[Line]:
+def _equation(items: list, precision: int, width: int,
+              origins: dict[str, tuple[str, str]]) -> list[Line]:
     """Matrices and operators left to right; a new line when the next one would not fit."""
     rows, row, used = [], [], 0
     for item in items:
-        block = _fitted(item, precision, width - 2) if isinstance(item, Matrix) else \
+        block = _fitted(item, precision, width - 2, origins.get(item.source, ("", ""))) \
+            if isinstance(item, Matrix) else \
             [Line(to_text(str(item)), [(0, None, "bold")])]
         size = max(cells(t.plain) for t in block) + 1
         if row and used + size > width - 2:
