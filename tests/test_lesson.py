@@ -189,3 +189,20 @@ def test_every_input_names_the_step_that_made_it(tape):
     assert "goes next to" in joined.paragraphs[-1]
     text = render_text([ids["src_embed.pos"], ids["src_embed.tok"], ids["src_embed.out"]])
     assert "← Step 4 · Compute the embedding" in text
+
+
+def test_places_scales_and_roles_are_filled(backward_tape):
+    sections = {s.id: s for s in narrate.build(backward_tape)}
+    assert sections["decoder.0.cross_attn.head.1.scores"].place == (
+        "Decoder", "Layer 1", "Cross-attention (keys, values from M)", "Head 2")
+    assert sections["encoder.0.ln2.out"].place == ("Encoder", "Layer 1", "Add & norm 2")
+    assert sections["loss"].place == ("Loss",)
+    assert sections["grad.decoder.0.ffn.pre"].place[0] == "Backward"
+    scores = sections["encoder.0.self_attn.head.0.scores"]
+    mats = [m for m in scores.equation if hasattr(m, "scale")]
+    assert {m.scale for m in mats} == {"signed"} and len({m.scale_group for m in mats}) == 1
+    assert [m.role for m in mats] == ["q", "k", ""]
+    d1 = next(c for c in scores.callouts if c.code == "D1").tutorial
+    assert d1.scale_group == mats[0].scale_group  # the erratum pair shares one limit
+    assert sections["generator.probs"].equation[0].scale == "prob"
+    assert sections["encoding"].equation[0].scale == "ids"

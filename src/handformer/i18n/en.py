@@ -591,6 +591,14 @@ TEXT = {
                         "overfitting”: the first half is right, the second is not (D10). The "
                         "mask enforces left-to-right causality; it is not a regularizer.",
     "flow.next": "Its output goes next to {where}.",
+    "place.input": "Input",
+    "place.encoder": "Encoder",
+    "place.decoder": "Decoder",
+    "place.head": "Head {h}",
+    "place.loss": "Loss",
+    "place.backward": "Backward",
+    "place.update": "Update",
+    "place.norm": "Add & norm {k}",
     "told.before": "(Explained in “{where}”.)",
     # errata: the one line shown in a step, opening to the full text
     "erratum.numbers": "⚠ the tutorial differs here: {theirs} vs {ours}",

@@ -502,6 +502,14 @@ TEXT = {
     "recap.takeaway.3": "3. “掩码多头注意力可以防止模型窥视未来，有助于避免过拟合”：前半句对，"
                         "后半句不对（D10）。掩码保证从左到右的因果顺序，它不是正则化手段。",
     "flow.next": "它的输出接下来送到：{where}。",
+    "place.input": "输入",
+    "place.encoder": "编码器",
+    "place.decoder": "解码器",
+    "place.head": "第 {h} 个头",
+    "place.loss": "损失",
+    "place.backward": "反向传播",
+    "place.update": "参数更新",
+    "place.norm": "残差与层归一化 {k}",
     "told.before": "（讲解见“{where}”。）",
     # 勘误：步骤里显示的一行，可展开为全文
     "erratum.numbers": "⚠ 教程此处不同：{theirs}，正确值 {ours}",

@@ -20,7 +20,7 @@ def build(tape, lang: str = "en", level: str = "steps") -> list[Section]:
     each explanation told once and then referred to) or "all" (every explanation every time)."""
     from ..config import HandformerError
     from ..families.registry import family_of
-    from . import flow
+    from . import flow, places
     from .context import Ctx
     from .overview import LEVELS, at_level, link_blocks
 
@@ -32,6 +32,7 @@ def build(tape, lang: str = "en", level: str = "steps") -> list[Section]:
         narrator(ctx)
     link_blocks(ctx.sections)
     flow.link(ctx, ctx.sections)
+    places.assign(ctx, ctx.sections)
     return at_level(ctx.sections, level, ctx)
 
 
