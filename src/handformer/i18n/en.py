@@ -452,9 +452,9 @@ TEXT = {
                  "(teacher forcing); only here, at inference, does the decoder take one token at a "
                  "time, its own previous outputs.",
     "decode.step.title": "Decoding step {t}: choosing word {t}",
-    "decode.step.p1": "The decoder's input is “{prefix}” ({n} token(s)), under the causal mask, so "
-                      "position {n} sees every token so far and nothing after it. The whole decoder "
-                      "runs on a tape of its own ({steps} steps).",
+    "decode.step.p1": "The decoder's input so far is “{prefix}”, under the causal mask: the "
+                      "newest position, {pos} (counted from 0, as in the walk), sees every token "
+                      "before it and nothing after it.",
     "decode.step.p2": "The newest position's cross-attention (decoder layer {layer}, each head a "
                       "row) shows which source words it draws on; then logits = Y W_out + b_out "
                       "and p = softmax(logits) for its row.",
@@ -463,8 +463,8 @@ TEXT = {
     "decode.step.beam": "Beam: the best continuations, by total log-probability:",
     "decode.step.hyps": "The beam holds {k} hypotheses, run as one batch; the matrices show the "
                         "first, “{prefix}”.",
-    "decode.hyp": "  “{text}”  log P = {score:.3f}{done}",
-    "decode.done": "  (finished)",
+    "decode.hyp.col": "log P",
+    "decode.hyp.done": "{text} (finished)",
     "decode.top": "top {k} of p",
     "decode.head": "head {h}",
     "decode.cross": "cross-attention of position {n}",

@@ -375,17 +375,16 @@ TEXT = {
     "decode.d9": "训练时整句右移后的目标在因果掩码下一次性输入（教师强制）；只有在推理时，解码器"
                  "才一次输入一个词元，即它自己前面的输出。",
     "decode.step.title": "解码第 {t} 步：选择第 {t} 个词",
-    "decode.step.p1": "解码器的输入是“{prefix}”（{n} 个词元），带因果掩码，所以第 {n} 个位置能看"
-                      "到目前为止的所有词元，看不到之后的。整个解码器在它自己的记录带上运行"
-                      "（{steps} 步）。",
+    "decode.step.p1": "解码器目前的输入是“{prefix}”，带因果掩码：最新的位置 {pos}（和逐步讲解"
+                      "一样从 0 数起）能看到它之前的所有词元，看不到之后的。",
     "decode.step.p2": "最新位置的交叉注意力（解码器第 {layer} 层，每个头一行）显示它取用哪些源词；"
                       "然后对它这一行计算 logits = Y W_out + b_out 和 p = softmax(logits)。",
     "decode.step.greedy": "概率最大的词是“{word}”（p = {p:.3f}），把它接在后面。",
     "decode.step.end": "概率最大的是 <end>（p = {p:.3f}）：解码结束。",
     "decode.step.beam": "束搜索：按总对数概率排列的最佳延续：",
     "decode.step.hyps": "束中有 {k} 个假设，作为一个批次一起计算；矩阵显示的是第一个，“{prefix}”。",
-    "decode.hyp": "  “{text}”  log P = {score:.3f}{done}",
-    "decode.done": "  （已结束）",
+    "decode.hyp.col": "log P",
+    "decode.hyp.done": "{text}（已结束）",
     "decode.top": "p 的前 {k} 名",
     "decode.head": "第 {h} 个头",
     "decode.cross": "第 {n} 个位置的交叉注意力",
