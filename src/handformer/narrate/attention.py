@@ -191,7 +191,7 @@ def pattern(ctx: Ctx, b: Block, h: int) -> None:
     read = "masked" if b.masked else "scores"  # the softmax reads S (or S' under a mask)
     s_sym = prime(b.sym("S", h)) if b.masked else b.sym("S", h)
     equation = [mark(ctx.mat(f"{b.p}.head.{h}.{read}", s_sym, ctx.head(f"{b.p}.{read}", h),
-                             b.q_tokens, b.kv_tokens), rows=(0,)), r"\xrightarrow{softmax}",
+                             b.q_tokens, b.kv_tokens), rows=(0,)), r"\rightarrow",
                 mark(ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens,
                              b.kv_tokens, kind="pattern"), cell=(0, best), rows=(0,),
                      keep_rows=(len(b.q_tokens) - 1,))]
