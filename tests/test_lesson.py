@@ -186,7 +186,7 @@ def test_every_input_names_the_step_that_made_it(tape):
     assert keys.reads == ["encoder.0.ln2.out"]  # keys come from M, the encoder's output
     joined = ids["decoder.0.self_attn.out"]
     assert joined.reads == ["decoder.0.self_attn.head.0.z", "decoder.0.self_attn.head.1.z"]
-    assert "goes next to" in joined.paragraphs[-1]
+    assert joined.paragraphs[-1].startswith("Next: Step 12 · Add: the residual connection")
     text = render_text([ids["src_embed.pos"], ids["src_embed.tok"], ids["src_embed.out"]])
     assert "← Step 4 · Compute the embedding" in text
 

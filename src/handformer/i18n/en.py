@@ -590,7 +590,7 @@ TEXT = {
     "recap.takeaway.3": "3. “Masked attention keeps the model from peeking, which helps against "
                         "overfitting”: the first half is right, the second is not (D10). The "
                         "mask enforces left-to-right causality; it is not a regularizer.",
-    "flow.next": "Its output goes next to {where}.",
+    "flow.next": "Next: {where}.",
     "place.input": "Input",
     "place.encoder": "Encoder",
     "place.decoder": "Decoder",

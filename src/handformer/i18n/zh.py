@@ -500,7 +500,7 @@ TEXT = {
                         "损失、每个梯度和一次更新。",
     "recap.takeaway.3": "3. “掩码多头注意力可以防止模型窥视未来，有助于避免过拟合”：前半句对，"
                         "后半句不对（D10）。掩码保证从左到右的因果顺序，它不是正则化手段。",
-    "flow.next": "它的输出接下来送到：{where}。",
+    "flow.next": "接下来：{where}。",
     "place.input": "输入",
     "place.encoder": "编码器",
     "place.decoder": "解码器",

@@ -8,7 +8,7 @@ from .context import Ctx
 from .document import Matrix, Section
 
 MAX_HOPS = 8  # steps that no section shows are followed back this far to one that does
-MAX_NEXT = 3  # sections named in the "goes next" sentence
+MAX_NEXT = 2  # sections named in the "next" line
 
 
 def link(ctx: Ctx, sections: list[Section]) -> None:
