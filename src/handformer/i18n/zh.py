@@ -145,9 +145,9 @@ TEXT = {
     "z.p1": "每个词的输出，是按它的注意力权重对各行值求的加权平均：每个词 {dv} 个数，"
             "混入了它所关注的词带来的信息。",
     "z.p2": "“{tok}”取了“{best}”的值的 {pct}%，得到 [{row}]。",
-    "attn.out.title.enc": "拼接各个头：Concat · W^O（{where}）",
-    "attn.out.title.self": "拼接各个头：Concat · W^O（{where}，掩码自注意力）",
-    "attn.out.title.cross": "拼接各个头：Concat · W^O（{where}，交叉注意力）",
+    "attn.out.title.enc": "拼接各个头：Concat ⋅ W^O（{where}）",
+    "attn.out.title.self": "拼接各个头：Concat ⋅ W^O（{where}，掩码自注意力）",
+    "attn.out.title.cross": "拼接各个头：Concat ⋅ W^O（{where}，交叉注意力）",
     "attn.out.p1": "把 {h} 个头的输出（每个 {n}×{dv}）左右拼在一起（{n}×{width}），再乘以 "
                    "W^O（{width}×{d}）。这样宽度又回到 d_model = {d}，下一步才能和这一层的输入相加。",
     "attn.out.one": "只有一个头，就没有什么可拼接的：Z（{n}×{dv}）直接乘以 W^O（{width}×{d}），"
