@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .. import i18n
 from ..config import HandformerError
-from . import grids
+from . import colour
 
 TEMPLATES = Path(__file__).parent / "templates"
 PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
@@ -36,7 +36,7 @@ def _env():
     env.globals["asset"] = lambda name: (TEMPLATES / name).read_text(encoding="utf-8")
     env.globals["phase_keys"] = PHASE_KEYS
     env.globals["style"] = _style
-    env.globals["palette"] = grids.palette_css()
+    env.globals["palette"] = colour.palette_css()
     return env
 
 
@@ -68,7 +68,25 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
                            pos, lang) for s in by_lang[langs[0]]]
     return _env().get_template("page.html.j2").render(
         panels=panels, title=title or "handformer", precision=precision, lang=lang,
-        **_page_text(langs, lang))
+        **_page_text(langs, lang), **wayfinding(panels, langs))
+
+
+def wayfinding(panels: list[dict], langs: list[str]) -> dict:
+    """What lets a reader find their way: each panel numbered 1, 2, 3 … in reading order (the
+    tutorial's own numbers repeat and jump), an index for links between steps, the nested table
+    of contents, and the architecture map with each panel's block."""
+    from .html_toc import toc_tree
+    from .svg_map import architecture_svg, block_of
+
+    arch = next((p["architecture"] for p in panels if p["architecture"]), None)
+    for k, p in enumerate(panels, 1):
+        p["seq"], p["block"] = k, block_of(arch, p["id"])
+        p["diagram"] = {"wide": architecture_svg(p["architecture"], False, p["title"][langs[0]]),
+                        "narrow": architecture_svg(p["architecture"], True, p["title"][langs[0]])}
+    index = {p["id"]: {"anchor": p["anchor"], "seq": p["seq"], "title": p["title"]}
+             for p in panels}
+    return {"index": index, "toc": toc_tree(panels, langs),
+            "map": architecture_svg(arch, True, "map")}
 
 
 def _page_text(langs: list[str], lang: str) -> dict:
@@ -109,8 +127,9 @@ def render_fragment(sections: list, precision: int = 3, lang: str = "en") -> str
     budget = Budget(cells=50_000)
     pos = i18n.t(lang, "page.pos", i="{i}")
     panels = [section_view({lang: s}, precision, budget, pos) for s in sections]
-    return _env().get_template("fragment.html.j2").render(panels=panels, precision=precision,
-                                                          lang=lang, **_page_text([lang], lang))
+    return _env().get_template("fragment.html.j2").render(
+        panels=panels, precision=precision, lang=lang, **_page_text([lang], lang),
+        **wayfinding(panels, [lang]))
 
 
 def page_title(meta: dict) -> str:

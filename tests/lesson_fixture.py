@@ -1,0 +1,69 @@
+"""The issue-9 fields set by hand on a tutorial walkthrough, for the page's tests (the narrators
+fill them on another branch): an overview with the architecture, places, sources, one worked
+cell per score step, scale groups and errata summaries."""
+
+from __future__ import annotations
+
+import re
+
+from handformer.narrate.document import Architecture, Block, Highlight, Matrix, Section
+
+SUBLAYERS = {"self_attn": ("Self-attention", "attention"), "cross_attn": ("Cross-attention", "attention"),
+             "ffn": ("Feed-forward", "ffn"), "ln1": ("Add & norm", "norm"),
+             "ln2": ("Add & norm", "norm"), "ln3": ("Add & norm", "norm")}
+
+
+def architecture(sections: list[Section]) -> Architecture:
+    """Stacks, layers and sub-layers as the section ids name them, each linked to its first."""
+    first: dict[str, str] = {}
+    for s in sections:
+        parts = re.sub(r"^grad\.", "", s.id).split(".")
+        for k in range(1, len(parts) + 1):
+            first.setdefault(".".join(parts[:k]), s.id)
+    blocks = [Block("src_embed", "Source embedding", "embed", first.get("src_embed", ""))]
+    for stack in ("encoder", "decoder"):
+        layers = sorted({int(k.split(".")[1]) for k in first if re.match(rf"{stack}\.\d+$", k)})
+        children = [Block(f"{stack}.{n}", f"Layer {n + 1}", "stack", first[f"{stack}.{n}"],
+                          children=[Block(f"{stack}.{n}.{sub}", SUBLAYERS[sub][0], SUBLAYERS[sub][1],
+                                          first[f"{stack}.{n}.{sub}"], "d 6")
+                                    for sub in SUBLAYERS if f"{stack}.{n}.{sub}" in first])
+                    for n in layers]
+        if stack == "decoder":
+            blocks.append(Block("tgt_embed", "Target embedding", "embed", first.get("tgt_embed", "")))
+        blocks.append(Block(stack, stack.capitalize(), "stack", first.get(stack, ""), children=children))
+    blocks.append(Block("generator", "Linear + softmax", "output", first.get("generator", "")))
+    return Architecture(blocks, {"d_model": 6})
+
+
+def place(section_id: str) -> tuple[str, ...]:
+    parts = re.sub(r"^grad\.", "", section_id).split(".")
+    if parts[0] not in ("encoder", "decoder") or len(parts) < 3:
+        return ()
+    out = [parts[0].capitalize(), f"Layer {int(parts[1]) + 1}", SUBLAYERS.get(parts[2], (parts[2],))[0]]
+    if len(parts) > 4 and parts[3] == "head":
+        out.append(f"Head {int(parts[4]) + 1}")
+    return tuple(out)
+
+
+def enrich(sections: list[Section]) -> list[Section]:
+    """The sections with the fields set, and an overview first."""
+    ids = {s.id for s in sections}
+    for s in sections:
+        s.place = place(s.id)
+        mats = [m for m in s.equation if isinstance(m, Matrix)]
+        for m in mats:
+            m.source = m.name if m.name in ids and m.name != s.id else ""
+            m.scale_group = f"eq:{s.id}" if len(mats) > 1 else ""
+            m.role = m.name.rsplit(".", 1)[-1] if m.name.rsplit(".", 1)[-1] in "qkv" else ""
+        s.reads = sorted({m.source for m in mats if m.source})
+        if s.id.endswith(".scores") and len(mats) == 3:
+            q, k, out = mats
+            q.highlight, k.highlight = Highlight(rows=(0,)), Highlight(cols=(1,))
+            out.highlight = Highlight(cell=(0, 1))
+        for c in s.callouts:
+            c.summary = f"⚠ the comic differs here ({c.code})"
+    for s in sections:
+        s.feeds = [t.id for t in sections if s.id in t.reads]
+    overview = Section("overview", "0", "The model at a glance", ["The whole model, drawn."],
+                       phase="text", level="overview", architecture=architecture(sections))
+    return [overview, *sections]
