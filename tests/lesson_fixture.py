@@ -67,3 +67,26 @@ def enrich(sections: list[Section]) -> list[Section]:
     overview = Section("overview", "0", "The model at a glance", ["The whole model, drawn."],
                        phase="text", level="overview", architecture=architecture(sections))
     return [overview, *sections]
+
+
+def wcag_ratio(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    """WCAG 2.x contrast ratio of two sRGB colours (0–255), from the definition."""
+    def lum(rgb) -> float:
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+               for c in (x / 255 for x in rgb)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def keep_named(sections: list[Section], tape) -> None:
+    """The columns the prediction text names (argmax and target word of every row) kept."""
+    import numpy as np
+
+    for s in sections:
+        for m in s.equation:
+            if isinstance(m, Matrix) and m.name == "generator.probs":
+                value = np.asarray(m.value)
+                targets = tape.meta.get("target", {}).get("ids", [])
+                m.keep_cols = tuple(sorted({int(j) for j in value.argmax(-1)} |
+                                           {int(j) for j in targets}))

@@ -6,8 +6,6 @@
   var links = {};
   document.querySelectorAll("#toc a").forEach(function (a) { links[a.getAttribute("href").slice(1)] = a; });
   var idx = 0, lastMove = 0;
-  var main = document.getElementById("panels");
-  var words = main ? main.dataset : {};  // the button labels, in the page's language
 
   function store(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
   function load(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
@@ -159,14 +157,12 @@
       scroll.dataset.corners = "1";
       scroll._corners = scroll.firstElementChild;
       scroll.replaceChild(fullTable(JSON.parse(button.getAttribute("data-full"))), scroll._corners);
-    markOverflow();
-      button.textContent = button.getAttribute("data-complete") === "1" ? words.showCorners
-        : words.showFirst.replace("{block}", button.getAttribute("data-block"));
     } else {
       delete scroll.dataset.corners;
       scroll.replaceChild(scroll._corners, scroll.firstElementChild);
-      button.textContent = words.showAll;
     }
+    button.classList.toggle("open", !!scroll.dataset.corners);  // its label, in every language
+    markOverflow();
   }
 
   function enlarge(button) {
@@ -249,7 +245,6 @@
   if (theme) { root.setAttribute("data-theme", theme); }
   var lang = load("handformer-lang");  // the reader's last choice wins over the page's default
   if (lang && lang !== root.getAttribute("data-lang") && document.querySelector("[data-set-lang]")) { setLang(lang); }
-  if (window.innerWidth <= 820) { var d = document.querySelector("#toc details"); if (d) { d.removeAttribute("open"); } }
   var start = panels.findIndex(function (p) { return "#" + p.id === location.hash; });
   mark(start >= 0 ? start : currentIndex());
 })();
