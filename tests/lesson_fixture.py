@@ -56,6 +56,9 @@ def enrich(sections: list[Section]) -> list[Section]:
             m.scale_group = f"eq:{s.id}" if len(mats) > 1 else ""
             m.role = m.name.rsplit(".", 1)[-1] if m.name.rsplit(".", 1)[-1] in "qkv" else ""
         s.reads = sorted({m.source for m in mats if m.source})
+        for m in mats:
+            if m.name.endswith(".concat"):  # heads of d_k = 4 columns each (the tutorial's)
+                m.col_groups = (4,) * (m.shape[-1] // 4)
         if s.id.endswith(".scores") and len(mats) == 3:
             q, k, out = mats
             q.highlight, k.highlight = Highlight(rows=(0,)), Highlight(cols=(1,))

@@ -68,7 +68,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     row_idx = shown(value.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS, keep_r)
     col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
     rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1), i,
-                                    [_cell(value, i, j, scale, precision, m.kind, hl)
+                                    [_cell(value, i, j, scale, precision, m.kind, hl, m.col_groups)
                                      for j in col_idx])
             for i in row_idx]
     elided = None in row_idx or None in col_idx
@@ -76,7 +76,8 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
         "note": m.note, "role": m.role if m.role in colour.ROLES else "", "source": m.source,
         "scale": scale.kind, "shape": grids.dims(m.shape),
-        "cols": [None if j is None else (_label(m.cols, j, True), j) for j in col_idx],
+        "cols": [None if j is None else (_label(m.cols, j, True), j, _group(m.col_groups, j))
+                 for j in col_idx],
         "rows": rows, "top": layout.number(scale.top, precision), "elided": elided,
         "hidden": _hidden(value.shape, row_idx, col_idx),
         "full": _full(m, value, scale, precision, budget) if elided else None,
@@ -102,6 +103,17 @@ def shown(n: int, limit: int, head: int, tail: int, keep: set[int]) -> list[int 
     return out
 
 
+def _group(widths: tuple[int, ...], j: int) -> str:
+    """The CSS classes of column j in its group (Concat: one group per head): "h0"…, and "gs"
+    on a group's first column; "" without groups."""
+    start = 0
+    for g, width in enumerate(widths):
+        if j < start + width:
+            return f"h{g % 4}" + (" gs" if j == start and g else "")
+        start += width
+    return ""
+
+
 def _hidden(shape: tuple[int, int], rows: list, cols: list) -> tuple[int, int]:
     """How many rows and columns the gaps hide."""
     return (shape[0] - sum(i is not None for i in rows), shape[1] - sum(j is not None for j in cols))
@@ -114,12 +126,13 @@ def _label(labels, i: int, numbered: bool) -> str:
 
 
 def _cell(value: np.ndarray, i: int | None, j: int | None, scale: colour.Scale, precision: int,
-          kind: str, hl=None):
+          kind: str, hl=None, groups: tuple[int, ...] = ()):
     if i is None or j is None:
         return None
     x = float(value[i, j])
     masked = " m" if grids.is_masked(x, kind) else ""
-    return (layout.number(x, precision), colour.cell_class(x, scale) + masked + _marks(i, j, hl))
+    return (layout.number(x, precision), colour.cell_class(x, scale) + masked + _marks(i, j, hl)
+            + (" gs" if " gs" in _group(groups, j) else ""))
 
 
 def _marks(i: int, j: int, hl) -> str:
