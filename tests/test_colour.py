@@ -98,3 +98,25 @@ def test_erratum_pair_dropped_when_identical_to_the_precision():
     assert 'class="compare"' not in blocks[0] and 'class="compare"' in blocks[1]
     summary = blocks[1].split("<summary>")[1].split("</summary>")[0]
     assert "17.175" in summary and summary.count("⚠") == 1  # one warning sign, not two
+
+
+def test_figures_draw_with_the_pages_mapping_and_outline_the_worked_cell():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from handformer.narrate.document import Highlight
+    from handformer.render.figure import draw_matrix
+
+    m = Matrix("p", "P", np.array([[0.1, 0.9], [0.5, 0.0]]), scale="prob",
+               highlight=Highlight(cell=(0, 1)))
+    fig, ax = plt.subplots()
+    draw_matrix(ax, m, 3)
+    image = np.asarray(ax.images[0].get_array())
+    rules = palette()
+    for (i, j), cls in {(0, 0): "q1", (0, 1): "q9", (1, 0): "q5", (1, 1): "q0"}.items():
+        assert colour.hex_of(tuple(round(c * 255) for c in image[i, j])) == rules[cls][0]
+    outlined = [p for p in ax.patches if p.get_edgecolor()[:3] == (0.0, 0.0, 0.0)]
+    assert len(outlined) == 1 and outlined[0].get_xy() == (0.5, -0.5)
+    plt.close(fig)

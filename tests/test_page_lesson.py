@@ -12,7 +12,6 @@ from handformer.narrate import build
 from handformer.narrate.document import Architecture, Block, Matrix, Section
 from handformer.render import html
 from handformer.render.svg_map import architecture_svg, block_of
-
 from lesson_fixture import enrich
 
 
