@@ -14,8 +14,6 @@ import handformer
 from handformer.render import html
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parents[1] / "out" / "screenshots"
 STEPS = ["src_embed.pos", "encoder.0.self_attn.head.0.scores", "decoder.0.self_attn.head.0.pattern"]
 XSS = "<script>alert(1)</script> <img src=x onerror=alert(1)> is here"
@@ -25,15 +23,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

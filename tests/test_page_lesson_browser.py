@@ -16,8 +16,8 @@ from handformer.narrate import build
 from handformer.render import html
 from lesson_fixture import enrich, keep_named, wcag_ratio
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+CHROMIUM = Path("/usr/bin/chromium")  # the `browser` fixture (conftest) launches it
+
 SIZES = [(1280, 900), (375, 800)]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
@@ -58,15 +58,6 @@ PAGER_JS = r"""() => {
 
 def rgb(css: str) -> tuple[float, float, float]:
     return tuple(float(x) for x in re.findall(r"[\d.]+", css)[:3])
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def lesson_page(tape, path: Path, fields: bool) -> Path:
