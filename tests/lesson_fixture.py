@@ -46,30 +46,36 @@ def place(section_id: str) -> tuple[str, ...]:
 
 
 def enrich(sections: list[Section]) -> list[Section]:
-    """The sections with the fields set, and an overview first."""
+    """The sections with the fields set where the narrators left them empty, and an overview
+    first unless there is one (so the tests keep working once narration fills them)."""
+    if any(s.architecture for s in sections):
+        return sections
     ids = {s.id for s in sections}
     for s in sections:
-        s.place = place(s.id)
-        mats = [m for m in s.equation if isinstance(m, Matrix)]
-        for m in mats:
-            m.source = m.name if m.name in ids and m.name != s.id else ""
-            m.scale_group = f"eq:{s.id}" if len(mats) > 1 else ""
-            m.role = m.name.rsplit(".", 1)[-1] if m.name.rsplit(".", 1)[-1] in "qkv" else ""
-        s.reads = sorted({m.source for m in mats if m.source})
-        for m in mats:
-            if m.name.endswith(".concat"):  # heads of d_k = 4 columns each (the tutorial's)
-                m.col_groups = (4,) * (m.shape[-1] // 4)
-        if s.id.endswith(".scores") and len(mats) == 3:
-            q, k, out = mats
-            q.highlight, k.highlight = Highlight(rows=(0,)), Highlight(cols=(1,))
-            out.highlight = Highlight(cell=(0, 1))
-        for c in s.callouts:
-            c.summary = f"⚠ the comic differs here ({c.code})"
+        _fill(s, ids)
     for s in sections:
-        s.feeds = [t.id for t in sections if s.id in t.reads]
+        s.feeds = s.feeds or [t.id for t in sections if s.id in t.reads]
     overview = Section("overview", "0", "The model at a glance", ["The whole model, drawn."],
                        phase="text", level="overview", architecture=architecture(sections))
     return [overview, *sections]
+
+
+def _fill(s: Section, ids: set[str]) -> None:
+    s.place = s.place or place(s.id)
+    mats = [m for m in s.equation if isinstance(m, Matrix)]
+    for m in mats:
+        m.source = m.source or (m.name if m.name in ids and m.name != s.id else "")
+        m.scale_group = m.scale_group or (f"eq:{s.id}" if len(mats) > 1 else "")
+        m.role = m.role or (m.name.rsplit(".", 1)[-1] if m.name.rsplit(".", 1)[-1] in "qkv" else "")
+        if m.name.endswith(".concat") and not m.col_groups:  # the tutorial's heads: d_k = 4
+            m.col_groups = (4,) * (m.shape[-1] // 4)
+    s.reads = s.reads or sorted({m.source for m in mats if m.source})
+    if s.id.endswith(".scores") and len(mats) == 3 and not any(m.highlight for m in mats):
+        q, k, out = mats
+        q.highlight, k.highlight = Highlight(rows=(0,)), Highlight(cols=(1,))
+        out.highlight = Highlight(cell=(0, 1))
+    for c in s.callouts:
+        c.summary = c.summary or f"⚠ the comic differs here ({c.code})"
 
 
 def wcag_ratio(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
