@@ -41,6 +41,8 @@ class Matrix:
     source: str = ""  # id of the section whose step made this matrix ("" if it is an input)
     keep_rows: tuple[int, ...] = ()  # rows the narration names: never elided
     keep_cols: tuple[int, ...] = ()  # columns the narration names: never elided
+    # Widths of consecutive column groups drawn apart, e.g. (4, 4): Concat's columns by head
+    col_groups: tuple[int, ...] = ()
 
     @property
     def shape(self) -> tuple[int, ...]:
