@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 import sys
@@ -108,25 +109,60 @@ def user_errors(func):
     return wrapper
 
 
-class _Group(click.Group):
-    """Errors found while a command's options are read (cli_checks) are one line too."""
+INTERRUPTED_STATUS = 130  # 128 + SIGINT, what a shell reports for a Ctrl-C
+
+
+class _Commands(click.Group):
+    """The command group; it also turns Ctrl-C and a failing standard output into one line
+    on stderr and an exit status (click alone says "Aborted!" and exits 1, or shows a
+    traceback for a full stdout), while parsing (--help) and while running a command."""
+
+    def make_context(self, *args, **kwargs):
+        with _streams_and_signals():
+            return super().make_context(*args, **kwargs)
 
     def invoke(self, ctx):
-        return user_errors(super().invoke)(ctx)
+        with _streams_and_signals():
+            result = user_errors(super().invoke)(ctx)  # cli_checks' errors are one line too
+            if sys.stdout is not None:
+                sys.stdout.flush()  # now, not at exit, where a failure is a traceback
+            return result
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@contextlib.contextmanager
+def _streams_and_signals():
+    from .io import ClosedStdout, stdout_failed
+
+    sys.stdout = ClosedStdout() if sys.stdout is None else sys.stdout
+    try:
+        try:
+            yield
+        except OSError as err:
+            if err.filename is not None:  # a file no reader or writer wrapped
+                raise HandformerError(f"cannot use {err.filename!r}: {err.strerror}") from None
+            stdout_failed(err)
+    except KeyboardInterrupt:
+        click.echo("\ninterrupted", err=True)
+        sys.exit(INTERRUPTED_STATUS)
+    except HandformerError as err:  # from stdout_failed, raised after the command's own
+        click.echo(f"error: {err}", err=True)
+        sys.exit(2)
+
+
+@click.group(cls=_Commands,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="handformer")
 def main():
     """handformer: a Transformer computed by hand, every number of every step."""
 
 
 def write_output(data: str | bytes, output: str | None, done: str | None = None,
-                 styled: bool = False) -> None:
+                 inputs: dict | None = None, styled: bool = False) -> None:
     """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
-    is what stderr then says (default "wrote FILE"). Text is shown safe (textsafe): words from
-    files reach the terminal or a text file, never their escapes. ``styled``: the terminal
-    renderer's text, its words already shown safe and its escapes its own styles."""
+    is what stderr then says (default "wrote FILE"); ``inputs`` (flag → path) are the files
+    the command read, which the output must not replace. Text is shown safe (textsafe): words
+    from files reach the terminal or a text file, never their escapes. ``styled``: the
+    terminal renderer's text, its words already shown safe and its escapes its own styles."""
     if isinstance(data, str) and not styled:
         data = shown(data)
     if output is None:
@@ -138,8 +174,38 @@ def write_output(data: str | bytes, output: str | None, done: str | None = None,
         return
     from .io import atomic_write
 
-    atomic_write(output, data)
+    atomic_write(output, data, inputs)
     click.echo(done or f"wrote {output}", err=True)
+
+
+def check_outputs(outputs: dict, inputs: dict) -> None:
+    """Refuse, before any work, outputs (flag → path) that cannot be written, that are one of
+    the ``inputs`` (flag → path; a folder stands for the files in it) or that name one file
+    twice."""
+    from pathlib import Path
+
+    from .io import OutputError, check_output
+
+    files = {}
+    for flag, path in inputs.items():
+        if path is not None and Path(path).is_dir():
+            files |= {f"{flag}'s {p.name}": p for p in Path(path).iterdir()}
+        else:
+            files[flag] = path
+    given = {flag: path for flag, path in outputs.items() if path is not None}
+    for flag, path in given.items():
+        check_output(path, files)
+        twin = next((f for f, p in given.items() if f != flag and same_file(p, path)), None)
+        if twin:
+            raise OutputError(f"{flag} and {twin} both name {path!r}; give two files")
+
+
+def same_file(a, b) -> bool:
+    """Whether two paths name one file (the same spelling, a link, a hard link)."""
+    import os
+
+    return os.path.abspath(a) == os.path.abspath(b) or (
+        os.path.exists(a) and os.path.exists(b) and os.path.samefile(a, b))
 
 
 def show_sections(sections: list, precision: int, width: int | None) -> None:

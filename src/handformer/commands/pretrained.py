@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..cli import LanguageChoice, show_sections, user_errors, write_output
+from ..cli import LanguageChoice, check_outputs, show_sections, user_errors, write_output
 from ..cli_checks import Bounded
 from ..textsafe import json_escaped, shown
 
@@ -40,6 +40,8 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
     from ..interop.pretrained import load, run
     from ..layout import number
 
+    inputs = {"--pretrained folder": pretrained}
+    check_outputs({"-o": output}, inputs)
     tape = run(load(pretrained), list(sentences), record=explain)
     _warn(tape)
     if explain:
@@ -50,7 +52,8 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
         data = {"model": tape.meta["model"], "embeddings": [
             {"text": i["text"], "tokens": i["tokens"], "embedding": row.tolist()}
             for i, row in zip(infos, rows, strict=True)]}
-        return write_output(json_escaped(json.dumps(data, ensure_ascii=False)) + "\n", output)
+        return write_output(json_escaped(json.dumps(data, ensure_ascii=False)) + "\n", output,
+                            inputs=inputs)
     lines = []
     for info, row in zip(infos, rows, strict=True):
         shown = row if dims == 0 else row[:dims]
@@ -58,7 +61,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
         lines += [" ".join(info["tokens"]),
                   f"  e = [{', '.join(number(x, precision) for x in shown)}{rest}]  "
                   f"({len(row)} numbers, length 1)"]
-    write_output("\n".join(lines) + "\n", output)
+    write_output("\n".join(lines) + "\n", output, inputs=inputs)
 
 
 @click.command()

@@ -65,8 +65,24 @@ def train(**o):
                                        "schedule", "warmup", "clip", "dtype")}
     given = {k: v for k, v in run_opts.items() if v is not None}
     o["save"] = o["save"] or o["resume"] or DEFAULT_CKPT
-    run, source = _start_or_resume(o, given)
-    _fit(run, o, source)
+    _check_train_outputs(o)
+    from ..train.lock import held
+
+    with held(o["save"]):
+        run, source = _start_or_resume(o, given)
+        _fit(run, o, source)
+
+
+def _check_train_outputs(o: dict) -> None:
+    """--save may be the resumed checkpoint (that is how a run continues), nothing else that
+    is read; --plot may be none of them, nor --save."""
+    from ..cli import check_outputs, same_file
+
+    inputs = {"--pairs file": o["pairs_file"], "--resume checkpoint": o["resume"]}
+    continued = o["resume"] and same_file(o["save"], o["resume"])
+    check_outputs({"--save": o["save"]}, {"--pairs file": o["pairs_file"]} if continued else inputs)
+    check_outputs({"--plot": o["plot"]}, inputs)
+    check_outputs({"--plot": o["plot"], "--save": o["save"]}, {"--pairs file": o["pairs_file"]})
 
 
 def _start_or_resume(o: dict, given: dict):
@@ -105,6 +121,7 @@ def _fit(run, o: dict, source: str) -> None:
     from ..train import loop, report
 
     previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
+    first_epoch = run.epoch
     total = len(run.train) * run.options.epochs
     cfg = run.config
     held_out = i18n.t(o["lang"], "train.held_out", n=len(run.valid)) if run.valid else ""
@@ -122,12 +139,23 @@ def _fit(run, o: dict, source: str) -> None:
                 with np.errstate(all="ignore"):
                     loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
-        click.echo(i18n.t(o["lang"], "train.interrupted", path=o["save"],
-                          epoch=run.history[-1]["epoch"] if run.history else 0), err=True)
+        _say_interrupted(run, o, first_epoch)
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
     _summary(run, o, source)
+
+
+def _say_interrupted(run, o: dict, first_epoch: int) -> None:
+    """Which epoch the --save file holds now: this run's last save, the resumed checkpoint's
+    own epoch when it is also the --save file, or nothing."""
+    from ..cli import same_file
+
+    epoch = run.saved_epoch
+    if epoch is None and o["resume"] and same_file(o["resume"], o["save"]):
+        epoch = first_epoch
+    key = "train.interrupted_unsaved" if epoch is None else "train.interrupted"
+    click.echo(i18n.t(o["lang"], key, path=o["save"], epoch=epoch), err=True)
 
 
 def _interrupt(signum, frame):

@@ -6,7 +6,14 @@ import sys
 
 import click
 
-from ..cli import LanguageChoice, config_from_options, model_options, user_errors, write_output
+from ..cli import (
+    LanguageChoice,
+    check_outputs,
+    config_from_options,
+    model_options,
+    user_errors,
+    write_output,
+)
 from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 from ..render import registry
@@ -65,27 +72,33 @@ def walk(**options):
     """Compute the Transformer step by step and explain every step."""
     render = {k: options.pop(k) for k in ("lang", "precision", "steps", "fmt", "output",
                                           "width", "figure_step", "level")}
+    inputs = {"--corpus file": options.get("corpus"), "--weights file": options.get("weights"),
+              "--pretrained folder": options.get("pretrained")}
+    save = options.pop("save_weights")
+    check_outputs({"-o": render["output"], "--save-weights": save}, inputs)
     if options.get("pretrained"):
-        tape = _pretrained_tape(options)
+        setup, tape = None, _pretrained_tape(options | {"save_weights": save})
     else:
-        tape = _tape_from_options(options, render["fmt"])
-    render_tape(tape, **render)
+        setup, tape = _tape_from_options(options, render["fmt"])
+    data = rendered(tape, **render)  # every check passed and every byte computed: now write
+    if save:
+        from ..interop.weights import save_weights
+
+        save_weights(save, setup.params, setup.config, setup.vocab.tokens,
+                     setup.vocab.specials)
+        click.echo(f"wrote {save}", err=True)
+    write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 
 
 def _tape_from_options(options: dict, fmt: str = "terminal"):
     from ..api import run_backward, run_forward, setup
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
-    backward, lr, save = options.pop("backward"), options.pop("lr"), options.pop("save_weights")
+    backward, lr = options.pop("backward"), options.pop("lr")
     options.pop("pretrained")
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     s = setup(config_from_options(options), options.pop("corpus"), options.pop("weights"))
-    if save:
-        from ..interop.weights import save_weights
-
-        save_weights(save, s.params, s.config, s.vocab.tokens, s.vocab.specials)
-        click.echo(f"wrote {save}", err=True)
     tape = run_forward(s, src, tgt)
     if backward and fmt == "json":
         from ..render.json_tape import check_backward_fits
@@ -93,7 +106,7 @@ def _tape_from_options(options: dict, fmt: str = "terminal"):
         check_backward_fits(tape)  # before the reverse pass spends the time and memory
     if backward:
         run_backward(tape, lr)
-    return tape
+    return s, tape
 
 
 def _pretrained_tape(options: dict):
@@ -116,15 +129,15 @@ def _pretrained_tape(options: dict):
     return tape
 
 
-def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,
-                width=None, figure_step=None, level="steps") -> None:
-    """Draw a tape in the chosen format (to the terminal or to --output)."""
+def rendered(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,
+             width=None, figure_step=None, level="steps") -> str | bytes:
+    """A tape drawn in the chosen format (for the terminal, or for the file --output)."""
     renderer = registry.get(fmt)
     if renderer.binary and not output:
         raise HandformerError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
     terminal = None if output else Terminal.detect(sys.stdout, width)
     options = registry.Options(lang, precision, steps, width, figure_step, terminal, level)
-    write_output(renderer.render(tape, options), output, styled=fmt == "terminal")
+    return renderer.render(tape, options)
 
 
 @click.command(name="render")
@@ -136,14 +149,17 @@ def render_command(tape_file, **render):
     from ..io import read_text
     from ..render.json_tape import TapeFormatError, loads
 
+    inputs = {"tape": tape_file}
+    check_outputs({"-o": render["output"]}, inputs)
     tape = loads(read_text(tape_file, "tape", TapeFormatError, limit="tape_mib"))
     try:
-        render_tape(tape, **render)
+        data = rendered(tape, **render)
     except (KeyError, IndexError, TypeError, ValueError) as err:
         # The tape's fields are well-formed (tape_schema) but it lacks a step or a sentence
         # its narration reads: a tape cut short, or one put together by hand.
         raise TapeFormatError(f"the tape {tape_file!r} does not hold what its narration needs "
                               f"({type(err).__name__}: {err})") from None
+    write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 
 
 COMMANDS = [walk, render_command]

@@ -478,8 +478,9 @@ TEXT = {
     "train.start": "training {preset} model (d_model {d_model}, {init} init) on {pairs} pairs"
                    "{held_out}, {optimizer} lr {lr}, {dtype}",
     "train.held_out": ", {n} held out",
-    "train.interrupted": "\ninterrupted after epoch {epoch}; the checkpoint {path} holds the last "
-                         "saved epoch; continue with `handformer train --resume {path}`",
+    "train.interrupted": "\ninterrupted; the checkpoint {path} holds epoch {epoch}, the last one "
+                         "saved; continue with `handformer train --resume {path}`",
+    "train.interrupted_unsaved": "\ninterrupted before an epoch was saved; {path} was not written",
     "train.wrote": "wrote {path}",
     "train.epoch": "epoch",
     "train.loss": "loss",

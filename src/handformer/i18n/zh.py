@@ -397,8 +397,9 @@ TEXT = {
     "train.start": "训练 {preset} 模型（d_model {d_model}，{init} 初始化），共 {pairs} 对句子"
                    "{held_out}，{optimizer} 学习率 {lr}，{dtype}",
     "train.held_out": "，另留出 {n} 对",
-    "train.interrupted": "\n在第 {epoch} 轮之后中断；检查点 {path} 保存着最后保存的一轮；继续训练："
+    "train.interrupted": "\n已中断；检查点 {path} 保存着最后保存的第 {epoch} 轮；继续训练："
                          "`handformer train --resume {path}`",
+    "train.interrupted_unsaved": "\n在保存任何一轮之前中断；没有写入 {path}",
     "train.wrote": "已写入 {path}",
     "train.epoch": "轮次",
     "train.loss": "损失",

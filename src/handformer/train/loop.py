@@ -84,6 +84,7 @@ class Run:
     valid: list
     epoch: int = 0
     history: list | None = None
+    saved_epoch: int | None = None  # the epoch the --save file holds, once this run wrote it
 
 
 def start(cfg: Config, pairs, options: Options) -> Run:
@@ -169,9 +170,11 @@ def evaluate(params, cfg: Config, vocab, encoded, batch_size: int = 64, dtype="f
 def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoch=None,
         save_interval: float = 1.0) -> Run:
     """Train to ``options.epochs``; checkpoint (atomically) at most every ``save_interval`` s,
-    always at the end, and on Ctrl-C the last completed epoch, so nothing finished is lost."""
+    always at the end (also when no epoch was left to run, so --save names a file that
+    exists), and on Ctrl-C the last completed epoch, so nothing finished is lost.
+    ``run.saved_epoch`` says which epoch the file at ``save_path`` holds (None: none yet)."""
     keep_freed_memory()
-    last_save, pending, saved = time.monotonic(), None, None
+    last_save, pending = time.monotonic(), None
     try:
         while run.epoch < run.options.epochs:
             stats = train_epoch(run, on_batch)
@@ -183,17 +186,23 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
             pending = snapshot(run, pairs_source) if save_path else None
             if pending and (time.monotonic() - last_save >= save_interval
                             or run.epoch == run.options.epochs):
-                ckpt_io.save(save_path, pending)
-                last_save, pending, saved = time.monotonic(), None, run.epoch
+                _save(run, save_path, pending)
+                last_save, pending = time.monotonic(), None
             if on_epoch:
                 on_epoch(stats)
     except finite.NonFiniteError as err:
         if pending is not None:
-            ckpt_io.save(save_path, pending)
-            saved = pending.epoch
-        raise finite.stopped(err, save_path, saved, run.options.lr) from None
+            _save(run, save_path, pending)
+        raise finite.stopped(err, save_path, run.saved_epoch, run.options.lr) from None
     except KeyboardInterrupt:
         if pending is not None:
-            ckpt_io.save(save_path, pending)
+            _save(run, save_path, pending)
         raise
+    if save_path and run.saved_epoch != run.epoch:
+        _save(run, save_path, snapshot(run, pairs_source))
     return run
+
+
+def _save(run: Run, path, ckpt: Checkpoint) -> None:
+    ckpt_io.save(path, ckpt)
+    run.saved_epoch = ckpt.epoch
