@@ -29,12 +29,16 @@ class Setup:
     dataset: list[str]
     vocab: Vocab
     params: dict[str, np.ndarray]
+    trained: dict | None = None  # for a checkpoint: its epochs and its initial weights
 
 
 def setup(config: Config, corpus: str | None = None, weights: str | None = None,
-          dataset: list[str] | None = None) -> Setup:
+          dataset: list[str] | None = None, checkpoint: str | None = None) -> Setup:
     """Dataset (the tutorial's, a corpus file, or ``dataset``'s sentences), vocabulary, and
-    parameters (fresh or loaded)."""
+    parameters (fresh or loaded). A ``checkpoint`` written by ``handformer train`` brings its
+    own config, vocabulary and weights."""
+    if checkpoint is not None:
+        return setup_from_checkpoint(checkpoint)
     if dataset is None:
         dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
     vocab = Vocab.from_corpus(dataset)
@@ -51,6 +55,20 @@ def setup(config: Config, corpus: str | None = None, weights: str | None = None,
     return Setup(config, dataset, vocab, params)
 
 
+def setup_from_checkpoint(path: str) -> Setup:
+    """The trained model as saved: its config, vocabulary and weights (as float64, the walk's
+    number type), and as dataset the sentences it was trained on when they can be read."""
+    from .train.checkpoint import load
+    from .train.data import source_sentences
+
+    ckpt = load(path)
+    params = {name: np.asarray(value, dtype=np.float64) for name, value in ckpt.params.items()}
+    trained = {"checkpoint": str(path), "epochs": ckpt.epoch,
+               "initial": init_params(ckpt.config, len(ckpt.vocab))}
+    return Setup(ckpt.config, source_sentences(ckpt.run.get("pairs", "default")), ckpt.vocab,
+                 params, trained)
+
+
 def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     """One sentence pair through the model, every step on the tape, the loss last."""
     example = make_example(s.vocab, src, tgt, s.config.max_len)
@@ -63,12 +81,25 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     )
     logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
     targets = np.asarray(example.out_ids)
+    if s.trained:
+        tape.meta["trained"] = {"checkpoint": s.trained["checkpoint"],
+                                "epochs": s.trained["epochs"],
+                                "untrained_p_target": _target_probs(s, example)}
     tape.run("loss", "cross_entropy", [logits],
              {"targets": targets, "weights": np.ones(targets.shape),
               "smoothing": s.config.label_smoothing},
              symbols={"out": "L", "x": r"\mathrm{logits}"})
     errata.annotate(tape)
     return tape
+
+
+def _target_probs(s: Setup, example) -> list[float]:
+    """p(target) at each position under the checkpoint's initial weights (same config and
+    seed): what the untrained walk of this model shows, for a before/after comparison."""
+    tape = Tape(s.trained["initial"], record=False)
+    forward(tape, s.config, example.src_ids, example.tgt_ids)
+    p = tape["generator.probs"]
+    return [float(p[t, i]) for t, i in enumerate(example.out_ids)]
 
 
 def run_backward(tape: Tape, lr: float) -> None:
@@ -81,14 +112,15 @@ def run_backward(tape: Tape, lr: float) -> None:
 
 def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutorial",
          corpus: str | None = None, weights: str | None = None, backward: bool = False,
-         lr: float = 0.1, **overrides) -> Tape:
+         lr: float = 0.1, checkpoint: str | None = None, **overrides) -> Tape:
     """Compute every step for one sentence pair and return the tape.
 
     ``overrides`` are Config fields (``d_model=8, heads=2, ...``). With ``backward=True`` the
     tape also holds every gradient (``tape.grads``) and one SGD update (``tape.updates``:
-    name → (before, gradient, after)).
+    name → (before, gradient, after)). ``checkpoint`` walks a model saved by ``handformer
+    train`` with its own config and vocabulary (``preset`` and ``overrides`` are then ignored).
     """
-    s = setup(make_preset(preset, **overrides), corpus, weights)
+    s = setup(make_preset(preset, **overrides), corpus, weights, checkpoint)
     tape = run_forward(s, src, tgt)
     if backward:
         run_backward(tape, lr)

@@ -34,6 +34,8 @@ def _render_options(func):
               help="learning rate of the update shown with --backward")
 @click.option("--save-weights", type=click.Path(dir_okay=False), default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
               help="walk a pretrained BERT-family model: a folder, or all-minilm-l6-v2")
 @user_errors
@@ -54,9 +56,13 @@ def _tape_from_options(options: dict):
 
     backward, lr, save = options.pop("backward"), options.pop("lr"), options.pop("save_weights")
     options.pop("pretrained")
+    checkpoint = options.pop("checkpoint")
+    if checkpoint:
+        _refuse_with_checkpoint(options)
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
-    s = setup(config_from_options(options), options.pop("corpus"), options.pop("weights"))
+    s = setup(config_from_options(options), options.pop("corpus"), options.pop("weights"),
+              checkpoint)
     if save:
         from ..interop.weights import save_weights
 
@@ -66,6 +72,18 @@ def _tape_from_options(options: dict):
     if backward:
         run_backward(tape, lr)
     return tape
+
+
+def _refuse_with_checkpoint(options: dict) -> None:
+    """A checkpoint brings its own sizes, weights and vocabulary: flags that set them clash."""
+    given = [k for k, v in options.items() if k not in ("src", "tgt", "preset")
+             and v is not None]
+    if options["preset"] != "tutorial":
+        given.append("preset")
+    if given:
+        flags = ", ".join("--" + k.replace("_", "-") for k in sorted(given))
+        raise HandformerError(f"--checkpoint reads its sizes, weights and vocabulary from the "
+                              f"checkpoint; drop {flags}")
 
 
 def _pretrained_tape(options: dict):

@@ -245,6 +245,11 @@ TEXT = {
                       "random weights. Training (handformer train) moves the weights, step by "
                       "step, until the right words win.",
     "pred.trained": "Every position is right: these weights have learned this sentence.",
+    "pred.score_trained": "Not every position is right yet: these weights have not learned "
+                          "this sentence (or never saw it in training).",
+    "pred.checkpoint": "These weights come from {path}, trained for {epochs} epochs. Before "
+                       "training, the same model (its initial weights) gave “{want}” after "
+                       "“{tok}” the probability {before}; after training, {after}.",
     "pred.col.target": "p(target)",
     "pred.col.picked": "p(chosen)",
     "loss.title": "The loss: cross-entropy",

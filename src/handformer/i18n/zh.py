@@ -208,6 +208,9 @@ TEXT = {
                       "教程说这一步预测出了“you”，随机权重是做不到的。训练（handformer train）"
                       "会一步步调整权重，直到正确的词胜出。",
     "pred.trained": "每个位置都对了：这组权重已经学会了这句话。",
+    "pred.score_trained": "还不是每个位置都对：这组权重还没学会这句话（或者训练时没见过它）。",
+    "pred.checkpoint": "这组权重来自 {path}，训练了 {epochs} 轮。训练之前，同一个模型（它的初始"
+                       "权重）在“{tok}”之后给“{want}”的概率是 {before}；训练之后是 {after}。",
     "pred.col.target": "p(正确答案)",
     "pred.col.picked": "p(模型所选)",
     "loss.title": "损失：交叉熵",

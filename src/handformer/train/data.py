@@ -63,6 +63,17 @@ def parse_pairs(text: str, where: str = "pairs") -> list[tuple[str, str]]:
     return pairs
 
 
+def source_sentences(source: str) -> list[str]:
+    """The sentences of the pairs a checkpoint was trained on, for showing (the tutorial's
+    dataset for the default pairs; a file that has gone away shows none)."""
+    if source == "default":
+        return list(TUTORIAL_DATASET)
+    try:
+        return [s for pair in read_pairs(source) for s in pair]
+    except TextError:
+        return []
+
+
 def pairs_vocab(pairs) -> Vocab:
     """Words by first appearance over the tutorial dataset's order, then <start> <end> <pad>.
 
