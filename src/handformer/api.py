@@ -33,15 +33,16 @@ class Setup:
 
 
 def setup(config: Config, corpus: str | None = None, weights: str | None = None,
-          dataset: list[str] | None = None, checkpoint: str | None = None) -> Setup:
-    """Dataset (the tutorial's, a corpus file, or ``dataset``'s sentences), vocabulary, and
-    parameters (fresh or loaded). A ``checkpoint`` written by ``handformer train`` brings its
-    own config, vocabulary and weights."""
+          dataset: list[str] | None = None, checkpoint: str | None = None,
+          tokenizer: str = "tutorial") -> Setup:
+    """Dataset (the tutorial's, a corpus file, or ``dataset``'s sentences), vocabulary (split
+    by ``tokenizer``), and parameters (fresh or loaded). A ``checkpoint`` written by
+    ``handformer train`` brings its own config, vocabulary and weights."""
     if checkpoint is not None:
         return setup_from_checkpoint(checkpoint)
     if dataset is None:
         dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
-    vocab = Vocab.from_corpus(dataset)
+    vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
     if weights is None:
         return Setup(config, dataset, vocab, init_params(config, len(vocab)))
     from .interop.weights import WeightsError, load_weights
@@ -49,7 +50,7 @@ def setup(config: Config, corpus: str | None = None, weights: str | None = None,
     params, config, tokens = load_weights(weights, config, vocab.tokens)
     if tokens != vocab.tokens:
         specials = tuple(t for t in tokens if t.startswith("<") and t.endswith(">"))
-        vocab = Vocab(tuple(t for t in tokens if t not in specials), specials)
+        vocab = Vocab(tuple(t for t in tokens if t not in specials), specials, tokenizer)
         if vocab.tokens != tokens:
             raise WeightsError("the weights file's vocabulary is not in handformer's order")
     return Setup(config, dataset, vocab, params)
@@ -112,15 +113,18 @@ def run_backward(tape: Tape, lr: float) -> None:
 
 def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutorial",
          corpus: str | None = None, weights: str | None = None, backward: bool = False,
-         lr: float = 0.1, checkpoint: str | None = None, **overrides) -> Tape:
+         lr: float = 0.1, checkpoint: str | None = None, tokenizer: str = "tutorial",
+         **overrides) -> Tape:
     """Compute every step for one sentence pair and return the tape.
 
     ``overrides`` are Config fields (``d_model=8, heads=2, ...``). With ``backward=True`` the
     tape also holds every gradient (``tape.grads``) and one SGD update (``tape.updates``:
     name → (before, gradient, after)). ``checkpoint`` walks a model saved by ``handformer
     train`` with its own config and vocabulary (``preset`` and ``overrides`` are then ignored).
+    ``tokenizer`` splits the sentences: "tutorial", "words", "char" or "jieba".
     """
-    s = setup(make_preset(preset, **overrides), corpus, weights, checkpoint)
+    s = setup(make_preset(preset, **overrides), corpus, weights, checkpoint=checkpoint,
+              tokenizer=tokenizer)
     tape = run_forward(s, src, tgt)
     if backward:
         run_backward(tape, lr)

@@ -189,7 +189,6 @@ def _draw(sections, precision: int, width) -> None:
 def evaluate(checkpoint, pairs_file, beam):
     """Loss, perplexity, token accuracy (teacher forcing) and exact match (decoding)."""
     from ..decode import translate as run
-    from ..text import tokenize
     from ..train import loop
     from ..train.checkpoint import load
     from ..train.data import encode_pairs
@@ -199,7 +198,7 @@ def evaluate(checkpoint, pairs_file, beam):
     encoded = encode_pairs(ckpt.vocab, pairs, ckpt.config.max_len)
     m = loop.evaluate(ckpt.params, ckpt.config, ckpt.vocab, encoded,
                       dtype=str(ckpt.params["generator.w"].dtype))
-    right = sum(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens == tokenize(tgt)
+    right = sum(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens == ckpt.vocab.tokenize(tgt)
                 for src, tgt in pairs)
     click.echo(f"pairs           {m['pairs']} ({m['tokens']} target tokens)")
     click.echo(f"loss            {m['loss']:.4f}")

@@ -6,6 +6,7 @@ import click
 
 from ..cli import LanguageChoice, config_from_options, model_options, user_errors, write_output
 from ..config import HandformerError
+from ..tokenize import TOKENIZERS
 
 FORMATS = ["terminal", "json", "markdown", "html", "svg", "png", "xlsx"]
 
@@ -34,6 +35,9 @@ def _render_options(func):
               help="learning rate of the update shown with --backward")
 @click.option("--save-weights", type=click.Path(dir_okay=False), default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
+@click.option("--tokenizer", type=click.Choice(TOKENIZERS), default="tutorial",
+              show_default=True, help="how sentences split into tokens: the tutorial's rule, "
+              "English words with punctuation split off, Chinese characters, or jieba words")
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
@@ -56,13 +60,16 @@ def _tape_from_options(options: dict):
 
     backward, lr, save = options.pop("backward"), options.pop("lr"), options.pop("save_weights")
     options.pop("pretrained")
-    checkpoint = options.pop("checkpoint")
+    checkpoint, tokenizer = options.pop("checkpoint"), options.pop("tokenizer")
     if checkpoint:
-        _refuse_with_checkpoint(options)
+        _refuse_with_checkpoint(options | {"tokenizer": None if tokenizer == "tutorial" else 1})
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
-    s = setup(config_from_options(options), options.pop("corpus"), options.pop("weights"),
-              checkpoint)
+    corpus = options.pop("corpus")
+    s = setup(config_from_options(options), corpus, options.pop("weights"),
+              checkpoint=checkpoint, tokenizer=tokenizer)
+    if corpus:
+        _warn_tokens(s.dataset, tokenizer)
     if save:
         from ..interop.weights import save_weights
 
@@ -72,6 +79,14 @@ def _tape_from_options(options: dict):
     if backward:
         run_backward(tape, lr)
     return tape
+
+
+def _warn_tokens(sentences, tokenizer: str) -> None:
+    from ..tokenize import corpus_warning
+
+    warning = corpus_warning(sentences, tokenizer)
+    if warning:
+        click.echo(f"note: {warning}", err=True)
 
 
 def _refuse_with_checkpoint(options: dict) -> None:
