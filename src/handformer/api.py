@@ -60,7 +60,7 @@ def setup_from_checkpoint(path: str) -> Setup:
     """The trained model as saved: its config, vocabulary and weights (as float64, the walk's
     number type), and as dataset the sentences it was trained on when they can be read."""
     from .train.checkpoint import load
-    from .train.data import source_sentences
+    from .train.datasets import source_sentences
 
     ckpt = load(path)
     params = {name: np.asarray(value, dtype=np.float64) for name, value in ckpt.params.items()}

@@ -7,18 +7,20 @@ import click
 from .. import i18n
 from ..cli import LanguageChoice, _config_options, config_from_options, user_errors
 from ..config import HandformerError
+from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
 DEFAULT_CKPT = "handformer.ckpt"
 
 
-def _pairs(path):
-    from ..train.data import default_pairs, read_pairs
+def _pairs(source):
+    from ..train.datasets import load_pairs
 
-    return read_pairs(path) if path else default_pairs()
+    return load_pairs(source or "default")
 
 
 @click.command()
 @_config_options
+@corpus_options
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
               help="UTF-8 file, one 'source<TAB>target' per line (default: the tutorial's "
                    "three lines cut at the first comma)")
@@ -56,38 +58,47 @@ def train(**o):
     if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
         raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
-                                       "schedule", "warmup", "clip", "dtype")}
+                                       "schedule", "warmup", "clip", "dtype", *RUN_KEYS)}
     given = {k: v for k, v in run_opts.items() if v is not None}
     o["save"] = o["save"] or o["resume"] or DEFAULT_CKPT
     run, source = _start_or_resume(o, given)
+    if o["engine"] == "torch":
+        from ..train.torch_engine import attach
+
+        attach(run)
     _fit(run, o, source)
 
 
 def _start_or_resume(o: dict, given: dict):
     from ..train import checkpoint, loop
+    from ..train.datasets import source_name
 
-    pairs_file = o.pop("pairs_file")
+    source = source_name(o.pop("dataset"), o.pop("pairs_file"), o.pop("direction"),
+                         o.pop("levels"))
     if o["resume"]:
         ckpt = checkpoint.load(o["resume"])
-        source = pairs_file or ckpt.run.get("pairs", "default")
+        source = ckpt.run.get("pairs", "default") if source == "default" else source
         extra = sorted(set(given) - {"epochs"})
         if extra:
             raise HandformerError(f"--resume continues the saved run with its own settings; "
                                   f"only --epochs may change (got --{extra[0].replace('_', '-')})")
-        pairs = _pairs(None if source == "default" else source)
-        return loop.resume(ckpt, pairs, given.get("epochs")), source
+        return loop.resume(ckpt, _pairs(source), given.get("epochs")), source
     cfg = config_from_options(o)
-    return loop.start(cfg, _pairs(pairs_file), loop.Options(**given)), pairs_file or "default"
+    options = loop.Options(**corpus_defaults(given, source))
+    return loop.start(cfg, _pairs(source), options), source
 
 
 def _fit(run, o: dict, source: str) -> None:
     import signal
 
     from ..train import loop, report
+    from ..train.datasets import HSK_CREDIT, is_dataset
 
     previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
     total = len(run.train) * run.options.epochs
     cfg = run.config
+    if is_dataset(source):
+        click.echo(HSK_CREDIT, err=True)
     held_out = i18n.t(o["lang"], "train.held_out", n=len(run.valid)) if run.valid else ""
     click.echo(i18n.t(o["lang"], "train.start", preset=cfg.preset, d_model=cfg.d_model,
                       init=cfg.init, pairs=len(run.train), held_out=held_out,
@@ -126,12 +137,19 @@ def _summary(run, o: dict, source: str) -> None:
     if run.valid:
         v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
         click.echo(t["train.valid"].format(loss=v["loss"], acc=v["accuracy"]))
+    if run.test:
+        report.test_summary(run, source, o["lang"])
+    if loop.stopped_early(run):
+        click.echo(t["train.stopped"].format(epoch=run.epoch, patience=run.options.patience,
+                                             best=loop.best_path(o["save"])))
     if o["plot"]:
         from ..render.figure import loss_curve
 
         loss_curve(run.history, o["plot"], o["lang"])
         click.echo(t["train.wrote"].format(path=o["plot"]), err=True)
-    example = " ".join(run.vocab.decode(run.train[0][0]))
+    from ..tokenize import detokenize
+
+    example = detokenize(run.vocab.decode(run.train[0][0]))
     if source == "default":  # the tutorial's lines: suggest the tutorial's own sentence
         from ..text import TUTORIAL_SRC
 
@@ -160,16 +178,22 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
               width):
     """Translate SENTENCE with a trained checkpoint (greedy, or beam search with --beam)."""
     from ..decode import translate as run
+    from ..tokenize import detokenize
     from ..train.checkpoint import load
 
     ckpt = load(checkpoint)
+    unknown = ckpt.vocab.unknown(sentence)
+    if unknown and "<unk>" in ckpt.vocab.specials:
+        click.echo(f"note: not in the model's vocabulary, read as <unk>: "
+                   f"{', '.join(map(repr, unknown))}", err=True)
     result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
                  record=explain, k=top_k)
     if explain:
         from ..narrate.decode import build
 
         _draw(build(result, ckpt.vocab, lang), precision, width)
-    click.echo(" ".join(result.tokens))
+    click.echo(" ".join(result.tokens) if ckpt.vocab.tokenizer == "tutorial"
+               else detokenize(result.tokens))
 
 
 def _draw(sections, precision: int, width) -> None:

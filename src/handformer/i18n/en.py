@@ -459,6 +459,11 @@ TEXT = {
                    "exact match {exact:.1%} (teacher forcing)",
     "train.valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
     "train.saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\"",
+    "train.tps": "{rate:,.0f} tokens/s",
+    "train.test": "test ({n} pairs): loss {loss:.4f}, token accuracy {acc:.1%}, BLEU {bleu:.2f}",
+    "train.examples": "test sentences, translated (greedy):",
+    "train.stopped": "stopped early after epoch {epoch}: no better validation loss for "
+                     "{patience} epochs; the best weights are in {best}",
     # Markdown
     "md.title": "handformer: a Transformer by hand",
     "md.row": "row",

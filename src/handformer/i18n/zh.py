@@ -378,6 +378,11 @@ TEXT = {
                    "整句完全正确 {exact:.1%}（教师强制）",
     "train.valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
     "train.saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\"",
+    "train.tps": "每秒 {rate:,.0f} 个词元",
+    "train.test": "测试集（{n} 对）：损失 {loss:.4f}，词元准确率 {acc:.1%}，BLEU {bleu:.2f}",
+    "train.examples": "测试集句子的翻译（贪心解码）：",
+    "train.stopped": "第 {epoch} 轮后提前停止：验证集损失已经 {patience} 轮没有下降；"
+                     "最好的权重保存在 {best}",
     # Markdown
     "md.title": "handformer: 手算 Transformer",
     "md.row": "行",
