@@ -66,6 +66,8 @@ def train(**o):
         from ..train.torch_engine import attach
 
         attach(run)
+        if run.engine.rank:  # under torchrun, one process speaks and saves for all
+            return _fit(run, o | {"quiet": True, "save": None}, source, primary=False)
     _fit(run, o, source)
 
 
@@ -88,22 +90,15 @@ def _start_or_resume(o: dict, given: dict):
     return loop.start(cfg, _pairs(source), options), source
 
 
-def _fit(run, o: dict, source: str) -> None:
+def _fit(run, o: dict, source: str, primary: bool = True) -> None:
     import signal
 
     from ..train import loop, report
-    from ..train.datasets import HSK_CREDIT, is_dataset
 
     previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
     total = len(run.train) * run.options.epochs
-    cfg = run.config
-    if is_dataset(source):
-        click.echo(HSK_CREDIT, err=True)
-    held_out = i18n.t(o["lang"], "train.held_out", n=len(run.valid)) if run.valid else ""
-    click.echo(i18n.t(o["lang"], "train.start", preset=cfg.preset, d_model=cfg.d_model,
-                      init=cfg.init, pairs=len(run.train), held_out=held_out,
-                      optimizer=run.options.optimizer, lr=run.options.lr,
-                      dtype=run.options.dtype), err=True)
+    if primary:
+        _announce(run, source, o["engine"], o["lang"])
     try:
         if o["quiet"]:
             loop.fit(run, o["save"], source)
@@ -117,7 +112,23 @@ def _fit(run, o: dict, source: str) -> None:
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-    _summary(run, o, source)
+    if primary:
+        _summary(run, o, source)
+
+
+def _announce(run, source: str, engine: str, lang: str) -> None:
+    from ..train.datasets import HSK_CREDIT, is_dataset
+
+    cfg, opts = run.config, run.options
+    if is_dataset(source):
+        click.echo(HSK_CREDIT, err=True)
+    held_out = i18n.t(lang, "train.held_out", n=len(run.valid)) if run.valid else ""
+    click.echo(i18n.t(lang, "train.start", preset=cfg.preset, d_model=cfg.d_model,
+                      init=cfg.init, pairs=len(run.train), held_out=held_out,
+                      optimizer=opts.optimizer, lr=opts.lr, dtype=opts.dtype), err=True)
+    click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
+                      vocab=len(run.vocab), engine=engine,
+                      world=getattr(run.engine, "world", 1)), err=True)
 
 
 def _interrupt(signum, frame):

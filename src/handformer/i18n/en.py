@@ -446,6 +446,8 @@ TEXT = {
     # train: progress, summary, loss curve (also its figure labels)
     "train.start": "training {preset} model (d_model {d_model}, {init} init) on {pairs} pairs"
                    "{held_out}, {optimizer} lr {lr}, {dtype}",
+    "train.setup": "{test} pairs for testing; {tokenizer} tokens, {vocab} in the vocabulary; "
+                   "engine {engine}, {world} process(es)",
     "train.held_out": ", {n} held out",
     "train.interrupted": "\ninterrupted after epoch {epoch}; the checkpoint {path} holds the last "
                          "saved epoch; continue with `handformer train --resume {path}`",

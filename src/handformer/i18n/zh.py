@@ -365,6 +365,8 @@ TEXT = {
     # 训练：进度、小结、损失曲线（也是它的图中标签）
     "train.start": "训练 {preset} 模型（d_model {d_model}，{init} 初始化），共 {pairs} 对句子"
                    "{held_out}，{optimizer} 学习率 {lr}，{dtype}",
+    "train.setup": "测试集 {test} 对；{tokenizer} 分词，词汇表 {vocab} 个词元；"
+                   "引擎 {engine}，{world} 个进程",
     "train.held_out": "，另留出 {n} 对",
     "train.interrupted": "\n在第 {epoch} 轮之后中断；检查点 {path} 保存着最后保存的一轮；继续训练："
                          "`handformer train --resume {path}`",
