@@ -74,8 +74,11 @@ def corpus_bleu(hypotheses: list[str], references: list[str], target: str = "en"
 
 
 def bleu_of(params, cfg: Config, vocab: Vocab, pairs, source: str) -> float:
-    """BLEU of the model's greedy translations of ``pairs``' sources against their targets."""
+    """BLEU of the model's greedy translations of ``pairs``' sources against their targets
+    (NaN for no pairs)."""
     from .datasets import target_language
 
+    if not pairs:
+        return float("nan")
     hyps = translate_all(params, cfg, vocab, [s for s, _ in pairs])
     return corpus_bleu(hyps, [t for _, t in pairs], target_language(source))
