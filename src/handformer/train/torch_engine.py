@@ -33,6 +33,13 @@ def distributed() -> tuple[int, int]:
 
 def attach(run) -> None:
     """Move the run's training steps to torch (joining torchrun's process group if any)."""
+    from ..interop.torch_ref import TorchUnsupported, torch_unsupported
+
+    reasons = torch_unsupported(run.config)
+    if reasons:
+        raise TorchUnsupported("--engine torch trains torch.nn.Transformer, which cannot "
+                               "express this model: " + "; ".join(reasons) + ". Use the NumPy "
+                               "engine, or e.g. --preset small")
     run.engine = TorchEngine(run)
 
 
