@@ -46,9 +46,9 @@ class Options:
     bleu: bool = False  # BLEU of greedy translations of the validation pairs, every epoch
 
     def check(self) -> None:
-        if self.epochs < 1 or self.batch_size < 1 or self.warmup < 1 or self.min_count < 1:
-            raise HandformerError("epochs, batch_size, warmup and min_count must be at least 1")
-        for name in ("vocab_size", "patience", "limit"):
+        if self.epochs < 1 or self.batch_size < 1 or self.warmup < 1:
+            raise HandformerError("epochs, batch_size and warmup must be at least 1")
+        for name in ("min_count", "vocab_size", "patience", "limit"):
             if getattr(self, name) is not None and getattr(self, name) < 1:
                 raise HandformerError(f"{name} must be at least 1")
         if self.schedule not in ("constant", "warmup"):
