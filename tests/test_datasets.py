@@ -117,3 +117,9 @@ def test_cli_trains_on_an_hsk_slice_and_translates(tmp_path, monkeypatch):
     assert all("val_bleu" in h for h in ckpt.history)
     out = runner.invoke(main, ["translate", "我喜欢学中文"])
     assert out.exit_code == 0, out.output
+    walked = runner.invoke(main, ["walk", "--checkpoint", "handformer.ckpt", "--src", "我喜欢学中文",
+                                  "--tgt", "I like to study Chinese.", "--steps", "1",
+                                  "--width", "300"])
+    assert walked.exit_code == 0, walked.output
+    assert "licensed CC-BY-SA 4.0" in walked.output  # the data's credit where it is shown
+    assert "Cut by the “char” tokenizer" in walked.output

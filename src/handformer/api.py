@@ -60,12 +60,13 @@ def setup_from_checkpoint(path: str) -> Setup:
     """The trained model as saved: its config, vocabulary and weights (as float64, the walk's
     number type), and as dataset the sentences it was trained on when they can be read."""
     from .train.checkpoint import load
-    from .train.datasets import source_sentences
+    from .train.datasets import licence_of, source_sentences
 
     ckpt = load(path)
     params = {name: np.asarray(value, dtype=np.float64) for name, value in ckpt.params.items()}
     trained = {"checkpoint": str(path), "epochs": ckpt.epoch,
-               "initial": init_params(ckpt.config, len(ckpt.vocab))}
+               "initial": init_params(ckpt.config, len(ckpt.vocab)),
+               "licence": licence_of(ckpt.run.get("pairs", "default"))}
     return Setup(ckpt.config, source_sentences(ckpt.run.get("pairs", "default")), ckpt.vocab,
                  params, trained)
 
@@ -76,6 +77,7 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     tape = Tape(s.params, record=record)
     tape.meta.update(
         family="transformer", config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,
+        tokenizer=s.vocab.tokenizer,
         src={"tokens": example.src_tokens, "ids": example.src_ids},
         tgt={"tokens": example.tgt_tokens, "ids": example.tgt_ids},
         target={"tokens": example.out_tokens, "ids": example.out_ids},
@@ -86,6 +88,8 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
         tape.meta["trained"] = {"checkpoint": s.trained["checkpoint"],
                                 "epochs": s.trained["epochs"],
                                 "untrained_p_target": _target_probs(s, example)}
+        if s.trained["licence"]:
+            tape.meta["dataset_licence"] = s.trained["licence"]
     tape.run("loss", "cross_entropy", [logits],
              {"targets": targets, "weights": np.ones(targets.shape),
               "smoothing": s.config.label_smoothing},

@@ -11,9 +11,15 @@ TEXT = {
     "dataset.title": "Define the dataset",
     "dataset.p1": "Everything starts from a dataset. ChatGPT learned from hundreds of gigabytes of "
                   "text; to compute every number by hand we use {count} sentences:",
+    "dataset.licence": "These sentences come from {name}, licensed {licence} ({url}).",
     "dataset.more": "  … and {more} more.",
     "dataset.p2": "Lower-cased, without “.” and “,”, they hold {words} words. The model will "
                   "read “{src}” and should learn to answer “{tgt}”.",
+    "dataset.p2.tokens": "Cut by the “{tokenizer}” tokenizer they hold {words} tokens, where "
+                         "splitting at spaces finds {spaced} words: 1 token ≈ {per} spaced "
+                         "words (the tutorial's “1 token ≈ 0.75 words” is a rule of thumb for "
+                         "GPT's English sub-words, not a law). The model will read “{src}” and "
+                         "should learn to answer “{tgt}”.",
     "vocab.title": "Compute the vocabulary size",
     "vocab.p1": "The vocabulary is the set of distinct words: splitting the dataset into words "
                 "and removing the repeats leaves N = {N}.",

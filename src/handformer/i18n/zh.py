@@ -18,9 +18,14 @@ TEXT = {
     "dataset.title": "定义数据集",
     "dataset.p1": "一切从数据集开始。ChatGPT 的训练数据有几百 GB；我们为了把每个数都亲手算出来，"
                   "只用 {count} 句话：",
+    "dataset.licence": "这些句子来自 {name}，采用 {licence} 许可协议（{url}）。",
     "dataset.more": "  ……还有 {more} 句。",
     "dataset.p2": "全部转成小写、去掉“.”和“,”之后，一共 {words} 个词。模型要读入“{src}”，"
                   "并学会回答“{tgt}”。",
+    "dataset.p2.tokens": "用“{tokenizer}”分词器切开后一共 {words} 个词元，而按空格切只有 "
+                         "{spaced} 个“词”：1 个词元约等于 {per} 个空格词（教程说的“1 个词元约等于 "
+                         "0.75 个单词”只是 GPT 英文子词的经验值，不是定律）。模型要读入“{src}”，"
+                         "并学会回答“{tgt}”。",
     "vocab.title": "计算词汇量",
     "vocab.p1": "词汇表就是数据集里所有不重复的词：把数据集拆成一个个词，再去掉重复的，"
                 "剩下 N = {N} 个。",

@@ -18,6 +18,8 @@ from .data import default_pairs, read_pairs
 
 HSK_CREDIT = ("HSK sentence pairs from the hsk-sentences-audio package (hsk-sentences-audio "
               "contributors), licensed CC-BY-SA 4.0: https://creativecommons.org/licenses/by-sa/4.0/")
+HSK_LICENCE = {"name": "hsk-sentences-audio (hsk-sentences-audio contributors)",
+               "licence": "CC-BY-SA 4.0", "url": "https://creativecommons.org/licenses/by-sa/4.0/"}
 DIRECTIONS = ("zh-en", "en-zh")
 DATASETS = ("hsk",)
 
@@ -71,6 +73,12 @@ def source_sentences(source: str) -> list[str]:
         return [s for pair in load_pairs(source) for s in pair]
     except HandformerError:
         return []
+
+
+def licence_of(source: str) -> dict | None:
+    """The data licence to credit wherever a source's sentences are shown (None: nothing to
+    credit, e.g. the tutorial's lines or the user's own file)."""
+    return dict(HSK_LICENCE) if source.startswith("hsk:") else None
 
 
 def is_dataset(source: str) -> bool:
