@@ -35,9 +35,9 @@ def _render_options(func):
               help="learning rate of the update shown with --backward")
 @click.option("--save-weights", type=click.Path(dir_okay=False), default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
-@click.option("--tokenizer", type=click.Choice(TOKENIZERS), default="tutorial",
-              show_default=True, help="how sentences split into tokens: the tutorial's rule, "
-              "English words with punctuation split off, Chinese characters, or jieba words")
+@click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
+              help="how sentences split into tokens: the tutorial's rule, English words with "
+              "punctuation split off, Chinese characters, or jieba words  [default: tutorial]")
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
@@ -60,9 +60,9 @@ def _tape_from_options(options: dict):
 
     backward, lr, save = options.pop("backward"), options.pop("lr"), options.pop("save_weights")
     options.pop("pretrained")
-    checkpoint, tokenizer = options.pop("checkpoint"), options.pop("tokenizer")
-    if checkpoint:
-        _refuse_with_checkpoint(options | {"tokenizer": None if tokenizer == "tutorial" else 1})
+    if options["checkpoint"]:
+        _refuse_with_checkpoint(options)
+    checkpoint, tokenizer = options.pop("checkpoint"), options.pop("tokenizer") or "tutorial"
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     corpus = options.pop("corpus")
@@ -91,7 +91,7 @@ def _warn_tokens(sentences, tokenizer: str) -> None:
 
 def _refuse_with_checkpoint(options: dict) -> None:
     """A checkpoint brings its own sizes, weights and vocabulary: flags that set them clash."""
-    given = [k for k, v in options.items() if k not in ("src", "tgt", "preset")
+    given = [k for k, v in options.items() if k not in ("src", "tgt", "preset", "checkpoint")
              and v is not None]
     if options["preset"] != "tutorial":
         given.append("preset")
