@@ -139,8 +139,22 @@ def main(argv=None) -> list[tuple[dict, dict]]:
         if a.save:
             hand.history.append({k: h[k] for k in ("epoch", "loss", "accuracy", "val_loss")})
             ckpt_io.save(a.save, loop.snapshot(hand, source))
+    summary(table)
     examples(hand, twin)
     return table
+
+
+def summary(table) -> None:
+    """Medians over the epochs (single epochs swing with the machine's load), last BLEU."""
+    import statistics
+
+    ratio = statistics.median(h["seconds"] / t["seconds"] for h, t in table)
+    speed = [statistics.median(side["tokens"] / side["seconds"] for side in sides)
+             for sides in zip(*table, strict=True)]
+    (h, t) = table[-1]
+    print(f"median time ratio handformer / torch {ratio:.2f}; median tokens/s {speed[0]:,.0f} "
+          f"vs {speed[1]:,.0f}; after {len(table)} epochs test BLEU {h['bleu']:.2f} vs "
+          f"{t['bleu']:.2f} (difference {h['bleu'] - t['bleu']:+.2f})")
 
 
 def examples(hand, twin, shown: int = 3) -> None:
