@@ -49,7 +49,7 @@ def test_checkpoint_of_another_config_and_vocabulary(tmp_path):
     tape = handformer.walk(src="the night falls", tgt="die nacht", checkpoint=str(path))
     assert tape.meta["config"]["d_model"] == 16 and tape.meta["config"]["heads"] == 2
     assert tape.meta["vocab"] == ckpt.vocab.tokens
-    assert tape.meta["dataset"][:2] == ["the storm comes", "der sturm kommt"]
+    assert tape.meta["dataset"] == []  # a file path stored in a checkpoint is never opened
     # the walk's logits equal torch.nn.Transformer's on the saved weights
     from handformer.interop.torch_ref import TorchReference
 

@@ -65,10 +65,13 @@ def load_pairs(source: str) -> list[tuple[str, str]]:
 
 
 def source_sentences(source: str) -> list[str]:
-    """The sentences of the pairs a checkpoint was trained on, for showing (the tutorial's
-    dataset for the default pairs; a file that has gone away shows none)."""
+    """The sentences of the pairs a checkpoint was trained on, for showing: the tutorial's
+    dataset, or a named dataset's. A file path stored in a checkpoint is never opened (a crafted
+    checkpoint could name any file on this machine): it shows none."""
     if source == "default":
         return list(TUTORIAL_DATASET)
+    if not is_dataset(source):
+        return []
     try:
         return [s for pair in load_pairs(source) for s in pair]
     except HandformerError:
