@@ -10,7 +10,13 @@ import pytest
 import handformer
 from handformer.cli import main
 from handformer.config import HandformerError
-from handformer.render.figure import find_section, formula_text, loss_curve, render_figure
+from handformer.render.figure import (
+    find_section,
+    formula_text,
+    loss_curve,
+    plot_format,
+    render_figure,
+)
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -21,34 +27,30 @@ def tape():
 
 
 @pytest.mark.slow
-def test_svg_of_a_step(tape, tmp_path):
-    out = tmp_path / "pattern.svg"
-    render_figure(tape, "decoder.0.self_attn.head.0.pattern", out, fmt="svg")
-    root = ET.parse(out).getroot()
+def test_svg_of_a_step(tape):
+    data = render_figure(tape, "decoder.0.self_attn.head.0.pattern", fmt="svg")
+    root = ET.fromstring(data)
     assert root.tag.endswith("svg")
     assert len(root.findall(".//{http://www.w3.org/2000/svg}path")) > 50  # glyphs and cells
-    again = tmp_path / "again.svg"
-    render_figure(tape, "decoder.0.self_attn.head.0.pattern", again, fmt="svg")
-    assert again.read_bytes() == out.read_bytes()  # no dates or random ids: reproducible
+    again = render_figure(tape, "decoder.0.self_attn.head.0.pattern", fmt="svg")
+    assert again == data  # no dates or random ids: reproducible
 
 
-def test_png_in_chinese_uses_the_cjk_font(tape, tmp_path):
+def test_png_in_chinese_uses_the_cjk_font(tape):
     from matplotlib.font_manager import FontProperties, findfont
 
     assert "NotoSansCJK" in findfont(FontProperties(family="Noto Sans CJK SC"),
                                      fallback_to_default=False).replace("-", "")
-    out = tmp_path / "scores.png"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        render_figure(tape, "encoder.0.self_attn.head.0.scores", out, fmt="png", lang="zh")
+        data = render_figure(tape, "encoder.0.self_attn.head.0.scores", fmt="png", lang="zh")
     assert not [w for w in caught if "missing from" in str(w.message)]  # every glyph found
-    data = out.read_bytes()
     assert data.startswith(PNG) and len(data) > 20_000
 
 
-def test_unknown_step_names_valid_ones(tape, tmp_path):
+def test_unknown_step_names_valid_ones(tape):
     with pytest.raises(HandformerError, match=r"no step named 'nope'.*src_embed"):
-        render_figure(tape, "nope", tmp_path / "x.svg")
+        render_figure(tape, "nope")
     from handformer.narrate import build
 
     with pytest.raises(HandformerError, match="--step"):
@@ -76,17 +78,15 @@ def test_formula_in_mathtext_or_plain_text_with_a_warning(capsys):
     assert "step demo.y" in capsys.readouterr().err
 
 
-def test_loss_curve(tmp_path):
+def test_loss_curve():
     history = [{"epoch": 1, "loss": 3.2, "val_loss": 3.4}, {"epoch": 2, "loss": 2.0},
                {"epoch": 3, "loss": 1.1, "val_loss": 1.9}]
-    loss_curve(history, tmp_path / "loss.png")
-    assert (tmp_path / "loss.png").read_bytes().startswith(PNG)
-    loss_curve(history, tmp_path / "loss.svg")
-    assert ET.parse(tmp_path / "loss.svg").getroot().tag.endswith("svg")
+    assert loss_curve(history, plot_format("loss.png")).startswith(PNG)
+    assert ET.fromstring(loss_curve(history, plot_format("LOSS.SVG"))).tag.endswith("svg")
     with pytest.raises(HandformerError, match=".svg or .png"):
-        loss_curve(history, tmp_path / "loss.pdf")
+        plot_format("loss.pdf")
     with pytest.raises(HandformerError, match="empty"):
-        loss_curve([], tmp_path / "loss.png")
+        loss_curve([], "png")
 
 
 def test_a_multi_head_step_draws_its_first_heads_panel(tmp_path):

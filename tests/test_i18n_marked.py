@@ -130,12 +130,12 @@ def test_figures_leave_no_english(xx, tape):
         assert unmarked("\n".join(texts), allowed) == set(), s.id
 
 
-def test_loss_curve_leaves_no_english(xx, monkeypatch, tmp_path):
+def test_loss_curve_leaves_no_english(xx, monkeypatch):
     drawn = []
-    monkeypatch.setattr(figure, "_save", lambda fig, output, fmt: drawn.append(fig))
+    monkeypatch.setattr(figure, "_bytes", lambda fig, fmt: drawn.append(fig) or b"")
     history = [{"epoch": 1, "loss": 2.0, "accuracy": 0.2, "val_loss": 2.1, "val_accuracy": 0.1},
                {"epoch": 2, "loss": 1.0, "accuracy": 0.6, "val_loss": 1.5, "val_accuracy": 0.4}]
-    figure.loss_curve(history, tmp_path / "loss.svg", xx)
+    figure.loss_curve(history, "svg", xx)
     (fig,) = drawn
     texts = [t.get_text() for t in fig.legends[0].get_texts()]
     for ax in fig.axes:

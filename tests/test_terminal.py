@@ -10,7 +10,7 @@ import pytest
 from handformer import api, narrate
 from handformer.narrate.document import Matrix, Section
 from handformer.narrate.unicode_math import to_text
-from handformer.render.terminal import render, render_text
+from handformer.render.terminal import render_text
 
 GOLDEN = Path(__file__).parent / "golden" / "terminal" / "tutorial_en_100.txt"
 
@@ -58,10 +58,15 @@ def test_lines_fit_the_width(tape):
             assert cell_width(line) <= width, line
 
 
-def test_output_file_is_plain_text(tape, tmp_path):
+def test_output_file_is_plain_text(tape, tmp_path, monkeypatch):
+    from handformer.cli import main
+
     sections = narrate.select(narrate.build(tape), "5")
     out = tmp_path / "walk.txt"
-    render(sections, precision=2, width=100, output=str(out))
+    monkeypatch.setenv("FORCE_COLOR", "1")  # a file gets no escapes, whatever the terminal
+    with pytest.raises(SystemExit) as done:
+        main(["walk", "--steps", "5", "--precision", "2", "-o", str(out)])
+    assert done.value.code == 0
     written = out.read_text(encoding="utf-8")
     assert "\x1b[" not in written
     assert written == render_text(sections, precision=2, width=100)
@@ -130,6 +135,11 @@ def test_one_cell_ranges_agree_with_unicodedata():
 
 
 def test_colours_on_a_terminal_and_no_color(tape, monkeypatch, capsys):
+    from handformer.cli import show_sections
+
+    def render(sections, width):
+        show_sections(sections, 3, width)
+
     sections = narrate.select(narrate.build(tape), "4")
     monkeypatch.setenv("FORCE_COLOR", "1")
     monkeypatch.delenv("NO_COLOR", raising=False)

@@ -161,3 +161,18 @@ def test_a_tensor_of_the_wrong_shape_is_named(tmp_path):
     result = run("walk", "--weights", str(bad), "--format", "json")
     assert result.exit_code == 2
     assert "generator.bias" in result.output and "(7,)" in result.output
+
+
+def test_a_training_checkpoint_is_refused_as_weights_as_the_docs_say(tmp_path):
+    """docs/python-api.md: walk(weights=) takes --save-weights files; a checkpoint is refused."""
+    import handformer
+    from handformer.api import setup
+    from handformer.config import preset
+    from handformer.interop.weights import WeightsError
+    from handformer.train.checkpoint import Checkpoint, save
+
+    s = setup(preset("tutorial"))
+    ckpt = tmp_path / "run.ckpt"
+    save(ckpt, Checkpoint(s.config, s.vocab, s.params))
+    with pytest.raises(WeightsError, match="not written by handformer --save-weights"):
+        handformer.walk(weights=str(ckpt))

@@ -16,6 +16,7 @@ import numpy as np
 from . import errata
 from .config import Config
 from .config import preset as make_preset
+from .limits import check_walk
 from .model import forward, init_params
 from .tape import Tape
 from .text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, make_example, read_corpus
@@ -45,14 +46,9 @@ def setup(config: Config, corpus: str | None = None, weights: str | None = None,
     vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
     if weights is None:
         return Setup(config, dataset, vocab, init_params(config, len(vocab)))
-    from .interop.weights import WeightsError, load_weights
+    from .interop.weights import load_weights
 
-    params, config, tokens = load_weights(weights, config, vocab.tokens)
-    if tokens != vocab.tokens:
-        specials = tuple(t for t in tokens if t.startswith("<") and t.endswith(">"))
-        vocab = Vocab(tuple(t for t in tokens if t not in specials), specials, tokenizer)
-        if vocab.tokens != tokens:
-            raise WeightsError("the weights file's vocabulary is not in handformer's order")
+    params, config, vocab = load_weights(weights, config, vocab)
     return Setup(config, dataset, vocab, params)
 
 
@@ -74,6 +70,7 @@ def setup_from_checkpoint(path: str) -> Setup:
 def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     """One sentence pair through the model, every step on the tape, the loss last."""
     example = make_example(s.vocab, src, tgt, s.config.max_len)
+    check_walk(s.config, len(example.src_ids), len(example.tgt_ids), len(s.vocab))
     tape = Tape(s.params, record=record)
     tape.meta.update(
         family="transformer", config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,

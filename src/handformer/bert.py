@@ -15,7 +15,9 @@ import numpy as np
 from . import ops_bert  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize)
 from .config import ConfigError
 from .formula import head, sub
+from .limits import check
 from .model import add_norm, attention, row_stats
+from .schema import integer, number
 from .tape import Tape
 
 
@@ -38,6 +40,7 @@ class BertConfig:
     dropout: float = 0.0
 
     def __post_init__(self) -> None:
+        check_config(self)
         if self.d_model % self.heads:
             raise ConfigError(f"hidden_size {self.d_model} is not divisible by "
                               f"num_attention_heads {self.heads}")
@@ -52,6 +55,32 @@ class BertConfig:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+# Each field as config.json names it (a model folder's config is where these come from).
+JSON_NAMES = {"vocab_size": "vocab_size", "d_model": "hidden_size", "heads": "num_attention_heads",
+              "layers": "num_hidden_layers", "d_ff": "intermediate_size",
+              "max_positions": "max_position_embeddings", "type_vocab_size": "type_vocab_size",
+              "ln_eps": "layer_norm_eps", "max_tokens": "max_seq_length", "pad_id": "pad_token_id"}
+_BOUNDS = {"vocab_size": "vocab", "d_model": "d_model", "heads": "heads", "layers": "layers",
+           "d_ff": "d_ff", "max_positions": "max_len", "type_vocab_size": "vocab",
+           "max_tokens": "max_len"}
+
+
+def check_config(cfg: BertConfig) -> None:
+    """Types and ranges of every size, then the weights' total, before anything is allocated."""
+    for name, bound in _BOUNDS.items():
+        integer(getattr(cfg, name), JSON_NAMES[name], 1)
+        check(bound, getattr(cfg, name), JSON_NAMES[name])
+    integer(cfg.pad_id, "pad_token_id", 0, cfg.vocab_size - 1)
+    number(cfg.ln_eps, "layer_norm_eps", 0.0)
+    if cfg.ln_eps == 0:
+        raise ConfigError("layer_norm_eps must be positive, got 0")
+    d, f = cfg.d_model, cfg.d_ff
+    total = (cfg.vocab_size + cfg.max_positions + cfg.type_vocab_size) * d + cfg.layers * (
+        4 * d * d + 2 * d * f + 9 * d + f)
+    check("numbers", total, f"the weights of this model ({cfg.layers} layers, hidden_size {d}, "
+          f"vocab_size {cfg.vocab_size:,})")
 
 
 def param_shapes(cfg: BertConfig) -> dict[str, tuple[int, ...]]:

@@ -7,11 +7,11 @@ import functools
 import sys
 import types
 import typing
-from pathlib import Path
 
 import click
 
 from .config import Config, HandformerError
+from .textsafe import shown
 
 _CONFIG_HELP = {
     "d_model": "embedding width d_model", "heads": "attention heads (encoder; decoder too unless --decoder-heads)",
@@ -98,26 +98,57 @@ def user_errors(func):
         try:
             return func(*args, **kwargs)
         except HandformerError as err:
-            click.echo(f"error: {err}", err=True)
+            click.echo(f"error: {shown(str(err))}", err=True)
+            sys.exit(2)
+        except MemoryError:  # what the limits (limits.py) did not foresee, still one line
+            click.echo("error: out of memory; choose smaller sizes (docs/security.md lists "
+                       "the limits)", err=True)
             sys.exit(2)
 
     return wrapper
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Group(click.Group):
+    """Errors found while a command's options are read (cli_checks) are one line too."""
+
+    def invoke(self, ctx):
+        return user_errors(super().invoke)(ctx)
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(package_name="handformer")
 def main():
     """handformer: a Transformer computed by hand, every number of every step."""
 
 
-def write_output(text: str, output: str | None) -> None:
+def write_output(data: str | bytes, output: str | None, done: str | None = None,
+                 styled: bool = False) -> None:
+    """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
+    is what stderr then says (default "wrote FILE"). Text is shown safe (textsafe): words from
+    files reach the terminal or a text file, never their escapes. ``styled``: the terminal
+    renderer's text, its words already shown safe and its escapes its own styles."""
+    if isinstance(data, str) and not styled:
+        data = shown(data)
     if output is None:
-        click.echo(text, nl=False)
-        return
-    from .interop.weights import atomic_write
+        if isinstance(data, bytes):
+            raise HandformerError("this output is a binary file: give -o FILE")
+        from .io import write_stream
 
-    atomic_write(Path(output), text.encode("utf-8"))
-    click.echo(f"wrote {output}", err=True)
+        write_stream(sys.stdout, data)
+        return
+    from .io import atomic_write
+
+    atomic_write(output, data)
+    click.echo(done or f"wrote {output}", err=True)
+
+
+def show_sections(sections: list, precision: int, width: int | None) -> None:
+    """Narrated sections on the terminal (styled when it is one)."""
+    from .render.ansi import Terminal
+    from .render.terminal import render
+
+    write_output(render(sections, precision, width, Terminal.detect(sys.stdout, width)), None,
+                 styled=True)
 
 
 def _register_commands() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import typing
 from dataclasses import dataclass
 
 
@@ -74,11 +75,17 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict) -> Config:
-        known = {f.name for f in dataclasses.fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ConfigError(f"unknown config field(s): {', '.join(unknown)}")
-        return cls(**data)
+        from .schema import SchemaError, mapping, typed
+
+        try:
+            hints = typing.get_type_hints(cls)
+            known = {f.name for f in dataclasses.fields(cls)}
+            unknown = sorted(set(mapping(data, "config")) - known)
+            if unknown:
+                raise ConfigError(f"unknown config field(s): {', '.join(unknown)}")
+            return cls(**{k: typed(v, hints[k], f"config field {k!r}") for k, v in data.items()})
+        except SchemaError as err:
+            raise ConfigError(str(err)) from None
 
 
 def _per_head(d_model: int, heads: int, what: str) -> int:
@@ -103,6 +110,7 @@ def _validate(c: Config) -> None:
             f"an encoder-decoder needs at least one layer on each side, got "
             f"{c.encoder_layers} encoder and {c.decoder_layers} decoder layers"
         )
+    _check_limits(c)  # a crafted size is named as too large before any rule relating sizes
     if c.d_model % 2:
         raise ConfigError(
             f"d_model {c.d_model} is odd, but sinusoidal positional encoding fills columns in "
@@ -120,30 +128,46 @@ def _validate(c: Config) -> None:
         raise ConfigError(f"dropout must be in [0, 1), got {c.dropout}")
     if not 0.0 <= c.label_smoothing < 1.0:
         raise ConfigError(f"label_smoothing must be in [0, 1), got {c.label_smoothing}")
-    if not c.ln_eps > 0:
+    if not 0 < c.ln_eps < float("inf"):
         raise ConfigError(f"ln_eps must be positive, got {c.ln_eps}")
     if c.seed < 0:
         raise ConfigError(f"seed must be 0 or more, got {c.seed}")
-    _check_size(c)
+    check_size(c)
 
 
-MAX_NUMBERS = 2**28  # 2 GiB of float64: six times `paper` (44 million numbers)
+def _check_limits(c: Config) -> None:
+    """Each size under its limit (limits.py), before any product of them is formed."""
+    from .limits import check
+
+    for name, bound in (("d_model", "d_model"), ("d_k", "d_model"), ("d_v", "d_model"),
+                        ("d_ff", "d_ff"), ("heads", "heads"), ("decoder_heads", "heads"),
+                        ("encoder_layers", "layers"), ("decoder_layers", "layers"),
+                        ("max_len", "max_len")):
+        check(bound, getattr(c, name), name)
 
 
-def _check_size(c: Config) -> None:
-    """Refuse a model too large to hold, before allocating it (the vocabulary adds a little)."""
+def weight_count(c: Config, vocab_size: int = 0) -> int:
+    """Numbers in the model's weights: the stacks, plus two embeddings and the generator."""
     def attn(h):
         return 2 * c.d_model * h * c.d_k + 2 * c.d_model * h * c.d_v
 
     ffn = 2 * c.d_model * c.d_ff
-    numbers = c.encoder_layers * (attn(c.heads) + ffn) + c.decoder_layers * (
-        2 * attn(c.decoder_heads) + ffn)
-    if numbers > MAX_NUMBERS:
-        raise ConfigError(
-            f"this model would have about {numbers:,} weights ({numbers * 8 / 2**30:,.0f} GiB in "
-            f"float64): d_model {c.d_model}, d_ff {c.d_ff}, {c.encoder_layers}+"
-            f"{c.decoder_layers} layers. Choose smaller sizes (the paper preset, d_model 512, "
-            f"d_ff 2048, 6+6 layers, has 44 million)")
+    return c.encoder_layers * (attn(c.heads) + ffn) + c.decoder_layers * (
+        2 * attn(c.decoder_heads) + ffn) + 3 * vocab_size * c.d_model
+
+
+def check_size(c: Config, vocab_size: int = 0) -> None:
+    """Refuse a model too large to hold, before allocating it."""
+    from .limits import check, limit
+
+    check("vocab", vocab_size, "the vocabulary size")
+    numbers = weight_count(c, vocab_size)
+    if numbers > limit("numbers"):
+        vocab = f", a vocabulary of {vocab_size:,}" if vocab_size else ""
+        check("numbers", numbers,
+              f"the weights of this model (d_model {c.d_model}, d_ff {c.d_ff}, "
+              f"{c.encoder_layers}+{c.decoder_layers} layers{vocab}: {numbers * 8 / 2**30:,.1f} "
+              f"GiB in float64; the paper preset has 44 million)")
 
 
 PRESETS: dict[str, dict] = {

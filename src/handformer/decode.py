@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .config import Config, HandformerError
+from .limits import check_walk
 from .model import Masks, causal_mask, encode
 from .model import decode as decoder
 from .tape import Tape
@@ -89,6 +90,7 @@ def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha:
         raise HandformerError(f"the sentence has {len(src_ids)} words; this model takes at "
                               f"most {cfg.max_len}")
     limit = min(max_length or len(src_ids) * 2 + 10, cfg.max_len - 1)
+    check_walk(cfg, len(src_ids), limit + 1, len(vocab), beam * (limit if record else 1))
     enc_tape, memory_name = run_encoder(params, cfg, src_ids, record)
     search = _greedy if beam == 1 else _beam
     ids, score, steps, finished = search(params, cfg, vocab, enc_tape[memory_name], memory_name,

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .config import Config
+from .config import Config, check_size
 from .formula import head, prime, sub, sup
 from .ops import OPS
 from .tape import Tape
@@ -22,6 +22,7 @@ from .tape import Tape
 
 def param_shapes(cfg: Config, vocab_size: int) -> dict[str, tuple[tuple[int, ...], str]]:
     """Every parameter's name, shape and kind, in the order they are initialized."""
+    check_size(cfg, vocab_size)  # a vocabulary from a file can make the model too large
     d = cfg.d_model
     shapes = {"src_embed.weight": ((vocab_size, d), "embed"),
               "tgt_embed.weight": ((vocab_size, d), "embed")}

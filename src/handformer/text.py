@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .config import HandformerError
+from .textsafe import normalized
 from .tokenize import tokenize as split_tokens
 
 TUTORIAL_DATASET = (
@@ -24,9 +25,9 @@ class TextError(HandformerError):
 
 
 def tokenize(sentence: str, tokenizer: str = "tutorial") -> list[str]:
-    """The tutorial's rule by default: lower-case, drop '.' and ',', split on white space
-    ('won't' stays). Other tokenizers: see handformer.tokenize."""
-    return split_tokens(sentence, tokenizer)
+    """NFC, then the tutorial's rule by default: lower-case, drop '.' and ',', split on white
+    space ('won't' stays). Other tokenizers: see handformer.tokenize."""
+    return split_tokens(normalized(sentence), tokenizer)
 
 
 @dataclass(frozen=True)
@@ -112,20 +113,9 @@ def _tokenizer_hint(vocab: Vocab, unknown: list[str]) -> str:
 
 def read_corpus(path: str | Path) -> list[str]:
     """One sentence per line, UTF-8; blank lines are skipped."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise TextError(f"corpus file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise TextError(f"cannot read corpus file {str(path)!r}: {err.strerror}") from None
-    try:
-        text = raw.decode("utf-8-sig")  # a byte-order mark (Windows editors) is not a word
-    except UnicodeDecodeError as err:
-        raise TextError(
-            f"corpus file {str(path)!r} is not UTF-8 (byte {err.start}); save it as UTF-8"
-        ) from None
-    return corpus_lines(text, f"corpus file {str(path)!r}")
+    from .io import read_text
+
+    return corpus_lines(read_text(path, "corpus file", TextError), f"corpus file {str(path)!r}")
 
 
 def corpus_lines(text: str, where: str = "the corpus") -> list[str]:

@@ -43,10 +43,9 @@ class WordPiece:
 
     @classmethod
     def from_file(cls, path: str | Path, lowercase: bool = True) -> WordPiece:
-        try:
-            lines = Path(path).read_text(encoding="utf-8").split("\n")
-        except (OSError, UnicodeDecodeError) as err:
-            raise HandformerError(f"cannot read the vocabulary {path}: {err}") from None
+        from .io import read_text
+
+        lines = read_text(path, "vocabulary").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
         return cls([line.rstrip("\r") for line in lines], lowercase)
@@ -88,7 +87,7 @@ def normalize(text: str, lowercase: bool = True) -> str:
     """Drop control characters, turn white space into spaces, space out CJK characters,
     lower-case and strip accents (as BERT's uncased normalizer)."""
     out = []
-    for ch in text:
+    for ch in unicodedata.normalize("NFC", text):
         cp = ord(ch)
         if cp == 0 or cp == 0xFFFD or _is_control(ch):
             continue

@@ -6,7 +6,9 @@ import click
 
 from .. import i18n
 from ..cli import LanguageChoice, _config_options, config_from_options, user_errors
+from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
+from ..textsafe import shown
 from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
 DEFAULT_CKPT = "handformer.ckpt"
@@ -25,24 +27,24 @@ def _pairs(source):
               help="UTF-8 file, one 'source<TAB>target' per line (default: the tutorial's "
                    "three lines cut at the first comma)")
 @click.option("--epochs", type=int, default=None, help="passes over the pairs  [default: 200]")
-@click.option("--lr", type=float, default=None,
+@click.option("--lr", type=Finite(lo=0.0), default=None,
               help="learning rate (with --schedule warmup: its factor)  [default: 0.01]")
 @click.option("--optimizer", type=click.Choice(["adam", "sgd"]), default=None,
               help="adam (β 0.9/0.98, ε 1e-9) or sgd with --momentum  [default: adam]")
-@click.option("--momentum", type=float, default=None, help="SGD momentum  [default: 0.9]")
+@click.option("--momentum", type=Finite(lo=0.0), default=None, help="SGD momentum  [default: 0.9]")
 @click.option("--batch-size", type=int, default=None, help="pairs per step  [default: 16]")
 @click.option("--schedule", type=click.Choice(["constant", "warmup"]), default=None,
               help="learning rate: constant, or the paper's warm-up  [default: constant]")
 @click.option("--warmup", type=int, default=None, help="warm-up steps  [default: 4000]")
-@click.option("--clip", type=float, default=None, help="clip the gradient's global norm to this")
+@click.option("--clip", type=Finite(lo=0.0), default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="number type, kept end to end  [default: float64]")
-@click.option("--save", default=None, type=click.Path(dir_okay=False),
+@click.option("--save", default=None, metavar="FILE",
               help="checkpoint written atomically while training (what translate reads)  "
                    f"[default: ./{DEFAULT_CKPT}; with --resume: the resumed file]")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None,
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
-@click.option("--plot", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", metavar="FILE", default=None,
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
@@ -57,6 +59,10 @@ def train(**o):
 
     if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
         raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
+    if o["plot"]:  # refused before training, not after it
+        from ..render.figure import need_matplotlib
+
+        need_matplotlib()
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
                                        "schedule", "warmup", "clip", "dtype", *RUN_KEYS)}
     given = {k: v for k, v in run_opts.items() if v is not None}
@@ -79,7 +85,7 @@ def _start_or_resume(o: dict, given: dict):
                          o.pop("levels"))
     if o["resume"]:
         ckpt = checkpoint.load(o["resume"])
-        source = ckpt.run.get("pairs", "default") if source == "default" else source
+        source = _stored_pairs(ckpt) if source == "default" else source
         extra = sorted(set(given) - {"epochs"})
         if extra:
             raise HandformerError(f"--resume continues the saved run with its own settings; "
@@ -90,8 +96,23 @@ def _start_or_resume(o: dict, given: dict):
     return loop.start(cfg, _pairs(source), options), source
 
 
+def _stored_pairs(ckpt) -> str:
+    """A checkpoint names its pairs file, but never chooses what is read: the file a crafted
+    checkpoint names could be any file on this machine. The user gives it again."""
+    from ..train.datasets import is_dataset
+
+    stored = ckpt.run.get("pairs", "default")
+    if stored != "default" and not is_dataset(stored):
+        raise HandformerError(f"this checkpoint was trained on the pairs file {stored[:200]!r}; give "
+                              f"it again with --pairs FILE (a path stored in a checkpoint is "
+                              f"never opened)")
+    return stored
+
+
 def _fit(run, o: dict, source: str, primary: bool = True) -> None:
     import signal
+
+    import numpy as np
 
     from ..train import loop, report
 
@@ -101,11 +122,13 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
         _announce(run, source, o["engine"], o["lang"])
     try:
         if o["quiet"]:
-            loop.fit(run, o["save"], source)
+            with np.errstate(all="ignore"):  # a diverging run stops with one message (finite)
+                loop.fit(run, o["save"], source)
         else:
             with report.Progress(total, len(run.train) * run.epoch, run.options.epochs,
                                  o["lang"]) as bar:
-                loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
+                with np.errstate(all="ignore"):
+                    loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
         click.echo(i18n.t(o["lang"], "train.interrupted", path=o["save"],
                           epoch=run.history[-1]["epoch"] if run.history else 0), err=True)
@@ -154,13 +177,14 @@ def _summary(run, o: dict, source: str) -> None:
         click.echo(t["train.stopped"].format(epoch=run.epoch, patience=run.options.patience,
                                              best=loop.best_path(o["save"])))
     if o["plot"]:
-        from ..render.figure import loss_curve
+        from ..cli import write_output
+        from ..render.figure import loss_curve, plot_format
 
-        loss_curve(run.history, o["plot"], o["lang"])
-        click.echo(t["train.wrote"].format(path=o["plot"]), err=True)
+        write_output(loss_curve(run.history, plot_format(o["plot"]), o["lang"]), o["plot"],
+                     done=t["train.wrote"].format(path=o["plot"]))
     from ..tokenize import detokenize
 
-    example = detokenize(run.vocab.decode(run.train[0][0]))
+    example = shown(detokenize(run.vocab.decode(run.train[0][0])))
     if source == "default":  # the tutorial's lines: suggest the tutorial's own sentence
         from ..text import TUTORIAL_SRC
 
@@ -172,9 +196,9 @@ def _summary(run, o: dict, source: str) -> None:
 @click.argument("sentence")
 @click.option("--checkpoint", default=DEFAULT_CKPT, show_default=True,
               type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
-@click.option("--beam", type=int, default=1, show_default=True,
+@click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
               help="beam width; 1 is greedy search")
-@click.option("--length-penalty", "alpha", type=float, default=0.6, show_default=True,
+@click.option("--length-penalty", "alpha", type=Finite(), default=0.6, show_default=True,
               help="GNMT α in ((5 + length) / 6)^α (beam search only)")
 @click.option("--max-length", type=click.IntRange(1, None), default=None,
               help="longest output, in tokens  [default: 2 × the source length + 10]")
@@ -183,7 +207,7 @@ def _summary(run, o: dict, source: str) -> None:
               help="with --explain: candidates shown per step")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True)
-@click.option("--width", type=int, default=None, help="terminal width in columns")
+@click.option("--width", type=Bounded("width"), default=None, help="terminal width in columns")
 @user_errors
 def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lang, precision,
               width):
@@ -200,17 +224,12 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
     result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
                  record=explain, k=top_k)
     if explain:
+        from ..cli import show_sections
         from ..narrate.decode import build
 
-        _draw(build(result, ckpt.vocab, lang), precision, width)
-    click.echo(" ".join(result.tokens) if ckpt.vocab.tokenizer == "tutorial"
-               else detokenize(result.tokens))
-
-
-def _draw(sections, precision: int, width) -> None:
-    from ..render.terminal import render
-
-    render(sections, precision=precision, width=width, output=None)
+        show_sections(build(result, ckpt.vocab, lang), precision, width)
+    click.echo(shown(" ".join(result.tokens) if ckpt.vocab.tokenizer == "tutorial"
+                     else detokenize(result.tokens)))
 
 
 @click.command()
@@ -218,7 +237,7 @@ def _draw(sections, precision: int, width) -> None:
               type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
               help="UTF-8 'source<TAB>target' file (default: the tutorial's pairs)")
-@click.option("--beam", type=int, default=1, show_default=True,
+@click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
               help="beam width of the decoding behind exact match")
 @user_errors
 def evaluate(checkpoint, pairs_file, beam):

@@ -7,11 +7,12 @@ import sys
 import click
 
 from ..cli import config_from_options, model_options, user_errors
+from ..cli_checks import Finite
 
 
 @click.command()
 @model_options
-@click.option("--tol", type=float, default=1e-10, show_default=True,
+@click.option("--tol", type=Finite(lo=0.0), default=1e-10, show_default=True,
               help="largest allowed |ours − torch| at any stage")
 @user_errors
 def verify(**options):

@@ -2,22 +2,42 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from ..cli import LanguageChoice, config_from_options, model_options, user_errors, write_output
+from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
+from ..render import registry
+from ..render.ansi import Terminal
 from ..tokenize import TOKENIZERS
 
-FORMATS = ["terminal", "json", "markdown", "html", "svg", "png", "xlsx"]
+
+class _Formats(click.Choice):
+    """The formats of the renderer registry, read when the command line is parsed, so a
+    format registered after this module was imported is offered too."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(registry.names())
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice sets its list; the registry holds it
+        pass
 
 
 def _render_options(func):
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
-    func = click.option("--width", type=int, default=None, help="terminal width in columns")(func)
-    func = click.option("-o", "--output", type=click.Path(dir_okay=False), default=None,
+    func = click.option("--width", type=Bounded("width"), default=None,
+                        help="terminal width in columns")(func)
+    func = click.option("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE instead of the terminal")(func)
-    func = click.option("--format", "fmt", type=click.Choice(FORMATS), default="terminal",
+    func = click.option("--format", "fmt", type=_Formats(), default="terminal",
                         show_default=True)(func)
     func = click.option("--steps", default=None,
                         help="only these tutorial steps, e.g. 7-9 or 12")(func)
@@ -31,9 +51,9 @@ def _render_options(func):
 @model_options
 @_render_options
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
-@click.option("--lr", type=float, default=0.1, show_default=True,
+@click.option("--lr", type=Finite(), default=0.1, show_default=True,
               help="learning rate of the update shown with --backward")
-@click.option("--save-weights", type=click.Path(dir_okay=False), default=None,
+@click.option("--save-weights", metavar="FILE", default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens: the tutorial's rule, English words with "
@@ -50,11 +70,11 @@ def walk(**options):
     if options.get("pretrained"):
         tape = _pretrained_tape(options)
     else:
-        tape = _tape_from_options(options)
+        tape = _tape_from_options(options, render["fmt"])
     render_tape(tape, **render)
 
 
-def _tape_from_options(options: dict):
+def _tape_from_options(options: dict, fmt: str = "terminal"):
     from ..api import run_backward, run_forward, setup
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
@@ -73,9 +93,13 @@ def _tape_from_options(options: dict):
     if save:
         from ..interop.weights import save_weights
 
-        save_weights(save, s.params, s.config, s.vocab.tokens)
+        save_weights(save, s.params, s.config, s.vocab.tokens, s.vocab.specials)
         click.echo(f"wrote {save}", err=True)
     tape = run_forward(s, src, tgt)
+    if backward and fmt == "json":
+        from ..render.json_tape import check_backward_fits
+
+        check_backward_fits(tape)  # before the reverse pass spends the time and memory
     if backward:
         run_backward(tape, lr)
     return tape
@@ -102,7 +126,7 @@ def _refuse_with_checkpoint(options: dict) -> None:
 
 
 def _pretrained_tape(options: dict):
-    from ..interop.pretrained import pretrained_tape
+    from ..interop.pretrained import pretrained_tape, unknown_warnings
 
     if not options.get("src"):
         raise HandformerError("--pretrained needs a sentence: --src \"...\"")
@@ -115,44 +139,21 @@ def _pretrained_tape(options: dict):
         raise HandformerError(
             f"--pretrained reads its sizes, weights and vocabulary from the model folder, and "
             f"walks one sentence forward only; drop {flags}")
-    return pretrained_tape(options["pretrained"], options["src"])
+    tape = pretrained_tape(options["pretrained"], options["src"])
+    for line in unknown_warnings(tape):
+        click.echo(line, err=True)
+    return tape
 
 
 def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,
                 width=None, figure_step=None) -> None:
     """Draw a tape in the chosen format (to the terminal or to --output)."""
-    if fmt == "json":
-        from ..render.json_tape import dumps
-
-        return write_output(dumps(tape), output)
-    if fmt == "html":
-        from ..render.html import render
-
-        return write_output(render(tape, precision=precision, steps=steps, lang=lang), output)
-    if fmt == "xlsx":
-        from ..interop.weights import atomic_write
-        from ..render.xlsx import render_xlsx
-
-        if not output:
-            raise HandformerError("--format xlsx writes a file: give -o FILE.xlsx")
-        atomic_write(output, render_xlsx(tape, lang=lang, precision=precision))
-        return click.echo(f"wrote {output}", err=True)
-    if fmt in ("svg", "png"):
-        from ..render.figure import render_figure
-
-        if not output:
-            raise HandformerError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
-        return render_figure(tape, figure_step, output, fmt=fmt, lang=lang, precision=precision)
-    from ..narrate import build, select
-
-    sections = select(build(tape, lang), steps)
-    if fmt == "markdown":
-        from ..render.markdown import render
-
-        return write_output(render(sections, precision=precision, lang=lang), output)
-    from ..render.terminal import render
-
-    render(sections, precision=precision, width=width, output=output)
+    renderer = registry.get(fmt)
+    if renderer.binary and not output:
+        raise HandformerError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
+    terminal = None if output else Terminal.detect(sys.stdout, width)
+    options = registry.Options(lang, precision, steps, width, figure_step, terminal)
+    write_output(renderer.render(tape, options), output, styled=fmt == "terminal")
 
 
 @click.command(name="render")
@@ -161,15 +162,17 @@ def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output
 @user_errors
 def render_command(tape_file, **render):
     """Render a tape saved with `walk --format json` without recomputing it."""
-    from pathlib import Path
-
+    from ..io import read_text
     from ..render.json_tape import TapeFormatError, loads
 
+    tape = loads(read_text(tape_file, "tape", TapeFormatError, limit="tape_mib"))
     try:
-        text = Path(tape_file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise TapeFormatError(f"cannot read tape {tape_file!r}: {err}") from None
-    render_tape(loads(text), **render)
+        render_tape(tape, **render)
+    except (KeyError, IndexError, TypeError, ValueError) as err:
+        # The tape's fields are well-formed (tape_schema) but it lacks a step or a sentence
+        # its narration reads: a tape cut short, or one put together by hand.
+        raise TapeFormatError(f"the tape {tape_file!r} does not hold what its narration needs "
+                              f"({type(err).__name__}: {err})") from None
 
 
 COMMANDS = [walk, render_command]

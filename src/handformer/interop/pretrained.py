@@ -16,9 +16,12 @@ import numpy as np
 
 from .. import bert
 from ..bert import BertConfig
-from ..config import HandformerError
+from ..config import ConfigError, HandformerError
+from ..limits import check, check_file
+from ..schema import SchemaError, integer
 from ..tape import Tape
 from ..wordpiece import WordPiece
+from .weights import WeightsError, refuse_non_finite
 
 PACKAGED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 NEEDED_FILES = ("config.json", "model.safetensors", "vocab.txt")
@@ -77,9 +80,11 @@ def resolve(name_or_path: str) -> Path:
 
 
 def _read_json(path: Path) -> dict:
+    from ..io import read_text
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        data = json.loads(read_text(path, "model file", PretrainedError))
+    except (json.JSONDecodeError, RecursionError) as err:
         raise PretrainedError(f"cannot read {path}: {err}") from None
     if not isinstance(data, dict):
         raise PretrainedError(f"{path} is not a JSON object")
@@ -99,11 +104,23 @@ def read_config(folder: Path) -> BertConfig:
             [f"missing field(s): {', '.join(missing)}"] if missing else [])
         raise PretrainedError(f"{folder / 'config.json'}: " + "; ".join(parts))
     sizes = {ours: data[theirs] for theirs, ours in _SIZES.items() if theirs in data}
-    max_tokens = _read_json(folder / "sentence_bert_config.json").get("max_seq_length") if (
-        folder / "sentence_bert_config.json").is_file() else None
-    sizes["max_tokens"] = min(max_tokens or sizes["max_positions"], sizes["max_positions"])
+    try:
+        positions = integer(sizes["max_positions"], "max_position_embeddings", 1)
+        sizes["max_tokens"] = min(_max_tokens(folder) or positions, positions)
+        cfg = BertConfig(**sizes)
+    except (SchemaError, ConfigError) as err:
+        raise PretrainedError(f"{folder / 'config.json'}: {err}") from None
     _check_pooling(folder)
-    return BertConfig(**sizes)
+    return cfg
+
+
+def _max_tokens(folder: Path) -> int | None:
+    """sentence_bert_config.json's max_seq_length: the longest input the model was trained on."""
+    path = folder / "sentence_bert_config.json"
+    if not path.is_file():
+        return None
+    value = _read_json(path).get("max_seq_length")
+    return None if value is None else integer(value, "max_seq_length", 1)
 
 
 def _check_pooling(folder: Path) -> None:
@@ -150,10 +167,15 @@ def load_params(folder: Path, cfg: BertConfig, dtype="float64") -> dict[str, np.
     from safetensors import SafetensorError
     from safetensors.numpy import load_file
 
+    check_file(folder / "model.safetensors", "file_mib", "weights file")
     try:
         tensors = load_file(str(folder / "model.safetensors"))
     except (OSError, SafetensorError, ValueError) as err:
         raise PretrainedError(f"cannot read {folder / 'model.safetensors'}: {err}") from None
+    try:
+        refuse_non_finite(folder / "model.safetensors", tensors)
+    except WeightsError as err:
+        raise PretrainedError(str(err)) from None
     tensors = {k.removeprefix("bert."): v for k, v in tensors.items()}
     params = {}
     for ours, shape in bert.param_shapes(cfg).items():
@@ -198,6 +220,10 @@ def encode_batch(model: Pretrained, sentences: list[str]) -> tuple[list, np.ndar
     if longest > model.config.max_tokens:
         raise PretrainedError(f"a sentence has {longest} WordPiece tokens; this model takes at "
                               f"most {model.config.max_tokens}")
+    c = model.config
+    check("tape_numbers", len(done) * c.layers * (8 * c.heads * longest ** 2 + longest * (
+        16 * c.d_model + 4 * c.d_ff)), f"the count of numbers this run keeps ({len(done)} "
+          f"sentence(s) of {longest} tokens, {c.heads} heads, {c.layers} layers)")
     ids = np.full((len(done), longest), model.config.pad_id, dtype=np.int64)
     pad = np.ones((len(done), longest), dtype=bool)
     for row, t in enumerate(done):
@@ -224,6 +250,20 @@ def run(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:
         tape.meta["sentences"] = texts
         bert.forward(tape, model.config, ids, pad)
     return tape
+
+
+def unknown_warnings(tape: Tape) -> list[str]:
+    """A warning for each sentence whose words are mostly [UNK] to this model: its embedding
+    then says little about the sentence (an English vocabulary given Chinese, say)."""
+    texts = tape.meta.get("sentences") or [tape.meta["src"]]
+    out = []
+    for t in texts:
+        unknown = sum(pieces == ["[UNK]"] for pieces in t["pieces"])
+        if unknown and 2 * unknown > len(t["words"]):
+            out.append(f"warning: {unknown} of {len(t['words'])} words of {t['text']!r} are "
+                       f"unknown to {tape.meta['model']} ([UNK]); its embedding says little "
+                       f"about this sentence")
+    return out
 
 
 def similarity_tape(model: Pretrained, sentences: list[str], record: bool = True) -> Tape:

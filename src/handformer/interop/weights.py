@@ -9,13 +9,17 @@ attention biases, d_k·h ≠ d_model) the names follow the same pattern with the
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import numpy as np
 
 from ..config import Config, ConfigError, HandformerError
+from ..limits import limit
+from ..schema import SchemaError, string, strings
+from ..text import END, PAD, START, UNK, Vocab
+
+SPECIALS = (START, END, PAD, UNK)
 
 FORMAT = "handformer.weights/1"
 _NORMS = {"ln1": "norm1", "ln2": "norm2", "ln3": "norm3"}
@@ -137,39 +141,16 @@ def _attention_lookup(state, cfg: Config, t: str, leaf: str, side: str) -> np.nd
 # --- files ----------------------------------------------------------------------------------
 
 
-def save_weights(path, params, cfg: Config, vocab: list[str]) -> None:
-    """Write safetensors atomically (temporary file, fsync, rename), config and vocab inside."""
+def save_weights(path, params, cfg: Config, vocab: list[str], specials=()) -> None:
+    """Write safetensors atomically (temporary file, fsync, rename), config and vocab inside;
+    the special tokens are listed, so a word such as <b> is never taken for one."""
     from safetensors.numpy import save
 
-    meta = {"format": FORMAT, "config": json.dumps(cfg.to_dict()), "vocab": json.dumps(vocab)}
+    from ..io import atomic_write
+
+    meta = {"format": FORMAT, "config": json.dumps(cfg.to_dict()), "vocab": json.dumps(vocab),
+            "specials": json.dumps(list(specials))}
     atomic_write(path, save(to_state_dict(params, cfg), metadata=meta))
-
-
-def atomic_write(path, data: bytes) -> None:
-    """Write a file whole or not at all: temporary file, fsync, rename over the old one.
-
-    A path that exists but is no regular file (/dev/null, a pipe) is written through: renaming
-    over it would replace the device itself.
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise HandformerError(f"{str(path)!r} is a folder; give a file name")
-    if path.exists() and not path.is_file():
-        with open(path, "wb") as f:
-            f.write(data)
-        return
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    try:
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except FileNotFoundError:
-        raise HandformerError(f"cannot write {str(path)!r}: its folder does not exist") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
@@ -177,13 +158,10 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
     from safetensors import SafetensorError
     from safetensors.numpy import load
 
+    from ..io import read_bytes
+
     path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise WeightsError(f"weights file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise WeightsError(f"cannot read weights file {str(path)!r}: {err.strerror}") from None
+    raw = read_bytes(path, "weights file", WeightsError, limit="file_mib", streams=False)
     _refuse_pickle(path, raw)
     try:
         tensors = load(raw)
@@ -192,7 +170,17 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
         raise WeightsError(
             f"{str(path)!r} is not a readable safetensors file (truncated or another format?): "
             f"{err}") from None
+    refuse_non_finite(path, tensors)
     return {k: v.astype(np.float64) for k, v in tensors.items()}, meta
+
+
+def refuse_non_finite(path, tensors: dict[str, np.ndarray]) -> None:
+    """A NaN or an infinity in a weight would be narrated as "nan" in every step after it."""
+    for name, value in tensors.items():
+        if np.issubdtype(value.dtype, np.floating) and not np.isfinite(value).all():
+            bad = int(value.size - np.isfinite(value).sum())
+            raise WeightsError(f"{str(path)!r}: tensor {name!r} holds {bad} non-finite "
+                               f"value(s) (NaN or ±inf); these weights cannot be used")
 
 
 def _refuse_pickle(path: Path, raw: bytes) -> None:
@@ -212,7 +200,7 @@ def _metadata(raw: bytes) -> dict:
     return header.get("__metadata__") or {}
 
 
-def load_weights(path, cfg: Config | None = None, vocab: list[str] | None = None):
+def load_weights(path, cfg: Config | None = None, vocab: Vocab | None = None):
     """(params, config, vocab) from a file we saved; a foreign or mismatched file is refused."""
     tensors, meta = read_weights(path)
     if meta.get("format") != FORMAT and cfg is None:
@@ -220,12 +208,9 @@ def load_weights(path, cfg: Config | None = None, vocab: list[str] | None = None
             f"{str(path)!r} has no handformer metadata (format {FORMAT}); it was not written by "
             f"--save-weights, so its config and vocabulary are unknown")
     try:
-        file_cfg = Config.from_dict(json.loads(meta["config"])) if "config" in meta else None
-        file_vocab = json.loads(meta["vocab"]) if "vocab" in meta else None
-    except (json.JSONDecodeError, ConfigError, TypeError) as err:
+        cfg, vocab = _file_config(meta) or cfg, _file_vocab(meta) or vocab
+    except (json.JSONDecodeError, RecursionError, ConfigError, SchemaError) as err:
         raise WeightsError(f"{str(path)!r} has unreadable handformer metadata: {err}") from None
-    cfg = file_cfg or cfg
-    vocab = file_vocab or vocab
     if vocab is None:
         raise WeightsError(f"{str(path)!r} does not say which vocabulary it was trained with")
     try:
@@ -236,3 +221,26 @@ def load_weights(path, cfg: Config | None = None, vocab: list[str] | None = None
         raise WeightsError(f"{str(path)!r} was not written by handformer --save-weights (no "
                            f"{FORMAT} metadata), and {err}") from None
     return params, cfg, vocab
+
+
+def _file_config(meta: dict) -> Config | None:
+    return Config.from_dict(json.loads(string(meta["config"], "config"))) if "config" in meta \
+        else None
+
+
+def _file_vocab(meta: dict) -> Vocab | None:
+    """The vocabulary the metadata lists, its special tokens as listed (files written before
+    the list: the trailing tokens that are handformer's specials, never any <word>)."""
+    if "vocab" not in meta:
+        return None
+    tokens = strings(json.loads(string(meta["vocab"], "vocab")), "vocab", limit("vocab"))
+    if "specials" in meta:
+        specials = strings(json.loads(string(meta["specials"], "specials")), "specials")
+    else:
+        specials = [t for t in tokens[-len(SPECIALS):] if t in SPECIALS]
+    vocab = Vocab(tuple(tokens[:len(tokens) - len(specials)]), tuple(specials))
+    if vocab.tokens != tokens or len(set(tokens)) != len(tokens):
+        raise SchemaError("vocab must list each token once, the special tokens last")
+    if not {START, END} <= set(specials):
+        raise SchemaError(f"specials must hold {START} and {END}, got {specials[:4]}")
+    return vocab

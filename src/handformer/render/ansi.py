@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
-
-from ..config import HandformerError
 
 _ATTRIBUTES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4"}
 _COLOURS = {"black": "30", "red": "31", "green": "32", "yellow": "33", "blue": "34",
@@ -158,20 +155,3 @@ def _columns(env) -> int:
         except (AttributeError, ValueError, OSError):
             continue
     return 80
-
-
-def write(stream, text: str) -> None:
-    """Write and flush in one go; a reader that went away (`| head`) ends the output quietly."""
-    try:
-        stream.write(text)
-        stream.flush()
-    except UnicodeEncodeError:
-        encoding = getattr(stream, "encoding", "?")
-        raise HandformerError(f"the terminal's encoding ({encoding}) cannot show the "
-                              "walkthrough's characters: set PYTHONIOENCODING=utf-8, or write "
-                              "a file with -o FILE") from None
-    except BrokenPipeError:
-        # stdout to /dev/null, so that Python's flush at exit does not fail a second time.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        sys.exit(1)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import i18n
+from .. import i18n, layout
 from ..config import HandformerError
 from ..narrate.document import Matrix, Section
 from . import grids
@@ -22,7 +22,17 @@ CELL, ROW = 0.55, 0.3  # inches per cell: width, height
 LABELS, HEAD, FOOT = 0.9, 1.5, 0.5  # inches: row labels, title and formula, shape below
 
 
+def need_matplotlib() -> None:
+    """A missing optional extra is one line naming the pip command, never a traceback."""
+    from importlib.util import find_spec
+
+    if find_spec("matplotlib") is None:
+        raise HandformerError("figures (svg, png, train --plot) need matplotlib: "
+                              "pip install 'handformer[plot]'")
+
+
 def _plt(lang: str = "en"):
+    need_matplotlib()
     import matplotlib
 
     matplotlib.use("Agg")
@@ -51,27 +61,29 @@ def find_section(sections: list[Section], step: str | None) -> Section:
     raise HandformerError(f"no step named {step!r} in this walkthrough; steps are e.g. {hint}")
 
 
-def render_figure(tape, step: str | None, output, fmt: str = "svg", lang: str = "en",
-                  precision: int = 3) -> None:
-    """Write the panel of the section containing tape step ``step`` to ``output``."""
+def render_figure(tape, step: str | None, fmt: str = "svg", lang: str = "en",
+                  precision: int = 3) -> bytes:
+    """The panel of the section containing tape step ``step``, as SVG or PNG bytes."""
     from ..narrate import build
 
     if fmt not in ("svg", "png"):
         raise HandformerError(f"figures are svg or png, not {fmt!r}")
     section = find_section(build(tape, lang), step)
-    fig = section_figure(section, precision, lang)
-    _save(fig, output, fmt)
+    return _bytes(section_figure(section, precision, lang), fmt)
 
 
-def _save(fig, output, fmt: str) -> None:
+def _bytes(fig, fmt: str) -> bytes:
+    """The figure's file contents (matplotlib draws into memory; the writer saves them)."""
+    from io import BytesIO
+
     plt = _plt()
     meta = {"Date": None} if fmt == "svg" else {}
+    buffer = BytesIO()
     try:
-        fig.savefig(output, format=fmt, bbox_inches="tight", dpi=160, metadata=meta)
-    except OSError as err:
-        raise HandformerError(f"cannot write {str(output)!r}: {err.strerror}") from None
+        fig.savefig(buffer, format=fmt, bbox_inches="tight", dpi=160, metadata=meta)
     finally:
         plt.close(fig)
+    return buffer.getvalue()
 
 
 def section_figure(section: Section, precision: int, lang: str = "en"):
@@ -105,11 +117,11 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
 def _width(item) -> float:
     if isinstance(item, str):
         return 0.6
-    return LABELS + len(grids.shown_cols(grids.as_2d(item.value).shape[1])) * CELL + 0.2
+    return LABELS + len(layout.shown_cols(grids.as_2d(item.value).shape[1])) * CELL + 0.2
 
 
 def _rows(m: Matrix) -> int:
-    return len(grids.shown_rows(grids.as_2d(m.value).shape[0]))
+    return len(layout.shown_rows(grids.as_2d(m.value).shape[0]))
 
 
 def formula_text(latex: str, where: str = "a figure") -> str:
@@ -130,7 +142,7 @@ def draw_matrix(ax, m: Matrix, precision: int) -> None:
 
     value = grids.as_2d(m.value)
     top = grids.scale_of(value)
-    rows, cols = grids.shown_rows(value.shape[0]), grids.shown_cols(value.shape[1])
+    rows, cols = layout.shown_rows(value.shape[0]), layout.shown_cols(value.shape[1])
     shown = np.array([[np.nan if i is None or j is None else value[i, j] for j in cols]
                       for i in rows])
     ax.imshow(np.clip(np.nan_to_num(shown, nan=0.0, neginf=0.0), -top, top), cmap="RdBu_r",
@@ -152,7 +164,7 @@ def draw_matrix(ax, m: Matrix, precision: int) -> None:
 def _cell_text(value, i, j, precision: int) -> str:
     if i is None or j is None:
         return "⋱" if i is None and j is None else ("⋮" if i is None else "⋯")
-    return grids.fmt(float(value[i, j]), precision)
+    return layout.number(float(value[i, j]), precision)
 
 
 def _ink(value, i, j, top: float) -> str:
@@ -165,11 +177,16 @@ def _tick(labels, i) -> str:
     return str(labels[i]) if labels is not None and i < len(labels) else str(i)
 
 
-def loss_curve(history: list[dict], output, lang: str = "en") -> None:
-    """Loss (and token accuracy, validation too when present) per epoch; SVG or PNG by suffix."""
+def plot_format(output) -> str:
+    """svg or png, from a file name's suffix (the loss curve's format)."""
     fmt = Path(output).suffix.lower().lstrip(".")
     if fmt not in ("svg", "png"):
         raise HandformerError(f"the loss curve is written as .svg or .png, not {str(output)!r}")
+    return fmt
+
+
+def loss_curve(history: list[dict], fmt: str = "svg", lang: str = "en") -> bytes:
+    """Loss (and token accuracy, validation too when present) per epoch, as SVG or PNG bytes."""
     if not history:
         raise HandformerError("no epochs to plot: the training history is empty")
     t = i18n.table(lang)
@@ -189,7 +206,7 @@ def loss_curve(history: list[dict], output, lang: str = "en") -> None:
         acc_ax.set_ylim(0, 1.05)
     loss_ax.set_title(t["train.title"])
     fig.legend(loc="center right", bbox_to_anchor=(0.88, 0.5))
-    _save(fig, output, fmt)
+    return _bytes(fig, fmt)
 
 
 def _curves(ax, epochs, history, key: str, label: str, val: str, color: str) -> None:

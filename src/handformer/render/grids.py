@@ -1,7 +1,7 @@
-"""What every drawing of a matrix shares: rounding, eliding to the corners, and the colour scale.
+"""What every drawing of a matrix shares: its 2-D form, whole numbers, and the colour scale.
 
-Renderers (HTML, Markdown, figures) draw what these functions decide, so a number reads the same
-everywhere: rounded at the chosen precision, −∞ for masked scores, corners of large matrices.
+Renderers (HTML, Markdown, figures) draw what these functions decide; which cells are shown and
+how their numbers are written is the layout policy (``layout``), the same for every renderer.
 """
 
 from __future__ import annotations
@@ -9,10 +9,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-
-# A matrix is drawn in full up to these sizes; larger ones show their corners (head + tail).
-MAX_ROWS, HEAD_ROWS, TAIL_ROWS = 16, 6, 2
-MAX_COLS, HEAD_COLS, TAIL_COLS = 24, 8, 2
 
 
 def as_2d(value) -> np.ndarray:
@@ -40,33 +36,6 @@ def integral(value, name: str = "") -> bool:
 def precision_of(m, precision: int) -> int:
     """The decimals a matrix is shown with: none for whole numbers (ids 101, not 101.000)."""
     return 0 if integral(m.value, m.name) else precision
-
-
-def fmt(x: float, precision: int) -> str:
-    """A number at the shown precision; −∞ and +∞ spelled out; no "-0.000"."""
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "−∞" if x < 0 else "∞"
-    text = f"{x:.{precision}f}"
-    if text.startswith("-") and float(text) == 0:
-        text = text[1:]
-    return text
-
-
-def keep(n: int, limit: int, head: int, tail: int) -> list[int | None]:
-    """Indices shown along one axis: all of them, or head, None (the gap), tail."""
-    if n <= limit:
-        return list(range(n))
-    return list(range(head)) + [None] + list(range(n - tail, n))
-
-
-def shown_rows(n: int, limit: int = MAX_ROWS) -> list[int | None]:
-    return keep(n, limit, HEAD_ROWS, TAIL_ROWS)
-
-
-def shown_cols(n: int, limit: int = MAX_COLS) -> list[int | None]:
-    return keep(n, limit, HEAD_COLS, TAIL_COLS)
 
 
 def scale_of(value: np.ndarray) -> float:

@@ -3,17 +3,21 @@ language (a toggle shows one at a time).
 
 Nothing is fetched: styles, script and charts are inlined, formulas are MathML made here with
 latex2mathml, so the file opens offline in any modern browser. Every piece of user text goes
-through jinja2's autoescape.
+through jinja2's autoescape, formulas through an allow-list (``sanitize``), and the page's
+Content-Security-Policy lets only its own script and style run (``content_security_policy``).
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
 from .. import i18n
 from ..config import HandformerError
 from . import grids
+from .html_multiples import columns_css
 
 TEMPLATES = Path(__file__).parent / "templates"
 PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
@@ -26,23 +30,40 @@ LANGUAGE_RULES = "/* language rules */\n"  # where style.css takes the rules of 
 def _env():
     try:
         import jinja2
+        import latex2mathml  # noqa: F401  (formulas: without it every one would stay raw TeX)
     except ImportError:
-        raise HandformerError("HTML output needs jinja2 and latex2mathml: "
-                              "pip install 'handformer[html]'") from None
+        raise HandformerError("HTML output needs jinja2 and latex2mathml (part of handformer's "
+                              "install): pip install jinja2 latex2mathml") from None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
-    env.globals["asset"] = lambda name: (TEMPLATES / name).read_text(encoding="utf-8")
     env.globals["phase_keys"] = PHASE_KEYS
-    env.globals["style"] = _style
-    env.globals["palette"] = grids.palette_css()
     return env
 
 
-def _style(lang_css: str) -> str:
-    """style.css with the page's language rules in their place."""
+def stylesheet(langs: list[str]) -> str:
+    """The page's one style sheet: style.css with the languages' rules in their place, the
+    colour steps and the heatmaps' column counts."""
     css = (TEMPLATES / "style.css").read_text(encoding="utf-8")
-    return css.replace(LANGUAGE_RULES, lang_css)
+    return "\n".join([css.replace(LANGUAGE_RULES, lang_css(langs)), grids.palette_css(),
+                      columns_css()])
+
+
+def nav_script() -> str:
+    """The page's one script: language and theme toggles, keys, "show all"."""
+    return (TEMPLATES / "nav.js").read_text(encoding="utf-8")
+
+
+def content_security_policy(script: str, css: str) -> str:
+    """Only this script and this style sheet run: no inline event handlers, no ``javascript:``
+    URLs, no style attributes, nothing fetched. Hashes rather than a nonce: the page is a
+    file, written once, so there is no request to draw a fresh nonce for."""
+    return (f"default-src 'none'; script-src '{_sha256(script)}'; style-src '{_sha256(css)}'; "
+            "base-uri 'none'; form-action 'none'")
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
 
 
 def render(tape, precision: int = 3, steps=None, lang: str = "en") -> str:
@@ -65,18 +86,20 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
     budget, pos = Budget(), i18n.t(lang, "page.pos", i="{i}")
     panels = [section_view({code: by_id[code].get(s.id) for code in langs}, precision, budget,
                            pos, lang) for s in by_lang[langs[0]]]
+    text = _page_text(langs, lang)
+    script = nav_script()
     return _env().get_template("page.html.j2").render(
         panels=panels, title=title or "handformer", precision=precision, lang=lang,
-        **_page_text(langs, lang))
+        script=script, csp=content_security_policy(script, text["css"]), **text)
 
 
 def _page_text(langs: list[str], lang: str) -> dict:
     """What the templates need of the languages: each one's table and HTML tag, the opening
-    language's table (for words shown once, in attributes and scripts), and the CSS rules."""
+    language's table (for words shown once, in attributes and scripts), and the style sheet."""
     texts = {code: i18n.table(code) for code in langs}
     return {"langs": langs, "tables": texts, "ui": texts[lang],
             "tags": {code: texts[code]["lang.tag"] for code in langs},
-            "lang_css": lang_css(langs)}
+            "css": stylesheet(langs)}
 
 
 def lang_css(langs: list[str]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import layout
 from ..narrate.document import Matrix
 from . import grids
 
@@ -21,6 +22,12 @@ class Multiples:
     """The patterns of one equation, drawn together."""
 
     patterns: list[Matrix]
+
+
+def columns_css() -> str:
+    """A class per column count (cols-1 … cols-MAX_TOKENS) setting the heatmap's grid: a
+    style attribute per tile would need the page's policy to allow inline styles."""
+    return "\n".join(f".hf .hm.cols-{n}{{--n:{n}}}" for n in range(1, MAX_TOKENS + 1))
 
 
 def is_pattern(item) -> bool:
@@ -55,7 +62,7 @@ def multiples_view(group: Multiples, others: dict[str, list[Matrix]], precision:
     notes = {lang: {m.name: m.note for m in mats} for lang, mats in others.items()}
     n = max(max(grids.as_2d(m.value).shape) for m in group.patterns)
     labelled = n <= MAX_LABELLED
-    return {"labelled": labelled, "legend": grids.fmt(1.0, precision),
+    return {"labelled": labelled, "legend": layout.number(1.0, precision),
             "tiles": [tile_view(m, {lang: by_name.get(m.name) or m.note
                                     for lang, by_name in notes.items()}, precision, full)
                       for m in group.patterns]}
@@ -85,4 +92,4 @@ def _label(labels, i: int) -> str:
 def _cell(x: float, row: str, col: str, precision: int) -> tuple[str, str]:
     """Colour on the fixed scale 0 … 1, masked cells hatched; hover: "when → you: 0.062"."""
     masked = " m" if grids.is_masked(x, "pattern") else ""
-    return grids.level_class(x, 1.0) + masked, f"{row} → {col}: {grids.fmt(x, precision)}"
+    return grids.level_class(x, 1.0) + masked, f"{row} → {col}: {layout.number(x, precision)}"

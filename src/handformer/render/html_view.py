@@ -11,6 +11,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .. import layout
 from ..narrate.document import Callout, Matrix, Section
 from . import grids
 from . import html_multiples as multiples
@@ -58,7 +59,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     ``pos`` labels a positional chart's ends."""
     value, precision = grids.as_2d(m.value), grids.precision_of(m, precision)
     top = grids.scale_of(value)
-    row_idx, col_idx = grids.shown_rows(value.shape[0]), grids.shown_cols(value.shape[1])
+    row_idx, col_idx = layout.shown_rows(value.shape[0]), layout.shown_cols(value.shape[1])
     rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1),
                                     [_cell(value, i, j, top, precision, m.kind) for j in col_idx])
             for i in row_idx]
@@ -68,7 +69,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         "note": m.note,
         "shape": grids.dims(m.shape), "cols": [None if j is None else _label(m.cols, j, True)
                                                for j in col_idx],
-        "rows": rows, "top": grids.fmt(top, precision), "elided": elided,
+        "rows": rows, "top": layout.number(top, precision), "elided": elided,
         "full": _full(m, value, top, precision, budget) if elided else None,
         "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
         if m.kind == "positional"
@@ -88,7 +89,7 @@ def _cell(value: np.ndarray, i: int | None, j: int | None, top: float, precision
         return None
     x = float(value[i, j])
     masked = " m" if grids.is_masked(x, kind) else ""
-    return (grids.fmt(x, precision), grids.level_class(x, top) + masked)
+    return (layout.number(x, precision), grids.level_class(x, top) + masked)
 
 
 def _full(m: Matrix, value: np.ndarray, top: float, precision: int,
@@ -98,21 +99,13 @@ def _full(m: Matrix, value: np.ndarray, top: float, precision: int,
     n_rows = min(value.shape[0], max(1, FULL_CELLS // n_cols))
     if budget is None or not budget.take(n_rows * n_cols):
         return None
-    numbers = _numbers(value[:n_rows, :n_cols], precision)
+    numbers = layout.number_rows(value[:n_rows, :n_cols], precision)
     data = {"v": numbers, "t": top, "k": m.kind,
             "r": [_label(m.rows, i, True) for i in range(n_rows)] if m.rows else None,
             "c": [_label(m.cols, j, True) for j in range(n_cols)] if m.cols else None}
     complete = (n_rows, n_cols) == value.shape
     return {"data": json.dumps(data, ensure_ascii=False, separators=(",", ":")),
             "complete": complete, "shape": grids.dims((n_rows, n_cols))}
-
-
-def _numbers(block: np.ndarray, precision: int) -> str:
-    """Rows joined by ";", numbers by " ", at the precision; -inf as "-inf"; no "-0.000"."""
-    with np.errstate(invalid="ignore"):
-        block = np.where(np.abs(block) < 0.5 * 10.0 ** -precision, 0.0, block)
-    row = " ".join([f"%.{precision}f"] * block.shape[1])  # one C-level format per row: fast
-    return ";".join(row % tuple(r) for r in block.tolist())
 
 
 def equation_view(items: list, precision: int, budget: Budget | None,

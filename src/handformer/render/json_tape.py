@@ -13,7 +13,12 @@ import numpy as np
 
 from ..config import HandformerError
 from ..families import registry
+from ..limits import check
+from ..schema import SchemaError
 from ..tape import Step, Tape
+from ..textsafe import json_escaped, normalized
+from .tape_schema import check_tape
+from .tex_guard import check_symbols
 
 FORMAT = "handformer.tape/1"
 PARAMS_LIMIT = 250_000  # parameters are written out only while they stay this small (numbers)
@@ -60,7 +65,25 @@ def decode_array(data) -> np.ndarray:
     return np.asarray(fix(data))
 
 
+_TOO_MANY = ("the count of numbers this JSON tape would hold (every step, gradient and update; "
+             "a tape of --backward at this size is huge: choose a smaller model, or leave out "
+             "--backward)")
+
+
+def backward_json_numbers(tape: Tape) -> int:
+    """Before the reverse pass, what its JSON tape will hold at most: about twice the forward
+    steps (a gradient for each) and four numbers per parameter (its gradient, and the update's
+    before, gradient and after)."""
+    params = sum(v.size for v in tape.params.values())
+    return 2 * _json_numbers(tape) + 4 * params
+
+
+def check_backward_fits(tape: Tape) -> None:
+    check("json_numbers", backward_json_numbers(tape), _TOO_MANY)
+
+
 def tape_to_dict(tape: Tape) -> dict:
+    check("json_numbers", _json_numbers(tape), _TOO_MANY)
     meta = dict(tape.meta)
     out = {"format": FORMAT, "config": meta.pop("config", {}), "vocab": meta.pop("vocab", []),
            "src": meta.pop("src", {}), "tgt": meta.pop("tgt", {})}
@@ -77,6 +100,14 @@ def tape_to_dict(tape: Tape) -> dict:
         out["updates"] = {n: {"before": encode_array(b), "grad": encode_array(g),
                               "after": encode_array(a)} for n, (b, g, a) in tape.updates.items()}
     return out
+
+
+def _json_numbers(tape: Tape) -> int:
+    """Numbers tape_to_dict would write, counted before any list is built."""
+    steps = sum(s.value.size + sum(np.size(v) for v in s.extras.values()) for s in tape.steps)
+    params = sum(v.size for v in tape.params.values())
+    return steps + (params if params <= PARAMS_LIMIT else 0) + sum(
+        g.size for g in tape.grads.values()) + sum(3 * u[0].size for u in tape.updates.values())
 
 
 def _grad_names(tape: Tape) -> list[str]:
@@ -103,17 +134,24 @@ def _step_dict(step: Step) -> dict:
 
 
 def dumps(tape: Tape) -> str:
-    return json.dumps(tape_to_dict(tape), ensure_ascii=False, separators=(",", ":")) + "\n"
+    text = json.dumps(tape_to_dict(tape), ensure_ascii=False, separators=(",", ":"))
+    return json_escaped(text) + "\n"
 
 
 def loads(text: str) -> Tape:
     """A tape read back from JSON: steps, values, params, gradients; nothing recomputed."""
     try:
-        data = json.loads(text)
+        data = json.loads(normalized(text))
     except json.JSONDecodeError as err:
         raise TapeFormatError(f"not a JSON tape: {err}") from None
+    except RecursionError:
+        raise TapeFormatError("not a handformer tape: nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise TapeFormatError(f"not a handformer tape (expected \"format\": \"{FORMAT}\")")
+    try:
+        check_tape(data)
+    except SchemaError as err:
+        raise TapeFormatError(f"a damaged handformer tape: {err}") from None
     try:
         return _tape_from_dict(data)
     except (KeyError, TypeError, ValueError, AttributeError) as err:
@@ -128,6 +166,7 @@ def _tape_from_dict(data: dict) -> Tape:
         if key not in ("format", "steps", "params", "grads", "updates"):
             tape.meta[key] = data[key]
     for s in data["steps"]:
+        check_symbols(s["name"], s["op"], s.get("symbols", {}))  # LaTeX every page shows
         tape._append(Step(s["name"], s["op"], tuple(s["inputs"]), decode_array(s["value"]),
                           symbols=s.get("symbols", {}), view=s.get("view", False),
                           extras={k: decode_array(v) for k, v in s.get("extras", {}).items()}))

@@ -1,17 +1,19 @@
 """GitHub-flavoured Markdown: a heading per step, narration, formulas and matrices in $$ LaTeX.
 
 Matrices are ``bmatrix`` blocks (corners only when large, with \\cdots, \\vdots, \\ddots); the
-tokens labelling their rows follow as a one-row table. Text is escaped for Markdown, and tokens
-that go inside LaTeX are escaped for LaTeX, so a word like ``<script>`` stays text.
+tokens labelling their rows follow as a one-row table. Text is escaped for Markdown, tokens that
+go inside LaTeX are escaped for LaTeX, so a word like ``<script>`` stays text, and every ``$$``
+block passes ``tex_guard.markdown_math`` (symbols and step names come from files too).
 """
 
 from __future__ import annotations
 
 import re
 
-from .. import i18n
+from .. import i18n, layout
 from ..narrate.document import Callout, Matrix, Section
 from . import grids
+from .tex_guard import markdown_math
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~$])")
 _MD_LINE_START = re.compile(r"^(\s*)([#+-])", flags=re.M)  # a heading or a list item
@@ -44,7 +46,7 @@ def tex_text(text: str) -> str:
 def bmatrix(value, precision: int, kind: str = "matrix") -> str:
     """A matrix (corners only when large) as \\begin{bmatrix} ... \\end{bmatrix}."""
     v = grids.as_2d(value)
-    rows, cols = grids.shown_rows(v.shape[0]), grids.shown_cols(v.shape[1])
+    rows, cols = layout.shown_rows(v.shape[0]), layout.shown_cols(v.shape[1])
     lines = []
     for i in rows:
         cells = [_tex_cell(v, i, j, precision) for j in cols]
@@ -57,7 +59,7 @@ def _tex_cell(v, i, j, precision: int) -> str:
         return r"\ddots" if j is None else r"\vdots"
     if j is None:
         return r"\cdots"
-    text = grids.fmt(float(v[i, j]), precision)
+    text = layout.number(float(v[i, j]), precision)
     return text.replace("−∞", r"-\infty").replace("∞", r"\infty")
 
 
@@ -84,7 +86,7 @@ def _op(text: str) -> str:
 
 def labels_table(labels: list[str], lang: str = "en") -> str:
     """The tokens labelling a matrix's rows, as a one-row GFM table (row → token)."""
-    idx = [i for i in grids.shown_rows(len(labels)) if i is not None]
+    idx = [i for i in layout.shown_rows(len(labels)) if i is not None]
     head = "| " + " | ".join([i18n.t(lang, "md.row"), *(str(i) for i in idx)]) + " |"
     rule = "|" + "---|" * (len(idx) + 1)
     body = "| " + " | ".join([i18n.t(lang, "md.token"),
@@ -94,13 +96,13 @@ def labels_table(labels: list[str], lang: str = "en") -> str:
 
 def section_md(s: Section, precision: int, lang: str) -> str:
     """One step: heading with its anchor, narration, formula, drawing, errata."""
-    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {_numbered(s)}", "", f"`{s.id}`", ""]
+    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {_numbered(s)}", "", code_span(s.id), ""]
     out += [md_text(p) + "\n" for p in s.paragraphs]
     if s.formula:
-        out += ["$$", s.formula, "$$", ""]
+        out += ["$$", markdown_math(s.formula), "$$", ""]
     matrices = [m for m in s.equation if isinstance(m, Matrix)]
     if matrices:
-        out += ["$$", equation_tex(s.equation, precision), "$$", ""]
+        out += ["$$", markdown_math(equation_tex(s.equation, precision)), "$$", ""]
         seen = set()
         for m in matrices:
             key = tuple(m.rows or ())
@@ -117,8 +119,17 @@ def callout_md(c: Callout, precision: int, lang: str) -> list[str]:
     who = i18n.t(lang, "md.seed")
     out = [f"> **{md_text(c.code)}** ({who}): {md_text(c.text)}", ">"]
     if c.tutorial is not None:
-        out += ["> $$", "> " + matrix_tex(c.tutorial, precision), "> $$", ""]
+        out += ["> $$", "> " + markdown_math(matrix_tex(c.tutorial, precision)), "> $$", ""]
     return out + [""]
+
+
+def code_span(text: str) -> str:
+    """Text as a Markdown code span, whose content is never markup: fenced by more backticks
+    than it holds in a row, on one line."""
+    text = " ".join(str(text).splitlines())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return fence + pad + text + pad + fence
 
 
 def _numbered(s: Section) -> str:

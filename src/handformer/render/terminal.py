@@ -2,7 +2,7 @@
 
 Matrices larger than ``MAX_SHOWN`` rows or columns are elided in the middle (⋯) with their
 shape in the title. An equation's matrices sit side by side while they fit the width and wrap
-onto the next lines otherwise. ``output`` writes plain text (no colours) to a file instead.
+onto the next lines otherwise. Without a terminal the text is plain (no colours), as for a file.
 Every section is laid out as lines with styled spans and written in one go (``ansi``): the
 look is rich's (rules, rounded panels), without rich's import and per-line cost.
 """
@@ -10,16 +10,15 @@ look is rich's (rules, rounded panels), without rich's import and per-line cost.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import numpy as np
 
-from ..config import HandformerError
+from .. import layout
 from ..narrate.document import Callout, Matrix, Section
 from ..narrate.unicode_math import to_text
+from ..textsafe import shown as safe
 from . import grids
-from .ansi import Line, Terminal, cells, crop, fit, truncate, write
+from .ansi import Line, Terminal, cells, crop, fit, truncate
 
 MAX_SHOWN = 12  # rows or columns shown before eliding the middle
 HEAD, TAIL = 6, 5  # kept at the start and at the end of an elided axis
@@ -29,17 +28,17 @@ PHASE_STYLE = {"text": "cyan", "forward": "blue", "loss": "magenta", "backward":
 
 
 def render(sections: list[Section], precision: int = 3, width: int | None = None,
-           output: str | None = None) -> None:
-    """Print the sections to the terminal, or write them as plain text to ``output``."""
-    if output:
-        return _write(output, render_text(sections, precision, width or 100))
-    term = Terminal.detect(sys.stdout, width)
-    lines = _lines(sections, precision, term.width)
-    write(sys.stdout, "".join(term.line(line) + "\n" for line in lines))
+           terminal: Terminal | None = None) -> str:
+    """The walkthrough as text: styled for ``terminal`` (escapes, its width), or else plain
+    text without colours at ``width`` (100 by default), as it is written to a file."""
+    if terminal is None:
+        return render_text(sections, precision, width or 100)
+    return "".join(terminal.line(line) + "\n" for line in _lines(sections, precision,
+                                                                  terminal.width))
 
 
 def render_text(sections: list[Section], precision: int = 3, width: int = 100) -> str:
-    """The plain text that ``render(..., output=FILE)`` writes (for tests and other tools)."""
+    """The plain text of the walkthrough (no colours), lines without trailing spaces."""
     return _strip("".join(line.plain + "\n" for line in _lines(sections, precision, width)))
 
 
@@ -48,19 +47,12 @@ def _strip(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.splitlines()) + "\n"
 
 
-def _write(output: str, text: str) -> None:
-    try:
-        Path(output).write_text(text, encoding="utf-8")
-    except OSError as err:
-        raise HandformerError(f"cannot write {output!r}: {err.strerror or err}") from None
-    import click
-
-    click.echo(f"wrote {output}", err=True)
-
-
 def _lines(sections: list[Section], precision: int, width: int) -> list[Line]:
     width = max(width, 8)  # narrower than a matrix cell helps nobody
-    return [line for section in sections for line in _section(section, precision, width)]
+    lines = [line for section in sections for line in _section(section, precision, width)]
+    for line in lines:  # words from files may hold escape sequences; same width, so spans hold
+        line.plain = safe(line.plain)
+    return lines
 
 
 def _section(section: Section, precision: int, width: int) -> list[Line]:
@@ -165,11 +157,9 @@ def _fitted(m: Matrix, precision: int, width: int) -> list:
 
 
 def _kept(n: int, shown: int = MAX_SHOWN) -> list[int | None]:
-    """Indices shown along an axis of length n; None marks the elided middle."""
-    if n <= shown:
-        return list(range(n))
+    """Indices shown along an axis of length n: the layout rule, at the terminal's sizes."""
     head = min(HEAD, (shown + 1) // 2)
-    return [*range(head), None, *range(n - min(TAIL, shown - head), n)]
+    return layout.elide(n, shown, head, min(TAIL, shown - head))
 
 
 def _matrix(m: Matrix, precision: int, shown: int = MAX_SHOWN) -> list[Line]:
@@ -239,15 +229,7 @@ def _pad(text: str, width: int) -> str:
 
 
 def _cell(x, precision: int, integer: bool) -> str:
-    if integer:
-        return str(int(x))
-    x = float(x)
-    if x != x:
-        return "·"
-    if x in (float("inf"), float("-inf")):
-        return "-∞" if x < 0 else "∞"
-    text = f"{x:.{precision}f}"
-    return text[1:] if text[0] == "-" and float(text) == 0 else text  # no "-0.000"
+    return layout.number(float(x), 0 if integer else precision, layout.PLAIN)
 
 
 _TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef]+|\s+")

@@ -12,6 +12,7 @@ import sys
 from functools import lru_cache
 
 from ..config import HandformerError
+from . import sanitize
 
 _COMMAND_LEFT = re.compile(r"\\[A-Za-z]+")  # a command the converter left as text: <mi>\arg</mi>
 _WARNED: set[str] = set()
@@ -22,15 +23,17 @@ class FormulaError(HandformerError):
 
 
 def to_mathml(latex: str, display: bool = True) -> str:
-    """The formula as MathML; FormulaError if it is not valid or a command stays unconverted."""
+    """The formula as MathML, rebuilt from an allow-list (``sanitize``); FormulaError if it is
+    not valid or a command stays unconverted."""
     from latex2mathml import exceptions
-    from latex2mathml.converter import convert
+    from latex2mathml.converter import convert_to_element
 
-    _check_braces(latex)
+    if not braces_balanced(latex):
+        raise FormulaError("unbalanced braces")
     refused = tuple(v for v in vars(exceptions).values()
                     if isinstance(v, type) and issubclass(v, Exception))
     try:
-        out = convert(latex, display="block" if display else "inline")
+        out = sanitize.mathml(convert_to_element(latex, display="block" if display else "inline"))
     except refused as err:
         raise FormulaError(f"{type(err).__name__} {err}".strip()) from None
     left = _COMMAND_LEFT.search(out)
@@ -39,14 +42,14 @@ def to_mathml(latex: str, display: bool = True) -> str:
     return out
 
 
-def _check_braces(latex: str) -> None:
+def braces_balanced(latex: str) -> bool:
+    r"""Every { closed by a } after it (\{, \} and \\ do not count)."""
     depth = 0
     for ch in re.sub(r"\\[{}\\]", "", latex):
         depth += {"{": 1, "}": -1}.get(ch, 0)
         if depth < 0:
-            break
-    if depth:
-        raise FormulaError("unbalanced braces")
+            return False
+    return depth == 0
 
 
 def warn(where: str, latex: str, err: Exception) -> None:

@@ -57,13 +57,12 @@ def _template(source: str):
 
 
 def stylesheet() -> str:
-    """The export's style sheet (with every language's rules) and colour palette, served as
-    /static/panels.css."""
-    env = html._env()
-    return env.globals["style"](html.lang_css(i18n.languages())) + "\n" + env.globals["palette"]
+    """The export's style sheet (with every language's rules, colour palette and heatmap
+    columns), served as /static/panels.css."""
+    return html.stylesheet(i18n.languages())
 
 
 def nav_script() -> str:
     """The export page's script (show all, enlarge a head, keys), served as /static/nav.js: it
     listens on the document, so it serves panels swapped in later too."""
-    return html._env().globals["asset"]("nav.js")
+    return html.nav_script()

@@ -16,8 +16,11 @@ from pathlib import Path
 import numpy as np
 
 from ..config import Config, ConfigError, HandformerError
-from ..interop.weights import atomic_write
+from ..interop.weights import WeightsError, refuse_non_finite
+from ..io import atomic_write, read_bytes
+from ..schema import SchemaError
 from ..text import Vocab
+from .ckpt_schema import check_meta, check_optimizer_state
 
 FORMAT = "handformer.checkpoint/1"
 DEFAULT_PATH = "handformer.ckpt"
@@ -64,7 +67,7 @@ def save(path, ckpt: Checkpoint) -> None:
         "history": ckpt.history, "run": ckpt.run, "sha256": digest(tensors),
     }
     data = st_save(tensors, metadata={"handformer": json.dumps(meta)})
-    atomic_write(Path(path), data)
+    atomic_write(path, data)
 
 
 def load(path) -> Checkpoint:
@@ -76,14 +79,20 @@ def load(path) -> Checkpoint:
         raise CheckpointError(f"{str(path)!r} is corrupted: its tensors do not match the "
                               f"checksum saved with them; use an earlier checkpoint")
     try:
+        check_meta(meta)
         config = Config.from_dict(meta["config"])
         vocab = Vocab(tuple(meta["vocab"]["words"]), tuple(meta["vocab"]["specials"]),
                       meta["vocab"].get("tokenizer", "tutorial"))
-    except (KeyError, TypeError, ConfigError) as err:
+    except (SchemaError, ConfigError) as err:
         raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
     params = {k[6:]: v for k, v in tensors.items() if k.startswith("param.")}
     state = {k[6:]: v for k, v in tensors.items() if k.startswith("optim.")}
     params = _check_shapes(path, params, config, len(vocab))
+    try:
+        refuse_non_finite(path, tensors)
+        check_optimizer_state(meta.get("optimizer", {}).get("name", "adam"), state, params)
+    except (SchemaError, WeightsError) as err:
+        raise CheckpointError(str(err)) from None
     return Checkpoint(config, vocab, params, meta.get("optimizer", {}), state,
                       meta.get("epoch", 0), meta.get("rng_state"), meta.get("history", []),
                       meta.get("run", {}))
@@ -93,13 +102,10 @@ def _read(path: Path):
     from safetensors import SafetensorError
     from safetensors.numpy import load as st_load
 
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
+    if not path.exists():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist; train one with "
-                              f"`handformer train --save {path}`") from None
-    except OSError as err:
-        raise CheckpointError(f"cannot read checkpoint {str(path)!r}: {err.strerror}") from None
+                              f"`handformer train --save {path}`")
+    raw = read_bytes(path, "checkpoint", CheckpointError, limit="file_mib", streams=False)
     try:
         tensors = st_load(raw)
         n = int.from_bytes(raw[:8], "little")
@@ -114,9 +120,9 @@ def _meta(path: Path, header: dict) -> dict:
     text = (header.get("__metadata__") or {}).get("handformer")
     try:
         meta = json.loads(text) if text else {}
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         meta = {}
-    if meta.get("format") != FORMAT:
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise CheckpointError(
             f"{str(path)!r} is a safetensors file but not a handformer checkpoint (no "
             f"{FORMAT} metadata); weights saved with `walk --save-weights` load with --weights")

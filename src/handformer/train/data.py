@@ -36,16 +36,9 @@ def pairs_from_lines(lines) -> list[tuple[str, str]]:
 
 def read_pairs(path: str | Path) -> list[tuple[str, str]]:
     """UTF-8, one pair per line: source TAB target. Blank lines and '#' comments are skipped."""
-    path = Path(path)
-    try:
-        text = path.read_bytes().decode("utf-8")
-    except FileNotFoundError:
-        raise TextError(f"pairs file {str(path)!r} does not exist") from None
-    except OSError as err:
-        raise TextError(f"cannot read pairs file {str(path)!r}: {err.strerror}") from None
-    except UnicodeDecodeError as err:
-        raise TextError(f"pairs file {str(path)!r} is not UTF-8 (byte {err.start})") from None
-    pairs = parse_pairs(text, str(path))
+    from ..io import read_text
+
+    pairs = parse_pairs(read_text(path, "pairs file", TextError), str(path))
     if not pairs:
         raise TextError(f"pairs file {str(path)!r} has no pairs")
     return pairs

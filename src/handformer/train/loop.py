@@ -10,18 +10,24 @@ from __future__ import annotations
 import copy
 import math
 import time
+import typing
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from ..config import Config, HandformerError
 from ..model import init_params
+from ..schema import SchemaError, typed
+from ..tokenize import TOKENIZERS
 from . import checkpoint as ckpt_io
+from . import finite
 from .checkpoint import Checkpoint
 from .data import batches, encode_pairs, pairs_vocab, split3
 from .loss import batch_loss
 from .memory import keep_freed_memory
 from .optim import clip_grad_norm, make_optimizer, warmup_lr
+
+MAX_LR = 100.0
 
 
 @dataclass
@@ -55,8 +61,27 @@ class Options:
             raise HandformerError(f"schedule must be constant or warmup, got {self.schedule!r}")
         if self.dtype not in ("float64", "float32"):
             raise HandformerError(f"dtype must be float64 or float32, got {self.dtype!r}")
-        if self.clip is not None and self.clip <= 0:
-            raise HandformerError(f"clip must be positive, got {self.clip}")
+        if self.clip is not None and not 0 < self.clip < math.inf:
+            raise HandformerError(f"clip must be a positive number, got {self.clip}")
+        if not 0 < self.lr <= MAX_LR:
+            raise HandformerError(f"lr must be a positive number at most {MAX_LR} (far above "
+                                  f"any rate that trains), got {self.lr}")
+        if self.tokenizer not in TOKENIZERS:
+            raise HandformerError(f"tokenizer must be one of {', '.join(TOKENIZERS)}, got "
+                                  f"{self.tokenizer!r}")
+        if self.optimizer not in ("adam", "sgd"):
+            raise HandformerError(f"optimizer must be adam or sgd, got {self.optimizer!r}")
+        if not 0 <= self.momentum < 1:
+            raise HandformerError(f"momentum must be in [0, 1), got {self.momentum}")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Options:
+        """Options saved in a checkpoint, each field type-checked (the file may be crafted)."""
+        hints = typing.get_type_hints(cls)
+        unknown = sorted(set(data) - set(hints))
+        if unknown:
+            raise SchemaError(f"run.options has unknown field(s): {', '.join(unknown)}")
+        return cls(**{k: typed(v, hints[k], f"run.options.{k}") for k, v in data.items()})
 
 
 @dataclass
@@ -105,7 +130,10 @@ def start(cfg: Config, pairs, options: Options) -> Run:
 
 def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
     """Continue a saved run exactly where it stopped (same pairs, options, random state)."""
-    options = Options(**ckpt.run.get("options", {}))
+    try:
+        options = Options.from_dict(ckpt.run.get("options", {}))
+    except SchemaError as err:
+        raise HandformerError(f"the checkpoint's training options are unreadable: {err}") from None
     if epochs is not None:
         options.epochs = epochs
     options.check()
@@ -146,6 +174,7 @@ def step_lr(run: Run) -> float | None:
 def numpy_step(run: Run, batch):
     """Forward, backward, clip and update on the NumPy engine."""
     r = batch_loss(run.params, run.config, batch, run.rng)
+    finite.check_batch(run.epoch + 1, r.loss, r.grads)
     if run.options.clip is not None:
         clip_grad_norm(r.grads, run.options.clip)
     run.optimizer.step(r.grads, step_lr(run))
@@ -187,10 +216,11 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
     """Train to ``options.epochs``; checkpoint (atomically) at most every ``save_interval`` s,
     always at the end, and on Ctrl-C the last completed epoch, so nothing finished is lost."""
     keep_freed_memory()
-    last_save, pending = time.monotonic(), None
+    last_save, pending, saved = time.monotonic(), None, None
     try:
         while run.epoch < run.options.epochs and not stopped_early(run):
             stats = train_epoch(run, on_batch)
+            finite.check_params(run.epoch, run.params)
             stats |= validate(run, pairs_source)
             run.history.append(stats)
             if save_path and run.options.patience and stats.get("val_loss") == run.best:
@@ -199,9 +229,14 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
             if pending and (time.monotonic() - last_save >= save_interval
                             or run.epoch == run.options.epochs or stopped_early(run)):
                 ckpt_io.save(save_path, pending)
-                last_save, pending = time.monotonic(), None
+                last_save, pending, saved = time.monotonic(), None, run.epoch
             if on_epoch:
                 on_epoch(stats)
+    except finite.NonFiniteError as err:
+        if pending is not None:
+            ckpt_io.save(save_path, pending)
+            saved = pending.epoch
+        raise finite.stopped(err, save_path, saved, run.options.lr) from None
     except KeyboardInterrupt:
         if pending is not None:
             ckpt_io.save(save_path, pending)

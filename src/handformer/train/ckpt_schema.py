@@ -1,0 +1,75 @@
+"""What a checkpoint's metadata must hold, checked field by field before anything uses it.
+
+A checkpoint is a file someone else may have made: its JSON metadata can claim any vocabulary,
+optimizer step or random state. Each field is checked for type and range here, so a crafted
+one is refused with the field's name instead of failing (or allocating) later.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..limits import limit
+from ..schema import SchemaError, integer, mapping, number, string, strings
+from ..text import END, START
+from ..tokenize import TOKENIZERS
+
+OPTIMIZERS = ("adam", "sgd")
+NEEDED_SPECIALS = (START, END)
+
+
+def check_meta(meta: dict) -> None:
+    """Types and ranges of every metadata field that load and resume read."""
+    mapping(meta.get("config"), "config")
+    vocab = mapping(meta.get("vocab"), "vocab")
+    words = strings(vocab.get("words"), "vocab.words", limit("vocab"))
+    specials = strings(vocab.get("specials"), "vocab.specials", 16)
+    if vocab.get("tokenizer", "tutorial") not in TOKENIZERS:
+        raise SchemaError(f"vocab.tokenizer must be one of {', '.join(TOKENIZERS)}")
+    if len(set(words) | set(specials)) != len(words) + len(specials):
+        raise SchemaError("vocab lists a token twice")
+    if not set(NEEDED_SPECIALS) <= set(specials):
+        raise SchemaError(f"vocab.specials must hold {', '.join(NEEDED_SPECIALS)} (decoding "
+                          f"starts and stops at them), got {specials[:4]}")
+    optimizer = mapping(meta.get("optimizer", {}), "optimizer")
+    if "name" in optimizer and optimizer["name"] not in OPTIMIZERS:
+        raise SchemaError(f"optimizer.name must be one of {OPTIMIZERS}, got "
+                          f"{string(optimizer['name'], 'optimizer.name')!r}")
+    integer(optimizer.get("step", 0), "optimizer.step", 0)
+    integer(meta.get("epoch", 0), "epoch", 0)
+    _check_history(meta.get("history", []))
+    run = mapping(meta.get("run", {}), "run")
+    string(run.get("pairs", "default"), "run.pairs")
+    mapping(run.get("options", {}), "run.options")
+    _check_rng(meta.get("rng_state"))
+
+
+def _check_history(history) -> None:
+    if not isinstance(history, list):
+        raise SchemaError("history must be a list of epochs")
+    for i, epoch in enumerate(history):
+        for key, value in mapping(epoch, f"history[{i}]").items():
+            number(value, f"history[{i}].{key}")
+
+
+def _check_rng(state) -> None:
+    """The saved generator state must be one NumPy accepts (it is set again on resume)."""
+    if state is None:
+        return
+    try:
+        np.random.default_rng().bit_generator.state = mapping(state, "rng_state")
+    except (TypeError, ValueError, KeyError, OverflowError) as err:
+        raise SchemaError(f"rng_state is not a NumPy generator state ({err})") from None
+
+
+def check_optimizer_state(name: str, state: dict, params: dict) -> None:
+    """Adam keeps m.NAME and v.NAME, SGD with momentum NAME, each shaped like its parameter."""
+    prefixes = ("m.", "v.") if name == "adam" else ("",)
+    for key, value in state.items():
+        prefix = next((p for p in prefixes if key.startswith(p) and key[len(p):] in params),
+                      None)
+        if prefix is None:
+            raise SchemaError(f"optimizer state {key!r} belongs to no parameter")
+        if value.shape != params[key[len(prefix):]].shape:
+            raise SchemaError(f"optimizer state {key!r} has shape {value.shape}, its "
+                              f"parameter {params[key[len(prefix):]].shape}")

@@ -1,0 +1,35 @@
+"""layout: the one elision rule and the one number format, checked by hand."""
+
+import math
+
+import numpy as np
+import pytest
+
+from handformer import layout
+
+
+def test_elide_keeps_head_and_tail_with_one_gap():
+    assert layout.elide(5, 16, 6, 2) == [0, 1, 2, 3, 4]
+    assert layout.elide(16, 16, 6, 2) == list(range(16))
+    assert layout.elide(20, 16, 6, 2) == [0, 1, 2, 3, 4, 5, None, 18, 19]
+    assert layout.shown_cols(512) == [0, 1, 2, 3, 4, 5, 6, 7, None, 510, 511]
+
+
+@pytest.mark.parametrize("x, precision, page, plain", [
+    (0.68812, 3, "0.688", "0.688"),
+    (-0.0004, 3, "0.000", "0.000"),  # no "-0.000"
+    (-0.0006, 3, "-0.001", "-0.001"),
+    (2.5, 0, "2", "2"),  # round half to even, as Python's format
+    (-math.inf, 3, "−∞", "-∞"),
+    (math.inf, 3, "∞", "∞"),
+    (math.nan, 3, "nan", "·"),
+])
+def test_number(x, precision, page, plain):
+    assert layout.number(x, precision) == page
+    assert layout.number(x, precision, layout.PLAIN) == plain
+
+
+def test_number_rows_writes_what_number_writes():
+    block = np.array([[0.1234, -0.00001, 2.0], [-1.5, 10.25, -0.0004]])
+    assert layout.number_rows(block, 2) == "0.12 0.00 2.00;-1.50 10.25 0.00"
+    assert layout.number_rows(np.array([[-math.inf, 1.0]]), 1) == "-inf 1.0"
