@@ -92,7 +92,7 @@ def _start_or_resume(o: dict, given: dict):
                                   f"only --epochs may change (got --{extra[0].replace('_', '-')})")
         return loop.resume(ckpt, _pairs(source), given.get("epochs")), source
     cfg = config_from_options(o)
-    options = loop.Options(**corpus_defaults(given, source))
+    options = loop.Options(**corpus_defaults(given, source, cfg.preset))
     return loop.start(cfg, _pairs(source), options), source
 
 
@@ -149,6 +149,8 @@ def _announce(run, source: str, engine: str, lang: str) -> None:
     click.echo(i18n.t(lang, "train.start", preset=cfg.preset, d_model=cfg.d_model,
                       init=cfg.init, pairs=len(run.train), held_out=held_out,
                       optimizer=opts.optimizer, lr=opts.lr, dtype=opts.dtype), err=True)
+    if source == "default" and engine == "numpy":
+        return  # the tutorial's run: one line, as ever
     click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
                       vocab=len(run.vocab), engine=engine,
                       world=getattr(run.engine, "world", 1)), err=True)

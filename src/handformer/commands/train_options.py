@@ -21,8 +21,8 @@ def corpus_options(func):
         click.option("--levels", default="1-3", show_default=True,
                      help="with --dataset hsk: HSK levels, e.g. 1-3 or 1,4"),
         click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
-                     help="tutorial, words, char or jieba  [default: tutorial for the "
-                          "tutorial's pairs, char for --dataset, words for --pairs]"),
+                     help="tutorial, words, char or jieba  [default: char for --dataset, "
+                          "words for --pairs with other presets than tutorial, else tutorial]"),
         click.option("--vocab-size", type=int, default=None,
                      help="keep the most frequent words; the rest read <unk>"),
         click.option("--min-count", type=int, default=None,
@@ -44,13 +44,16 @@ def corpus_options(func):
     return func
 
 
-def corpus_defaults(given: dict, source: str) -> dict:
+def corpus_defaults(given: dict, source: str, preset: str) -> dict:
     """A real corpus (any source but the tutorial's pairs) trains in float32, in batches of
-    similar lengths, with validation BLEU; the tutorial's pairs keep every old default."""
-    from ..train.datasets import default_tokenizer
+    similar lengths, with validation BLEU; the tutorial's pairs keep every old default, and the
+    tutorial preset keeps the tutorial's tokenizer for a pairs file too (its rule, its numbers).
+    """
+    from ..train.datasets import default_tokenizer, is_dataset
 
     given = dict(given)
-    given.setdefault("tokenizer", default_tokenizer(source))
+    keep_rule = preset == "tutorial" and not is_dataset(source)
+    given.setdefault("tokenizer", "tutorial" if keep_rule else default_tokenizer(source))
     if source != "default":
         for key, value in (("dtype", "float32"), ("by_length", True), ("bleu", True)):
             given.setdefault(key, value)
