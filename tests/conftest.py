@@ -37,3 +37,17 @@ def walk_in_a_fresh_process(*args: str) -> tuple[str, list[str]]:
                             timeout=120, check=True)
     heavy = next(line for line in result.stderr.splitlines() if line.startswith("HEAVY "))
     return result.stdout, ast.literal_eval(heavy.removeprefix("HEAVY "))
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's headless Chromium under Playwright (never a downloaded browser)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield b
+        b.close()

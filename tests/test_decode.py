@@ -137,3 +137,27 @@ def test_explain_sections_read_the_tapes(trained, lang):
     text = render_text(sections, width=120)
     assert "you win or you die" in text and ("<end>" in text)
     assert ("the most probable word" in text.lower()) == (lang == "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_beam_explanation_is_a_table_that_never_wraps_an_item(trained, lang):
+    from handformer.narrate.decode import build
+    from handformer.render.terminal import render_text
+
+    params, cfg, vocab = trained
+    result = decode.translate(params, cfg, vocab, "when you play the game of thrones",
+                              record=True, beam=3)
+    sections = build(result, vocab, lang)
+    step = sections[2]
+    table = step.equation[-1]
+    kept = result.steps[1].chosen
+    assert table.value.shape == (len(kept), 1)
+    for row, (h, word_id, score) in zip(table.rows, kept, strict=True):
+        words = " ".join(vocab.decode(result.steps[1].prefixes[h][1:] + [word_id]))
+        assert row.startswith(words) and table.value[kept.index((h, word_id, score)), 0] == score
+    text = render_text(sections, width=60)
+    for row, (_, _, score) in zip(table.rows, kept, strict=True):  # each item on one line
+        assert any(row in line and f"{score:.3f}" in line for line in text.splitlines()), row
+    assert "token(s)" not in text and "log P =\n" not in text
+    first = " ".join(sections[1].paragraphs)
+    assert ("position, 0 (counted from 0" in first) if lang == "en" else ("位置 0" in first)

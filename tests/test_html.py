@@ -112,7 +112,7 @@ def test_every_step_and_both_languages(tape, page):
         assert f'href="#s-{s.id}"' in page
     assert page.count('class="l-zh narration"') == len(zh)
     assert {s.phase for s in en} >= {"text", "forward", "loss", "backward", "update"}
-    assert page.count('<aside class="callout">') == sum(len(s.callouts) for s in en)
+    assert page.count('<details class="callout">') == sum(len(s.callouts) for s in en)
 
 
 def test_numbers_in_the_page_are_the_tapes(tape, page):
@@ -134,7 +134,7 @@ def test_numbers_in_the_page_are_the_tapes(tape, page):
         elif fig["shape"] != shape:
             continue
         cells = [[c for c in r if c != "⋯"] for r in fig["rows"] if r and "⋮" not in r]
-        rows, cols = corners(value.shape[0], 16, 6), corners(value.shape[1], 24, 8)
+        rows, cols = corners(value.shape[0], 16, 6), corners(value.shape[1], 32, 8)  # the page: 32 columns whole
         text = (lambda x: str(int(x))) if whole else expected_text
         assert cells == [[text(value[i, j]) for j in cols] for i in rows]
         checked += 1

@@ -14,8 +14,6 @@ import handformer
 from handformer.render import html
 
 CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-sync"]
 SHOTS = Path(__file__).resolve().parents[1] / "out" / "screenshots"
 STEPS = ["src_embed.pos", "encoder.0.self_attn.head.0.scores", "decoder.0.self_attn.head.0.pattern"]
 XSS = "<script>alert(1)</script> <img src=x onerror=alert(1)> is here"
@@ -25,15 +23,6 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
@@ -123,12 +112,24 @@ def test_keys_move_between_steps(browser, page_file):
     page.context.close()
 
 
-def test_show_all_and_theme(browser, page_file):
+def test_show_all_and_theme(browser, page_file, tmp_path):
     page = open_page(browser, page_file)
     figure = page.locator('figure[data-name="generator.logits"]').first
-    assert figure.locator("tbody tr").first.locator("td").count() == 11  # 8 + gap + 2 of 25
+    assert figure.locator("tbody tr").first.locator("td").count() == 25  # ≤ 32 columns: whole
+    page.context.close()
+    import numpy as np
+
+    from handformer.narrate.document import Matrix, Section
+
+    wide = Matrix("wide", "W", np.arange(120.0).reshape(3, 40))
+    path = tmp_path / "wide.html"
+    path.write_text(html.render_sections({"en": [Section("w", "1", "w", ["t"], equation=[wide])]}),
+                    encoding="utf-8")
+    page = open_page(browser, path)
+    figure = page.locator('figure[data-name="wide"]').first
+    assert figure.locator("tbody tr").first.locator("td").count() == 11  # 8 + gap + 2 of 40
     figure.locator("button.showall").click()
-    assert figure.locator("tbody tr").first.locator("td").count() == 25
+    assert figure.locator("tbody tr").first.locator("td").count() == 40
     background = page.evaluate("getComputedStyle(document.body).backgroundColor")
     page.locator("#theme").click()
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != background

@@ -48,8 +48,8 @@ def test_walk_backward_tells_loss_gradients_and_update():
     result = run("--backward", "--lr", "0.5", "--steps", "14-16", "--width", "100")
     assert result.exit_code == 0
     out = result.output
-    assert out.index("Step 14 · The loss") < out.index("Step 15 · Backward: ∂L/∂generator.logits") \
-        < out.index("Step 16 · Update: src_embed.weight")
+    assert out.index("Step 14 · The loss") < out.index("Step 15 · Backward: ∂L/∂logits, the logits") \
+        < out.index("Step 16 · Update: E_src")
     assert "θ ← θ - 0.5 g" in out and "─  D10  ─" in out and "─  D9  ─" in out
 
 

@@ -110,6 +110,20 @@ def run_backward(tape: Tape, lr: float) -> None:
     tape.meta["update"] = {"optimizer": "sgd", "lr": lr}
     tape.updates = {name: (value, grads[name], value - lr * grads[name])
                     for name, value in tape.params.items() if name in grads}
+    after = {name: tape.updates[name][2] if name in tape.updates else value
+             for name, value in tape.params.items()}
+    tape.meta["update"]["loss_after"] = _loss_with(tape, after)
+
+
+def _loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:
+    """The same sentence pair's loss under other parameters (the updated ones): a second forward
+    pass, so the narration can tell the loss after the update without computing anything."""
+    config = Config.from_dict(tape.meta["config"])
+    again = Tape(params, record=False)
+    logits = forward(again, config, tape.index["src.ids"].value, tape.index["tgt.ids"].value)
+    loss = tape.index["loss"]
+    again.run("loss", loss.op, [logits], dict(loss.attrs))
+    return float(np.asarray(again.value("loss")).reshape(-1)[0])
 
 
 def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutorial",

@@ -39,6 +39,33 @@ def elide(n: int, limit: int, head: int, tail: int) -> list[int | None]:
     return list(range(head)) + [None] + list(range(n - tail, n))
 
 
+def elide_keeping(n: int, limit: int, head: int, tail: int,
+                  keep=()) -> list[int | None]:
+    """``elide``, never hiding the indices in ``keep`` (the rows and columns the narration
+    names): they are shown with a gap (None) on each side where something was left out."""
+    wanted = {i for i in keep if 0 <= i < n}
+    if n <= limit or not wanted:
+        return elide(n, limit, head, tail) if n > limit else list(range(n))
+    shown = sorted(set(range(head)) | set(range(n - tail, n)) | wanted)
+    out: list[int | None] = []
+    for i in shown:
+        if out and out[-1] is not None and i > out[-1] + 1:
+            out.append(None)
+        out.append(i)
+    return out
+
+
+def hidden_counts(shown: list[int | None], n: int) -> list[int]:
+    """For each gap (None) of ``shown``, how many indices it stands for."""
+    counts = []
+    for k, i in enumerate(shown):
+        if i is None:
+            before = shown[k - 1] if k else -1
+            after = shown[k + 1] if k + 1 < len(shown) else n
+            counts.append(after - before - 1)
+    return counts
+
+
 def shown_rows(n: int, limit: int = MAX_ROWS) -> list[int | None]:
     return elide(n, limit, HEAD_ROWS, TAIL_ROWS)
 

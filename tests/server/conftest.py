@@ -11,8 +11,6 @@ import urllib.request
 
 import pytest
 
-from test_html_browser import browser  # noqa: F401  (the project's headless Chromium fixture)
-
 uvicorn = pytest.importorskip("uvicorn", reason="needs uvicorn (pip install 'handformer[serve]')")
 pytest.importorskip("starlette", reason="needs starlette (pip install 'handformer[serve]')")
 

@@ -43,6 +43,10 @@ def _render_options(func):
                         help="only these tutorial steps, e.g. 7-9 or 12")(func)
     func = click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
+    func = click.option("--level", type=click.Choice(["overview", "steps", "all"]),
+                        default="steps", show_default=True,
+                        help="overview: the map, one line per step, the recap; steps: every "
+                             "step, each explanation once; all: every explanation every time")(func)
     return click.option("--lang", type=LanguageChoice(), default="en",
                         show_default=True, help="language of the narration")(func)
 
@@ -66,7 +70,7 @@ def _render_options(func):
 def walk(**options):
     """Compute the Transformer step by step and explain every step."""
     render = {k: options.pop(k) for k in ("lang", "precision", "steps", "fmt", "output",
-                                          "width", "figure_step")}
+                                          "width", "figure_step", "level")}
     if options.get("pretrained"):
         tape = _pretrained_tape(options)
     else:
@@ -146,13 +150,13 @@ def _pretrained_tape(options: dict):
 
 
 def render_tape(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,
-                width=None, figure_step=None) -> None:
+                width=None, figure_step=None, level="steps") -> None:
     """Draw a tape in the chosen format (to the terminal or to --output)."""
     renderer = registry.get(fmt)
     if renderer.binary and not output:
         raise HandformerError(f"--format {fmt} writes a file: give -o FILE.{fmt}")
     terminal = None if output else Terminal.detect(sys.stdout, width)
-    options = registry.Options(lang, precision, steps, width, figure_step, terminal)
+    options = registry.Options(lang, precision, steps, width, figure_step, terminal, level)
     write_output(renderer.render(tape, options), output, styled=fmt == "terminal")
 
 

@@ -66,8 +66,8 @@ TEXT = {
                "only on the position, so its rows equal the first {n} rows of step 5.",
     "pos.p2": "At position 0 (“{tok}”) every sine is 0 and every cosine is 1. The values do "
               "not depend on the words, only on where they stand.",
-    "D6": "The tutorial's reproductions put the column index, not the pair index i, into "
-          "10000^(2i/d). At position 1 (“{tok}”), column 2 (index 1), the correct value is "
+    "D6": "The tutorial's step 5 says “i 从 0 到 5” (i from 0 to 5): it counts i over the "
+          "six columns, where 10000^(2i/d) needs the pair index (i = 0, 1, 2). At position 1 (“{tok}”), column 2 (index 1), the correct value is "
           "cos(1/10000^0) = cos(1) = {ours}; the tutorial's variant gives {theirs}. The gap "
           "grows towards the right-hand columns, where the tutorial's angles barely move.",
     "input.title": "The encoder input: embedding + position (an addition)",
@@ -121,8 +121,20 @@ TEXT = {
               "word offers to the queries. “{tok}” gets [{row}].",
     "proj.v": "A third weight matrix, W^V, gives the values: the content a word hands over "
               "once it is attended to. “{tok}” gets [{row}].",
-    "proj.cross_kv": "In cross-attention the keys and values are computed from the memory M, "
-                     "one row per source word.",
+    "proj.k.cross": "The keys come from the memory M, the encoder's output, one row per "
+                    "source word: M times W^K gives what each source word offers to the "
+                    "decoder's queries. “{tok}” gets [{row}].",
+    "proj.v.cross": "The values come from the memory M too: M times W^V gives the content a "
+                    "source word hands over once it is attended to. “{tok}” gets [{row}].",
+    "attn.cross.nomask": "There is no causal mask here: the whole source sentence is known "
+                         "before the decoder starts, so every target position may read every "
+                         "source word.",
+    "D10.forward": "The tutorial's closing says masking helps against overfitting. It is not a "
+                   "regularizer: the mask enforces left-to-right causality, so that position i "
+                   "learns to predict a word it cannot see.",
+    "norm.eps": "ε = {eps} only keeps the division safe when a row is constant.",
+    "loss.col.p": "p(target)",
+    "loss.col.nll": "−log p",
     "D7": "The tutorial writes its words as columns and multiplies a transposed matrix. Here "
           "every matrix has one row per token from the start, so X·W needs no transpose.",
     "scores.title": "Attention scores Q·Kᵀ / √d_k ({where})",
@@ -268,7 +280,7 @@ TEXT = {
     "loss.smoothing": "With label smoothing ε = {eps} the target also puts a little weight on "
                       "every other token, as the formula shows.",
     # 15–16
-    "grad.title": "Backward: ∂L/∂{name}",
+    "grad.title": "Backward: ∂L/∂{sym}, {what}",
     "grad.intro": "Now the same steps backwards. ∂L/∂{name} says how much the loss L would "
                   "change if each number of {name} were nudged up a little; the chain rule "
                   "carries it from each step to the step before.",
@@ -276,8 +288,8 @@ TEXT = {
     "grad.at": " (row “{row}”, column “{col}”)",
     "grad.op.linear": "Through a linear layer the gradient goes back through Wᵀ to the input, "
                       "and the weights get Xᵀ·∂L/∂Y: each weight's share of the blame.",
-    "grad.op.head_proj": "The projection passes the gradient back to its input and gives W its "
-                         "gradient, Xᵀ·∂L/∂Q, head by head.",
+    "grad.op.head_proj": "The projection passes the gradient back to its input and gives "
+                         "{w} its gradient, {x}ᵀ·∂L/∂{sym}, head by head.",
     "grad.op.softmax": "The softmax's gradient is large only where the weights are neither 0 "
                        "nor 1: a saturated softmax lets almost nothing through.",
     "grad.op.scores": "The gradient of the scores is shared between the queries and the keys, "
@@ -308,13 +320,37 @@ TEXT = {
     "D10": "The {k} masked scores get gradient {zero}: the mask cuts every path from a position "
            "to the words after it. It enforces left-to-right causality. The tutorial says it "
            "helps against overfitting; it is not a regularizer.",
-    "update.title": "Update: {name}",
+    "update.title": "Update: {what}",
     "update.first": "One step of plain gradient descent moves every parameter against its "
                     "gradient: θ ← θ − η·g with learning rate η = {lr}. For a small enough η, the "
                     "loss of the same sentence is then a little lower.",
     "update.embed": "Only the {k} rows of the words in the sentence have a gradient, so only "
                     "they move (shown here); the other {rest} rows of the table stay as they are.",
     "update.p1": "The largest gradient of {name} is at [{at}]: {before} − {lr}·({g}) = {after}.",
+    "update.loss": "Before the update the loss is L = {before}; a second forward pass of the "
+                   "same sentence with every updated parameter gives L = {after}.",
+    "name.at": "{what} ({where})",
+    "name.logits": "the logits",
+    "name.probs": "the probabilities",
+    "name.attn_out": "the joined heads",
+    "name.concat": "the heads side by side",
+    "name.z": "the weighted sum of the values",
+    "name.pattern": "the attention weights",
+    "name.scores": "the attention scores",
+    "name.q": "the queries",
+    "name.k": "the keys",
+    "name.v": "the values",
+    "name.norm": "the layer normalization",
+    "name.resid": "the residual sum",
+    "name.ffn_pre": "the feed-forward linear layer",
+    "name.ffn_act": "the feed-forward ReLU",
+    "name.ffn_out": "the feed-forward output",
+    "name.layer_out": "the layer's output",
+    "name.input": "the input (embedding + position)",
+    "name.tok": "the embedding",
+    "place.self_attn": ", self-attention",
+    "place.cross_attn": ", cross-attention",
+    "place.ffn": ", feed-forward",
     # the pretrained (BERT) walkthrough
     "bert.overview.title": "A real pretrained model, by hand: {model}",
     "bert.overview.sizes": "The same arithmetic as the tutorial, at full size and with learned weights: "
@@ -427,9 +463,9 @@ TEXT = {
                  "(teacher forcing); only here, at inference, does the decoder take one token at a "
                  "time, its own previous outputs.",
     "decode.step.title": "Decoding step {t}: choosing word {t}",
-    "decode.step.p1": "The decoder's input is “{prefix}” ({n} token(s)), under the causal mask, so "
-                      "position {n} sees every token so far and nothing after it. The whole decoder "
-                      "runs on a tape of its own ({steps} steps).",
+    "decode.step.p1": "The decoder's input so far is “{prefix}”, under the causal mask: the "
+                      "newest position, {pos} (counted from 0, as in the walk), sees every token "
+                      "before it and nothing after it.",
     "decode.step.p2": "The newest position's cross-attention (decoder layer {layer}, each head a "
                       "row) shows which source words it draws on; then logits = Y W_out + b_out "
                       "and p = softmax(logits) for its row.",
@@ -438,8 +474,8 @@ TEXT = {
     "decode.step.beam": "Beam: the best continuations, by total log-probability:",
     "decode.step.hyps": "The beam holds {k} hypotheses, run as one batch; the matrices show the "
                         "first, “{prefix}”.",
-    "decode.hyp": "  “{text}”  log P = {score:.3f}{done}",
-    "decode.done": "  (finished)",
+    "decode.hyp.col": "log P",
+    "decode.hyp.done": "{text} (finished)",
     "decode.top": "top {k} of p",
     "decode.head": "head {h}",
     "decode.cross": "cross-attention of position {n}",
@@ -503,6 +539,15 @@ TEXT = {
     "page.seed": "the seed tutorial",
     "page.tutorial": "tutorial",
     "page.pos": "pos {i}",
+    "page.map": "map of the model: the step being read is lit",
+    "page.from": "← from step {step}",
+    "page.hidden": "{rows} rows and {cols} columns not shown (⋯)",
+    "page.tutorial_step": "tutorial's step {n}",
+    "page.erratum": "the seed tutorial differs here",
+    "page.reads": "Reads:",
+    "page.feeds": "Goes to:",
+    "page.tap": "tap a cell for its weight; tap a head for its numbers",
+    "page.cell_hint": "click a cell: the row and column that make it light up",
     # the spreadsheet (walk --format xlsx)
     "xlsx.input": "input: change it and every number after it recomputes",
     "xlsx.targets": "the target words' ids (input)",
@@ -521,6 +566,84 @@ TEXT = {
     "xlsx.block": "block",
     "xlsx.shape": "shape",
     "xlsx.step": "step",
+    # the overview (first) and the recap (last)
+    "overview.title": "The big picture: the model computed here",
+    "overview.p1": "This walkthrough computes one encoder-decoder Transformer by hand: "
+                   "encoder layers: {enc}, decoder layers: {dec}, every word a row of "
+                   "d_model = {d} numbers, and a vocabulary of {V} tokens.",
+    "overview.p2": "The encoder reads “{src}” ({n} tokens) once. The decoder reads “{tgt}” "
+                   "({m} tokens) and, at every position, predicts the next word.",
+    "overview.heads": "The tutorial gives the encoder {enc} head and the decoder {dec}, to show "
+                      "both cases: one head alone, and several heads side by side joined by "
+                      "W^O. The paper uses the same number (8) everywhere.",
+    "overview.map": "The map below is the order of the walkthrough: each block names the step "
+                    "that computes it. --level overview shows this map, one line per step and "
+                    "the recap; --level all repeats every explanation at every step.",
+    "overview.steps": "The steps, one line each",
+    "arch.src_embed": "Source: embedding + positional encoding",
+    "arch.tgt_embed": "Target (shifted right): embedding + positional encoding",
+    "arch.shape": "{n}×{d}",
+    "arch.encoder": "Encoder × {n}",
+    "arch.decoder": "Decoder × {n}",
+    "arch.layer": "Layer {i}",
+    "arch.self_attn": "Self-attention",
+    "arch.masked_attn": "Masked self-attention",
+    "arch.cross_attn": "Cross-attention (keys, values from M)",
+    "arch.heads": "h = {h}, d_k = {dk}",
+    "arch.norm": "Add & norm",
+    "arch.ffn.label": "Feed-forward",
+    "arch.ffn": "{d}→{dff}→{d}",
+    "arch.ffn.single": "{d}→{d}, one layer",
+    "arch.final_norm": "Final layer norm",
+    "arch.generator": "Linear + softmax",
+    "arch.prediction": "Predicted words",
+    "recap.title": "Recap",
+    "recap.computed": "What was computed: {steps} steps on the tape, from the {n} ids of the "
+                      "source sentence to {V} probabilities at each of the decoder's {m} "
+                      "positions.",
+    "recap.prediction": "The prediction: “{words}”, {k} of {n} positions right. After “{tok}” "
+                        "the model picks “{word}” (p = {p}); the target “{want}” has p = {pw}.",
+    "recap.said": "The prediction: “{words}”.",
+    "recap.loss": "The loss was L = {before}; after one update with η = {lr} the same sentence "
+                  "scores L = {after}.",
+    "recap.takeaways": "The tutorial closes with three takeaways; here they are, corrected:",
+    "recap.takeaway.1": "1. “The example is simplified and shows no epochs”: true; handformer "
+                        "train runs the epochs, and handformer walk --checkpoint FILE walks the "
+                        "trained model.",
+    "recap.takeaway.2": "2. “It only shows training, not evaluation or testing”: handformer "
+                        "translate --explain shows inference, one token at a time, and walk "
+                        "--backward shows the training step itself: the loss, every gradient "
+                        "and one update.",
+    "recap.takeaway.3": "3. “Masked attention keeps the model from peeking, which helps against "
+                        "overfitting”: the first half is right, the second is not (D10). The "
+                        "mask enforces left-to-right causality; it is not a regularizer.",
+    "flow.next": "Next: {where}.",
+    "place.input": "Input",
+    "place.encoder": "Encoder",
+    "place.decoder": "Decoder",
+    "place.head": "Head {h}",
+    "place.loss": "Loss",
+    "place.backward": "Backward",
+    "place.update": "Update",
+    "place.norm": "Add & norm {k}",
+    "told.before": "(Explained in “{where}”.)",
+    # errata: the one line shown in a step, opening to the full text
+    "erratum.numbers": "⚠ the tutorial differs here: {theirs} vs {ours}",
+    "D1.summary": "⚠ the tutorial divides by d_model, not √d_k",
+    "D2.summary": "⚠ the tutorial swaps the inputs of cross-attention",
+    "D3.summary": "⚠ the tutorial flattens the matrix before the last layer",
+    "D4.summary": "⚠ the tutorial's feed-forward network has one layer",
+    "D5.summary": "⚠ the tutorial puts ε outside the root and has no γ, β",
+    "D6.summary": "⚠ the tutorial counts i over columns, not pairs",
+    "D7.summary": "⚠ the tutorial writes words as columns",
+    "D8.summary": "⚠ the tutorial calls the mask optional",
+    "D9.summary": "⚠ the tutorial feeds the decoder one token at a time",
+    "D10.summary": "⚠ the tutorial says masking helps against overfitting",
+    "D11.summary": "⚠ the tutorial says LLaMA has an encoder",
+    "D14.summary": "⚠ the tutorial draws every weight from [0, 1)",
+    "D16.summary": "⚠ the tutorial's output layer cannot say <end>",
+    "D17.summary": "⚠ the tutorial's encoder input loses “the”",
+    "D18.summary": "⚠ the tutorial's size rule is a rule of thumb",
     # settings of this language, not text: the HTML lang tag, CSS and figure fonts
     "lang.tag": "en",
     "lang.font": "",

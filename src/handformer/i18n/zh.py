@@ -66,7 +66,8 @@ TEXT = {
                "所以这几行和第五步的前 {n} 行完全相同。",
     "pos.p2": "在位置 0（“{tok}”），所有正弦都是 0，所有余弦都是 1。这些值和是哪个词无关，"
               "只和它站在第几个位置有关。",
-    "D6": "教程的复现代码在 10000^(2i/d) 里用了列号，而不是“第几对”i。在位置 1（“{tok}”）、"
+    "D6": "教程第五步写“对于 i 从 0 到 5”：它把 i 当成六个列号，而 10000^(2i/d) 里的 i "
+          "应当是“第几对”（i = 0, 1, 2）。在位置 1（“{tok}”）、"
           "第 2 列（下标 1），正确的值是 cos(1/10000^0) = cos(1) = {ours}，教程的算法却得到 "
           "{theirs}。越往右边的列差得越多，因为教程算出的角度几乎不动。",
     "input.title": "编码器的输入：词嵌入 + 位置编码（是相加）",
@@ -111,7 +112,17 @@ TEXT = {
     "proj.k": "同一个输入乘以另一个权重矩阵 W^K，得到键：每个词能提供给查询的东西。"
               "“{tok}”得到 [{row}]。",
     "proj.v": "第三个权重矩阵 W^V 给出值：一个词被关注时要交出去的内容。“{tok}”得到 [{row}]。",
-    "proj.cross_kv": "在交叉注意力里，键和值由编码器的输出 M 算出来，每行对应原句的一个词。",
+    "proj.k.cross": "键来自编码器的输出 M（memory），每行对应原句的一个词：M 乘以 W^K，"
+                    "得到原句每个词能提供给解码器查询的东西。“{tok}”得到 [{row}]。",
+    "proj.v.cross": "值也来自 M：M 乘以 W^V，得到原句的词被关注时要交出去的内容。"
+                    "“{tok}”得到 [{row}]。",
+    "attn.cross.nomask": "这里没有因果掩码：解码器开始之前整句原文就已经知道，所以每个目标位置"
+                         "都可以读原句的每个词。",
+    "D10.forward": "教程结尾说掩码有助于避免过拟合。掩码不是正则化手段：它保证从左到右的因果"
+                   "顺序，让位置 i 学会预测一个它看不到的词。",
+    "norm.eps": "ε = {eps} 只是为了在一行数全都相同时，除法仍然安全。",
+    "loss.col.p": "p(目标词)",
+    "loss.col.nll": "−log p",
     "D7": "教程把词写成列，再去乘一个转置矩阵。这里从一开始每个矩阵就是“一行一个词”，"
           "所以 X·W 不需要任何转置。",
     "scores.title": "注意力分数 Q·Kᵀ / √d_k（{where}）",
@@ -139,9 +150,9 @@ TEXT = {
     "z.p1": "每个词的输出，是按它的注意力权重对各行值求的加权平均：每个词 {dv} 个数，"
             "混入了它所关注的词带来的信息。",
     "z.p2": "“{tok}”取了“{best}”的值的 {pct}%，得到 [{row}]。",
-    "attn.out.title.enc": "拼接各个头：Concat · W^O（{where}）",
-    "attn.out.title.self": "拼接各个头：Concat · W^O（{where}，掩码自注意力）",
-    "attn.out.title.cross": "拼接各个头：Concat · W^O（{where}，交叉注意力）",
+    "attn.out.title.enc": "拼接各个头：Concat ⋅ W^O（{where}）",
+    "attn.out.title.self": "拼接各个头：Concat ⋅ W^O（{where}，掩码自注意力）",
+    "attn.out.title.cross": "拼接各个头：Concat ⋅ W^O（{where}，交叉注意力）",
     "attn.out.p1": "把 {h} 个头的输出（每个 {n}×{dv}）左右拼在一起（{n}×{width}），再乘以 "
                    "W^O（{width}×{d}）。这样宽度又回到 d_model = {d}，下一步才能和这一层的输入相加。",
     "attn.out.one": "只有一个头，就没有什么可拼接的：Z（{n}×{dv}）直接乘以 W^O（{width}×{d}），"
@@ -188,7 +199,7 @@ TEXT = {
     "dec.p2": "所以在位置 0，它看到“{first}”，应该预测出“{want}”。编码器的工作已经完成，"
               "它的输出会被解码器的每一层读取。",
     "D9.forward": "教程说解码器每次只接受一个词元。那是推理时的做法，因为下一个词还不知道。"
-                  "训练时，{n} 个位置一次全部输入（称为 teacher forcing），再由第十二步的因果掩码"
+                  "训练时，{n} 个位置一次全部输入（称为教师强制），再由第十二步的因果掩码"
                   "保证每个位置看不到答案：一次算完，结果完全一样。",
     "D17": "教程在第十一步里，编码器的输入句子丢了一个“the”。实际上编码器的输入自始至终"
            "都是同样的 {n} 个词元：“{src}”。",
@@ -225,13 +236,13 @@ TEXT = {
     "loss.uniform": "如果模型对 {V} 个词元平均分配概率，损失是 ln {V} = {lnV}；训练的目标是把 L 压向 0。",
     "loss.smoothing": "使用标签平滑 ε = {eps} 时，目标分布也会给其他词元一点点权重，见公式。",
     # 15–16
-    "grad.title": "反向传播：∂L/∂{name}",
+    "grad.title": "反向传播：∂L/∂{sym}，{what}",
     "grad.intro": "现在把同样的步骤倒着走一遍。∂L/∂{name} 表示：把 {name} 里的每个数稍微调大"
                   "一点，损失 L 会变化多少；链式法则把它从每一步传到前一步。",
     "grad.p1": "绝对值最大的一项是 {max}{where}。",
     "grad.at": "（“{row}”行、“{col}”列）",
     "grad.op.linear": "经过线性层时，梯度乘以 Wᵀ 传回输入；权重得到 Xᵀ·∂L/∂Y，也就是每个权重该分担的“责任”。",
-    "grad.op.head_proj": "投影把梯度传回输入，同时按头给出 W 的梯度 Xᵀ·∂L/∂Q。",
+    "grad.op.head_proj": "投影把梯度传回输入，同时按头给出 {w} 的梯度 {x}ᵀ·∂L/∂{sym}。",
     "grad.op.softmax": "只有权重既不接近 0 也不接近 1 的地方，softmax 的梯度才大；饱和的 softmax 几乎不让梯度通过。",
     "grad.op.scores": "分数的梯度分给查询和键，和前向一样要除以 √d_k。",
     "grad.op.attend": "Z = A·V 的梯度同时传给注意力权重和值。",
@@ -244,18 +255,42 @@ TEXT = {
     "grad.logits": "softmax 之后接交叉熵，∂L/∂logits = (p − 独热向量) / {n}。位置 0 的正确答案"
                    "“{word}”的 p = {p}，所以它的梯度是 ({p} − 1) / {n} = {g}：是负数，"
                    "更新时会把这个 logit 往上推。",
-    "D9.backward": "全部 {n} 个位置的梯度来自同一次前向计算：teacher forcing 让整句的每个位置"
+    "D9.backward": "全部 {n} 个位置的梯度来自同一次前向计算：教师强制让整句的每个位置"
                    "同时得到训练。教程里“一次一个词元”的解码器属于推理阶段。",
     "D14.backward": "这里分数的梯度非常小（最大的一项只有 {max}）：饱和的 softmax 几乎不让梯度通过，"
                     "所以 W^Q 和 W^K 从这句话里几乎学不到东西。这就是权重全从 [0, 1) 正数起步的代价。",
     "D10": "被掩码遮住的 {k} 个分数，梯度为 {zero}：掩码切断了每个位置通往后面词的所有路径。"
            "它保证的是从左到右的因果顺序。教程说掩码“有助于避免过拟合”，其实它不是正则化手段。",
-    "update.title": "参数更新：{name}",
+    "update.title": "参数更新：{what}",
     "update.first": "最简单的梯度下降一步：每个参数都朝梯度的反方向移动，θ ← θ − η·g，"
                     "学习率 η = {lr}。只要 η 足够小，更新之后同一句话的损失就会稍微变小。",
     "update.embed": "只有句子里用到的 {k} 个词对应的行有梯度，所以只有它们会移动（这里列出的就是这些"
                     "行）；嵌入表其余 {rest} 行保持不变。",
     "update.p1": "{name} 梯度最大的一项在 [{at}]：{before} − {lr}·({g}) = {after}。",
+    "update.loss": "更新之前损失是 L = {before}；用更新后的全部参数把同一句话再前向算一遍，"
+                   "得到 L = {after}。",
+    "name.at": "{what}（{where}）",
+    "name.logits": "对数几率（logits）",
+    "name.probs": "概率",
+    "name.attn_out": "合并后的各头输出",
+    "name.concat": "并排的各头输出",
+    "name.z": "值的加权和",
+    "name.pattern": "注意力权重",
+    "name.scores": "注意力分数",
+    "name.q": "查询",
+    "name.k": "键",
+    "name.v": "值",
+    "name.norm": "层归一化",
+    "name.resid": "残差和",
+    "name.ffn_pre": "前馈网络的线性层",
+    "name.ffn_act": "前馈网络的 ReLU",
+    "name.ffn_out": "前馈网络的输出",
+    "name.layer_out": "这一层的输出",
+    "name.input": "输入（嵌入 + 位置）",
+    "name.tok": "嵌入",
+    "place.self_attn": "，自注意力",
+    "place.cross_attn": "，交叉注意力",
+    "place.ffn": "，前馈网络",
     # the pretrained (BERT) walkthrough
     "bert.overview.title": "手算一个真实的预训练模型：{model}",
     "bert.overview.sizes": "与教程相同的运算，只是规模完整、权重是训练好的：{layers} 层，d_model = "
@@ -348,17 +383,16 @@ TEXT = {
     "decode.d9": "训练时整句右移后的目标在因果掩码下一次性输入（教师强制）；只有在推理时，解码器"
                  "才一次输入一个词元，即它自己前面的输出。",
     "decode.step.title": "解码第 {t} 步：选择第 {t} 个词",
-    "decode.step.p1": "解码器的输入是“{prefix}”（{n} 个词元），带因果掩码，所以第 {n} 个位置能看"
-                      "到目前为止的所有词元，看不到之后的。整个解码器在它自己的记录带上运行"
-                      "（{steps} 步）。",
+    "decode.step.p1": "解码器目前的输入是“{prefix}”，带因果掩码：最新的位置 {pos}（和逐步讲解"
+                      "一样从 0 数起）能看到它之前的所有词元，看不到之后的。",
     "decode.step.p2": "最新位置的交叉注意力（解码器第 {layer} 层，每个头一行）显示它取用哪些源词；"
                       "然后对它这一行计算 logits = Y W_out + b_out 和 p = softmax(logits)。",
     "decode.step.greedy": "概率最大的词是“{word}”（p = {p:.3f}），把它接在后面。",
     "decode.step.end": "概率最大的是 <end>（p = {p:.3f}）：解码结束。",
     "decode.step.beam": "束搜索：按总对数概率排列的最佳延续：",
     "decode.step.hyps": "束中有 {k} 个假设，作为一个批次一起计算；矩阵显示的是第一个，“{prefix}”。",
-    "decode.hyp": "  “{text}”  log P = {score:.3f}{done}",
-    "decode.done": "  （已结束）",
+    "decode.hyp.col": "log P",
+    "decode.hyp.done": "{text}（已结束）",
     "decode.top": "p 的前 {k} 名",
     "decode.head": "第 {h} 个头",
     "decode.cross": "第 {n} 个位置的交叉注意力",
@@ -420,6 +454,15 @@ TEXT = {
     "page.seed": "原教程",
     "page.tutorial": "教程",
     "page.pos": "位置 {i}",
+    "page.map": "模型示意图：正在阅读的步骤会高亮",
+    "page.from": "← 来自第 {step} 步",
+    "page.hidden": "未显示 {rows} 行、{cols} 列（⋯）",
+    "page.tutorial_step": "教程第 {n} 步",
+    "page.erratum": "原教程此处有出入",
+    "page.reads": "读入：",
+    "page.feeds": "输出去往：",
+    "page.tap": "轻触格子看权重，轻触某个头看全部数字",
+    "page.cell_hint": "点击一个格子：算出它的那一行和那一列会高亮",
     # 电子表格（walk --format xlsx）
     "xlsx.input": "输入：改动它，之后的每个数都会重新计算",
     "xlsx.targets": "目标词的编号（输入）",
@@ -436,6 +479,78 @@ TEXT = {
     "xlsx.block": "块",
     "xlsx.shape": "形状",
     "xlsx.step": "步骤",
+    # 概览（开头）与回顾（结尾）
+    "overview.title": "全局概览：这里计算的模型",
+    "overview.p1": "本教程手算一个编码器—解码器 Transformer：编码器 {enc} 层，解码器 {dec} "
+                   "层，每个词是一行 d_model = {d} 个数，词汇表共 {V} 个词元。",
+    "overview.p2": "编码器读一次“{src}”（{n} 个词元）。解码器读“{tgt}”（{m} 个词元），"
+                   "并在每个位置预测下一个词。",
+    "overview.heads": "教程给编码器 {enc} 个头、解码器 {dec} 个头，正好展示两种情形：单个头，"
+                      "以及多个头并排、再由 W^O 合并。论文中各处都用同样的头数（8 个）。",
+    "overview.map": "下面的结构图就是本教程的顺序：每个方块注明计算它的步骤。--level overview "
+                    "只显示这张图、每步一行和结尾回顾；--level all 在每一步重复全部讲解。",
+    "overview.steps": "各步骤，每步一行",
+    "arch.src_embed": "源句：嵌入 + 位置编码",
+    "arch.tgt_embed": "目标句（右移一位）：嵌入 + 位置编码",
+    "arch.shape": "{n}×{d}",
+    "arch.encoder": "编码器 × {n}",
+    "arch.decoder": "解码器 × {n}",
+    "arch.layer": "第 {i} 层",
+    "arch.self_attn": "自注意力",
+    "arch.masked_attn": "掩码自注意力",
+    "arch.cross_attn": "交叉注意力（键、值来自 M）",
+    "arch.heads": "h = {h}，d_k = {dk}",
+    "arch.norm": "残差与层归一化",
+    "arch.ffn.label": "前馈网络",
+    "arch.ffn": "{d}→{dff}→{d}",
+    "arch.ffn.single": "{d}→{d}，单层",
+    "arch.final_norm": "最后的层归一化",
+    "arch.generator": "线性层 + softmax",
+    "arch.prediction": "预测的词",
+    "recap.title": "回顾",
+    "recap.computed": "算了什么：计算图上共 {steps} 步，从源句的 {n} 个编号，到解码器 {m} 个"
+                      "位置上各 {V} 个概率。",
+    "recap.prediction": "预测结果：“{words}”，{n} 个位置中对了 {k} 个。在“{tok}”之后模型选了"
+                        "“{word}”（p = {p}）；目标词“{want}”的概率是 p = {pw}。",
+    "recap.said": "预测结果：“{words}”。",
+    "recap.loss": "损失原为 L = {before}；以 η = {lr} 更新一次之后，同一句话的损失是 "
+                  "L = {after}。",
+    "recap.takeaways": "教程最后列了三条要点，这里逐条订正：",
+    "recap.takeaway.1": "1. “这个例子非常简化，没有涉及 epoch”：确实如此；handformer train "
+                        "会跑多个 epoch，handformer walk --checkpoint FILE 可以逐步查看训练后的"
+                        "模型。",
+    "recap.takeaway.2": "2. “它只展示了训练过程，看不到评估或测试”：handformer translate "
+                        "--explain 展示推理，一次一个词元；walk --backward 展示训练这一步本身："
+                        "损失、每个梯度和一次更新。",
+    "recap.takeaway.3": "3. “掩码多头注意力可以防止模型窥视未来，有助于避免过拟合”：前半句对，"
+                        "后半句不对（D10）。掩码保证从左到右的因果顺序，它不是正则化手段。",
+    "flow.next": "接下来：{where}。",
+    "place.input": "输入",
+    "place.encoder": "编码器",
+    "place.decoder": "解码器",
+    "place.head": "第 {h} 个头",
+    "place.loss": "损失",
+    "place.backward": "反向传播",
+    "place.update": "参数更新",
+    "place.norm": "残差与层归一化 {k}",
+    "told.before": "（讲解见“{where}”。）",
+    # 勘误：步骤里显示的一行，可展开为全文
+    "erratum.numbers": "⚠ 教程此处不同：{theirs}，正确值 {ours}",
+    "D1.summary": "⚠ 教程除以 d_model，而不是 √d_k",
+    "D2.summary": "⚠ 教程把交叉注意力的输入接反了",
+    "D3.summary": "⚠ 教程在最后一层之前把矩阵展平",
+    "D4.summary": "⚠ 教程的前馈网络只有一层",
+    "D5.summary": "⚠ 教程把 ε 放在根号外，且没有 γ、β",
+    "D6.summary": "⚠ 教程的 i 按列计数，而不是按对",
+    "D7.summary": "⚠ 教程把词写成列",
+    "D8.summary": "⚠ 教程说掩码可有可无",
+    "D9.summary": "⚠ 教程让解码器一次只读一个词元",
+    "D10.summary": "⚠ 教程说掩码有助于避免过拟合",
+    "D11.summary": "⚠ 教程说 LLaMA 有编码器",
+    "D14.summary": "⚠ 教程的权重全部取自 [0, 1)",
+    "D16.summary": "⚠ 教程的输出层说不出 <end>",
+    "D17.summary": "⚠ 教程的编码器输入丢了“the”",
+    "D18.summary": "⚠ 教程的维度规则只是经验法则",
     # 这门语言的设置，不是文字：HTML 的 lang 标记、CSS 和图中字体
     "lang.tag": "zh-CN",
     "lang.font": "\"Noto Sans CJK SC\",\"Noto Sans SC\",\"PingFang SC\",\"Microsoft YaHei\",system-ui,sans-serif",

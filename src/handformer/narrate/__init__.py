@@ -11,18 +11,29 @@ from .document import Callout, Matrix, Section
 from .select import select
 
 
-def build(tape, lang: str = "en") -> list[Section]:
+def build(tape, lang: str = "en", level: str = "steps") -> list[Section]:
     """Every step the tape's model family tells (its story), in order, in ``lang`` (a language
-    of handformer.i18n): for the encoder-decoder from the dataset to the predicted word (and,
-    after a backward pass, the loss, every gradient and the update)."""
-    from ..families.registry import family_of
-    from .context import Ctx
+    of handformer.i18n): for the encoder-decoder the overview, the dataset to the predicted word
+    (and, after a backward pass, the loss, every gradient and the update), the recap.
 
+    ``level``: "overview" (the overview, one line per step, the recap), "steps" (every step,
+    each explanation told once and then referred to) or "all" (every explanation every time)."""
+    from ..config import HandformerError
+    from ..families.registry import family_of
+    from . import flow, places
+    from .context import Ctx
+    from .overview import LEVELS, at_level, link_blocks
+
+    if level not in LEVELS:
+        raise HandformerError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
     family = family_of(tape)
-    ctx = Ctx(tape, lang)
+    ctx = Ctx(tape, lang, level=level)
     for narrator in family.story(tape):
         narrator(ctx)
-    return ctx.sections
+    link_blocks(ctx.sections)
+    flow.link(ctx, ctx.sections)
+    places.assign(ctx, ctx.sections)
+    return at_level(ctx.sections, level, ctx)
 
 
 __all__ = ["Callout", "Matrix", "Section", "build", "select"]

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..formula import head, prime, sup, transpose
-from .context import MAX_HEADS, Ctx, dims, f3, row_text
+from .context import MAX_HEADS, Ctx, dims, f3, mark, row_text
 from .document import Section
 
 
@@ -48,6 +48,7 @@ KIND_KEYS = {
 }
 PROJECTION_KEYS = {"q": ("proj.q", "proj.title.q"), "k": ("proj.k", "proj.title.k"),
                    "v": ("proj.v", "proj.title.v")}  # (sentence, title)
+CROSS_KEYS = {"k": "proj.k.cross", "v": "proj.v.cross"}  # keys and values read the memory M
 
 
 def attention(ctx: Ctx, p: str, kind: str, number: str, layer: int) -> None:
@@ -70,6 +71,8 @@ def intro(ctx: Ctx, b: Block) -> None:
     d = int(ctx.cfg.get("d_model", 0))
     paragraphs = [ctx.t(KIND_KEYS[b.kind]["intro"]),
                   ctx.t("attn.sizes", h=b.heads, dk=b.dk, dv=b.dv, d=d, n=len(b.q_tokens))]
+    if b.kind == "cross":
+        paragraphs.append(ctx.t("attn.cross.nomask"))
     if b.heads > b.shown:
         paragraphs.append(ctx.t("attn.more_heads", shown=b.shown, h=b.heads))
     callouts = []
@@ -90,10 +93,9 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
     out = ctx.head(f"{b.p}.{which}", h)
-    paragraphs = [ctx.t(PROJECTION_KEYS[which][0], d=d, w=width, tok=x_tokens[0],
-                        row=row_text(out[0]))]
-    if which == "k" and b.kind == "cross":
-        paragraphs.append(ctx.t("proj.cross_kv"))
+    key = CROSS_KEYS[which] if b.kind == "cross" and which in CROSS_KEYS else \
+        PROJECTION_KEYS[which][0]
+    paragraphs = [ctx.t(key, d=d, w=width, tok=x_tokens[0], row=row_text(out[0]))]
     callouts = []
     if which == "q" and ctx.first("D7"):
         callouts.append(ctx.callout("D7", "D7"))
@@ -119,8 +121,9 @@ def _projection_equation(ctx: Ctx, b: Block, h: int, which: str, x_sym: str, out
         equation += ["+", ctx.mat(f"{b.p}.b_{which}", b_sym,
                                   None if bias is None else bias[part], cols=dims(width, col),
                                   kind="vector")]
-    return equation + ["=", ctx.mat(f"{b.p}.head.{h}.{which}", b.sym(big, h), out, x_tokens,
-                                    dims(width, col))]
+    mark(equation[0], rows=(0,))  # "“when” gets [...]": row 0 of the input makes row 0
+    return equation + ["=", mark(ctx.mat(f"{b.p}.head.{h}.{which}", b.sym(big, h), out,
+                                         x_tokens, dims(width, col)), rows=(0,))]
 
 
 def scores(ctx: Ctx, b: Block, h: int) -> None:
@@ -142,11 +145,14 @@ def scores(ctx: Ctx, b: Block, h: int) -> None:
                              b.kv_tokens, note=ctx.t("note.tutorial"))))
     if b.kind == "enc" and not b.masked and ctx.first("D8.enc"):
         callouts.append(ctx.callout("D8", "D8.enc"))
-    equation = [ctx.mat(f"{b.p}.head.{h}.q", b.sym("Q", h), q, b.q_tokens, dims(b.dk, "k")),
+    # the worked score: row 0 of Q times column j of Kᵀ makes S[0, j]
+    equation = [mark(ctx.mat(f"{b.p}.head.{h}.q", b.sym("Q", h), q, b.q_tokens,
+                             dims(b.dk, "k")), rows=(0,)),
                 r"\cdot",
-                ctx.mat(f"{b.p}.head.{h}.k", transpose(b.sym("K", h)), k.T, dims(b.dk, "k"),
-                        b.kv_tokens), r"\div \sqrt{" + str(b.dk) + "}", "=",
-                ctx.mat(f"{b.p}.head.{h}.scores", b.sym("S", h), s, b.q_tokens, b.kv_tokens)]
+                mark(ctx.mat(f"{b.p}.head.{h}.k", transpose(b.sym("K", h)), k.T, dims(b.dk, "k"),
+                             b.kv_tokens), cols=(j,)), r"\div \sqrt{" + str(b.dk) + "}", "=",
+                mark(ctx.mat(f"{b.p}.head.{h}.scores", b.sym("S", h), s, b.q_tokens,
+                             b.kv_tokens), cell=(0, j), rows=(0,), cols=(j,))]
     ctx.add(Section(f"{b.p}.head.{h}.scores", b.number,
                     ctx.t("scores.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.scores"), equation=equation, callouts=callouts,
@@ -160,6 +166,8 @@ def mask(ctx: Ctx, b: Block, h: int) -> None:
     paragraphs = [ctx.t(key, k=hidden, first=b.q_tokens[0], last=b.q_tokens[-1],
                         n=len(b.kv_tokens))]
     callouts = [ctx.callout("D8", "D8.pad")] if b.kind != "self" and ctx.first("D8.pad") else []
+    if b.kind == "self" and ctx.first("D10.forward"):  # the tutorial's third takeaway
+        callouts.append(ctx.callout("D10", "D10.forward"))
     ctx.add(Section(f"{b.p}.head.{h}.masked", b.number,
                     ctx.t("mask.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.masked"), callouts=callouts,
@@ -180,11 +188,17 @@ def pattern(ctx: Ctx, b: Block, h: int) -> None:
     top = float(a.max(axis=-1).mean())
     if ctx.cfg.get("init") == "uniform" and top >= 0.8 and ctx.first("D14.softmax"):
         callouts.append(ctx.callout("D14", "D14.softmax", top=f3(top)))
+    read = "masked" if b.masked else "scores"  # the softmax reads S (or S' under a mask)
+    s_sym = prime(b.sym("S", h)) if b.masked else b.sym("S", h)
+    equation = [mark(ctx.mat(f"{b.p}.head.{h}.{read}", s_sym, ctx.head(f"{b.p}.{read}", h),
+                             b.q_tokens, b.kv_tokens), rows=(0,)), r"\rightarrow",
+                mark(ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens,
+                             b.kv_tokens, kind="pattern"), cell=(0, best), rows=(0,),
+                     keep_rows=(len(b.q_tokens) - 1,))]
     ctx.add(Section(f"{b.p}.head.{h}.pattern", b.number,
                     ctx.t("pattern.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.pattern"),
-                    equation=[ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens,
-                                      b.kv_tokens, kind="pattern")],
+                    equation=equation,
                     callouts=callouts, steps=[f"{b.p}.head.{h}.pattern"]))
 
 
@@ -194,10 +208,13 @@ def weighted_sum(ctx: Ctx, b: Block, h: int) -> None:
     paragraphs = [ctx.t("z.p1", dv=b.dv),
                   ctx.t("z.p2", tok=b.q_tokens[0], best=b.kv_tokens[best],
                         pct=f"{100 * a[0, best]:.0f}", row=row_text(z[0]))]
-    equation = [ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens, b.kv_tokens,
-                        kind="pattern"), r"\cdot",
-                ctx.mat(f"{b.p}.head.{h}.v", b.sym("V", h), v, b.kv_tokens, dims(b.dv, "v")),
-                "=", ctx.mat(f"{b.p}.head.{h}.z", b.sym("Z", h), z, b.q_tokens, dims(b.dv, "v"))]
+    # row 0 of Z: row 0 of A weighs the rows of V ("“when” takes 40% of “you”'s value")
+    equation = [mark(ctx.mat(f"{b.p}.head.{h}.pattern", b.sym("A", h), a, b.q_tokens,
+                             b.kv_tokens, kind="pattern"), cell=(0, best), rows=(0,)), r"\cdot",
+                mark(ctx.mat(f"{b.p}.head.{h}.v", b.sym("V", h), v, b.kv_tokens,
+                             dims(b.dv, "v")), rows=(best,)),
+                "=", mark(ctx.mat(f"{b.p}.head.{h}.z", b.sym("Z", h), z, b.q_tokens,
+                                  dims(b.dv, "v")), rows=(0,))]
     ctx.add(Section(f"{b.p}.head.{h}.z", b.number,
                     ctx.t("z.title", where=b.where(ctx, h)), paragraphs,
                     formula=ctx.formula(f"{b.p}.z"), equation=equation,
@@ -210,8 +227,11 @@ def output(ctx: Ctx, b: Block) -> None:
     concat, out = ctx.value(f"{b.p}.concat"), ctx.value(f"{b.p}.out")
     number = "7b" if b.kind == "enc" else b.number
     width = concat.shape[-1]
-    equation = [ctx.mat(f"{b.p}.concat", "Z", concat, b.q_tokens, dims(width, "z")), r"\cdot",
-                ctx.param(f"{b.p}.w_o", "W^O", dims(width, "z"), dims(d))]
+    # the joined columns named by the head they come from: z1.0 … z1.3, z2.0 …
+    by_head = [f"z{j // b.dv + 1}.{j % b.dv}" for j in range(width)] if b.heads > 1 else \
+        dims(width, "z")
+    equation = [ctx.mat(f"{b.p}.concat", "Z", concat, b.q_tokens, by_head), r"\cdot",
+                ctx.param(f"{b.p}.w_o", "W^O", by_head, dims(d))]
     if f"{b.p}.b_o" in ctx.tape.index[f"{b.p}.out"].inputs:
         equation += ["+", ctx.mat(f"{b.p}.b_o", "b^O", ctx.value(f"{b.p}.b_o"), cols=dims(d),
                                   kind="vector")]

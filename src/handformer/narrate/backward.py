@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import head
-from .context import MAX_HEADS, Ctx, dims, f3
+from . import names
+from .context import MAX_HEADS, Ctx, dims, f3, mark
 from .document import Section
+from .unicode_math import to_text
 
 # Steps whose gradient is told together with the step after them (in reverse order), because
 # alone they only repeat a neighbour: concat = the heads side by side, resid = ∂L/∂(LN input).
@@ -54,27 +56,46 @@ def gradient_section(ctx: Ctx, name: str) -> None:
         equation += _grad_matrices(ctx, shown)
     g = ctx.grad(name)
     at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape) if g.size else ()
+    _mark_largest(equation, at)
+    sym = to_text(names.symbol(name))
     if ctx.first("grad.intro"):
-        paragraphs.append(ctx.t("grad.intro", name=name))
+        paragraphs.append(ctx.t("grad.intro", name=sym))
     paragraphs.append(ctx.t("grad.p1", max=f3(g[at]) if g.size else "0",
                             where=_where(ctx, name, at)))
-    if step.op in GRAD_OP_KEYS:
+    if step.op == "head_proj":  # Q, K or V: the weight and the input that made it
+        w, x = step.inputs[1], step.inputs[0]
+        paragraphs.append(ctx.t("grad.op.head_proj", w=to_text(names.symbol(w)), sym=sym,
+                                x="M" if ".cross_attn." in name and name[-1] in "kv" else
+                                to_text(names.symbol(x))))
+    elif step.op in GRAD_OP_KEYS:
         paragraphs.append(ctx.t(GRAD_OP_KEYS[step.op]))
     inputs = [i for n in [name, *_folded(ctx, name)] for i in ctx.tape.index[n].inputs]
     for param in [i for i in inputs if i in ctx.tape.grads and i not in ctx.tape.index]:
         equation += _param_grad(ctx, param)
-    _special(ctx, name, step, paragraphs, callouts)
-    ctx.add(Section(f"grad.{name}", "15", ctx.t("grad.title", name=name),
+    _special(ctx, name, step, paragraphs, callouts, equation)
+    ctx.add(Section(f"grad.{name}", "15", ctx.t("grad.title", sym=sym,
+                                                 what=names.words(ctx, name)),
                     paragraphs, formula=step.grad_formula, equation=equation,
                     callouts=callouts, steps=[name, *_folded(ctx, name)], phase="backward"))
 
 
-def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list) -> None:
+def _mark_largest(equation: list, at: tuple) -> None:
+    """The entry the text names (the largest gradient) is the worked cell of its matrix: the
+    first matrix, or for gradients by head the matrix of that head."""
+    if len(at) < 2 or not equation:
+        return
+    target = equation[at[0]] if len(at) == 3 and at[0] < len(equation) else equation[0]
+    mark(target, cell=(at[-2], at[-1]))
+
+
+def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list,
+             equation: list) -> None:
     if name == "generator.logits":
         p, g = ctx.value("generator.probs"), ctx.grad(name)
         target = (ctx.meta.get("target") or {}).get("ids") or []
         if target and not isinstance(target[0], list):
             n, w = len(target), int(target[0])
+            mark(equation[0], keep_cols=[int(t) for t in target])  # the text names "win"
             paragraphs.append(ctx.t("grad.logits", n=n, p=f3(p[0, w]), g=f3(g[0, w]),
                                     word=ctx.vocab[w]))
         callouts.append(ctx.callout("D9", "D9.backward", n=g.shape[0]))
@@ -164,9 +185,8 @@ def _used_rows(ctx: Ctx, param: str) -> list[int] | None:
 
 
 def _short(name: str) -> str:
-    parts = name.split(".")
-    text = ".".join(parts[-2:])  # the layer part and the leaf: self_attn.w_q
-    return r"\mathrm{" + text.replace("_", r"\_") + "}"
+    """The lesson's symbol of a step or parameter: S, W^Q, LN(R) (never a dotted name)."""
+    return names.symbol(name)
 
 
 def updates(ctx: Ctx) -> None:
@@ -182,17 +202,23 @@ def updates(ctx: Ctx) -> None:
         at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape)
         eta = f"{lr:g}" if lr is not None else "η"
         paragraphs = [ctx.t("update.first", lr=eta)] if i == 0 else []
+        if i == 0 and "loss_after" in (ctx.meta.get("update") or {}) and "loss" in ctx.tape.index:
+            paragraphs.append(ctx.t("update.loss", after=f3(ctx.meta["update"]["loss_after"]),
+                                    before=f3(np.asarray(ctx.tape.index["loss"].value).ravel()[0])))
         where = [(rows if k == 0 and before.ndim == 2 else cols)[i] for k, i in enumerate(at)]
         if used is not None:
             paragraphs.append(ctx.t("update.embed", k=len(used), rest=len(ctx.vocab) - len(used),
                                     V=len(ctx.vocab)))
-        paragraphs.append(ctx.t("update.p1", name=name, at=", ".join(where),
+        paragraphs.append(ctx.t("update.p1", name=to_text(names.symbol(name)), at=", ".join(where),
                                 before=f3(before[at]), lr=eta, g=f3(g[at]), after=f3(after[at])))
         kind = "vector" if before.ndim == 1 else "matrix"
-        mats = [ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind)
+        cell = tuple(at) if before.ndim == 2 else None  # the entry worked out in the text
+        mats = [mark(ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind), cell=cell,
+                     keep_cols=[] if cell else [at[0]])
                 for w, s, a in (("before", r"\theta", before), ("grad", "g", g),
                                 ("after", r"\theta'", after))]
-        ctx.add(Section(f"update.{name}", "16", ctx.t("update.title", name=name),
+        ctx.add(Section(f"update.{name}", "16", ctx.t("update.title",
+                                                      what=names.words(ctx, name)),
                         paragraphs, formula=rf"\theta \leftarrow \theta - {eta}\, g",
                         equation=[mats[0], "-", eta, r"\cdot", mats[1], "=", mats[2]],
                         steps=[name], phase="update"))

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import errata, i18n
 from ..ops import OPS
-from .document import Callout, Matrix, Section
+from .document import Callout, Highlight, Matrix, Section
 
 # The tutorial's step numbers as the language tells them (English "7", Chinese "第七步").
 NUMBER_KEYS = {"1": "number.1", "2": "number.2", "3": "number.3", "4": "number.4",
@@ -20,16 +20,26 @@ NUMBER_KEYS = {"1": "number.1", "2": "number.2", "3": "number.3", "4": "number.4
                "12": "number.12", "12b": "number.12b", "13": "number.13", "14": "number.14",
                "15": "number.15", "16": "number.16"}
 
+# The one-line summary of each erratum whose difference is not a number (i18n keys written out).
+SUMMARY_KEYS = {"D1": "D1.summary", "D2": "D2.summary", "D3": "D3.summary", "D4": "D4.summary",
+                "D5": "D5.summary", "D6": "D6.summary", "D7": "D7.summary", "D8": "D8.summary",
+                "D9": "D9.summary", "D10": "D10.summary", "D11": "D11.summary",
+                "D14": "D14.summary", "D16": "D16.summary", "D17": "D17.summary",
+                "D18": "D18.summary"}
+
 MAX_HEADS = 4  # per attention block, heads shown one by one; the rest are told in one sentence
 
 
 class Ctx:
     """A tape being narrated in one language; collects the sections in order."""
 
-    def __init__(self, tape, lang: str, row: int = 0):
+    def __init__(self, tape, lang: str, row: int = 0, level: str = "steps"):
         """``lang``: a language of handformer.i18n; ``row``: which sentence of a batched tape
-        is told."""
+        is told; ``level``: "all" tells every explanation each time it applies, the others tell
+        it once and then refer back to where it was told."""
         self.tape, self.lang, self.texts, self.row = tape, lang, i18n.table(lang), row
+        self.level = level
+        self.told_at: dict[str, Section] = {}  # paragraph → the section that told it first
         self.meta = tape.meta
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
@@ -57,15 +67,37 @@ class Ctx:
         return True
 
     def callout(self, code: str, key: str, tutorial: Matrix | None = None, **numbers) -> Callout:
-        return Callout(code, self.t(key, **numbers), tutorial)
+        """An erratum: its full text, and a one-line summary (the tutorial's number against ours
+        where the difference is a number); ``repeat`` once the same text was told before."""
+        if "theirs" in numbers and "ours" in numbers:
+            summary = self.t("erratum.numbers", theirs=numbers["theirs"], ours=numbers["ours"])
+        else:
+            summary = self.t(SUMMARY_KEYS[code]) if code in SUMMARY_KEYS else ""
+        repeat = not self.first(f"callout.{key}") and self.level != "all"
+        return Callout(code, self.t(key, **numbers), tutorial, summary, repeat)
 
     def add(self, section: Section, numbered: bool = True) -> Section:
         """Append a section; ``numbered``: its title is drawn after "Step N · " (the BERT and
         decoding stories title their sections without it)."""
         if numbered:
             section.prefix = self.step_label(section.number)
+        self._refer_back(section)
         self.sections.append(section)
         return section
+
+    def _refer_back(self, section: Section) -> None:
+        """A paragraph told word for word in an earlier section becomes one line that names
+        that section (at every level but "all"), so an explanation is read once."""
+        kept, earlier = [], []
+        for paragraph in section.paragraphs:
+            first = self.told_at.setdefault(paragraph, section)
+            if first is section or self.level == "all":
+                kept.append(paragraph)
+            elif first.heading not in earlier:
+                earlier.append(first.heading)
+        if earlier:
+            kept.append(self.t("told.before", where="; ".join(earlier)))
+        section.paragraphs = kept
 
     # --- numbers -----------------------------------------------------------------------------
 
@@ -159,6 +191,18 @@ class Ctx:
 
     def param(self, name: str, symbol: str, rows=None, cols=None) -> Matrix | str:
         return self.mat(name, symbol, self.value(name), rows, cols)
+
+
+def mark(m, cell: tuple[int, int] | None = None, rows=(), cols=(), keep_rows=(), keep_cols=()):
+    """The worked cell (and the rows and columns that make it) on a Matrix, and the rows and
+    columns the text names (never elided); a matrix missing from a loaded tape is left as is."""
+    if isinstance(m, Matrix):
+        if cell is not None or rows or cols:
+            m.highlight = Highlight(None if cell is None else (int(cell[0]), int(cell[1])),
+                                    tuple(int(r) for r in rows), tuple(int(c) for c in cols))
+        m.keep_rows = tuple(sorted({*m.keep_rows, *(int(r) for r in keep_rows)}))
+        m.keep_cols = tuple(sorted({*m.keep_cols, *(int(c) for c in keep_cols)}))
+    return m
 
 
 def _batched_steps(tape) -> set[str]:

@@ -52,14 +52,14 @@ def _step(step, number: int, result, vocab, ctx) -> Section:
                      and s.name.split(".")[1].isdigit()}, key=int)
     last = layers[-1]
     paragraphs = [ctx.t("decode.step.p1", prefix=" ".join(vocab.decode(prefix)),
-                        n=len(prefix), steps=len(tape.steps)),
+                        pos=len(prefix) - 1),
                   ctx.t("decode.step.p2", layer=int(last) + 1)]
     pattern = tape[f"decoder.{last}.cross_attn.pattern"][0][:, -1, :]
     src_tokens = _src_tokens(result, vocab)
     equation = [Matrix(f"decoder.{last}.cross_attn.pattern", "A", pattern,
                        [ctx.t("decode.head", h=h + 1) for h in range(pattern.shape[0])],
                        src_tokens,
-                       kind="pattern", note=ctx.t("decode.cross", n=len(prefix)))]
+                       kind="pattern", note=ctx.t("decode.cross", n=len(prefix) - 1))]
     top = step.top[0]
     equation.append(Matrix("generator.probs", "p", np.array([p for _, p in top]),
                            cols=vocab.decode([i for i, _ in top]), kind="vector",
@@ -67,25 +67,32 @@ def _step(step, number: int, result, vocab, ctx) -> Section:
     if len(step.prefixes) > 1:
         paragraphs.append(ctx.t("decode.step.hyps", k=len(step.prefixes),
                                 prefix=" ".join(vocab.decode(prefix))))
-    paragraphs += _choice(step, vocab, ctx)
+    chosen, table = _choice(step, vocab, ctx)
+    paragraphs += chosen
+    equation += table
     return Section(f"decode.{number}", "13", ctx.t("decode.step.title", t=number), paragraphs,
                    formula=tape.index["generator.probs"].formula, equation=equation,
                    steps=["generator.logits", "generator.probs"], phase="decode")
 
 
-def _choice(step, vocab, ctx) -> list[str]:
+def _choice(step, vocab, ctx) -> tuple[list[str], list[Matrix]]:
+    """The word chosen (greedy), or the hypotheses kept (beam) as a table: one row per
+    hypothesis, its log-probability in the one column, so no item is ever cut across lines."""
     if len(step.chosen) == 1 and len(step.prefixes) == 1 and step.chosen[0][0] == 0 \
             and step.top[0][0][0] == step.chosen[0][1]:
         word_id, p = step.top[0][0]
         word = vocab.decode([word_id])[0]
         key = "decode.step.end" if word == "<end>" else "decode.step.greedy"
-        return [ctx.t(key, word=word, p=p)]
-    lines = [ctx.t("decode.step.beam")]
+        return [ctx.t(key, word=word, p=p)], []
+    rows, scores = [], []
     for h, word_id, score in step.chosen:
         words = vocab.decode(step.prefixes[h][1:] + [word_id])
-        lines.append(ctx.t("decode.hyp", text=" ".join(words), score=score,
-                           done=ctx.t("decode.done") if words[-1] == "<end>" else ""))
-    return ["\n".join(lines)]
+        text = " ".join(words)
+        rows.append(ctx.t("decode.hyp.done", text=text) if words[-1] == "<end>" else text)
+        scores.append([score])
+    table = Matrix("decode.beam", r"\log P", np.array(scores), rows, [ctx.t("decode.hyp.col")],
+                   scale="signed")
+    return [ctx.t("decode.step.beam")], [table]
 
 
 def _result(result, ctx, src) -> Section:

@@ -41,6 +41,8 @@ class Matrix:
     source: str = ""  # id of the section whose step made this matrix ("" if it is an input)
     keep_rows: tuple[int, ...] = ()  # rows the narration names: never elided
     keep_cols: tuple[int, ...] = ()  # columns the narration names: never elided
+    # Widths of consecutive column groups drawn apart, e.g. (4, 4): Concat's columns by head
+    col_groups: tuple[int, ...] = ()
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -56,6 +58,8 @@ class Callout:
     tutorial: Matrix | None = None  # the tutorial's number, shown beside ours (D1, D5, D6)
     # One line shown in the step, opening to ``text``: "the comic differs here: 17.175 vs 5.725"
     summary: str = ""
+    # Told in full in an earlier step: a renderer may show the summary alone (never at --level all)
+    repeat: bool = False
 
 
 @dataclass
@@ -67,6 +71,7 @@ class Block:
     kind: str  # "embed", "attention", "norm", "ffn", "linear", "stack", "output"
     section: str = ""  # id of the first section that computes it (for links)
     detail: str = ""  # sizes, e.g. "1 head, d_k 4"
+    number: str = ""  # the step number of ``section`` as the language tells it ("Step 7")
     children: list[Block] = field(default_factory=list)
 
 

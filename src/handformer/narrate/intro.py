@@ -8,7 +8,7 @@ import numpy as np
 
 from ..formula import prime, sub
 from ..text import tokenize
-from .context import Ctx, dims, f3, row_text
+from .context import Ctx, dims, f3, mark, row_text
 from .document import Section
 
 LIST_LIMIT = 30  # words listed one by one in the encoding step; the rest are counted
@@ -94,7 +94,8 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
     sym = "X" if side == "src" else "Y"
     ctx.add(Section(f"{p}.tok", number, ctx.t(SIDE_KEYS[side]["embed.title"]), paragraphs,
                     formula=ctx.formula(f"{p}.tok"),
-                    equation=[ctx.mat(f"{p}.tok", sym + "_{tok}", x, tokens, dims(d))],
+                    equation=[mark(ctx.mat(f"{p}.tok", sym + "_{tok}", x, tokens, dims(d)),
+                                   rows=(0,))],
                     callouts=callouts, steps=[f"{p}.tok"]))
     if f"{p}.scaled" in ctx.tape.index:
         scaled = ctx.value(f"{p}.scaled")
@@ -133,9 +134,10 @@ def model_input(ctx: Ctx, p: str, number: str) -> None:
     a_sym = ctx.tape.index[step.inputs[0]].symbols.get("out", sym + "_{tok}")
     paragraphs = [ctx.t(SIDE_KEYS[side]["input"], n=len(tokens), d=d),
                   ctx.t("input.p2", tok=tokens[0], a=f3(a[0, 0]), b=f3(pe[0, 0]), c=f3(x[0, 0]))]
-    equation = [ctx.mat(step.inputs[0], a_sym, a, tokens, dims(d)), "+",
-                ctx.mat(f"{p}.pos", "PE", pe, tokens, dims(d), kind="positional"), "=",
-                ctx.mat(f"{p}.out", sym, x, tokens, dims(d))]
+    equation = [mark(ctx.mat(step.inputs[0], a_sym, a, tokens, dims(d)), cell=(0, 0)), "+",
+                mark(ctx.mat(f"{p}.pos", "PE", pe, tokens, dims(d), kind="positional"),
+                     cell=(0, 0)), "=",
+                mark(ctx.mat(f"{p}.out", sym, x, tokens, dims(d)), cell=(0, 0))]
     title = "input.title" if side == "src" else "input.title.tgt"
     ctx.add(Section(f"{p}.out", number, ctx.t(title), paragraphs,
                     formula=ctx.formula(f"{p}.out"), equation=equation, steps=[f"{p}.out"]))

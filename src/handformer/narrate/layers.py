@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .attention import attention
-from .context import Ctx, dims, f3
+from .context import Ctx, dims, f3, mark
 from .document import Section
 from .intro import embedding, model_input, positional
 
@@ -92,9 +92,12 @@ def add_norm(ctx: Ctx, stack: str, i: int, ln: str, sublayer: str, last: bool = 
                                c=f3(r[0, 0]))],
                         formula=ctx.formula(f"{p}.resid", out="R", a="X",
                                             b=_sub_symbol(sublayer)),
-                        equation=[ctx.mat(resid_step.inputs[0], "X", x, tokens, dims(d)), "+",
-                                  ctx.mat(sublayer, _sub_symbol(sublayer), sub, tokens, dims(d)),
-                                  "=", ctx.mat(f"{p}.resid", "R", r, tokens, dims(d))],
+                        equation=[mark(ctx.mat(resid_step.inputs[0], "X", x, tokens, dims(d)),
+                                       cell=(0, 0)), "+",
+                                  mark(ctx.mat(sublayer, _sub_symbol(sublayer), sub, tokens,
+                                               dims(d)), cell=(0, 0)),
+                                  "=", mark(ctx.mat(f"{p}.resid", "R", r, tokens, dims(d)),
+                                            cell=(0, 0))],
                         steps=[f"{p}.resid"]))
     norm(ctx, f"{p}", number, tokens, where, r, last=last and stack == "encoder"
          and not ctx.has("encoder.norm.out"))
@@ -109,13 +112,19 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str, r, last=F
     d = int(ctx.cfg.get("d_model", 0))
     y, mean, std = ctx.value(f"{p}.out"), ctx.extra(f"{p}.out", "mean"), ctx.extra(f"{p}.out", "std")
     paragraphs = [ctx.t("norm.p1")]
+    if ctx.cfg.get("ln_eps") is not None:
+        paragraphs.append(ctx.t("norm.eps", eps=_sci(float(ctx.cfg["ln_eps"]))))
     equation = []
     if mean is not None and std is not None:
         paragraphs.append(ctx.t("norm.p2", tok=tokens[0], mu=f3(mean[0]), sd=f3(std[0]),
                                 x=f3(r[0, 0]) if r is not None else "?", y=f3(y[0, 0])))
         stats = np.stack([mean, std], axis=-1)
-        equation = [ctx.mat(f"{p}.out.stats", r"\mu,\ \sqrt{\sigma^2+\varepsilon}", stats,
-                            tokens, ["μ", "√(σ²+ε)"]), r"\Rightarrow"]
+        # R (what is normalized), its rows' μ and √(σ²+ε), then LN(R); the worked number is
+        # row 0, column 0 of R and of LN(R)
+        equation = [mark(ctx.mat(f"{p}.resid", "R", r, tokens, dims(d)), cell=(0, 0)),
+                    r"\Rightarrow",
+                    mark(ctx.mat(f"{p}.out.stats", r"\mu,\ \sqrt{\sigma^2+\varepsilon}", stats,
+                                 tokens, ["μ", "√(σ²+ε)"]), rows=(0,)), r"\Rightarrow"]
     gamma, beta = ctx.value(f"{p}.gamma"), ctx.value(f"{p}.beta")
     if gamma is not None and np.all(gamma == 1) and np.all(beta == 0):
         paragraphs.append(ctx.t("norm.gamma_start"))
@@ -128,15 +137,23 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str, r, last=F
     stack = p.split(".")[0]
     if tutorial is not None and ctx.first(f"D5.{stack}"):
         i, j = np.unravel_index(int(np.argmax(np.abs(tutorial - y))), y.shape)
+        # The tutorial's matrix beside ours only where the two differ at the shown decimals.
+        visible = bool(np.any(np.round(tutorial, 3) != np.round(y, 3)))
         callouts.append(ctx.callout(
             "D5", "D5", tok=tokens[i], col=f"d{j}", ours=f"{y[i, j]:.7f}",
             theirs=f"{tutorial[i, j]:.7f}", diff=f"{abs(tutorial[i, j] - y[i, j]):.1e}",
             tutorial=ctx.mat(f"{p}.out.tutorial", r"\mathrm{LN}_{tutorial}", tutorial, tokens,
-                             dims(d), note=ctx.t("note.tutorial"))))
-    equation.append(ctx.mat(f"{p}.out", r"\mathrm{LN}(R)", y, tokens, dims(d)))
+                             dims(d), note=ctx.t("note.tutorial")) if visible else None))
+    equation.append(mark(ctx.mat(f"{p}.out", r"\mathrm{LN}(R)", y, tokens, dims(d)),
+                         cell=(0, 0) if equation else None))
     ctx.add(Section(f"{p}.out", number, ctx.t("norm.title", where=where), paragraphs,
                     formula=ctx.formula(f"{p}.out", x="R"), equation=equation,
                     callouts=callouts, steps=[f"{p}.out"]))
+
+
+def _sci(x: float) -> str:
+    """1e-05 as 1e-5, the way the paper and PyTorch write ε."""
+    return f"{x:g}".replace("e-0", "e-").replace("e+0", "e+")
 
 
 def final_norm(ctx: Ctx, stack: str, number: str) -> None:

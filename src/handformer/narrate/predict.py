@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .context import Ctx, dims, f3
+from .context import Ctx, dims, f3, mark
 from .document import Section
 from .intro import specials
 
@@ -32,7 +32,9 @@ def logits(ctx: Ctx) -> None:
     if "generator.b" in step.inputs:
         equation += ["+", ctx.mat("generator.b", "b_{out}", ctx.value("generator.b"),
                                   cols=ctx.vocab, kind="vector")]
-    equation += ["=", ctx.mat("generator.logits", r"\mathrm{logits}", z, tokens, ctx.vocab)]
+    named = [*np.argmax(z, axis=-1), *_targets(ctx)]  # every position's pick and target
+    equation += ["=", mark(ctx.mat("generator.logits", r"\mathrm{logits}", z, tokens, ctx.vocab),
+                           keep_cols=named)]
     ctx.add(Section("generator.logits", "13", ctx.t("logits.title"), paragraphs,
                     formula=ctx.formula("generator.logits"), equation=equation,
                     callouts=callouts, steps=["generator.logits"]))
@@ -46,7 +48,9 @@ def probabilities(ctx: Ctx) -> None:
                         uniform=f3(1 / len(ctx.vocab)))]
     ctx.add(Section("generator.probs", "13", ctx.t("probs.title"), paragraphs,
                     formula=ctx.formula("generator.probs"),
-                    equation=[ctx.mat("generator.probs", "p", p, tokens, ctx.vocab)],
+                    equation=[mark(ctx.mat("generator.probs", "p", p, tokens, ctx.vocab),
+                                   cell=(0, best), rows=(0,),
+                                   keep_cols=[*np.argmax(p, axis=-1), *_targets(ctx)])],
                     steps=["generator.probs"]))
 
 
@@ -104,8 +108,9 @@ def loss(ctx: Ctx) -> None:
         # can check the mean against L.
         table = np.stack([pt, -np.log(np.maximum(pt, 1e-300))], axis=-1)
         rows = [f"{inp[t]} → {ctx.vocab[targets[t]]}" for t in range(len(inp))]
-        equation = [ctx.mat("loss.terms", r"-\log p", table, rows, ["p(target)", "−log p"])]
+        equation = [ctx.mat("loss.terms", r"-\log p", table, rows, [ctx.t("loss.col.p"), ctx.t("loss.col.nll")])]
         worst = int(np.argmin(pt))
+        mark(equation[0], rows=(worst,))
         paragraphs.append(ctx.t("loss.p2", tok=inp[worst], want=ctx.vocab[targets[worst]],
                                 p=f3(pt[worst]), nl=f3(table[worst, 1])))
     paragraphs.append(ctx.t("loss.uniform", V=V, lnV=f3(math.log(V))))

@@ -19,7 +19,7 @@ def select(sections: list[Section], spec: str | None) -> list[Section]:
     """The sections whose step number is in ``spec``; "12" also keeps "12b", "7-9" keeps "7b"."""
     if spec is None or not str(spec).strip():
         return sections
-    valid = sorted({s.number for s in sections}, key=_key)
+    valid = sorted({s.number for s in sections if s.number}, key=_key)
     wanted = [_parse_part(part.strip(), valid) for part in str(spec).split(",")]
     return [s for s in sections if any(test(s.number) for test in wanted)]
 

@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-_ATTRIBUTES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4"}
+_ATTRIBUTES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4", "reverse": "7"}
 _COLOURS = {"black": "30", "red": "31", "green": "32", "yellow": "33", "blue": "34",
             "magenta": "35", "cyan": "36", "white": "37"}
 _ZERO_WIDTH = frozenset(("Mn", "Me", "Mc", "Cf", "Zl", "Zp"))

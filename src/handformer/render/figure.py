@@ -15,7 +15,7 @@ import numpy as np
 from .. import i18n, layout
 from ..config import HandformerError
 from ..narrate.document import Matrix, Section
-from . import grids
+from . import colour, grids
 from .tex import FormulaError, mathtext, warn
 
 CELL, ROW = 0.55, 0.3  # inches per cell: width, height
@@ -100,12 +100,13 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
     fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula, where), fontsize=12,
              va="top")
     x = 0.2
+    scales = colour.shared_scales([m for m in items if isinstance(m, Matrix)])
     for item, w in zip(items, slots, strict=True):
         if isinstance(item, Matrix):
             h = _rows(item) * ROW
             ax = fig.add_axes([(x + LABELS) / width, (FOOT + (tall - h) / 2) / height,
                                (w - LABELS - 0.2) / width, h / height])
-            draw_matrix(ax, item, precision)
+            draw_matrix(ax, item, precision, scales[id(item)])
         else:
             op = {r"\cdot": "·", "-": "−"}.get(item.strip(), item)
             fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(op, where),
@@ -136,29 +137,41 @@ def formula_text(latex: str, where: str = "a figure") -> str:
         return latex.replace("$", r"\$")
 
 
-def draw_matrix(ax, m: Matrix, precision: int) -> None:
-    """Coloured cells on the diverging scale, the number in each, tokens and dims as ticks."""
+def draw_matrix(ax, m: Matrix, precision: int, scale=None) -> None:
+    """Coloured cells on the page's colour mapping (render/colour.py: the same steps, the same
+    scale kinds), the number in each, tokens and dims as ticks; the worked cell outlined."""
     from matplotlib.patches import Rectangle
 
     value = grids.as_2d(m.value)
-    top = grids.scale_of(value)
+    scale = scale or colour.scale_for(colour.kind_of(m), [value])
     rows, cols = layout.shown_rows(value.shape[0]), layout.shown_cols(value.shape[1])
     shown = np.array([[np.nan if i is None or j is None else value[i, j] for j in cols]
                       for i in rows])
-    ax.imshow(np.clip(np.nan_to_num(shown, nan=0.0, neginf=0.0), -top, top), cmap="RdBu_r",
-              vmin=-top, vmax=top, aspect="auto")
+    ax.imshow(colour.figure_colours(shown, scale), aspect="auto")
     for r, i in enumerate(rows):
         for c, j in enumerate(cols):
             if i is not None and j is not None and grids.is_masked(value[i, j], m.kind):
                 ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, hatch="///", fill=False,
                                        edgecolor="#9a9a9a", linewidth=0))
             ax.text(c, r, _cell_text(value, i, j, precision), ha="center", va="center",
-                    fontsize=7, color=_ink(value, i, j, top))
+                    fontsize=7, color=_ink(value, i, j, scale))
+    _outline(ax, m, rows, cols)
     ax.set_xticks(range(len(cols)), [_tick(m.cols, j) for j in cols], fontsize=7)
     ax.set_yticks(range(len(rows)), [_tick(m.rows, i) for i in rows], fontsize=7)
     ax.tick_params(length=0, labeltop=True, labelbottom=False)
     ax.set_xlabel(f"{formula_text(m.symbol, f'step {m.name}')}   {grids.dims(m.shape)}",
                   fontsize=9)
+
+
+def _outline(ax, m: Matrix, rows: list, cols: list) -> None:
+    """The worked cell (Highlight.cell) outlined in black, as on the page."""
+    from matplotlib.patches import Rectangle
+
+    hl = m.highlight
+    if hl is None or hl.cell is None or hl.cell[0] not in rows or hl.cell[1] not in cols:
+        return
+    r, c = rows.index(hl.cell[0]), cols.index(hl.cell[1])
+    ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, edgecolor="#000", linewidth=2))
 
 
 def _cell_text(value, i, j, precision: int) -> str:
@@ -167,8 +180,10 @@ def _cell_text(value, i, j, precision: int) -> str:
     return layout.number(float(value[i, j]), precision)
 
 
-def _ink(value, i, j, top: float) -> str:
-    return "#111" if i is None or j is None else grids.ink(float(value[i, j]), top)
+def _ink(value, i, j, scale) -> str:
+    if i is None or j is None or not np.isfinite(value[i, j]):
+        return colour.MASKED_INK
+    return colour.ink(colour.cell_rgb(float(value[i, j]), scale))
 
 
 def _tick(labels, i) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .. import i18n
 from ..config import HandformerError
-from . import grids
+from . import colour
 from .html_multiples import columns_css
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -45,7 +45,7 @@ def stylesheet(langs: list[str]) -> str:
     """The page's one style sheet: style.css with the languages' rules in their place, the
     colour steps and the heatmaps' column counts."""
     css = (TEMPLATES / "style.css").read_text(encoding="utf-8")
-    return "\n".join([css.replace(LANGUAGE_RULES, lang_css(langs)), grids.palette_css(),
+    return "\n".join([css.replace(LANGUAGE_RULES, lang_css(langs)), colour.palette_css(),
                       columns_css()])
 
 
@@ -90,7 +90,26 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
     script = nav_script()
     return _env().get_template("page.html.j2").render(
         panels=panels, title=title or "handformer", precision=precision, lang=lang,
-        script=script, csp=content_security_policy(script, text["css"]), **text)
+        script=script, csp=content_security_policy(script, text["css"]), **text,
+        **wayfinding(panels, langs))
+
+
+def wayfinding(panels: list[dict], langs: list[str]) -> dict:
+    """What lets a reader find their way: each panel numbered 1, 2, 3 … in reading order (the
+    tutorial's own numbers repeat and jump), an index for links between steps, the nested table
+    of contents, and the architecture map with each panel's block."""
+    from .html_toc import toc_tree
+    from .svg_map import architecture_svg, block_of
+
+    arch = next((p["architecture"] for p in panels if p["architecture"]), None)
+    for k, p in enumerate(panels, 1):
+        p["seq"], p["block"] = k, block_of(arch, p["id"])
+        p["diagram"] = {"wide": architecture_svg(p["architecture"], False, p["title"][langs[0]]),
+                        "narrow": architecture_svg(p["architecture"], True, p["title"][langs[0]])}
+    index = {p["id"]: {"anchor": p["anchor"], "seq": p["seq"], "title": p["title"]}
+             for p in panels}
+    return {"index": index, "toc": toc_tree(panels, langs),
+            "map": architecture_svg(arch, True, "map")}
 
 
 def _page_text(langs: list[str], lang: str) -> dict:
@@ -131,8 +150,9 @@ def render_fragment(sections: list, precision: int = 3, lang: str = "en") -> str
     budget = Budget(cells=50_000)
     pos = i18n.t(lang, "page.pos", i="{i}")
     panels = [section_view({lang: s}, precision, budget, pos) for s in sections]
-    return _env().get_template("fragment.html.j2").render(panels=panels, precision=precision,
-                                                          lang=lang, **_page_text([lang], lang))
+    return _env().get_template("fragment.html.j2").render(
+        panels=panels, precision=precision, lang=lang, **_page_text([lang], lang),
+        **wayfinding(panels, [lang]))
 
 
 def page_title(meta: dict) -> str:

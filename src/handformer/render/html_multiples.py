@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .. import layout
 from ..narrate.document import Matrix
-from . import grids
+from . import colour, grids
 
 MIN_PATTERNS = 3  # one or two patterns stay full numeric grids (the tutorial's decoder heads)
 MAX_TOKENS = 32  # a tile draws at most this many rows and columns (its top-left block)
@@ -92,4 +92,4 @@ def _label(labels, i: int) -> str:
 def _cell(x: float, row: str, col: str, precision: int) -> tuple[str, str]:
     """Colour on the fixed scale 0 … 1, masked cells hatched; hover: "when → you: 0.062"."""
     masked = " m" if grids.is_masked(x, "pattern") else ""
-    return grids.level_class(x, 1.0) + masked, f"{row} → {col}: {layout.number(x, precision)}"
+    return colour.cell_class(x, colour.Scale("prob")) + masked, f"{row} → {col}: {layout.number(x, precision)}"

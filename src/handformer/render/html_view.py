@@ -12,8 +12,9 @@ from functools import lru_cache
 import numpy as np
 
 from .. import layout
-from ..narrate.document import Callout, Matrix, Section
-from . import grids
+from ..narrate.document import Matrix, Section
+from . import colour, grids
+from . import html_errata as errata
 from . import html_multiples as multiples
 from .svg import positional_chart
 from .tex import FormulaError, to_mathml, warn
@@ -54,27 +55,68 @@ class Budget:
         return True
 
 
-def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "pos {i}") -> dict:
+def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "pos {i}",
+                scale: colour.Scale | None = None) -> dict:
     """One matrix: header, rows of coloured cells (with gaps where elided), legend, show-all;
-    ``pos`` labels a positional chart's ends."""
+    ``scale``: the colour scale it shares with others (its own when None); ``pos`` labels a
+    positional chart's ends."""
     value, precision = grids.as_2d(m.value), grids.precision_of(m, precision)
-    top = grids.scale_of(value)
-    row_idx, col_idx = layout.shown_rows(value.shape[0]), layout.shown_cols(value.shape[1])
-    rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1),
-                                    [_cell(value, i, j, top, precision, m.kind) for j in col_idx])
+    scale = scale or colour.scale_for(colour.kind_of(m), [value])
+    hl = m.highlight
+    keep_r = set(m.keep_rows) | set(hl.rows if hl else ()) | ({hl.cell[0]} if hl and hl.cell else set())
+    keep_c = set(m.keep_cols) | set(hl.cols if hl else ()) | ({hl.cell[1]} if hl and hl.cell else set())
+    row_idx = shown(value.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS, keep_r)
+    col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
+    rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1), i,
+                                    [_cell(value, i, j, scale, precision, m.kind, hl, m.col_groups)
+                                     for j in col_idx])
             for i in row_idx]
     elided = None in row_idx or None in col_idx
     return {
         "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
-        "note": m.note,
-        "shape": grids.dims(m.shape), "cols": [None if j is None else _label(m.cols, j, True)
-                                               for j in col_idx],
-        "rows": rows, "top": layout.number(top, precision), "elided": elided,
-        "full": _full(m, value, top, precision, budget) if elided else None,
+        "note": m.note, "role": m.role if m.role in colour.ROLES else "", "source": m.source,
+        "scale": scale.kind, "shape": grids.dims(m.shape),
+        "cols": [None if j is None else (_label(m.cols, j, True), j, _group(m.col_groups, j))
+                 for j in col_idx],
+        "rows": rows, "top": layout.number(scale.top, precision), "elided": elided,
+        "hidden": _hidden(value.shape, row_idx, col_idx),
+        "full": _full(m, value, scale, precision, budget) if elided else None,
         "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
         if m.kind == "positional"
         else "",
     }
+
+
+PAGE_COLS = 32  # the page shows matrices up to this many columns whole (fits 1280 px)
+
+
+def shown(n: int, limit: int, head: int, tail: int, keep: set[int]) -> list[int | None]:
+    """The layout rule's indices along one axis, plus every index the narration names, with a
+    gap (None) wherever indices are skipped."""
+    base = [i for i in layout.elide(n, limit, head, tail) if i is not None]
+    picked = sorted(set(base) | {i for i in keep if 0 <= i < n})
+    out: list[int | None] = []
+    for i in picked:
+        if out and out[-1] is not None and i != out[-1] + 1:
+            out.append(None)
+        out.append(i)
+    return out
+
+
+def _group(widths: tuple[int, ...], j: int) -> str:
+    """The CSS classes of column j in its group (Concat: one group per head): "h0"…, and "gs"
+    on a group's first column; "" without groups."""
+    start = 0
+    for g, width in enumerate(widths):
+        if j < start + width:
+            return f"h{g % 4}" + (" gs" if j == start and g else "")
+        start += width
+    return ""
+
+
+def _hidden(shape: tuple[int, int], rows: list, cols: list) -> tuple[int, int]:
+    """How many rows and columns the gaps hide."""
+    return (shape[0] - sum(i is not None for i in rows), shape[1] - sum(j is not None for j in cols))
 
 
 def _label(labels, i: int, numbered: bool) -> str:
@@ -83,16 +125,26 @@ def _label(labels, i: int, numbered: bool) -> str:
     return str(i) if numbered else ""
 
 
-def _cell(value: np.ndarray, i: int | None, j: int | None, top: float, precision: int,
-          kind: str):
+def _cell(value: np.ndarray, i: int | None, j: int | None, scale: colour.Scale, precision: int,
+          kind: str, hl=None, groups: tuple[int, ...] = ()):
     if i is None or j is None:
         return None
     x = float(value[i, j])
     masked = " m" if grids.is_masked(x, kind) else ""
-    return (layout.number(x, precision), grids.level_class(x, top) + masked)
+    return (layout.number(x, precision), colour.cell_class(x, scale) + masked + _marks(i, j, hl)
+            + (" gs" if " gs" in _group(groups, j) else ""))
 
 
-def _full(m: Matrix, value: np.ndarray, top: float, precision: int,
+def _marks(i: int, j: int, hl) -> str:
+    """The worked cell outlined, the rows and columns that make it banded."""
+    if hl is None:
+        return ""
+    marks = " hc" if hl.cell == (i, j) else ""
+    marks += " hr" if i in hl.rows else ""
+    return marks + (" hk" if j in hl.cols else "")
+
+
+def _full(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
           budget: Budget | None) -> dict | None:
     """The bounded block "show all" reveals: whole matrix if small enough, else its top-left."""
     n_cols = min(value.shape[1], FULL_COLS)
@@ -100,7 +152,7 @@ def _full(m: Matrix, value: np.ndarray, top: float, precision: int,
     if budget is None or not budget.take(n_rows * n_cols):
         return None
     numbers = layout.number_rows(value[:n_rows, :n_cols], precision)
-    data = {"v": numbers, "t": top, "k": m.kind,
+    data = {"v": numbers, "t": scale.top, "s": scale.kind, "k": m.kind,
             "r": [_label(m.rows, i, True) for i in range(n_rows)] if m.rows else None,
             "c": [_label(m.cols, j, True) for j in range(n_cols)] if m.cols else None}
     complete = (n_rows, n_cols) == value.shape
@@ -109,10 +161,12 @@ def _full(m: Matrix, value: np.ndarray, top: float, precision: int,
 
 
 def equation_view(items: list, precision: int, budget: Budget | None,
-                  others: dict[str, list], pos: str = "pos {i}", where: str = "an equation") -> list[dict]:
-    """The drawing left to right: matrices, and the operators between them as MathML; three
-    or more attention patterns as one grid of small multiples (others: the same equation in
-    each language, for the patterns' notes)."""
+                  others: dict[str, list], pos: str = "pos {i}", where: str = "an equation",
+                  scales: dict | None = None) -> list[dict]:
+    """The drawing left to right: matrices, and the operators between them as MathML, each
+    operator kept with the matrix after it; three or more attention patterns as one grid of
+    small multiples (others: the same equation in each language, for the patterns' notes)."""
+    scales = scales or {}
     out = []
     for item in multiples.gather(items):
         if isinstance(item, multiples.Multiples):
@@ -121,7 +175,8 @@ def equation_view(items: list, precision: int, budget: Budget | None,
             out.append({"multiples": multiples.multiples_view(
                 item, notes, precision, lambda m: matrix_view(m, precision, budget, pos))})
         elif isinstance(item, Matrix):
-            out.append({"matrix": matrix_view(item, precision, budget, pos)})
+            out.append({"matrix": matrix_view(item, precision, budget, pos,
+                                              scales.get(id(item)))})
         else:
             text = SYMBOLS.get(str(item).strip(), str(item))
             out.append({"op": mathml(text, False, where) if "\\" in text else None,
@@ -136,38 +191,40 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
     base = next(iter(by_lang.values()))
     sections = {code: s or base for code, s in by_lang.items()}
     shown = sections.get(lang, base)
+    matrices = [m for m in shown.equation if isinstance(m, Matrix)]
+    callouts = errata.same_errata(shown, base)
+    scales = colour.shared_scales(matrices, errata.pairs(callouts, matrices))
     equation = equation_view(shown.equation, precision, budget,
                              {code: s.equation for code, s in sections.items()}, pos,
-                             f"step {base.id}")
+                             f"step {base.id}", scales)
     return {
         "id": base.id, "anchor": "s-" + base.id, "number": base.number, "phase": base.phase,
         "title": {lang: s.title for lang, s in sections.items()},
         "paragraphs": {lang: s.paragraphs for lang, s in sections.items()},
         "formula": mathml(base.formula, True, f"step {base.id}"), "latex": base.formula,
-        "equation": equation,
-        "callouts": [_callout(c, _told(sections, base, k), precision, budget, equation)
-                     for k, c in enumerate(_same_errata(shown, base))],
+        "equation": equation, "terms": terms(equation), "place": {lang: list(s.place) for lang, s in sections.items()},
+        "reads": list(base.reads), "feeds": list(base.feeds), "level": base.level,
+        "architecture": base.architecture,
+        "callouts": [errata.callout_view(c, errata.told(sections, base, k), precision,
+                                         lambda m: matrix_view(m, precision, budget,
+                                                               scale=scales.get(id(m))),
+                                         matrices)
+                     for k, c in enumerate(callouts)],
         "steps": base.steps,
     }
 
 
-def _same_errata(s: Section, base: Section) -> list[Callout]:
-    return s.callouts if len(s.callouts) == len(base.callouts) else base.callouts
+def terms(equation: list[dict]) -> list[list[dict]]:
+    """The drawing in unbreakable pieces: an operator stays with the matrix after it, so a
+    narrow screen wraps between terms, never between an operator and its matrix."""
+    out: list[list[dict]] = []
+    for item in equation:
+        if out and not _is_op(item) and len(out[-1]) == 1 and _is_op(out[-1][0]):
+            out[-1].append(item)
+        else:
+            out.append([item])
+    return out
 
 
-def _told(sections: dict[str, Section], base: Section, k: int) -> dict[str, str]:
-    """Erratum k in every language; a language whose section has other errata tells it in the
-    first language's words."""
-    return {code: _same_errata(s, base)[k].text for code, s in sections.items()}
-
-
-def _callout(c: Callout, text: dict[str, str], precision: int, budget: Budget | None,
-             equation: list[dict]) -> dict:
-    """An erratum box; with the tutorial's number, ours (same shape, from the drawing) beside it."""
-    tutorial = matrix_view(c.tutorial, precision, budget) if c.tutorial else None
-    ours = None
-    if tutorial:
-        same = [e["matrix"] for e in equation
-                if "matrix" in e and e["matrix"]["shape"] == tutorial["shape"]]
-        ours = same[-1] if same else None
-    return {"code": c.code, "text": text, "tutorial": tutorial, "ours": ours}
+def _is_op(item: dict) -> bool:
+    return "matrix" not in item and "multiples" not in item

@@ -12,6 +12,7 @@ import re
 
 from .. import i18n, layout
 from ..narrate.document import Callout, Matrix, Section
+from ..narrate.unicode_math import to_text
 from . import grids
 from .tex_guard import markdown_math
 
@@ -43,10 +44,14 @@ def tex_text(text: str) -> str:
     return "".join(parts) or r"\text{}"
 
 
-def bmatrix(value, precision: int, kind: str = "matrix") -> str:
-    """A matrix (corners only when large) as \\begin{bmatrix} ... \\end{bmatrix}."""
+def bmatrix(value, precision: int, kind: str = "matrix", keep_rows=(), keep_cols=()) -> str:
+    """A matrix (corners only when large, never the rows and columns the text names) as
+    \\begin{bmatrix} ... \\end{bmatrix}."""
     v = grids.as_2d(value)
-    rows, cols = layout.shown_rows(v.shape[0]), layout.shown_cols(v.shape[1])
+    rows = layout.elide_keeping(v.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS,
+                                keep_rows)
+    cols = layout.elide_keeping(v.shape[1], layout.MAX_COLS, layout.HEAD_COLS, layout.TAIL_COLS,
+                                keep_cols)
     lines = []
     for i in rows:
         cells = [_tex_cell(v, i, j, precision) for j in cols]
@@ -67,8 +72,11 @@ def matrix_tex(m: Matrix, precision: int) -> str:
     """The matrix under its symbol, its shape below: \\underset{7 \\times 4}{Q = [...]}."""
     shape = r" \times ".join(str(n) for n in m.shape) or "1"
     digits = grids.precision_of(m, precision)  # ids as 101, not 101.000
-    return (r"\underbrace{" + m.symbol + " = " + bmatrix(m.value, digits, m.kind) + "}_{"
-            + shape + "}")
+    h = m.highlight
+    keep_r = {*m.keep_rows, *(h.rows if h else ()), *((h.cell[0],) if h and h.cell else ())}
+    keep_c = {*m.keep_cols, *(h.cols if h else ()), *((h.cell[1],) if h and h.cell else ())}
+    return (r"\underbrace{" + m.symbol + " = " + bmatrix(m.value, digits, m.kind, keep_r, keep_c)
+            + "}_{" + shape + "}")
 
 
 def equation_tex(items: list, precision: int) -> str:
@@ -94,10 +102,14 @@ def labels_table(labels: list[str], lang: str = "en") -> str:
     return "\n".join([head, rule, body])
 
 
-def section_md(s: Section, precision: int, lang: str) -> str:
-    """One step: heading with its anchor, narration, formula, drawing, errata."""
+def section_md(s: Section, precision: int, lang: str,
+               headings: dict[str, str] | None = None) -> str:
+    """One step: heading with its anchor, narration, the model's map (overview), formula,
+    drawing with links to the steps that made its inputs, errata."""
     out = [f'<a id="{_anchor(s.id)}"></a>', f"## {_numbered(s)}", "", code_span(s.id), ""]
     out += [md_text(p) + "\n" for p in s.paragraphs]
+    if s.architecture is not None:
+        out += [*_architecture_md(s.architecture.blocks, 0), ""]
     if s.formula:
         out += ["$$", markdown_math(s.formula), "$$", ""]
     matrices = [m for m in s.equation if isinstance(m, Matrix)]
@@ -109,6 +121,10 @@ def section_md(s: Section, precision: int, lang: str) -> str:
             if key and key not in seen:
                 seen.add(key)
                 out += [labels_table(list(m.rows), lang), ""]
+        origins = [f"{to_text(m.symbol)} ← [{md_text(headings[m.source])}](#{_anchor(m.source)})"
+                   for m in matrices if m.source and m.source in (headings or {})]
+        if origins:
+            out += ["; ".join(origins), ""]
     for c in s.callouts:
         out += callout_md(c, precision, lang)
     return "\n".join(out)
@@ -117,7 +133,10 @@ def section_md(s: Section, precision: int, lang: str) -> str:
 def callout_md(c: Callout, precision: int, lang: str) -> list[str]:
     """An erratum as a block quote; the tutorial's number as its own $$ block inside."""
     who = i18n.t(lang, "md.seed")
-    out = [f"> **{md_text(c.code)}** ({who}): {md_text(c.text)}", ">"]
+    if c.repeat and c.summary:
+        return [f"> {md_text(c.summary)} ({md_text(c.code)})", ""]
+    summary = f"**{md_text(c.summary)}** " if c.summary else ""
+    out = [f"> **{md_text(c.code)}** ({who}): {summary}{md_text(c.text)}", ">"]
     if c.tutorial is not None:
         out += ["> $$", "> " + markdown_math(matrix_tex(c.tutorial, precision)), "> $$", ""]
     return out + [""]
@@ -132,8 +151,22 @@ def code_span(text: str) -> str:
     return fence + pad + text + pad + fence
 
 
+def _architecture_md(blocks: list, depth: int) -> list[str]:
+    """The model as a nested list, each block linked to the step that computes it."""
+    out = []
+    for b in blocks:
+        label = f"[{md_text(b.label)}](#{_anchor(b.section)})" if b.section else md_text(b.label)
+        detail = f" ({md_text(b.detail)})" if b.detail else ""
+        number = f" · {md_text(b.number)}" if b.number else ""
+        out.append("  " * depth + f"- {label}{detail}{number}")
+        out += _architecture_md(b.children, depth + 1)
+    return out
+
+
 def _numbered(s: Section) -> str:
     """The heading as the Markdown shows it: the bare number, then the title."""
+    if not s.number:  # the overview and the recap
+        return md_text(s.title)
     return f"{md_text(s.number)} · {md_text(s.title)}"
 
 
@@ -145,5 +178,6 @@ def render(sections: list[Section], precision: int = 3, lang: str = "en") -> str
     """The whole walkthrough as one Markdown document."""
     title = i18n.t(lang, "md.title")
     toc = [f"- [{_numbered(s)}](#{_anchor(s.id)})" for s in sections]
-    body = [section_md(s, precision, lang) for s in sections]
+    headings = {s.id: s.heading for s in sections}
+    body = [section_md(s, precision, lang, headings) for s in sections]
     return "\n".join([f"# {title}", "", *toc, "", *body]).rstrip() + "\n"

@@ -30,6 +30,7 @@ class Options:
     width: int | None = None  # text width in columns
     step: str | None = None  # a figure's one step (tape name)
     terminal: Terminal | None = None  # drawing for this terminal (styles), not for a file
+    level: str = "steps"  # "overview", "steps" or "all": how much of the walkthrough is told
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def render(tape: Tape, fmt: str, options: Options | None = None) -> str | bytes:
 def _sections(tape: Tape, options: Options) -> list:
     from ..narrate import build, select
 
-    return select(build(tape, options.lang), options.steps)
+    return select(build(tape, options.lang, options.level), options.steps)
 
 
 def _terminal(tape: Tape, o: Options) -> str:

@@ -46,7 +46,7 @@ def _panels(by_lang: dict[str, list], precision: int, lang: str = i18n.FIRST) ->
     budget, pos = html_view.Budget(), i18n.t(lang, "page.pos", i="{i}")
     views = [html_view.section_view({code: by_id[code].get(s.id) for code in langs}, precision,
                                     budget, pos, lang) for s in by_lang[langs[0]]]
-    context = html._page_text(langs, lang)
+    context = {**html._page_text(langs, lang), **html.wayfinding(views, langs)}
     return {"panels": _template(_PANELS).render(panels=views, **context),
             "toc": _template(_TOC).render(panels=views, **context)}
 

@@ -6,8 +6,6 @@
   var links = {};
   document.querySelectorAll("#toc a").forEach(function (a) { links[a.getAttribute("href").slice(1)] = a; });
   var idx = 0, lastMove = 0;
-  var main = document.getElementById("panels");
-  var words = main ? main.dataset : {};  // the button labels, in the page's language
 
   function store(key, value) { try { localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
   function load(key) { try { return localStorage.getItem(key); } catch (e) { return null; } }
@@ -31,6 +29,64 @@
     if (where && panels.length) { where.textContent = (i + 1) + " / " + panels.length; }
     var a = links[panels[i] && panels[i].id];
     if (a && a.scrollIntoView && window.innerWidth > 820) { a.scrollIntoView({block: "nearest"}); }
+    light(panels[i] ? panels[i].getAttribute("data-block") : "");
+  }
+
+  function light(block) {
+    // The map's box of the step being read is lit (and kept in view in the map).
+    document.querySelectorAll("svg.arch .blk").forEach(function (g) {
+      var on = !!block && g.getAttribute("data-block") === block;
+      g.classList.toggle("here", on);
+      var map = g.closest("#map");
+      if (on && map) { map.scrollTop = Math.max(0, g.getBBox().y * map.scrollHeight / map.querySelector("svg").viewBox.baseVal.height - 40); }
+    });
+  }
+
+  function markOverflow() {
+    // A scroll hint on every matrix cut by its box: a dashed edge and "⇆" in its caption.
+    document.querySelectorAll(".hf .scroll").forEach(function (s) {
+      var cut = s.scrollWidth > s.clientWidth + 1;
+      s.classList.toggle("overflows", cut);
+      var fig = s.closest(".mx");
+      if (fig) { fig.classList.toggle("overflows", cut); }
+    });
+  }
+
+  function columnOf(td) {
+    var th = td.closest("table").tHead.rows[0].cells[td.cellIndex];
+    return th ? th.getAttribute("data-j") : null;
+  }
+
+  function band(fig, i, j, rowCls, colCls) {
+    fig.querySelectorAll("tbody tr").forEach(function (tr) {
+      var inRow = i !== null && tr.getAttribute("data-i") === i;
+      Array.prototype.forEach.call(tr.cells, function (td) {
+        if (td.tagName !== "TD") { return; }
+        if (inRow) { td.classList.add(rowCls); }
+        if (j !== null && columnOf(td) === j) { td.classList.add(colCls); }
+      });
+    });
+  }
+
+  function pick(td) {
+    // A click on a cell lights its row and column; on the output of A · B = C it lights row i of
+    // A and column j of B instead: the two that make C[i][j].
+    var panel = td.closest("section.panel") || document;
+    panel.querySelectorAll(".pick,.pr,.pk").forEach(function (c) { c.classList.remove("pick", "pr", "pk"); });
+    var fig = td.closest("figure.mx"), tr = td.closest("tr");
+    var i = tr.getAttribute("data-i"), j = columnOf(td);
+    if (i === null || j === null) { return; }
+    td.classList.add("pick");
+    var term = fig.closest(".term"), eq = fig.closest(".equation");
+    var op = term && term.querySelector(".op");
+    var figs = eq ? Array.prototype.slice.call(eq.querySelectorAll(":scope > .term > figure.mx")) : [];
+    var k = figs.indexOf(fig);
+    if (op && op.textContent.trim() === "=" && k >= 2) {
+      band(figs[k - 2], i, null, "pr", "pk");
+      band(figs[k - 1], null, j, "pr", "pk");
+    } else {
+      band(fig, i, j, "pr", "pk");
+    }
   }
 
   function go(step) {
@@ -62,10 +118,13 @@
     store("handformer-theme", dark ? "light" : "dark");
   }
 
-  function level(x, top) {
-    if (!isFinite(x)) { return "p0"; }
-    var k = Math.round(Math.max(-1, Math.min(1, x / top)) * 10);
-    return k < 0 ? "n" + (-k) : "p" + k;
+  function level(x, top, kind) {
+    // The page's colour steps (render/colour.py): q0…q10 on 0…1, n10…p10 around 0, "c" clipped.
+    if (kind === "ids") { return "z"; }
+    if (!isFinite(x)) { return kind === "prob" ? "q0" : "p0"; }
+    var t = Math.max(-1, Math.min(1, x / top)), k = Math.round(t * 10);
+    if (kind === "prob") { return "q" + Math.max(0, k); }
+    return (k < 0 ? "n" + (-k) : "p" + k) + (Math.abs(x) > top * (1 + 1e-12) ? " c" : "");
   }
 
   function fullTable(data) {
@@ -73,16 +132,19 @@
     table.className = "grid";
     head.appendChild(document.createElement("th"));
     var first = data.v.split(";", 1)[0].split(" ").length;
-    (data.c || Array.from({length: first}, function (_, j) { return String(j); })).forEach(function (c) { var th = document.createElement("th"); th.textContent = c; head.appendChild(th); });
+    (data.c || Array.from({length: first}, function (_, j) { return String(j); })).forEach(function (c, j) {
+      var th = document.createElement("th"); th.textContent = c; th.setAttribute("data-j", String(j)); head.appendChild(th);
+    });
     var body = table.createTBody();
     data.v.split(";").forEach(function (line, i) {
       var row = body.insertRow(), th = document.createElement("th");
+      row.setAttribute("data-i", String(i));
       th.textContent = data.r ? data.r[i] : String(i);
       row.appendChild(th);
       line.split(" ").forEach(function (text) {
         var x = text === "-inf" ? -Infinity : parseFloat(text), td = row.insertCell();
         td.textContent = x === -Infinity ? "\u2212\u221e" : text;
-        td.className = level(x, data.t);
+        td.className = level(x, data.t, data.s);
         if (x === -Infinity || (data.k === "pattern" && x === 0)) { td.classList.add("m"); }
       });
     });
@@ -95,13 +157,12 @@
       scroll.dataset.corners = "1";
       scroll._corners = scroll.firstElementChild;
       scroll.replaceChild(fullTable(JSON.parse(button.getAttribute("data-full"))), scroll._corners);
-      button.textContent = button.getAttribute("data-complete") === "1" ? words.showCorners
-        : words.showFirst.replace("{block}", button.getAttribute("data-block"));
     } else {
       delete scroll.dataset.corners;
       scroll.replaceChild(scroll._corners, scroll.firstElementChild);
-      button.textContent = words.showAll;
     }
+    button.classList.toggle("open", !!scroll.dataset.corners);  // its label, in every language
+    markOverflow();
   }
 
   function enlarge(button) {
@@ -139,7 +200,10 @@
     var t = e.target.closest ? e.target.closest("button") : null;
     var map = !t && e.target.closest ? e.target.closest(".sm .hm") : null;
     if (map) { enlarge(map.parentNode.querySelector(".enlarge")); return; }
+    var td = !t && e.target.closest ? e.target.closest(".grid td") : null;
+    if (td) { pick(td); return; }
     if (!t) { return; }
+    if (t.id === "drawer") { drawer(); return; }
     if (t.hasAttribute("data-set-lang")) { setLang(t.getAttribute("data-set-lang")); }
     else if (t.id === "theme") { toggleTheme(); }
     else if (t.id === "prev") { go(-1); }
@@ -158,15 +222,29 @@
     settle = setTimeout(function () { if (Date.now() - lastMove > 400) { mark(currentIndex()); } }, 120);
   }, {passive: true});
 
+  function drawer(open) {
+    // On a phone the contents are a drawer: the button opens it, choosing an entry closes it.
+    var body = document.body, button = document.getElementById("drawer");
+    var now = open === undefined ? !body.classList.contains("drawer-open") : open;
+    body.classList.toggle("drawer-open", now);
+    if (button) { button.setAttribute("aria-expanded", String(now)); }
+  }
+  document.addEventListener("click", function (e) {
+    if (e.target.closest && e.target.closest("#side a")) { drawer(false); }
+  });
+
   var resized = 0;
-  window.addEventListener("resize", function () { clearTimeout(resized); resized = setTimeout(layoutMultiples, 150); });
+  window.addEventListener("resize", function () {
+    clearTimeout(resized);
+    resized = setTimeout(function () { layoutMultiples(); markOverflow(); }, 150);
+  });
   layoutMultiples();
+  markOverflow();
 
   var theme = load("handformer-theme");
   if (theme) { root.setAttribute("data-theme", theme); }
   var lang = load("handformer-lang");  // the reader's last choice wins over the page's default
   if (lang && lang !== root.getAttribute("data-lang") && document.querySelector("[data-set-lang]")) { setLang(lang); }
-  if (window.innerWidth <= 820) { var d = document.querySelector("#toc details"); if (d) { d.removeAttribute("open"); } }
   var start = panels.findIndex(function (p) { return "#" + p.id === location.hash; });
   mark(start >= 0 ? start : currentIndex());
 })();

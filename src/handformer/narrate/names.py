@@ -1,0 +1,78 @@
+"""A tape name in the lesson's own words: "decoder.0.cross_attn.scores" is S, "attention
+scores", in "decoder layer 1, cross-attention", so the backward pass and the update read like
+the forward pass (never "∂L/∂decoder.0.ffn.pre" or an underscore turned into a subscript)."""
+
+from __future__ import annotations
+
+from ..formula import sub, sup
+from .context import Ctx
+from .unicode_math import to_text
+
+# The last part of a step's or parameter's name → its symbol (LaTeX) and, for steps that get
+# their own section, the words that say what it is (an i18n key).
+LEAVES = {
+    "logits": (r"\mathrm{logits}", "name.logits"), "probs": ("p", "name.probs"),
+    "out.attn": (r"\mathrm{MHA}", "name.attn_out"), "concat": ("Z", "name.concat"),
+    "z": ("Z", "name.z"), "pattern": ("A", "name.pattern"), "scores": ("S", "name.scores"),
+    "masked": ("S'", "name.scores"), "q": ("Q", "name.q"), "k": ("K", "name.k"),
+    "v": ("V", "name.v"), "out.norm": (r"\mathrm{LN}(R)", "name.norm"),
+    "resid": ("R", "name.resid"), "pre": ("H", "name.ffn_pre"),
+    "act": (r"\max(0, H)", "name.ffn_act"), "out.ffn": (r"\mathrm{FFN}", "name.ffn_out"),
+    "out.layer": (r"\mathrm{out}", "name.layer_out"), "out.embed": ("X", "name.input"),
+    "tok": (sub("X", "tok"), "name.tok"), "scaled": (sub("X", "tok") + "'", "name.tok"),
+    "gamma": (r"\gamma", ""), "beta": (r"\beta", ""), "weight": ("E", ""),
+    "w": (sub("W", "out"), ""), "b": (sub("b", "out"), ""),
+    "w_1": (sub("W", "1"), ""), "b_1": (sub("b", "1"), ""), "w_2": (sub("W", "2"), ""),
+    "b_2": (sub("b", "2"), ""),
+    **{f"w_{x}": (sup("W", x.upper()), "") for x in "qkvo"},
+    **{f"b_{x}": (sup("b", x.upper()), "") for x in "qkvo"},
+}
+KIND_PLACE = {"self_attn": "place.self_attn", "cross_attn": "place.cross_attn",
+              "ffn": "place.ffn"}
+STACK_PLACE = {"encoder": "where.encoder", "decoder": "where.decoder"}
+
+
+def _leaf(name: str) -> str:
+    parts = name.split(".")
+    leaf = parts[-1]
+    if leaf != "out" or len(parts) < 2:
+        return leaf
+    if parts[-2] in ("self_attn", "cross_attn"):
+        return "out.attn"
+    if parts[-2].startswith("ln") or parts[-2] == "norm":
+        return "out.norm"
+    if parts[-2] == "ffn":
+        return "out.ffn"
+    if parts[-2] in ("src_embed", "tgt_embed"):
+        return "out.embed"
+    return "out.layer"
+
+
+def symbol(name: str) -> str:
+    """The lesson's symbol for a step or parameter (LaTeX): S, W^Q, LN(R), ..."""
+    sym = LEAVES.get(_leaf(name), (r"\mathrm{" + name.rsplit(".", 1)[-1].replace("_", r"\_")
+                                   + "}", ""))[0]
+    if name.endswith("_embed.weight"):  # two tables: the source's and the target's
+        return sub("E", name.split("_", 1)[0])
+    if name.startswith("tgt_embed") and sym.startswith("X"):
+        return "Y" + sym[1:]
+    return sym
+
+
+def words(ctx: Ctx, name: str) -> str:
+    """What the step is, then where it sits: "the attention scores (decoder layer 1,
+    cross-attention)"; a parameter is named by its symbol: "W^Q (encoder layer 1, ...)"."""
+    key = LEAVES.get(_leaf(name), ("", ""))[1]
+    what = ctx.t(key) if key and name in ctx.tape.index else to_text(symbol(name))
+    where = place(ctx, name)
+    return ctx.t("name.at", what=what, where=where) if where else what
+
+
+def place(ctx: Ctx, name: str) -> str:
+    parts = name.split(".")
+    if parts[0] not in STACK_PLACE or len(parts) < 3 or not parts[1].isdigit():
+        return ""
+    where = ctx.t(STACK_PLACE[parts[0]], layer=int(parts[1]) + 1)
+    if parts[2] in KIND_PLACE:
+        where += ctx.t(KIND_PLACE[parts[2]])
+    return where

@@ -1,0 +1,147 @@
+"""The big picture first and a recap last: the model actually run (read off the tape's config)
+as an architecture of blocks, and, at the end, what was computed, the prediction and the
+tutorial's closing takeaways as corrected."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .context import Ctx, f3
+from .document import Architecture, Block, Section
+
+LEVELS = ("overview", "steps", "all")
+# The tutorial's closing list ("重要要点"), each point as corrected.
+TAKEAWAY_KEYS = ("recap.takeaway.1", "recap.takeaway.2", "recap.takeaway.3")
+
+
+def overview(ctx: Ctx) -> None:
+    """The first section: sizes, the two sentences, why the heads differ, how to read on."""
+    c, src, tgt = ctx.cfg, ctx.tokens("src"), ctx.tokens("tgt")
+    enc_h, dec_h = int(c.get("heads", 1)), int(c.get("decoder_heads") or c.get("heads", 1))
+    paragraphs = [ctx.t("overview.p1", enc=c.get("encoder_layers", 1),
+                        dec=c.get("decoder_layers", 1), d=c.get("d_model"), V=len(ctx.vocab)),
+                  ctx.t("overview.p2", src=" ".join(src), n=len(src), tgt=" ".join(tgt),
+                        m=len(tgt)),
+                  ctx.t("overview.map")]
+    if enc_h != dec_h:
+        paragraphs.insert(2, ctx.t("overview.heads", enc=enc_h, dec=dec_h))
+    ctx.add(Section("overview", "", ctx.t("overview.title"), paragraphs, phase="text",
+                    level="overview", architecture=architecture(ctx)), numbered=False)
+
+
+def architecture(ctx: Ctx) -> Architecture:
+    """Stacks of layers of sub-layers, as the config says; each block's ``section`` is the id
+    of the first section that computes it (filled in by ``link_blocks`` once all are built)."""
+    c = ctx.cfg
+    d, dk = int(c.get("d_model", 0)), int(c.get("d_k") or 0)
+    enc_h, dec_h = int(c.get("heads", 1)), int(c.get("decoder_heads") or c.get("heads", 1))
+    ffn = ctx.t("arch.ffn", d=d, dff=int(c.get("d_ff", 0))) if c.get("ffn") != "single" else \
+        ctx.t("arch.ffn.single", d=d)
+    src, tgt = len(ctx.tokens("src")), len(ctx.tokens("tgt"))
+    blocks = [Block("src_embed", ctx.t("arch.src_embed"), "embed",
+                    detail=ctx.t("arch.shape", n=src, d=d)),
+              _stack(ctx, "encoder", int(c.get("encoder_layers", 1)),
+                     [("self_attn", ctx.t("arch.self_attn"), "attention",
+                       ctx.t("arch.heads", h=enc_h, dk=dk)),
+                      ("ln1", ctx.t("arch.norm"), "norm", ""), ("ffn", ctx.t("arch.ffn.label"), "ffn", ffn),
+                      ("ln2", ctx.t("arch.norm"), "norm", "")]),
+              Block("tgt_embed", ctx.t("arch.tgt_embed"), "embed",
+                    detail=ctx.t("arch.shape", n=tgt, d=d)),
+              _stack(ctx, "decoder", int(c.get("decoder_layers", 1)),
+                     [("self_attn", ctx.t("arch.masked_attn"), "attention",
+                       ctx.t("arch.heads", h=dec_h, dk=dk)),
+                      ("ln1", ctx.t("arch.norm"), "norm", ""),
+                      ("cross_attn", ctx.t("arch.cross_attn"), "attention",
+                       ctx.t("arch.heads", h=dec_h, dk=dk)),
+                      ("ln2", ctx.t("arch.norm"), "norm", ""), ("ffn", ctx.t("arch.ffn.label"), "ffn", ffn),
+                      ("ln3", ctx.t("arch.norm"), "norm", "")]),
+              Block("generator", ctx.t("arch.generator"), "linear",
+                    detail=ctx.t("arch.shape", n=tgt, d=len(ctx.vocab))),
+              Block("prediction", ctx.t("arch.prediction"), "output")]
+    sizes = {k: int(c[k]) for k in ("d_model", "heads", "decoder_heads", "d_k", "d_v", "d_ff",
+                                    "encoder_layers", "decoder_layers") if c.get(k) is not None}
+    return Architecture(blocks, sizes)
+
+
+def _stack(ctx: Ctx, stack: str, layers: int, parts: list[tuple]) -> Block:
+    children = [Block(f"{stack}.{i}", ctx.t("arch.layer", i=i + 1), "stack",
+                      children=[Block(f"{stack}.{i}.{leaf}", label, kind, detail=detail)
+                                for leaf, label, kind, detail in parts])
+                for i in range(layers)]
+    if ctx.has(f"{stack}.norm.out"):
+        children.append(Block(f"{stack}.norm", ctx.t("arch.final_norm"), "norm"))
+    label = "arch.encoder" if stack == "encoder" else "arch.decoder"
+    return Block(stack, ctx.t(label, n=layers), "stack", children=children)
+
+
+def link_blocks(sections: list[Section]) -> None:
+    """Point every block of the overview at the first section whose id is, or lies under, the
+    block's id (the recap stands for the prediction when no other section does)."""
+    arch = next((s.architecture for s in sections if s.architecture), None)
+    if arch is None:
+        return
+    by_id = {"prediction": "prediction", "generator": "generator.logits",
+             "tgt_embed": "tgt.ids"}
+
+    def visit(block: Block) -> None:
+        wanted = by_id.get(block.id, block.id)
+        found = next((s for s in sections if s.id == wanted or s.id.startswith(wanted + ".")),
+                     None)
+        if found is not None:
+            block.section, block.number = found.id, found.prefix.strip(" ·")
+        for child in block.children:
+            visit(child)
+
+    for block in arch.blocks:
+        visit(block)
+
+
+def recap(ctx: Ctx) -> None:
+    """The last section: what was computed, the prediction, the loss (before and after the
+    update, with --backward), and the tutorial's takeaways as corrected."""
+    paragraphs = [ctx.t("recap.computed", steps=len(ctx.tape.steps), n=len(ctx.tokens("src")),
+                        m=len(ctx.tokens("tgt")), V=len(ctx.vocab))]
+    paragraphs += _prediction(ctx) + _loss(ctx)
+    paragraphs += [ctx.t("recap.takeaways")] + ["  " + ctx.t(key) for key in TAKEAWAY_KEYS]
+    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, phase="text",
+                    level="overview"), numbered=False)
+
+
+def _prediction(ctx: Ctx) -> list[str]:
+    if "generator.probs" not in ctx.tape.index:
+        return []
+    p, inp = ctx.value("generator.probs"), ctx.tokens("tgt")
+    target = [int(i) for i in np.ravel((ctx.meta.get("target") or {}).get("ids") or [])]
+    picked = [int(i) for i in np.argmax(p, axis=-1)]
+    words = " ".join(ctx.vocab[i] for i in picked)
+    if len(target) != len(picked):
+        return [ctx.t("recap.said", words=words)]
+    right = sum(a == b for a, b in zip(picked, target, strict=True))
+    return [ctx.t("recap.prediction", words=words, k=right, n=len(picked), tok=inp[0],
+                  word=ctx.vocab[picked[0]], p=f3(p[0, picked[0]]), want=ctx.vocab[target[0]],
+                  pw=f3(p[0, target[0]]))]
+
+
+def _loss(ctx: Ctx) -> list[str]:
+    update = ctx.meta.get("update") or {}
+    if "loss" not in ctx.tape.index or "loss_after" not in update:
+        return []
+    before = float(np.asarray(ctx.tape.index["loss"].value).reshape(-1)[0])
+    return [ctx.t("recap.loss", before=f3(before), after=f3(update["loss_after"]),
+                  lr=f"{update['lr']:g}")]
+
+
+def at_level(sections: list[Section], level: str, ctx: Ctx) -> list[Section]:
+    """``overview``: the overview, one line per tutorial step, the recap; ``steps`` and ``all``:
+    every section (how much each repeats itself was settled while narrating)."""
+    if level != "overview":
+        return sections
+    lines, seen = [], set()
+    for s in sections:
+        if s.level == "overview" or s.number in seen:
+            continue
+        seen.add(s.number)
+        lines.append(s.heading)
+    steps = Section("steps", "", ctx.t("overview.steps"), lines, phase="text", level="overview")
+    framing = [s for s in sections if s.level == "overview"]
+    return framing[:1] + [steps] + framing[1:]
