@@ -30,21 +30,41 @@ class Setup:
     dataset: list[str]
     vocab: Vocab
     params: dict[str, np.ndarray]
+    trained: dict | None = None  # for a checkpoint: its epochs and its initial weights
 
 
 def setup(config: Config, corpus: str | None = None, weights: str | None = None,
-          dataset: list[str] | None = None) -> Setup:
-    """Dataset (the tutorial's, a corpus file, or ``dataset``'s sentences), vocabulary, and
-    parameters (fresh or loaded)."""
+          dataset: list[str] | None = None, checkpoint: str | None = None,
+          tokenizer: str = "tutorial") -> Setup:
+    """Dataset (the tutorial's, a corpus file, or ``dataset``'s sentences), vocabulary (split
+    by ``tokenizer``), and parameters (fresh or loaded). A ``checkpoint`` written by
+    ``handformer train`` brings its own config, vocabulary and weights."""
+    if checkpoint is not None:
+        return setup_from_checkpoint(checkpoint)
     if dataset is None:
         dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
-    vocab = Vocab.from_corpus(dataset)
+    vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
     if weights is None:
         return Setup(config, dataset, vocab, init_params(config, len(vocab)))
     from .interop.weights import load_weights
 
     params, config, vocab = load_weights(weights, config, vocab)
     return Setup(config, dataset, vocab, params)
+
+
+def setup_from_checkpoint(path: str) -> Setup:
+    """The trained model as saved: its config, vocabulary and weights (as float64, the walk's
+    number type), and as dataset the sentences it was trained on when they can be read."""
+    from .train.checkpoint import load
+    from .train.datasets import licence_of, source_sentences
+
+    ckpt = load(path)
+    params = {name: np.asarray(value, dtype=np.float64) for name, value in ckpt.params.items()}
+    trained = {"checkpoint": str(path), "epochs": ckpt.epoch,
+               "initial": init_params(ckpt.config, len(ckpt.vocab)),
+               "licence": licence_of(ckpt.run.get("pairs", "default"))}
+    return Setup(ckpt.config, source_sentences(ckpt.run.get("pairs", "default")), ckpt.vocab,
+                 params, trained)
 
 
 def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
@@ -54,18 +74,34 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     tape = Tape(s.params, record=record)
     tape.meta.update(
         family="transformer", config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,
+        tokenizer=s.vocab.tokenizer,
         src={"tokens": example.src_tokens, "ids": example.src_ids},
         tgt={"tokens": example.tgt_tokens, "ids": example.tgt_ids},
         target={"tokens": example.out_tokens, "ids": example.out_ids},
     )
     logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
     targets = np.asarray(example.out_ids)
+    if s.trained:
+        tape.meta["trained"] = {"checkpoint": s.trained["checkpoint"],
+                                "epochs": s.trained["epochs"],
+                                "untrained_p_target": _target_probs(s, example)}
+        if s.trained["licence"]:
+            tape.meta["dataset_licence"] = s.trained["licence"]
     tape.run("loss", "cross_entropy", [logits],
              {"targets": targets, "weights": np.ones(targets.shape),
               "smoothing": s.config.label_smoothing},
              symbols={"out": "L", "x": r"\mathrm{logits}"})
     errata.annotate(tape)
     return tape
+
+
+def _target_probs(s: Setup, example) -> list[float]:
+    """p(target) at each position under the checkpoint's initial weights (same config and
+    seed): what the untrained walk of this model shows, for a before/after comparison."""
+    tape = Tape(s.trained["initial"], record=False)
+    forward(tape, s.config, example.src_ids, example.tgt_ids)
+    p = tape["generator.probs"]
+    return [float(p[t, i]) for t, i in enumerate(example.out_ids)]
 
 
 def run_backward(tape: Tape, lr: float) -> None:
@@ -92,14 +128,18 @@ def _loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:
 
 def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutorial",
          corpus: str | None = None, weights: str | None = None, backward: bool = False,
-         lr: float = 0.1, **overrides) -> Tape:
+         lr: float = 0.1, checkpoint: str | None = None, tokenizer: str = "tutorial",
+         **overrides) -> Tape:
     """Compute every step for one sentence pair and return the tape.
 
     ``overrides`` are Config fields (``d_model=8, heads=2, ...``). With ``backward=True`` the
     tape also holds every gradient (``tape.grads``) and one SGD update (``tape.updates``:
-    name → (before, gradient, after)).
+    name → (before, gradient, after)). ``checkpoint`` walks a model saved by ``handformer
+    train`` with its own config and vocabulary (``preset`` and ``overrides`` are then ignored).
+    ``tokenizer`` splits the sentences: "tutorial", "words", "char" or "jieba".
     """
-    s = setup(make_preset(preset, **overrides), corpus, weights)
+    s = setup(make_preset(preset, **overrides), corpus, weights, checkpoint=checkpoint,
+              tokenizer=tokenizer)
     tape = run_forward(s, src, tgt)
     if backward:
         run_backward(tape, lr)

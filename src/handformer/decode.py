@@ -17,7 +17,7 @@ from .limits import check_walk
 from .model import Masks, causal_mask, encode
 from .model import decode as decoder
 from .tape import Tape
-from .text import END, START, Vocab, tokenize
+from .text import END, START, UNK, Vocab
 
 
 @dataclass
@@ -80,8 +80,8 @@ def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha:
     """Greedy search (beam 1) or beam search with the GNMT length penalty α."""
     if beam < 1:
         raise HandformerError(f"the beam width must be at least 1, got {beam}")
-    unknown = [w for w in tokenize(src) if w not in vocab.tokens]
-    if unknown:
+    unknown = vocab.unknown(src)
+    if unknown and UNK not in vocab.specials:
         raise HandformerError(
             f"the model never saw the word(s) {', '.join(map(repr, unknown))}: it knows only "
             f"the {len(vocab.words)} words of its training pairs")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from .config import HandformerError
 from .textsafe import normalized
+from .tokenize import tokenize as split_tokens
 
 TUTORIAL_DATASET = (
     "I drink and I know things.",
@@ -19,33 +20,46 @@ TUTORIAL_TGT = "you win or you die"
 
 START, END, PAD, UNK = "<start>", "<end>", "<pad>", "<unk>"
 
-_DROP = re.compile(r"[.,]")
-
-
 class TextError(HandformerError):
     """Bad sentences or corpus files."""
 
 
-def tokenize(sentence: str) -> list[str]:
-    """NFC, lower-case, drop '.' and ',', split on white space (the tutorial's rule; 'won't'
-    stays)."""
-    return _DROP.sub(" ", normalized(sentence).lower()).split()
+def tokenize(sentence: str, tokenizer: str = "tutorial") -> list[str]:
+    """NFC, then the tutorial's rule by default: lower-case, drop '.' and ',', split on white
+    space ('won't' stays). Other tokenizers: see handformer.tokenize."""
+    return split_tokens(normalized(sentence), tokenizer)
 
 
 @dataclass(frozen=True)
 class Vocab:
-    """Words by first appearance, then the special tokens."""
+    """Words by first appearance, then the special tokens; ``tokenizer`` splits sentences."""
 
     words: tuple[str, ...]
     specials: tuple[str, ...] = (START, END)
+    tokenizer: str = "tutorial"
 
     @classmethod
-    def from_corpus(cls, sentences, specials=(START, END)) -> Vocab:
-        seen: dict[str, None] = {}
+    def from_corpus(cls, sentences, specials=(START, END), tokenizer: str = "tutorial",
+                    max_size: int | None = None, min_count: int = 1) -> Vocab:
+        """Words seen at least ``min_count`` times, at most ``max_size`` of them (the most
+        frequent; ties to the earlier), kept in first-appearance order; the rest become <unk>."""
+        counts: Counter[str] = Counter()
         for sentence in sentences:
-            for word in tokenize(sentence):
-                seen.setdefault(word, None)
-        return cls(tuple(w for w in seen if w not in specials), tuple(specials))
+            counts.update(tokenize(sentence, tokenizer))
+        kept = [w for w in counts if counts[w] >= min_count and w not in specials]
+        if max_size is not None and len(kept) > max_size:
+            rank = {w: i for i, w in enumerate(kept)}
+            chosen = set(sorted(kept, key=lambda w: (-counts[w], rank[w]))[:max_size])
+            kept = [w for w in kept if w in chosen]
+        return cls(tuple(kept), tuple(specials), tokenizer)
+
+    def tokenize(self, sentence: str) -> list[str]:
+        return tokenize(sentence, self.tokenizer)
+
+    def unknown(self, sentence: str) -> list[str]:
+        """The sentence's tokens that are not in the vocabulary (they read as <unk>, if any)."""
+        index = self._index()
+        return [w for w in self.tokenize(sentence) if w not in index]
 
     @property
     def tokens(self) -> list[str]:
@@ -66,7 +80,7 @@ class Vocab:
 
     def encode(self, sentence: str, role: str = "sentence") -> list[int]:
         """Ids of a sentence's words; an unknown word is an error that names it."""
-        words = tokenize(sentence)
+        words = self.tokenize(sentence)
         if not words:
             raise TextError(f"the {role} is empty: give at least one word")
         index = self._index()
@@ -76,12 +90,25 @@ class Vocab:
                 f"the {role} has word(s) not in the vocabulary: {', '.join(map(repr, unknown))}. "
                 f"The vocabulary comes from the corpus ({len(self.words)} words); add a sentence "
                 f"with these words to the corpus or choose other words."
+                + _tokenizer_hint(self, unknown)
             )
         return [index.get(w, index.get(UNK, -1)) for w in words]
 
     def decode(self, ids) -> list[str]:
         tokens = self.tokens
         return [tokens[int(i)] for i in ids]
+
+
+def _tokenizer_hint(vocab: Vocab, unknown: list[str]) -> str:
+    """'coming' is unknown but the corpus has 'coming!': say which tokenizer splits it off."""
+    if vocab.tokenizer != "tutorial":
+        return ""
+    for word in unknown:
+        near = [w for w in vocab.words if split_tokens(w, "words")[:1] == [word]]
+        if near:
+            return (f" The corpus has {near[0]!r}: the tutorial's tokenizer keeps punctuation "
+                    f"other than '.' and ','; --tokenizer words splits it off.")
+    return ""
 
 
 def read_corpus(path: str | Path) -> list[str]:

@@ -9,18 +9,20 @@ from ..cli import LanguageChoice, _config_options, config_from_options, user_err
 from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 from ..textsafe import shown
+from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
 DEFAULT_CKPT = "handformer.ckpt"
 
 
-def _pairs(path):
-    from ..train.data import default_pairs, read_pairs
+def _pairs(source):
+    from ..train.datasets import load_pairs
 
-    return read_pairs(path) if path else default_pairs()
+    return load_pairs(source or "default")
 
 
 @click.command()
 @_config_options
+@corpus_options
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
               help="UTF-8 file, one 'source<TAB>target' per line (default: the tutorial's "
                    "three lines cut at the first comma)")
@@ -62,7 +64,7 @@ def train(**o):
 
         need_matplotlib()
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
-                                       "schedule", "warmup", "clip", "dtype")}
+                                       "schedule", "warmup", "clip", "dtype", *RUN_KEYS)}
     given = {k: v for k, v in run_opts.items() if v is not None}
     o["save"] = o["save"] or o["resume"] or DEFAULT_CKPT
     _check_train_outputs(o)
@@ -70,6 +72,12 @@ def train(**o):
 
     with held(o["save"]):
         run, source = _start_or_resume(o, given)
+        if o["engine"] == "torch":
+            from ..train.torch_engine import attach
+
+            attach(run)
+            if run.engine.rank:  # under torchrun, one process speaks and saves for all
+                return _fit(run, o | {"quiet": True, "save": None}, source, primary=False)
         _fit(run, o, source)
 
 
@@ -87,33 +95,37 @@ def _check_train_outputs(o: dict) -> None:
 
 def _start_or_resume(o: dict, given: dict):
     from ..train import checkpoint, loop
+    from ..train.datasets import source_name
 
-    pairs_file = o.pop("pairs_file")
+    source = source_name(o.pop("dataset"), o.pop("pairs_file"), o.pop("direction"),
+                         o.pop("levels"))
     if o["resume"]:
         ckpt = checkpoint.load(o["resume"])
-        source = pairs_file or _stored_pairs(ckpt)
+        source = _stored_pairs(ckpt) if source == "default" else source
         extra = sorted(set(given) - {"epochs"})
         if extra:
             raise HandformerError(f"--resume continues the saved run with its own settings; "
                                   f"only --epochs may change (got --{extra[0].replace('_', '-')})")
-        pairs = _pairs(None if source == "default" else source)
-        return loop.resume(ckpt, pairs, given.get("epochs")), source
+        return loop.resume(ckpt, _pairs(source), given.get("epochs")), source
     cfg = config_from_options(o)
-    return loop.start(cfg, _pairs(pairs_file), loop.Options(**given)), pairs_file or "default"
+    options = loop.Options(**corpus_defaults(given, source, cfg.preset))
+    return loop.start(cfg, _pairs(source), options), source
 
 
 def _stored_pairs(ckpt) -> str:
     """A checkpoint names its pairs file, but never chooses what is read: the file a crafted
     checkpoint names could be any file on this machine. The user gives it again."""
+    from ..train.datasets import is_dataset
+
     stored = ckpt.run.get("pairs", "default")
-    if stored != "default":
+    if stored != "default" and not is_dataset(stored):
         raise HandformerError(f"this checkpoint was trained on the pairs file {stored[:200]!r}; give "
                               f"it again with --pairs FILE (a path stored in a checkpoint is "
                               f"never opened)")
     return stored
 
 
-def _fit(run, o: dict, source: str) -> None:
+def _fit(run, o: dict, source: str, primary: bool = True) -> None:
     import signal
 
     import numpy as np
@@ -123,12 +135,8 @@ def _fit(run, o: dict, source: str) -> None:
     previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
     first_epoch = run.epoch
     total = len(run.train) * run.options.epochs
-    cfg = run.config
-    held_out = i18n.t(o["lang"], "train.held_out", n=len(run.valid)) if run.valid else ""
-    click.echo(i18n.t(o["lang"], "train.start", preset=cfg.preset, d_model=cfg.d_model,
-                      init=cfg.init, pairs=len(run.train), held_out=held_out,
-                      optimizer=run.options.optimizer, lr=run.options.lr,
-                      dtype=run.options.dtype), err=True)
+    if primary:
+        _announce(run, source, o["engine"], o["lang"])
     try:
         if o["quiet"]:
             with np.errstate(all="ignore"):  # a diverging run stops with one message (finite)
@@ -143,7 +151,25 @@ def _fit(run, o: dict, source: str) -> None:
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
-    _summary(run, o, source)
+    if primary:
+        _summary(run, o, source)
+
+
+def _announce(run, source: str, engine: str, lang: str) -> None:
+    from ..train.datasets import HSK_CREDIT, is_dataset
+
+    cfg, opts = run.config, run.options
+    if is_dataset(source):
+        click.echo(HSK_CREDIT, err=True)
+    held_out = i18n.t(lang, "train.held_out", n=len(run.valid)) if run.valid else ""
+    click.echo(i18n.t(lang, "train.start", preset=cfg.preset, d_model=cfg.d_model,
+                      init=cfg.init, pairs=len(run.train), held_out=held_out,
+                      optimizer=opts.optimizer, lr=opts.lr, dtype=opts.dtype), err=True)
+    if source == "default" and engine == "numpy":
+        return  # the tutorial's run: one line, as ever
+    click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
+                      vocab=len(run.vocab), engine=engine,
+                      world=getattr(run.engine, "world", 1)), err=True)
 
 
 def _say_interrupted(run, o: dict, first_epoch: int) -> None:
@@ -175,13 +201,20 @@ def _summary(run, o: dict, source: str) -> None:
     if run.valid:
         v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
         click.echo(t["train.valid"].format(loss=v["loss"], acc=v["accuracy"]))
+    if run.test:
+        report.test_summary(run, source, o["lang"])
+    if loop.stopped_early(run):
+        click.echo(t["train.stopped"].format(epoch=run.epoch, patience=run.options.patience,
+                                             best=loop.best_path(o["save"])))
     if o["plot"]:
         from ..cli import write_output
         from ..render.figure import loss_curve, plot_format
 
         write_output(loss_curve(run.history, plot_format(o["plot"]), o["lang"]), o["plot"],
                      done=t["train.wrote"].format(path=o["plot"]))
-    example = shown(" ".join(run.vocab.decode(run.train[0][0])))
+    from ..tokenize import detokenize
+
+    example = shown(detokenize(run.vocab.decode(run.train[0][0])))
     if source == "default":  # the tutorial's lines: suggest the tutorial's own sentence
         from ..text import TUTORIAL_SRC
 
@@ -210,9 +243,14 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
               width):
     """Translate SENTENCE with a trained checkpoint (greedy, or beam search with --beam)."""
     from ..decode import translate as run
+    from ..tokenize import detokenize
     from ..train.checkpoint import load
 
     ckpt = load(checkpoint)
+    unknown = ckpt.vocab.unknown(sentence)
+    if unknown and "<unk>" in ckpt.vocab.specials:
+        click.echo(f"note: not in the model's vocabulary, read as <unk>: "
+                   f"{', '.join(map(repr, unknown))}", err=True)
     result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
                  record=explain, k=top_k)
     if explain:
@@ -220,7 +258,8 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
         from ..narrate.decode import build
 
         show_sections(build(result, ckpt.vocab, lang), precision, width)
-    click.echo(shown(" ".join(result.tokens)))
+    click.echo(shown(" ".join(result.tokens) if ckpt.vocab.tokenizer == "tutorial"
+                     else detokenize(result.tokens)))
 
 
 @click.command()
@@ -234,7 +273,6 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
 def evaluate(checkpoint, pairs_file, beam):
     """Loss, perplexity, token accuracy (teacher forcing) and exact match (decoding)."""
     from ..decode import translate as run
-    from ..text import tokenize
     from ..train import loop
     from ..train.checkpoint import load
     from ..train.data import encode_pairs
@@ -244,7 +282,7 @@ def evaluate(checkpoint, pairs_file, beam):
     encoded = encode_pairs(ckpt.vocab, pairs, ckpt.config.max_len)
     m = loop.evaluate(ckpt.params, ckpt.config, ckpt.vocab, encoded,
                       dtype=str(ckpt.params["generator.w"].dtype))
-    right = sum(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens == tokenize(tgt)
+    right = sum(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens == ckpt.vocab.tokenize(tgt)
                 for src, tgt in pairs)
     click.echo(f"pairs           {m['pairs']} ({m['tokens']} target tokens)")
     click.echo(f"loss            {m['loss']:.4f}")

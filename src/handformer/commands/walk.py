@@ -18,6 +18,7 @@ from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 from ..render import registry
 from ..render.ansi import Terminal
+from ..tokenize import TOKENIZERS
 
 
 class _Formats(click.Choice):
@@ -65,6 +66,11 @@ def _render_options(func):
               help="learning rate of the update shown with --backward")
 @click.option("--save-weights", metavar="FILE", default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
+@click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
+              help="how sentences split into tokens: the tutorial's rule, English words with "
+              "punctuation split off, Chinese characters, or jieba words  [default: tutorial]")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+              help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
               help="walk a pretrained BERT-family model: a folder, or all-minilm-l6-v2")
 @user_errors
@@ -96,9 +102,16 @@ def _tape_from_options(options: dict, fmt: str = "terminal"):
 
     backward, lr = options.pop("backward"), options.pop("lr")
     options.pop("pretrained")
+    if options["checkpoint"]:
+        _refuse_with_checkpoint(options)
+    checkpoint, tokenizer = options.pop("checkpoint"), options.pop("tokenizer") or "tutorial"
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
-    s = setup(config_from_options(options), options.pop("corpus"), options.pop("weights"))
+    corpus = options.pop("corpus")
+    s = setup(config_from_options(options), corpus, options.pop("weights"),
+              checkpoint=checkpoint, tokenizer=tokenizer)
+    if corpus:
+        _warn_tokens(s.dataset, tokenizer)
     tape = run_forward(s, src, tgt)
     if backward and fmt == "json":
         from ..render.json_tape import check_backward_fits
@@ -107,6 +120,26 @@ def _tape_from_options(options: dict, fmt: str = "terminal"):
     if backward:
         run_backward(tape, lr)
     return s, tape
+
+
+def _warn_tokens(sentences, tokenizer: str) -> None:
+    from ..tokenize import corpus_warning
+
+    warning = corpus_warning(sentences, tokenizer)
+    if warning:
+        click.echo(f"note: {warning}", err=True)
+
+
+def _refuse_with_checkpoint(options: dict) -> None:
+    """A checkpoint brings its own sizes, weights and vocabulary: flags that set them clash."""
+    given = [k for k, v in options.items() if k not in ("src", "tgt", "preset", "checkpoint")
+             and v is not None]
+    if options["preset"] != "tutorial":
+        given.append("preset")
+    if given:
+        flags = ", ".join("--" + k.replace("_", "-") for k in sorted(given))
+        raise HandformerError(f"--checkpoint reads its sizes, weights and vocabulary from the "
+                              f"checkpoint; drop {flags}")
 
 
 def _pretrained_tape(options: dict):

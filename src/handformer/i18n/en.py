@@ -11,9 +11,15 @@ TEXT = {
     "dataset.title": "Define the dataset",
     "dataset.p1": "Everything starts from a dataset. ChatGPT learned from hundreds of gigabytes of "
                   "text; to compute every number by hand we use {count} sentences:",
+    "dataset.licence": "These sentences come from {name}, licensed {licence} ({url}).",
     "dataset.more": "  … and {more} more.",
     "dataset.p2": "Lower-cased, without “.” and “,”, they hold {words} words. The model will "
                   "read “{src}” and should learn to answer “{tgt}”.",
+    "dataset.p2.tokens": "Cut by the “{tokenizer}” tokenizer they hold {words} tokens, where "
+                         "splitting at spaces finds {spaced} words: 1 token ≈ {per} spaced "
+                         "words (the tutorial's “1 token ≈ 0.75 words” is a rule of thumb for "
+                         "GPT's English sub-words, not a law). The model will read “{src}” and "
+                         "should learn to answer “{tgt}”.",
     "vocab.title": "Compute the vocabulary size",
     "vocab.p1": "The vocabulary is the set of distinct words: splitting the dataset into words "
                 "and removing the repeats leaves N = {N}.",
@@ -257,6 +263,11 @@ TEXT = {
                       "random weights. Training (handformer train) moves the weights, step by "
                       "step, until the right words win.",
     "pred.trained": "Every position is right: these weights have learned this sentence.",
+    "pred.score_trained": "Not every position is right yet: these weights have not learned "
+                          "this sentence (or never saw it in training).",
+    "pred.checkpoint": "These weights come from {path}, trained for {epochs} epochs. Before "
+                       "training, the same model (its initial weights) gave “{want}” after "
+                       "“{tok}” the probability {before}; after training, {after}.",
     "pred.col.target": "p(target)",
     "pred.col.picked": "p(chosen)",
     "loss.title": "The loss: cross-entropy",
@@ -477,6 +488,8 @@ TEXT = {
     # train: progress, summary, loss curve (also its figure labels)
     "train.start": "training {preset} model (d_model {d_model}, {init} init) on {pairs} pairs"
                    "{held_out}, {optimizer} lr {lr}, {dtype}",
+    "train.setup": "{test} pairs for testing; {tokenizer} tokens, {vocab} in the vocabulary; "
+                   "engine {engine}, {world} process(es)",
     "train.held_out": ", {n} held out",
     "train.interrupted": "\ninterrupted; the checkpoint {path} holds epoch {epoch}, the last one "
                          "saved; continue with `handformer train --resume {path}`",
@@ -491,6 +504,11 @@ TEXT = {
                    "exact match {exact:.1%} (teacher forcing)",
     "train.valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
     "train.saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\"",
+    "train.tps": "{rate:,.0f} tokens/s",
+    "train.test": "test ({n} pairs): loss {loss:.4f}, token accuracy {acc:.1%}, BLEU {bleu:.2f}",
+    "train.examples": "test sentences, translated (greedy):",
+    "train.stopped": "stopped early after epoch {epoch}: no better validation loss for "
+                     "{patience} epochs; the best weights are in {best}",
     # Markdown
     "md.title": "handformer: a Transformer by hand",
     "md.row": "row",

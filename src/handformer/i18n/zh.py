@@ -18,9 +18,14 @@ TEXT = {
     "dataset.title": "定义数据集",
     "dataset.p1": "一切从数据集开始。ChatGPT 的训练数据有几百 GB；我们为了把每个数都亲手算出来，"
                   "只用 {count} 句话：",
+    "dataset.licence": "这些句子来自 {name}，采用 {licence} 许可协议（{url}）。",
     "dataset.more": "  ……还有 {more} 句。",
     "dataset.p2": "全部转成小写、去掉“.”和“,”之后，一共 {words} 个词。模型要读入“{src}”，"
                   "并学会回答“{tgt}”。",
+    "dataset.p2.tokens": "用“{tokenizer}”分词器切开后一共 {words} 个词元，而按空格切只有 "
+                         "{spaced} 个“词”：1 个词元约等于 {per} 个空格词（教程说的“1 个词元约等于 "
+                         "0.75 个单词”只是 GPT 英文子词的经验值，不是定律）。模型要读入“{src}”，"
+                         "并学会回答“{tgt}”。",
     "vocab.title": "计算词汇量",
     "vocab.p1": "词汇表就是数据集里所有不重复的词：把数据集拆成一个个词，再去掉重复的，"
                 "剩下 N = {N} 个。",
@@ -219,6 +224,9 @@ TEXT = {
                       "教程说这一步预测出了“you”，随机权重是做不到的。训练（handformer train）"
                       "会一步步调整权重，直到正确的词胜出。",
     "pred.trained": "每个位置都对了：这组权重已经学会了这句话。",
+    "pred.score_trained": "还不是每个位置都对：这组权重还没学会这句话（或者训练时没见过它）。",
+    "pred.checkpoint": "这组权重来自 {path}，训练了 {epochs} 轮。训练之前，同一个模型（它的初始"
+                       "权重）在“{tok}”之后给“{want}”的概率是 {before}；训练之后是 {after}。",
     "pred.col.target": "p(正确答案)",
     "pred.col.picked": "p(模型所选)",
     "loss.title": "损失：交叉熵",
@@ -396,6 +404,8 @@ TEXT = {
     # 训练：进度、小结、损失曲线（也是它的图中标签）
     "train.start": "训练 {preset} 模型（d_model {d_model}，{init} 初始化），共 {pairs} 对句子"
                    "{held_out}，{optimizer} 学习率 {lr}，{dtype}",
+    "train.setup": "测试集 {test} 对；{tokenizer} 分词，词汇表 {vocab} 个词元；"
+                   "引擎 {engine}，{world} 个进程",
     "train.held_out": "，另留出 {n} 对",
     "train.interrupted": "\n已中断；检查点 {path} 保存着最后保存的第 {epoch} 轮；继续训练："
                          "`handformer train --resume {path}`",
@@ -410,6 +420,11 @@ TEXT = {
                    "整句完全正确 {exact:.1%}（教师强制）",
     "train.valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
     "train.saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\"",
+    "train.tps": "每秒 {rate:,.0f} 个词元",
+    "train.test": "测试集（{n} 对）：损失 {loss:.4f}，词元准确率 {acc:.1%}，BLEU {bleu:.2f}",
+    "train.examples": "测试集句子的翻译（贪心解码）：",
+    "train.stopped": "第 {epoch} 轮后提前停止：验证集损失已经 {patience} 轮没有下降；"
+                     "最好的权重保存在 {best}",
     # Markdown
     "md.title": "handformer: 手算 Transformer",
     "md.row": "行",

@@ -20,12 +20,19 @@ def specials(vocab: list[str]) -> list[str]:
 
 def dataset(ctx: Ctx) -> None:
     data = [str(s) for s in ctx.meta.get("dataset") or []]
-    words = sum(len(tokenize(s)) for s in data)
+    tokenizer = ctx.meta.get("tokenizer", "tutorial")
+    words = sum(len(tokenize(s, tokenizer)) for s in data)
     paragraphs = [ctx.t("dataset.p1", count=len(data))]
     paragraphs += [f"  {i + 1}. {s}" for i, s in enumerate(data[:LIST_LIMIT])]
     if len(data) > LIST_LIMIT:
         paragraphs.append(ctx.t("dataset.more", more=len(data) - LIST_LIMIT))
-    paragraphs.append(ctx.t("dataset.p2", words=words, src=" ".join(ctx.tokens("src")),
+    if ctx.meta.get("dataset_licence"):  # e.g. the HSK pairs: CC-BY-SA asks for the credit
+        paragraphs.append(ctx.t("dataset.licence", **ctx.meta["dataset_licence"]))
+    spaced = sum(len(s.split()) for s in data)
+    paragraphs.append(ctx.t("dataset.p2" if tokenizer == "tutorial" else "dataset.p2.tokens",
+                            words=words, tokenizer=tokenizer, spaced=spaced,
+                            per=f"{spaced / max(words, 1):.2f}",
+                            src=" ".join(ctx.tokens("src")),
                             tgt=" ".join(ctx.tokens("target")[:-1])))
     ctx.add(Section("dataset", "1", ctx.t("dataset.title"), paragraphs, phase="text"))
 

@@ -77,7 +77,15 @@ def predicted_words(ctx: Ctx) -> None:
     paragraphs = [ctx.t("pred.p1"), first,
                   ctx.t("pred.score", k=right, n=len(inp),
                         words=" ".join(ctx.vocab[i] for i in picked))]
-    paragraphs.append(ctx.t("pred.untrained" if right < len(inp) else "pred.trained"))
+    trained = ctx.meta.get("trained")
+    if trained:
+        before = trained["untrained_p_target"][0]
+        paragraphs.append(ctx.t("pred.checkpoint", path=trained["checkpoint"],
+                                epochs=trained["epochs"], tok=inp[0],
+                                want=ctx.vocab[targets[0]], before=f3(before),
+                                after=f3(table[0, 0])))
+    paragraphs.append(ctx.t("pred.trained" if right == len(inp) else
+                            "pred.untrained" if not trained else "pred.score_trained"))
     ctx.add(Section("prediction", "13", ctx.t("pred.title"), paragraphs,
                     formula=r"\hat y_t = \mathrm{arg\,max}_w\, p_{t,w}",
                     equation=[ctx.mat("prediction", "p", table, rows,

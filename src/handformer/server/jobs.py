@@ -71,7 +71,7 @@ class Jobs:
 
     def _train(self, job: Job) -> None:
         try:
-            loop.fit(job.run, on_batch=lambda _n: _check(job), on_epoch=lambda s: _add(job, s))
+            loop.fit(job.run, on_batch=lambda _pairs, _tokens: _check(job), on_epoch=lambda s: _add(job, s))
             r = job.run
             job.final = loop.evaluate(r.params, r.config, r.vocab, r.train, dtype=r.options.dtype)
             job.state = "done"

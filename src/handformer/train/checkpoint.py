@@ -61,7 +61,8 @@ def save(path, ckpt: Checkpoint) -> None:
     tensors |= {f"optim.{k}": np.ascontiguousarray(v) for k, v in ckpt.optimizer_state.items()}
     meta = {
         "format": FORMAT, "config": ckpt.config.to_dict(),
-        "vocab": {"words": list(ckpt.vocab.words), "specials": list(ckpt.vocab.specials)},
+        "vocab": {"words": list(ckpt.vocab.words), "specials": list(ckpt.vocab.specials),
+                  "tokenizer": ckpt.vocab.tokenizer},
         "optimizer": ckpt.optimizer, "epoch": ckpt.epoch, "rng_state": ckpt.rng_state,
         "history": ckpt.history, "run": ckpt.run, "sha256": digest(tensors),
     }
@@ -80,7 +81,8 @@ def load(path) -> Checkpoint:
     try:
         check_meta(meta)
         config = Config.from_dict(meta["config"])
-        vocab = Vocab(tuple(meta["vocab"]["words"]), tuple(meta["vocab"]["specials"]))
+        vocab = Vocab(tuple(meta["vocab"]["words"]), tuple(meta["vocab"]["specials"]),
+                      meta["vocab"].get("tokenizer", "tutorial"))
     except (SchemaError, ConfigError) as err:
         raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
     params = {k[6:]: v for k, v in tensors.items() if k.startswith("param.")}

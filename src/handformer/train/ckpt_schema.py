@@ -12,6 +12,7 @@ import numpy as np
 from ..limits import limit
 from ..schema import SchemaError, integer, mapping, number, string, strings
 from ..text import END, START
+from ..tokenize import TOKENIZERS
 
 OPTIMIZERS = ("adam", "sgd")
 NEEDED_SPECIALS = (START, END)
@@ -23,6 +24,8 @@ def check_meta(meta: dict) -> None:
     vocab = mapping(meta.get("vocab"), "vocab")
     words = strings(vocab.get("words"), "vocab.words", limit("vocab"))
     specials = strings(vocab.get("specials"), "vocab.specials", 16)
+    if vocab.get("tokenizer", "tutorial") not in TOKENIZERS:
+        raise SchemaError(f"vocab.tokenizer must be one of {', '.join(TOKENIZERS)}")
     if len(set(words) | set(specials)) != len(words) + len(specials):
         raise SchemaError("vocab lists a token twice")
     if not set(NEEDED_SPECIALS) <= set(specials):

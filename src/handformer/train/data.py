@@ -12,10 +12,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..text import END, PAD, START, TUTORIAL_DATASET, TextError, Vocab, tokenize
+from ..text import END, PAD, START, TUTORIAL_DATASET, UNK, TextError, Vocab, tokenize
 
 SPECIALS = (START, END, PAD)
 MIN_FOR_VALIDATION = 20  # below this every pair is needed for training
+MIN_FOR_TEST = 100  # from here on a test tenth is held out too
+BUCKET = 50  # batches whose pairs are sorted by length together (similar lengths, less padding)
 
 
 def default_pairs() -> list[tuple[str, str]]:
@@ -56,12 +58,15 @@ def parse_pairs(text: str, where: str = "pairs") -> list[tuple[str, str]]:
     return pairs
 
 
-def pairs_vocab(pairs) -> Vocab:
-    """Words by first appearance over the tutorial dataset's order, then <start> <end> <pad>.
-
-    For the default pairs this keeps the tutorial's ids (<start> = 23, <end> = 24).
+def pairs_vocab(pairs, tokenizer: str = "tutorial", max_size: int | None = None,
+                min_count: int = 1) -> Vocab:
+    """Words by first appearance over the tutorial dataset's order, then <start> <end> <pad>
+    (and <unk> for any tokenizer but the tutorial's: a real corpus has words a test sentence
+    never saw). For the default pairs this keeps the tutorial's ids (<start> 23, <end> 24).
     """
-    return Vocab.from_corpus([s for pair in pairs for s in pair], specials=SPECIALS)
+    specials = SPECIALS if tokenizer == "tutorial" else (*SPECIALS, UNK)
+    return Vocab.from_corpus([s for pair in pairs for s in pair], specials, tokenizer,
+                             max_size, min_count)
 
 
 @dataclass
@@ -106,16 +111,43 @@ def make_batch(vocab: Vocab, encoded, dtype="float64") -> Batch:
 
 def split(encoded, rng: np.random.Generator, fraction: float = 0.1):
     """(train, validation): a validation tenth, drawn from the seed, once there are enough pairs."""
-    if len(encoded) < MIN_FOR_VALIDATION:
-        return list(encoded), []
-    order = rng.permutation(len(encoded))
-    held = max(1, int(len(encoded) * fraction))
-    return [encoded[i] for i in order[held:]], [encoded[i] for i in order[:held]]
+    train, valid, _ = split3(encoded, rng, fraction, min_for_test=None)
+    return train, valid
+
+
+def split3(items, rng: np.random.Generator, fraction: float = 0.1,
+           min_for_test: int | None = MIN_FOR_TEST):
+    """(train, validation, test), drawn from the seed: a validation tenth from 20 pairs on,
+    and a test tenth too from ``min_for_test`` on (None: never); below 20, all trains."""
+    if len(items) < MIN_FOR_VALIDATION:
+        return list(items), [], []
+    order = rng.permutation(len(items))
+    held = max(1, int(len(items) * fraction))
+    tested = held if min_for_test is not None and len(items) >= min_for_test else 0
+    pick = lambda idx: [items[i] for i in idx]  # noqa: E731
+    return pick(order[held + tested:]), pick(order[:held]), pick(order[held:held + tested])
+
+
+def batch_order(encoded, batch_size: int, rng: np.random.Generator | None,
+                by_length: bool = False) -> list[np.ndarray]:
+    """Which pairs form each batch. Shuffled by ``rng`` (None: file order); ``by_length`` sorts
+    each run of BUCKET batches by length before cutting it, then shuffles the batches, so a
+    batch holds sentences of similar length (less padding) in an order still drawn at random."""
+    order = np.arange(len(encoded)) if rng is None else rng.permutation(len(encoded))
+    if not by_length:
+        return [order[lo:lo + batch_size] for lo in range(0, len(order), batch_size)]
+    size = np.array([max(len(s), len(t) + 1) for s, t in encoded])
+    cut = []
+    for lo in range(0, len(order), batch_size * BUCKET):
+        chunk = order[lo:lo + batch_size * BUCKET]
+        chunk = chunk[np.argsort(size[chunk], kind="stable")]
+        cut += [chunk[i:i + batch_size] for i in range(0, len(chunk), batch_size)]
+    shuffled = range(len(cut)) if rng is None else rng.permutation(len(cut))
+    return [cut[i] for i in shuffled]
 
 
 def batches(vocab: Vocab, encoded, batch_size: int, rng: np.random.Generator | None,
-            dtype="float64"):
+            dtype="float64", by_length: bool = False):
     """Mini-batches in an order shuffled by ``rng`` (None: in file order)."""
-    order = np.arange(len(encoded)) if rng is None else rng.permutation(len(encoded))
-    for lo in range(0, len(encoded), batch_size):
-        yield make_batch(vocab, [encoded[i] for i in order[lo:lo + batch_size]], dtype)
+    for idx in batch_order(encoded, batch_size, rng, by_length):
+        yield make_batch(vocab, [encoded[i] for i in idx], dtype)

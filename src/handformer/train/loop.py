@@ -11,17 +11,18 @@ import copy
 import math
 import time
 import typing
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
 from ..config import Config, HandformerError
 from ..model import init_params
 from ..schema import SchemaError, typed
+from ..tokenize import TOKENIZERS
 from . import checkpoint as ckpt_io
 from . import finite
 from .checkpoint import Checkpoint
-from .data import batches, encode_pairs, pairs_vocab, split
+from .data import batches, encode_pairs, pairs_vocab, split3
 from .loss import batch_loss
 from .memory import keep_freed_memory
 from .optim import clip_grad_norm, make_optimizer, warmup_lr
@@ -42,10 +43,20 @@ class Options:
     warmup: int = 4000
     clip: float | None = None
     dtype: str = "float64"
+    tokenizer: str = "tutorial"
+    vocab_size: int | None = None  # keep the most frequent words; the rest read <unk>
+    min_count: int = 1  # words seen fewer times read <unk>
+    by_length: bool = False  # batches of similar lengths (less padding)
+    patience: int | None = None  # stop after this many epochs without a better validation loss
+    limit: int | None = None  # train on the source's first pairs only
+    bleu: bool = False  # BLEU of greedy translations of the validation pairs, every epoch
 
     def check(self) -> None:
         if self.epochs < 1 or self.batch_size < 1 or self.warmup < 1:
             raise HandformerError("epochs, batch_size and warmup must be at least 1")
+        for name in ("min_count", "vocab_size", "patience", "limit"):
+            if getattr(self, name) is not None and getattr(self, name) < 1:
+                raise HandformerError(f"{name} must be at least 1")
         if self.schedule not in ("constant", "warmup"):
             raise HandformerError(f"schedule must be constant or warmup, got {self.schedule!r}")
         if self.dtype not in ("float64", "float32"):
@@ -55,6 +66,9 @@ class Options:
         if not 0 < self.lr <= MAX_LR:
             raise HandformerError(f"lr must be a positive number at most {MAX_LR} (far above "
                                   f"any rate that trains), got {self.lr}")
+        if self.tokenizer not in TOKENIZERS:
+            raise HandformerError(f"tokenizer must be one of {', '.join(TOKENIZERS)}, got "
+                                  f"{self.tokenizer!r}")
         if self.optimizer not in ("adam", "sgd"):
             raise HandformerError(f"optimizer must be adam or sgd, got {self.optimizer!r}")
         if not 0 <= self.momentum < 1:
@@ -85,18 +99,34 @@ class Run:
     epoch: int = 0
     history: list | None = None
     saved_epoch: int | None = None  # the epoch the --save file holds, once this run wrote it
+    test: list = field(default_factory=list)
+    texts: dict = field(default_factory=dict)  # "valid"/"test": the (source, target) strings
+    engine: object = None  # None: the NumPy engine; else an object with step(run, batch), sync
+    best: float = math.inf  # the lowest validation loss so far
+
+
+def _vocab(options: Options, pairs):
+    return pairs_vocab(pairs, options.tokenizer, options.vocab_size, options.min_count)
+
+
+def _split(run: Run, pairs) -> Run:
+    """Train / validation / test from the config's seed; the same pairs always split alike."""
+    encoded = encode_pairs(run.vocab, pairs, run.config.max_len)
+    parts = split3(range(len(pairs)), np.random.default_rng([run.config.seed, 1]))
+    run.train, run.valid, run.test = ([encoded[i] for i in part] for part in parts)
+    run.texts = {"valid": [pairs[i] for i in parts[1]], "test": [pairs[i] for i in parts[2]]}
+    return run
 
 
 def start(cfg: Config, pairs, options: Options) -> Run:
-    """A fresh run: vocabulary, initial weights (cfg.seed), optimizer, validation split."""
+    """A fresh run: vocabulary, initial weights (cfg.seed), optimizer, held-out splits."""
     options.check()
-    vocab = pairs_vocab(pairs)
+    pairs = pairs[:options.limit] if options.limit else pairs
+    vocab = _vocab(options, pairs)
     params = init_params(cfg, len(vocab), options.dtype)
-    encoded = encode_pairs(vocab, pairs, cfg.max_len)
-    train, valid = split(encoded, np.random.default_rng([cfg.seed, 1]))
     opt = make_optimizer(options.optimizer, params, options.lr, options.momentum)
-    return Run(cfg, options, vocab, params, opt, np.random.default_rng(cfg.seed), train, valid,
-               0, [])
+    run = Run(cfg, options, vocab, params, opt, np.random.default_rng(cfg.seed), [], [], 0, [])
+    return _split(run, pairs)
 
 
 def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
@@ -108,18 +138,19 @@ def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
     if epochs is not None:
         options.epochs = epochs
     options.check()
+    pairs = pairs[:options.limit] if options.limit else pairs
     cfg, vocab = ckpt.config, ckpt.vocab
-    if pairs_vocab(pairs).tokens != vocab.tokens:
+    if _vocab(options, pairs).tokens != vocab.tokens:
         raise HandformerError("these pairs are not the ones the checkpoint was trained on "
                               "(their vocabulary differs); give the same --pairs FILE")
-    encoded = encode_pairs(vocab, pairs, cfg.max_len)
-    train, valid = split(encoded, np.random.default_rng([cfg.seed, 1]))
     opt = make_optimizer(options.optimizer, ckpt.params, options.lr, options.momentum)
     opt.state, opt.step_count = dict(ckpt.optimizer_state), ckpt.optimizer.get("step", 0)
     rng = np.random.default_rng()
     rng.bit_generator.state = ckpt.rng_state
-    return Run(cfg, options, vocab, ckpt.params, opt, rng, train, valid, ckpt.epoch,
-               list(ckpt.history))
+    run = Run(cfg, options, vocab, ckpt.params, opt, rng, [], [], ckpt.epoch,
+              list(ckpt.history))
+    run.best = min((h["val_loss"] for h in run.history if "val_loss" in h), default=math.inf)
+    return _split(run, pairs)
 
 
 def snapshot(run: Run, pairs_source: str) -> Checkpoint:
@@ -133,23 +164,37 @@ def snapshot(run: Run, pairs_source: str) -> Checkpoint:
         {"options": asdict(run.options), "pairs": pairs_source})
 
 
+def step_lr(run: Run) -> float | None:
+    """The learning rate of the next step: the paper's schedule, or None (the optimizer's)."""
+    o = run.options
+    if o.schedule != "warmup":
+        return None
+    return warmup_lr(run.optimizer.step_count + 1, run.config.d_model, o.warmup, o.lr)
+
+
+def numpy_step(run: Run, batch):
+    """Forward, backward, clip and update on the NumPy engine."""
+    r = batch_loss(run.params, run.config, batch, run.rng)
+    finite.check_batch(run.epoch + 1, r.loss, r.grads)
+    if run.options.clip is not None:
+        clip_grad_norm(r.grads, run.options.clip)
+    run.optimizer.step(r.grads, step_lr(run))
+    return r
+
+
 def train_epoch(run: Run, on_batch=None) -> dict:
     """One pass over the training pairs; returns the epoch's token-weighted loss and accuracy."""
     o = run.options
+    step = run.engine.step if run.engine else numpy_step
     loss = correct = tokens = exact = 0
-    for batch in batches(run.vocab, run.train, o.batch_size, run.rng, o.dtype):
-        r = batch_loss(run.params, run.config, batch, run.rng)
-        finite.check_batch(run.epoch + 1, r.loss, r.grads)
-        if o.clip is not None:
-            clip_grad_norm(r.grads, o.clip)
-        lr = None
-        if o.schedule == "warmup":
-            lr = warmup_lr(run.optimizer.step_count + 1, run.config.d_model, o.warmup, o.lr)
-        run.optimizer.step(r.grads, lr)
+    for batch in batches(run.vocab, run.train, o.batch_size, run.rng, o.dtype, o.by_length):
+        r = step(run, batch)
         loss += r.loss * r.tokens
         correct, tokens, exact = correct + r.correct, tokens + r.tokens, exact + r.exact
         if on_batch:
-            on_batch(len(batch.src))
+            on_batch(len(batch.src), r.tokens)
+    if run.engine:
+        run.engine.sync(run)
     run.epoch += 1
     return {"epoch": run.epoch, "loss": loss / tokens, "accuracy": correct / tokens}
 
@@ -176,16 +221,16 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
     keep_freed_memory()
     last_save, pending = time.monotonic(), None
     try:
-        while run.epoch < run.options.epochs:
+        while run.epoch < run.options.epochs and not stopped_early(run):
             stats = train_epoch(run, on_batch)
             finite.check_params(run.epoch, run.params)
-            if run.valid:
-                v = evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
-                stats |= {"val_loss": v["loss"], "val_accuracy": v["accuracy"]}
+            stats |= validate(run, pairs_source)
             run.history.append(stats)
+            if save_path and run.options.patience and stats.get("val_loss") == run.best:
+                ckpt_io.save(best_path(save_path), snapshot(run, pairs_source))
             pending = snapshot(run, pairs_source) if save_path else None
             if pending and (time.monotonic() - last_save >= save_interval
-                            or run.epoch == run.options.epochs):
+                            or run.epoch == run.options.epochs or stopped_early(run)):
                 _save(run, save_path, pending)
                 last_save, pending = time.monotonic(), None
             if on_epoch:
@@ -206,3 +251,35 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
 def _save(run: Run, path, ckpt: Checkpoint) -> None:
     ckpt_io.save(path, ckpt)
     run.saved_epoch = ckpt.epoch
+
+
+def validate(run: Run, pairs_source="default") -> dict:
+    """Validation loss and accuracy (and BLEU, if asked); remembers the best loss."""
+    if not run.valid:
+        return {}
+    v = evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
+    stats = {"val_loss": v["loss"], "val_accuracy": v["accuracy"]}
+    if run.options.bleu:
+        from .bleu import bleu_of
+
+        stats["val_bleu"] = bleu_of(run.params, run.config, run.vocab, run.texts["valid"],
+                                    pairs_source)
+    run.best = min(run.best, v["loss"])
+    return stats
+
+
+def stopped_early(run: Run) -> bool:
+    """Early stopping: ``patience`` epochs have passed since the best validation loss."""
+    p = run.options.patience
+    if not p or not run.valid:
+        return False
+    losses = [h["val_loss"] for h in run.history if "val_loss" in h]
+    return len(losses) > p and min(losses[-p:]) > min(losses)
+
+
+def best_path(save_path) -> str:
+    """run.ckpt → run.best.ckpt: where the weights with the best validation loss are kept."""
+    from pathlib import Path
+
+    path = Path(save_path)
+    return str(path.with_name(f"{path.stem}.best{path.suffix or '.ckpt'}"))

@@ -32,6 +32,8 @@ def epoch_line(stats: dict, epochs: int, lang: str = "en") -> str:
     if "val_loss" in stats:
         line += (f"  {t['train.val']}: {loss} {stats['val_loss']:.4f} "
                  f"{acc} {stats['val_accuracy']:.1%}")
+    if "val_bleu" in stats:
+        line += f" BLEU {stats['val_bleu']:.2f}"
     return line
 
 
@@ -40,16 +42,19 @@ class Progress:
 
     def __init__(self, total_pairs: int, done_pairs: int, epochs: int, lang: str = "en",
                  console=None, every: int | None = None):
+        import time
+
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
         from rich.progress import Progress as RichProgress
 
         self.epochs, self.lang = epochs, lang
         self.every = every or max(1, epochs // 10)
+        self.clock, self.started, self.tokens = time.perf_counter, time.perf_counter(), 0
         self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
-                                MofNCompleteColumn(), TimeRemainingColumn(), console=console,
-                                transient=True)
+                                MofNCompleteColumn(), TextColumn("{task.fields[speed]}"),
+                                TimeRemainingColumn(), console=console, transient=True)
         self.task = self.bar.add_task(i18n.t(lang, "train.epoch"), total=total_pairs,
-                                      completed=done_pairs)
+                                      completed=done_pairs, speed="")
 
     def __enter__(self):
         self.bar.__enter__()
@@ -58,11 +63,34 @@ class Progress:
     def __exit__(self, *exc):
         return self.bar.__exit__(*exc)
 
-    def on_batch(self, pairs: int) -> None:
-        self.bar.advance(self.task, pairs)
+    def on_batch(self, pairs: int, tokens: int = 0) -> None:
+        """Advance by a batch; the speed is target tokens per second since the start."""
+        self.tokens += tokens
+        rate = self.tokens / max(self.clock() - self.started, 1e-9)
+        self.bar.update(self.task, advance=pairs,
+                        speed=i18n.t(self.lang, "train.tps", rate=rate) if tokens else "")
 
     def on_epoch(self, stats: dict) -> None:
         line = epoch_line(stats, self.epochs, self.lang)
         self.bar.update(self.task, description=line)
         if stats["epoch"] % self.every == 0 or stats["epoch"] == self.epochs:
             self.bar.console.print(line, highlight=False)
+
+
+def test_summary(run, source: str, lang: str, shown: int = 3) -> None:
+    """Loss and BLEU on the held-out test pairs, and a few of them translated."""
+    import click
+
+    from .bleu import corpus_bleu, translate_all
+    from .datasets import target_language
+    from .loop import evaluate
+
+    m = evaluate(run.params, run.config, run.vocab, run.test, dtype=run.options.dtype)
+    sources, targets = zip(*run.texts["test"], strict=True)
+    hyps = translate_all(run.params, run.config, run.vocab, list(sources))
+    bleu = corpus_bleu(hyps, list(targets), target_language(source))
+    click.echo(i18n.t(lang, "train.test", n=len(run.test), loss=m["loss"], acc=m["accuracy"],
+                      bleu=bleu))
+    click.echo(i18n.t(lang, "train.examples"))
+    for src, ref, hyp in list(zip(sources, targets, hyps, strict=True))[:shown]:
+        click.echo(f"  {src}\n    → {hyp}\n    ({ref})")

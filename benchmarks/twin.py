@@ -1,0 +1,170 @@
+"""Train a translator twice, side by side: handformer's NumPy engine and its torch twin.
+
+Both twins start from the same initial weights (one `loop.start`, so one seed), draw the same
+batches in the same order (each from its own generator, seeded alike), and step the same
+optimizer (train/optim.py follows torch.optim's formulas; the torch twin is torch.optim
+itself, on interop.torch_ref's torch.nn.Transformer, through `train --engine torch`). Epochs
+alternate (handformer, torch, handformer, …), each after a 0.3 s sleep so the other library's
+idle BLAS/OpenMP threads stop spinning (BENCHMARKING.md). Printed per epoch: wall time of the
+training pass, target tokens per second, validation loss, test BLEU (greedy), for each twin,
+and the ratios (handformer / torch: time below 1 means handformer is faster).
+
+    .venv/bin/python benchmarks/twin.py                        # HSK 1-3 zh→en, d_model 128
+    .venv/bin/python benchmarks/twin.py --epochs 2 --limit 200 # a quick look
+
+Timings on a shared machine are noisy: quote the ratios, not the seconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+from pathlib import Path
+
+# This folder holds html.py, which would shadow the standard library's html (sacrebleu needs it)
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from handformer.config import preset  # noqa: E402
+from handformer.train import checkpoint as ckpt_io  # noqa: E402
+from handformer.train import loop  # noqa: E402
+from handformer.train.bleu import bleu_of, translate_all  # noqa: E402
+from handformer.train.datasets import HSK_CREDIT, load_pairs, source_name  # noqa: E402
+from handformer.train.memory import keep_freed_memory  # noqa: E402
+from handformer.train.torch_engine import attach  # noqa: E402
+
+
+def options(argv=None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--epochs", type=int, default=20)
+    p.add_argument("--levels", default="1-3", help="HSK levels")
+    p.add_argument("--direction", default="zh-en", choices=["zh-en", "en-zh"])
+    p.add_argument("--limit", type=int, default=None, help="only the first N pairs")
+    p.add_argument("--d-model", type=int, default=128)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--d-ff", type=int, default=512)
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--batch-size", type=int, default=32)
+    p.add_argument("--lr", type=float, default=1.0, help="factor of the paper's schedule")
+    p.add_argument("--warmup", type=int, default=400)
+    p.add_argument("--dtype", default="float32", choices=["float32", "float64"])
+    p.add_argument("--tokenizer", default="char", choices=["char", "jieba", "words"])
+    p.add_argument("--dropout", type=float, default=0.1)
+    p.add_argument("--label-smoothing", type=float, default=0.1)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--save", default=None,
+                   help="write handformer's twin as a checkpoint after every epoch")
+    return p.parse_args(argv)
+
+
+def twins(a: argparse.Namespace):
+    """Two runs from one start: the same weights, split, vocabulary and generator state."""
+    source = source_name("hsk", None, a.direction, a.levels)
+    cfg = preset("small", d_model=a.d_model, heads=a.heads, d_ff=a.d_ff, layers=a.layers,
+                 dropout=a.dropout, label_smoothing=a.label_smoothing, seed=a.seed)
+    opts = dict(epochs=a.epochs, lr=a.lr, batch_size=a.batch_size, schedule="warmup",
+                warmup=a.warmup, dtype=a.dtype, tokenizer=a.tokenizer, by_length=True,
+                limit=a.limit)
+    pairs = load_pairs(source)
+    hand = loop.start(cfg, pairs, loop.Options(**opts))
+    twin = loop.start(cfg, pairs, loop.Options(**opts))
+    attach(twin)
+    return source, hand, twin
+
+
+def timed_epoch(run) -> dict:
+    """One training pass: seconds, target tokens, minor page faults (BENCHMARKING trap 3)."""
+    tokens = []
+    time.sleep(0.3)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    started = time.perf_counter()
+    stats = loop.train_epoch(run, lambda pairs, n: tokens.append(n))
+    seconds = time.perf_counter() - started
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+    return stats | {"seconds": seconds, "tokens": sum(tokens), "faults": faults}
+
+
+def scores(run, source: str) -> dict:
+    """Validation loss (teacher forcing) and test BLEU (greedy), both by the NumPy code."""
+    v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
+    bleu = bleu_of(run.params, run.config, run.vocab, run.texts["test"], source)
+    return {"val_loss": v["loss"], "bleu": bleu}
+
+
+HEADER = (f"{'epoch':>5} | {'hand s':>7} {'torch s':>7} {'ratio':>5} | {'hand tok/s':>10} "
+          f"{'torch tok/s':>11} | {'hand val':>8} {'torch val':>9} | {'hand BLEU':>9} "
+          f"{'torch BLEU':>10} {'ΔBLEU':>6} | {'faults/step h/t':>15}")
+
+
+def row(epoch: int, h: dict, t: dict, steps: int) -> str:
+    return (f"{epoch:>5} | {h['seconds']:>7.2f} {t['seconds']:>7.2f} "
+            f"{h['seconds'] / t['seconds']:>5.2f} | {h['tokens'] / h['seconds']:>10,.0f} "
+            f"{t['tokens'] / t['seconds']:>11,.0f} | {h['val_loss']:>8.4f} {t['val_loss']:>9.4f}"
+            f" | {h['bleu']:>9.2f} {t['bleu']:>10.2f} {h['bleu'] - t['bleu']:>6.2f} | "
+            f"{h['faults'] // steps:>7,}/{t['faults'] // steps:<7,}")
+
+
+def environment() -> str:
+    import numpy as np
+    import torch
+    from threadpoolctl import threadpool_info
+
+    pools = ", ".join(f"{p['internal_api']} {p.get('version')} ({p['num_threads']} threads, "
+                      f"{p.get('architecture')})" for p in threadpool_info())
+    return (f"numpy {np.__version__}, torch {torch.__version__} ({torch.get_num_threads()} "
+            f"threads); thread pools: {pools}")
+
+
+def main(argv=None) -> list[tuple[dict, dict]]:
+    a = options(argv)
+    keep_freed_memory()
+    source, hand, twin = twins(a)
+    print(HSK_CREDIT)
+    print(environment())
+    c = hand.config
+    print(f"{source}: {len(hand.train)} training, {len(hand.valid)} validation, "
+          f"{len(hand.test)} test pairs; vocabulary {len(hand.vocab)} ({a.tokenizer}); "
+          f"d_model {c.d_model}, {c.heads} heads, d_ff {c.d_ff}, {c.encoder_layers}+"
+          f"{c.decoder_layers} layers, batch {a.batch_size}, {a.dtype}, Adam, paper schedule "
+          f"(factor {a.lr}, warm-up {a.warmup})")
+    print(HEADER)
+    steps = -(-len(hand.train) // a.batch_size)
+    table = []
+    for epoch in range(1, a.epochs + 1):
+        h, t = timed_epoch(hand), timed_epoch(twin)
+        h, t = h | scores(hand, source), t | scores(twin, source)
+        table.append((h, t))
+        print(row(epoch, h, t, steps), flush=True)
+        if a.save:
+            hand.history.append({k: h[k] for k in ("epoch", "loss", "accuracy", "val_loss")})
+            ckpt_io.save(a.save, loop.snapshot(hand, source))
+    summary(table)
+    examples(hand, twin)
+    return table
+
+
+def summary(table) -> None:
+    """Medians over the epochs (single epochs swing with the machine's load), last BLEU."""
+    import statistics
+
+    ratio = statistics.median(h["seconds"] / t["seconds"] for h, t in table)
+    speed = [statistics.median(side["tokens"] / side["seconds"] for side in sides)
+             for sides in zip(*table, strict=True)]
+    (h, t) = table[-1]
+    print(f"median time ratio handformer / torch {ratio:.2f}; median tokens/s {speed[0]:,.0f} "
+          f"vs {speed[1]:,.0f}; after {len(table)} epochs test BLEU {h['bleu']:.2f} vs "
+          f"{t['bleu']:.2f} (difference {h['bleu'] - t['bleu']:+.2f})")
+
+
+def examples(hand, twin, shown: int = 3) -> None:
+    """The first test sentences, as each twin translates them (greedy)."""
+    sources = [s for s, _ in hand.texts["test"][:shown]]
+    by_hand = translate_all(hand.params, hand.config, hand.vocab, sources)
+    by_torch = translate_all(twin.params, twin.config, twin.vocab, sources)
+    for (src, ref), h, t in zip(hand.texts["test"], by_hand, by_torch, strict=False):
+        print(f"{src}\n  handformer: {h}\n  torch:      {t}\n  reference:  {ref}")
+
+
+if __name__ == "__main__":
+    sys.exit(0 if main() else 1)

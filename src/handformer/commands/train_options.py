@@ -1,0 +1,60 @@
+"""`handformer train`'s options for real corpora: dataset, tokenizer, vocabulary, batching,
+early stopping and engine; and the defaults that change once the pairs are a real corpus."""
+
+from __future__ import annotations
+
+import click
+
+from ..tokenize import TOKENIZERS
+
+# Run options (saved in the checkpoint, see train.loop.Options) that these flags set.
+RUN_KEYS = ("tokenizer", "vocab_size", "min_count", "by_length", "patience", "limit", "bleu")
+
+
+def corpus_options(func):
+    """Options of `train` beyond the tutorial's three lines."""
+    options = [
+        click.option("--dataset", type=click.Choice(["hsk"]), default=None,
+                     help="HSK sentence pairs (hsk-sentences-audio, CC-BY-SA 4.0)"),
+        click.option("--direction", type=click.Choice(["zh-en", "en-zh"]), default="zh-en",
+                     show_default=True, help="with --dataset: which side is the source"),
+        click.option("--levels", default="1-3", show_default=True,
+                     help="with --dataset hsk: HSK levels, e.g. 1-3 or 1,4"),
+        click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
+                     help="tutorial, words, char or jieba  [default: char for --dataset, "
+                          "words for --pairs with other presets than tutorial, else tutorial]"),
+        click.option("--vocab-size", type=int, default=None,
+                     help="keep the most frequent words; the rest read <unk>"),
+        click.option("--min-count", type=int, default=None,
+                     help="words seen fewer times read <unk>  [default: 1]"),
+        click.option("--by-length/--no-by-length", default=None,
+                     help="batches of similar lengths  [default: on for real corpora]"),
+        click.option("--patience", type=int, default=None,
+                     help="stop after this many epochs without a better validation loss"),
+        click.option("--limit", type=int, default=None, help="train on the first N pairs only"),
+        click.option("--bleu/--no-bleu", default=None,
+                     help="validation BLEU every epoch  [default: on for real corpora]"),
+        click.option("--engine", type=click.Choice(["numpy", "torch"]), default="numpy",
+                     show_default=True,
+                     help="numpy: handformer's own engine; torch: the same model in PyTorch "
+                          "(runs under torchrun with DistributedDataParallel)"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def corpus_defaults(given: dict, source: str, preset: str) -> dict:
+    """A real corpus (any source but the tutorial's pairs) trains in float32, in batches of
+    similar lengths, with validation BLEU; the tutorial's pairs keep every old default, and the
+    tutorial preset keeps the tutorial's tokenizer for a pairs file too (its rule, its numbers).
+    """
+    from ..train.datasets import default_tokenizer, is_dataset
+
+    given = dict(given)
+    keep_rule = preset == "tutorial" and not is_dataset(source)
+    given.setdefault("tokenizer", "tutorial" if keep_rule else default_tokenizer(source))
+    if source != "default":
+        for key, value in (("dtype", "float32"), ("by_length", True), ("bleu", True)):
+            given.setdefault(key, value)
+    return given

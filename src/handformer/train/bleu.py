@@ -1,0 +1,84 @@
+"""Greedy translation of many sentences at once, and their BLEU against the references.
+
+BLEU is sacrebleu's corpus BLEU (lower-cased): its ``13a`` tokenizer for English targets, its
+``zh`` tokenizer (every Chinese character a word) for Chinese ones, so the score does not
+depend on how handformer's own tokenizer cut the words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..config import Config, HandformerError
+from ..model import Masks, causal_mask, encode, make_masks
+from ..model import decode as decoder
+from ..tape import Tape
+from ..text import END, PAD, START, Vocab
+from ..tokenize import detokenize
+
+
+def greedy_batch(params, cfg: Config, vocab: Vocab, sources: list[list[int]],
+                 batch_size: int = 64) -> list[list[int]]:
+    """The greedy translation (ids, without <start>/<end>) of every source, batch by batch."""
+    out = []
+    for lo in range(0, len(sources), batch_size):
+        out += _greedy_chunk(params, cfg, vocab, sources[lo:lo + batch_size])
+    return out
+
+
+def _greedy_chunk(params, cfg: Config, vocab: Vocab, sources) -> list[list[int]]:
+    pad, start, end = vocab.id(PAD), vocab.id(START), vocab.id(END)
+    n = max(len(s) for s in sources)
+    src = np.full((len(sources), n), pad, dtype=np.int64)
+    for row, ids in enumerate(sources):
+        src[row, :len(ids)] = ids
+    src_mask = make_masks(src == pad, None, 1).src
+    tape = Tape(params, record=False)
+    memory = tape[encode(tape, cfg, tape.constant("src.ids", src), src_mask)]
+    prefix = np.full((len(sources), 1), start, dtype=np.int64)
+    done = np.zeros(len(sources), dtype=bool)
+    for _ in range(min(2 * n + 10, cfg.max_len - 1)):
+        step = Tape(params, record=False)
+        step.constant("memory", memory)
+        y = decoder(step, cfg, step.constant("tgt.ids", prefix), "memory",
+                    Masks(src_mask, causal_mask(prefix.shape[1])))
+        logits = step.run("generator.logits", "linear", [y, "generator.w", "generator.b"])
+        best = np.where(done, pad, step[logits][:, -1, :].argmax(axis=-1))
+        prefix = np.concatenate([prefix, best[:, None]], axis=1)
+        done |= best == end
+        if done.all():
+            break
+    return [_until_end(row[1:], end, pad) for row in prefix.tolist()]
+
+
+def _until_end(ids: list[int], end: int, pad: int) -> list[int]:
+    return [i for i in (ids[:ids.index(end)] if end in ids else ids) if i != pad]
+
+
+def translate_all(params, cfg: Config, vocab: Vocab, sentences: list[str]) -> list[str]:
+    """Greedy translations, detokenized for reading (and for BLEU)."""
+    sources = [vocab.encode(s, "source sentence")[:cfg.max_len] for s in sentences]
+    return [detokenize(vocab.decode(ids)) for ids in greedy_batch(params, cfg, vocab, sources)]
+
+
+def corpus_bleu(hypotheses: list[str], references: list[str], target: str = "en") -> float:
+    """sacrebleu's corpus BLEU (0–100), lower-cased; ``target`` 'zh' splits by character."""
+    try:
+        import sacrebleu
+    except ImportError:
+        raise HandformerError("BLEU needs the sacrebleu package: "
+                              "pip install 'handformer[corpus]'") from None
+    tokenize = "zh" if target == "zh" else "13a"
+    return sacrebleu.corpus_bleu(hypotheses, [references], tokenize=tokenize,
+                                 lowercase=True).score
+
+
+def bleu_of(params, cfg: Config, vocab: Vocab, pairs, source: str) -> float:
+    """BLEU of the model's greedy translations of ``pairs``' sources against their targets
+    (NaN for no pairs)."""
+    from .datasets import target_language
+
+    if not pairs:
+        return float("nan")
+    hyps = translate_all(params, cfg, vocab, [s for s, _ in pairs])
+    return corpus_bleu(hyps, [t for _, t in pairs], target_language(source))

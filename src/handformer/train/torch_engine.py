@@ -1,0 +1,173 @@
+"""`handformer train --engine torch`: the same model, batches and optimizer, computed by PyTorch.
+
+The model is interop.torch_ref's torch.nn.Transformer built from our weights; the batches are
+the ones the NumPy engine would draw (same generator, same order); the optimizer is
+torch.optim's Adam or SGD with our hyper-parameters (train/optim.py follows its formulas).
+After every epoch the weights and the optimizer's state come back under our names and layouts
+(interop/weights.py), so evaluation, checkpoints, `walk --checkpoint`, `translate` and
+`evaluate` are the NumPy engine's own.
+
+Under ``torchrun`` every process draws the same global batch and computes its share of the
+rows; each share's loss is scaled by (world size / all target tokens), so DistributedDataParallel's
+mean of the gradients is the gradient of the whole batch: --batch-size stays the global batch.
+Dropout, when configured, draws its masks from torch's generator (and torch's layer also drops
+inside the feed-forward block), so only dropout-free runs match the NumPy engine number for number.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+
+import numpy as np
+
+from ..interop.torch_ref import TorchReference, import_torch
+from ..interop.weights import _params_from_torch, to_state_dict
+from .loss import Result
+
+
+def distributed() -> tuple[int, int]:
+    """(rank, world size) from torchrun's environment; (0, 1) for a plain run."""
+    return int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
+
+
+def attach(run) -> None:
+    """Move the run's training steps to torch (joining torchrun's process group if any)."""
+    from ..interop.torch_ref import TorchUnsupported, torch_unsupported
+
+    reasons = torch_unsupported(run.config)
+    if reasons:
+        raise TorchUnsupported("--engine torch trains torch.nn.Transformer, which cannot "
+                               "express this model: " + "; ".join(reasons) + ". Use the NumPy "
+                               "engine, or e.g. --preset small")
+    run.engine = TorchEngine(run)
+
+
+class TorchEngine:
+    def __init__(self, run):
+        torch = import_torch()
+        self.torch, self.rank, self.world = torch, *distributed()
+        if self.world > 1 and not torch.distributed.is_initialized():
+            backend = "nccl" if torch.cuda.is_available() else "gloo"
+            torch.distributed.init_process_group(backend)
+            atexit.register(torch.distributed.destroy_process_group)
+        self.ref = TorchReference(run.params, run.config, dtype=run.options.dtype)
+        self.net = _network(torch, self.ref, run.config.dropout)
+        if self.world > 1:
+            self.net = torch.nn.parallel.DistributedDataParallel(self.net)
+        self.names = [n.removeprefix("transformer.") for n, _ in
+                      self.ref.modules.named_parameters()]
+        self.params = list(self.ref.modules.parameters())
+        self.opt = _optimizer(torch, self.params, run.options)
+        if run.optimizer.state:
+            self._load_state(run)
+
+    def step(self, run, batch) -> Result:
+        """One optimizer step on the global batch; this process computes its rows."""
+        t, o = self.torch, run.options
+        rows = np.array_split(np.arange(len(batch.src)), self.world)[self.rank]
+        weights = batch.weights[rows] if len(rows) else np.zeros_like(batch.weights[:1])
+        rows = rows if len(rows) else np.arange(1)  # an empty share still joins the all-reduce
+        logits = self.net(batch.src[rows], batch.tgt_in[rows], batch.src_pad[rows],
+                          batch.tgt_pad[rows])
+        per = t.nn.functional.cross_entropy(
+            logits.reshape(-1, logits.shape[-1]), t.as_tensor(batch.tgt_out[rows].reshape(-1)),
+            reduction="none", label_smoothing=run.config.label_smoothing)
+        w = t.as_tensor(weights.reshape(-1)).to(per.dtype)
+        total = (per * w).sum()
+        (total * (self.world / float(batch.weights.sum()))).backward()
+        if o.clip is not None:
+            t.nn.utils.clip_grad_norm_(self.params, o.clip)
+        lr = _lr(run)
+        for group in self.opt.param_groups:
+            group["lr"] = lr
+        self.opt.step()
+        self.opt.zero_grad(set_to_none=True)
+        run.optimizer.step_count += 1
+        return self._metrics(logits, batch, rows, weights, total)
+
+    def _metrics(self, logits, batch, rows, weights, total) -> Result:
+        """Loss and accuracy of the whole batch (summed over the processes)."""
+        right = (logits.detach().argmax(-1).numpy() == batch.tgt_out[rows]) | batch.tgt_pad[rows]
+        right &= weights > 0
+        sums = self.torch.tensor([float(total.detach()), float((right & ~batch.tgt_pad[rows]).sum()),
+                                  float((right.all(axis=-1) & (weights.sum(-1) > 0)).sum())],
+                                 dtype=self.torch.float64)
+        if self.world > 1:
+            self.torch.distributed.all_reduce(sums)
+        tokens = batch.tokens
+        return Result(float(sums[0]) / tokens, int(sums[1]), tokens, int(sums[2]))
+
+    def sync(self, run) -> None:
+        """The weights and the optimizer's state back into the run, under our names."""
+        vocab = len(run.vocab)
+
+        def ours(tensors: dict) -> dict:
+            arrays = {k: v.detach().numpy() for k, v in tensors.items()}
+            params = _params_from_torch(arrays, run.config, vocab)
+            return {k: v.astype(run.options.dtype) for k, v in params.items()}
+
+        for name, value in ours(dict(zip(self.names, self.params, strict=True))).items():
+            run.params[name][...] = value
+        run.optimizer.state = {}
+        for torch_key, our_prefix in _state_keys(run.options):
+            state = {n: self.opt.state[p][torch_key] for n, p in zip(self.names, self.params,
+                                                                       strict=True)}
+            run.optimizer.state |= {our_prefix + k: v for k, v in ours(state).items()}
+
+    def _load_state(self, run) -> None:
+        """Resume: our saved optimizer state into torch's (the inverse of sync)."""
+        t = self.torch
+        for torch_key, prefix in _state_keys(run.options):
+            ours = {k[len(prefix):]: v for k, v in run.optimizer.state.items()
+                    if k.startswith(prefix)}
+            state = to_state_dict(ours, run.config)
+            for name, p in zip(self.names, self.params, strict=True):
+                self.opt.state[p][torch_key] = t.as_tensor(np.array(state[name])).to(p.dtype)
+                if run.options.optimizer == "adam":
+                    self.opt.state[p]["step"] = t.tensor(float(run.optimizer.step_count))
+
+
+def _state_keys(options) -> list[tuple[str, str]]:
+    """(torch's state key, our state's name prefix) of the optimizer (see train/optim.py);
+    plain SGD keeps no state."""
+    if options.optimizer == "adam":
+        return [("exp_avg", "m."), ("exp_avg_sq", "v.")]
+    return [("momentum_buffer", "")] if options.momentum else []
+
+
+def _lr(run) -> float:
+    from .loop import step_lr
+
+    lr = step_lr(run)
+    return run.options.lr if lr is None else lr
+
+
+def _optimizer(torch, params, options):
+    """torch.optim with our hyper-parameters (Adam β 0.9/0.98, ε 1e-9; SGD with momentum)."""
+    if options.optimizer == "adam":
+        return torch.optim.Adam(params, lr=options.lr, betas=(0.9, 0.98), eps=1e-9)
+    return torch.optim.SGD(params, lr=options.lr, momentum=options.momentum)
+
+
+def _network(torch, ref: TorchReference, p: float):
+    """The reference's modules as one nn.Module whose forward gives the logits (what
+    DistributedDataParallel wraps), with the config's dropout where the reference has none."""
+    for module in ref.transformer.modules():
+        if isinstance(module, torch.nn.Dropout):
+            module.p = p
+        elif isinstance(module, torch.nn.MultiheadAttention):
+            module.dropout = p
+    if p:
+        plain = ref.embed
+        ref.embed = lambda table, ids: torch.nn.functional.dropout(plain(table, ids), p)
+
+    class Network(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.parts = ref.modules
+
+        def forward(self, src, tgt, src_pad, tgt_pad):
+            return ref._run(src, tgt, src_pad, tgt_pad)["generator.logits"]
+
+    return Network()

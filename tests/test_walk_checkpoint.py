@@ -1,0 +1,67 @@
+"""`walk --checkpoint`: the model `handformer train` saved, walked with its own config and words."""
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import handformer
+from handformer.cli import main
+from handformer.train import checkpoint
+
+
+@pytest.fixture(scope="module")
+def tutorial_ckpt(tmp_path_factory):
+    path = tmp_path_factory.mktemp("ckpt") / "handformer.ckpt"
+    result = CliRunner().invoke(main, ["train", "--quiet", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_trained_tutorial_model_predicts_you_at_step_13(tutorial_ckpt):
+    tape = handformer.walk(checkpoint=str(tutorial_ckpt))
+    vocab = tape.meta["vocab"]
+    # the tutorial's target sentence is "you win or you die": after <start> comes "you"
+    assert vocab[int(np.argmax(tape["generator.probs"][0]))] == "you"
+    assert "<pad>" in vocab  # the checkpoint's own vocabulary, not the walk's 25 words
+    before = tape.meta["trained"]["untrained_p_target"][0]
+    after = tape["generator.probs"][0, vocab.index("you")]
+    assert before < 0.2 < 0.9 < after
+
+
+def test_cli_walk_checkpoint_narrates_before_and_after(tutorial_ckpt):
+    result = CliRunner().invoke(main, ["walk", "--checkpoint", str(tutorial_ckpt),
+                                       "--steps", "13", "--width", "200"])
+    assert result.exit_code == 0, result.output
+    assert "After “<start>” the model picks “you”" in result.output
+    assert "Before training" in result.output and "trained for 200 epochs" in result.output
+
+
+def test_checkpoint_of_another_config_and_vocabulary(tmp_path):
+    pairs = tmp_path / "p.tsv"
+    pairs.write_text("the storm comes\tder sturm kommt\nthe night falls\tdie nacht fällt\n",
+                     encoding="utf-8")
+    path = tmp_path / "small.ckpt"
+    result = CliRunner().invoke(main, [
+        "train", "--quiet", "--pairs", str(pairs), "--preset", "small", "--d-model", "16",
+        "--heads", "2", "--epochs", "3", "--save", str(path)])
+    assert result.exit_code == 0, result.output
+    ckpt = checkpoint.load(path)
+    tape = handformer.walk(src="the night falls", tgt="die nacht", checkpoint=str(path))
+    assert tape.meta["config"]["d_model"] == 16 and tape.meta["config"]["heads"] == 2
+    assert tape.meta["vocab"] == ckpt.vocab.tokens
+    assert tape.meta["dataset"] == []  # a file path stored in a checkpoint is never opened
+    # the walk's logits equal torch.nn.Transformer's on the saved weights
+    from handformer.interop.torch_ref import TorchReference
+
+    ref = TorchReference(ckpt.params, ckpt.config)
+    src = [ckpt.vocab.id(w) for w in ("the", "night", "falls")]
+    tgt = [ckpt.vocab.id(w) for w in ("<start>", "die", "nacht")]
+    want = ref.stages(np.array(src), np.array(tgt))["generator.logits"]
+    np.testing.assert_allclose(tape["generator.logits"], want, atol=1e-10)
+
+
+def test_checkpoint_refuses_flags_that_set_the_model(tutorial_ckpt):
+    result = CliRunner().invoke(main, ["walk", "--checkpoint", str(tutorial_ckpt),
+                                       "--preset", "small"])
+    assert result.exit_code == 2
+    assert "drop --preset" in result.output
