@@ -20,6 +20,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from ..config import HandformerError
 from . import compare as diff
 from . import pages
+from .change import apply as apply_change
+from .change import parse_change
 from .jobs import new_run
 from .limits import RequestError
 from .requests import expect_object, field_of, parse_walk, reject_unknown
@@ -85,17 +87,20 @@ async def panels(request: Request) -> Response:
 
 @handles_errors
 async def compare(request: Request) -> Response:
-    """{"a": walk body, "b": walk body}: every step's largest change and where the runs part."""
+    """{"a": walk body, "b": walk body (default: a), "edit": one weight of b, "train_steps": N
+    SGD steps of b}: every step's largest change and where the runs part."""
     body = expect_object(await read_json(request))
-    reject_unknown(body, {"a", "b"})
+    reject_unknown(body, {"a", "b", "edit", "train_steps"})
     limits = settings(request)[0]
     runs = []
     for key in ("a", "b"):
         try:
-            runs.append(parse_walk(body.get(key), limits))
+            runs.append(parse_walk(body.get(key, body.get("a")), limits))
         except RequestError as err:
             field = f"{key}.{err.field}" if err.field else key
             raise RequestError(f"{key}: {err.message}", field, err.status) from None
+    change = parse_change(body, runs[1].setup.params)
+    runs[1] = await run_in_threadpool(apply_change, runs[1], change)
     a, b = await run_in_threadpool(lambda: [_tape(w) for w in runs])
     return JSONResponse(diff.compare(a, b))
 
