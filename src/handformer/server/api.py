@@ -82,7 +82,13 @@ def _tape(w):
 async def panels(request: Request) -> Response:
     """The walkthrough's panels as HTML (both languages), for the page to swap in."""
     w = parse_walk(await read_json(request), settings(request)[0])
-    return JSONResponse(await run_in_threadpool(lambda: pages.walk_panels(_tape(w))))
+    return JSONResponse(await run_in_threadpool(_panels_of, w))
+
+
+def _panels_of(w) -> dict:
+    """The panels, and the model's parameter names and shapes (the page's weight-edit list)."""
+    tape = _tape(w)
+    return pages.walk_panels(tape) | {"params": {k: list(v.shape) for k, v in tape.params.items()}}
 
 
 @handles_errors

@@ -87,7 +87,8 @@
       slot = document.querySelector('.field-error[data-for="config"]');
     } else {
       input = $("f-" + field);
-      slot = document.querySelector('.field-error[data-for="' + field + '"]');
+      slot = document.querySelector('.field-error[data-for="' + field + '"]') ||
+        document.querySelector('.field-error[data-for="' + field.split(".")[0] + '"]');
     }
     slot = slot || document.querySelector('.field-error[data-for=""]');
     if (input) { input.setAttribute("aria-invalid", "true"); }
@@ -131,6 +132,15 @@
     container.replaceChildren.apply(container, kept);
   }
 
+  /* The weight edit's choices: every parameter of the current model, with its shape. */
+  function paramNames(params) {
+    $("param-names").replaceChildren.apply($("param-names"), Object.keys(params).map(function (name) {
+      var o = document.createElement("option");
+      o.value = name; o.label = name + " [" + params[name].join(" × ") + "]";
+      return o;
+    }));
+  }
+
   function setToc(html) {
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
@@ -150,6 +160,7 @@
       HF.clearErrors(["src", "tgt", "corpus", "config", "preset", ""]);
       if (!r.ok) { HF.status(""); HF.showError(r.data.field, r.data.error); return; }
       HF.swapPanels($("panels"), r.data.panels);
+      paramNames(r.data.params || {});
       setToc(r.data.toc);
       HF.status("ready");
       HF.onWalk.forEach(function (f) { f("walk"); });
