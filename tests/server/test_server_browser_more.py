@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from handformer.api import run_forward, setup
+from handformer.config import preset
 from test_html_browser import CHROMIUM  # the project's Chromium; its `browser` fixture: conftest
 
 from .conftest import Server
-from .test_server_browser import open_app
+from .test_server_browser import matrix, open_app
 
 pytestmark = [
     pytest.mark.browser,
@@ -45,4 +48,39 @@ def test_pin_then_edit_one_weight_then_train_one_step(browser, app):
     error.wait_for(state="visible")
     assert "train_steps" in error.inner_text()
     assert page.errors == []
+    page.context.close()
+
+
+CORPUS = "the dragon flies\nthe dragon sleeps\nwinter comes\n"
+
+
+def test_upload_a_corpus_file_and_the_walk_uses_it(browser, app):
+    page = open_app(browser, app)
+    page.set_input_files("#f-corpus-file", files=[
+        {"name": "dragons.txt", "mimeType": "text/plain", "buffer": CORPUS.encode()}])
+    page.wait_for_function("document.querySelector('#f-corpus').value.includes('dragon')")
+    page.fill("#f-src", "the dragon sleeps")
+    page.fill("#f-tgt", "winter comes")
+    scores = '#panels figure.mx[data-name="encoder.0.self_attn.head.0.scores"] tbody'
+    page.wait_for_function(f"document.querySelector('{scores}').rows.length === 3")
+    s = setup(preset("tutorial"), dataset=CORPUS.splitlines())
+    tape = run_forward(s, "the dragon sleeps", "winter comes")
+    name = "encoder.0.self_attn.head.0.scores"
+    np.testing.assert_allclose(matrix(page, name), tape[name], atol=5e-4 + 1e-12)
+    assert page.locator('.field-error[data-for="corpus"]').is_hidden()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_file_over_the_corpus_limit_is_refused_in_the_chosen_language(browser, app):
+    page = open_app(browser, app)
+    page.click('[data-set-lang="zh"]')
+    before = page.input_value("#f-corpus")
+    big = ("word " * 20_000).encode()  # 100 000 characters, over the 64 KiB-character limit
+    page.set_input_files("#f-corpus-file", files=[
+        {"name": "big.txt", "mimeType": "text/plain", "buffer": big}])
+    error = page.locator('.field-error[data-for="corpus"]')
+    error.wait_for(state="visible")
+    assert error.inner_text() == f"文件 big.txt 太大（{len(big)}）；语料最多 65536 个字符。"
+    assert page.input_value("#f-corpus") == before
     page.context.close()

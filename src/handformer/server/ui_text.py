@@ -45,6 +45,10 @@ UI = {
         "network": "The server did not answer: {error}",
         "contents": "Contents", "language": "Language",
         "error_prefix": "",
+        "corpus_file": "or read the corpus from a file:",
+        "file_too_big": "The file {name} is too large ({size}); a corpus may have at most "
+                        "{max} characters.",
+        "file_unreadable": "The file {name} could not be read.",
     },
     "zh": {
         "title": "handformer：手算 Transformer，实时",
@@ -79,6 +83,9 @@ UI = {
         "network": "服务器没有回应：{error}",
         "contents": "目录", "language": "语言",
         "error_prefix": "无法计算（引擎的英文说明）：",
+        "corpus_file": "或者从文件读取语料：",
+        "file_too_big": "文件 {name} 太大（{size}）；语料最多 {max} 个字符。",
+        "file_unreadable": "无法读取文件 {name}。",
     },
 }
 
@@ -88,7 +95,8 @@ def bundle(limits) -> dict:
     words = {lang: dict(UI[lang], **_shared(lang)) for lang in UI}
     return {"text": words, "defaults": {"src": TUTORIAL_SRC, "tgt": TUTORIAL_TGT,
                                         "corpus": "\n".join(TUTORIAL_DATASET)},
-            "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body},
+            "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body,
+                       "max_corpus_chars": limits.max_corpus_chars},
             "presets": PRESETS}
 
 

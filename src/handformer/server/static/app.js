@@ -79,7 +79,8 @@
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
   };
 
-  HF.showError = function (field, message) {
+  /* ``localised``: the message is already in the page's language (no English-engine prefix). */
+  HF.showError = function (field, message, localised) {
     field = FIELD_ALIAS[field] || field || "";
     var input = null, slot = null;
     if (field.indexOf("config.") === 0) {
@@ -92,7 +93,7 @@
     }
     slot = slot || document.querySelector('.field-error[data-for=""]');
     if (input) { input.setAttribute("aria-invalid", "true"); }
-    slot.textContent = HF.t("error_prefix") + message;  /* the engine explains in English */
+    slot.textContent = localised ? message : HF.t("error_prefix") + message;  /* engine: English */
     slot.hidden = false;
   };
 
@@ -184,6 +185,7 @@
   function start(bundle) {
     HF.text = bundle.text;
     HF.presets = bundle.presets || {};
+    HF.limits = bundle.limits;
     $("f-src").value = bundle.defaults.src;
     $("f-tgt").value = bundle.defaults.tgt;
     $("f-corpus").value = bundle.defaults.corpus;
