@@ -84,3 +84,22 @@ def test_a_file_over_the_corpus_limit_is_refused_in_the_chosen_language(browser,
     assert error.inner_text() == f"文件 big.txt 太大（{len(big)}）；语料最多 65536 个字符。"
     assert page.input_value("#f-corpus") == before
     page.context.close()
+
+
+def test_in_chinese_an_odd_d_model_is_explained_in_chinese_by_its_field(browser, app):
+    page = open_app(browser, app)
+    page.click('[data-set-lang="zh"]')
+    page.fill("#f-d_model", "7")
+    error = page.locator('.field-error[data-for="config"]')
+    error.wait_for(state="visible")
+    said = error.inner_text()
+    assert said.startswith("d_model 7 是奇数：位置编码按 sin/cos 成对填列")
+    assert "例如 8" in said
+    detail = error.locator("small.detail")
+    assert detail.get_attribute("lang") == "en" and "d_model 7 is odd" in detail.inner_text()
+    assert page.get_attribute("#f-d_model", "aria-invalid") == "true"
+    page.click('[data-set-lang="en"]')  # the same refusal, said again in English
+    page.wait_for_function("document.querySelector('.field-error[data-for=\"config\"]')"
+                           ".textContent.startsWith('d_model 7 is odd: the positional')")
+    assert page.errors == []
+    page.context.close()

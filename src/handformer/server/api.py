@@ -2,7 +2,8 @@
 translate.
 
 Handlers read the JSON body, check it (requests.py, limits.py), compute in a worker thread,
-and answer JSON. Errors are {"error": message, "field": the request field or null}: 400 for
+and answer JSON. Errors are {"error": message, "field": the request field or null, and for the common
+ones "key" and "values" (error_text.py)}: 400 for
 malformed JSON, 413 for a body too large, 415 for a body that is not JSON, 404 for a job this
 session does not have, 422 for everything the engine or the limits refuse, 429 when too many
 jobs run.
@@ -22,6 +23,7 @@ from . import compare as diff
 from . import pages
 from .change import apply as apply_change
 from .change import parse_change
+from .error_text import localisable
 from .jobs import new_run
 from .limits import RequestError
 from .requests import expect_object, field_of, parse_walk, reject_unknown
@@ -29,7 +31,10 @@ from .training import parse_train, parse_translate, translation_json
 
 
 def error(message: str, field: str | None, status: int) -> JSONResponse:
-    return JSONResponse({"error": message, "field": field}, status_code=status)
+    """The English message, its field, and for a common refusal its key and numbers (the page
+    says those in its language)."""
+    return JSONResponse({"error": message, "field": field} | localisable(message),
+                        status_code=status)
 
 
 def handles_errors(handler):

@@ -49,6 +49,21 @@ UI = {
         "file_too_big": "The file {name} is too large ({size}); a corpus may have at most "
                         "{max} characters.",
         "file_unreadable": "The file {name} could not be read.",
+        "err.odd_d_model": "d_model {d_model} is odd: the positional encoding fills columns in "
+                           "sin/cos pairs, so d_model must be even (for example {d_model_up}).",
+        "err.not_divisible": "d_model {d_model} cannot be split evenly over {heads} heads; "
+                             "choose heads that divide d_model, or set d_k.",
+        "err.unknown_src": "The source sentence has words that are not in the vocabulary: "
+                           "{words}. Add a sentence with them to the corpus.",
+        "err.unknown_tgt": "The target sentence has words that are not in the vocabulary: "
+                           "{words}. Add a sentence with them to the corpus.",
+        "err.over_cap": "{name} is {value}, more than this server allows ({cap}).",
+        "err.too_many_weights": "This model would have {value} weights, more than this server "
+                                "allows ({cap}); choose smaller sizes.",
+        "err.too_long.words": "{name} has {value} words; at most {cap} are allowed.",
+        "err.too_long.characters": "{name} has {value} characters; at most {cap} are allowed.",
+        "err.too_long.lines": "{name} has {value} lines; at most {cap} are allowed.",
+        "engine_said": "The engine said:",
     },
     "zh": {
         "title": "handformer：手算 Transformer，实时",
@@ -86,6 +101,19 @@ UI = {
         "corpus_file": "或者从文件读取语料：",
         "file_too_big": "文件 {name} 太大（{size}）；语料最多 {max} 个字符。",
         "file_unreadable": "无法读取文件 {name}。",
+        "err.odd_d_model": "d_model {d_model} 是奇数：位置编码按 sin/cos 成对填列，"
+                           "所以 d_model 必须是偶数（例如 {d_model_up}）。",
+        "err.not_divisible": "d_model {d_model} 不能平均分给 {heads} 个头；"
+                             "请选能整除 d_model 的头数，或设置 d_k。",
+        "err.unknown_src": "源句中有不在词表里的词：{words}。请在语料中加入含有这些词的句子。",
+        "err.unknown_tgt": "目标句中有不在词表里的词：{words}。请在语料中加入含有这些词的句子。",
+        "err.over_cap": "{name} 为 {value}，超过了本服务器允许的上限（{cap}）。",
+        "err.too_many_weights": "这个模型会有 {value} 个权重，超过了本服务器允许的上限（{cap}）；"
+                                "请选更小的尺寸。",
+        "err.too_long.words": "{name} 有 {value} 个词；最多允许 {cap} 个。",
+        "err.too_long.characters": "{name} 有 {value} 个字符；最多允许 {cap} 个。",
+        "err.too_long.lines": "{name} 有 {value} 行；最多允许 {cap} 行。",
+        "engine_said": "引擎的英文原文：",
     },
 }
 

@@ -97,7 +97,7 @@
     HF.post("/api/compare", withChange({a: pinned, b: current})).then(function (r) {
       if (mine !== ticket || !pinned) { return; }  /* a newer comparison is on its way */
       HF.clearErrors(["edit", "train_steps"]);
-      if (!r.ok) { HF.showError(r.data.field, r.data.error); return; }
+      if (!r.ok) { HF.showAnswer(r.data); return; }
       result = r.data;
       render();
     });
