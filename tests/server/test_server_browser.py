@@ -10,21 +10,12 @@ import pytest
 import handformer
 from test_html_browser import CHROMIUM  # the project's Chromium; its `browser` fixture: conftest
 
-from .conftest import Server
-
 XSS_IMG, XSS_SCRIPT = "<img src=x onerror=alert(1)>", "<script>alert(1)</script>"
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
 ]
-
-
-@pytest.fixture(scope="module")
-def app():
-    s = Server()
-    yield s
-    s.stop()
 
 
 def open_app(browser, app, width=1280, csp=False):

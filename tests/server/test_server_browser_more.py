@@ -3,26 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from handformer.api import run_forward, setup
 from handformer.config import preset
-from test_html_browser import CHROMIUM  # the project's Chromium; its `browser` fixture: conftest
 
-from .conftest import Server
+from . import test_server_browser as browser_page
 from .test_server_browser import matrix, open_app
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
-
-
-@pytest.fixture(scope="module")
-def app():
-    s = Server()
-    yield s
-    s.stop()
+pytestmark = browser_page.pytestmark  # Chromium only, as the page's other tests
 
 
 def test_pin_then_edit_one_weight_then_train_one_step(browser, app):
