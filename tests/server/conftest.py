@@ -80,6 +80,14 @@ class Client:
         return status, json.loads(data)
 
 
+@pytest.fixture(scope="module")
+def app():
+    """The browser tests' server (one per module)."""
+    s = Server()
+    yield s
+    s.stop()
+
+
 @pytest.fixture
 def client(server):
     return Client(server.url)

@@ -10,21 +10,12 @@ import pytest
 import handformer
 from test_html_browser import CHROMIUM  # the project's Chromium; its `browser` fixture: conftest
 
-from .conftest import Server
-
 XSS_IMG, XSS_SCRIPT = "<img src=x onerror=alert(1)>", "<script>alert(1)</script>"
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
 ]
-
-
-@pytest.fixture(scope="module")
-def app():
-    s = Server()
-    yield s
-    s.stop()
 
 
 def open_app(browser, app, width=1280, csp=False):
@@ -165,5 +156,7 @@ def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
     page.wait_for_timeout(300)
     assert page.dialogs == []
     assert page.locator('img[src="x"]').count() == 0
-    assert page.evaluate("document.scripts.length") == 4  # the app's own four files
+    scripts = page.evaluate("Array.from(document.scripts).map(s => s.src)")
+    assert scripts == [f"{app.url}/static/{name}.js"  # the app's own files, nothing injected
+                       for name in ("nav", "app", "train", "compare", "upload")]
     page.context.close()

@@ -2,7 +2,8 @@
 translate.
 
 Handlers read the JSON body, check it (requests.py, limits.py), compute in a worker thread,
-and answer JSON. Errors are {"error": message, "field": the request field or null}: 400 for
+and answer JSON. Errors are {"error": message, "field": the request field or null, and for the common
+ones "key" and "values" (error_text.py)}: 400 for
 malformed JSON, 413 for a body too large, 415 for a body that is not JSON, 404 for a job this
 session does not have, 422 for everything the engine or the limits refuse, 429 when too many
 jobs run.
@@ -20,6 +21,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from ..config import HandformerError
 from . import compare as diff
 from . import pages
+from .change import apply as apply_change
+from .change import parse_change
+from .error_text import localisable
 from .jobs import new_run
 from .limits import RequestError
 from .requests import expect_object, field_of, parse_walk, reject_unknown
@@ -27,7 +31,10 @@ from .training import parse_train, parse_translate, translation_json
 
 
 def error(message: str, field: str | None, status: int) -> JSONResponse:
-    return JSONResponse({"error": message, "field": field}, status_code=status)
+    """The English message, its field, and for a common refusal its key and numbers (the page
+    says those in its language)."""
+    return JSONResponse({"error": message, "field": field} | localisable(message),
+                        status_code=status)
 
 
 def handles_errors(handler):
@@ -80,22 +87,31 @@ def _tape(w):
 async def panels(request: Request) -> Response:
     """The walkthrough's panels as HTML (both languages), for the page to swap in."""
     w = parse_walk(await read_json(request), settings(request)[0])
-    return JSONResponse(await run_in_threadpool(lambda: pages.walk_panels(_tape(w))))
+    return JSONResponse(await run_in_threadpool(_panels_of, w))
+
+
+def _panels_of(w) -> dict:
+    """The panels, and the model's parameter names and shapes (the page's weight-edit list)."""
+    tape = _tape(w)
+    return pages.walk_panels(tape) | {"params": {k: list(v.shape) for k, v in tape.params.items()}}
 
 
 @handles_errors
 async def compare(request: Request) -> Response:
-    """{"a": walk body, "b": walk body}: every step's largest change and where the runs part."""
+    """{"a": walk body, "b": walk body (default: a), "edit": one weight of b, "train_steps": N
+    SGD steps of b}: every step's largest change and where the runs part."""
     body = expect_object(await read_json(request))
-    reject_unknown(body, {"a", "b"})
+    reject_unknown(body, {"a", "b", "edit", "train_steps"})
     limits = settings(request)[0]
     runs = []
     for key in ("a", "b"):
         try:
-            runs.append(parse_walk(body.get(key), limits))
+            runs.append(parse_walk(body.get(key, body.get("a")), limits))
         except RequestError as err:
             field = f"{key}.{err.field}" if err.field else key
             raise RequestError(f"{key}: {err.message}", field, err.status) from None
+    change = parse_change(body, runs[1].setup.params)
+    runs[1] = await run_in_threadpool(apply_change, runs[1], change)
     a, b = await run_in_threadpool(lambda: [_tape(w) for w in runs])
     return JSONResponse(diff.compare(a, b))
 

@@ -33,6 +33,9 @@ UI = {
         "step": "step", "max_diff": "largest |Δ|", "cells": "numbers changed",
         "reshaped": "different shape", "pinned_col": "pinned", "current_col": "current",
         "delta_col": "Δ (current − pinned)",
+        "change_hint": "Or change the current run's model by one weight or by training steps:",
+        "edit_param": "weight (parameter)", "edit_index": "index (row, column)",
+        "edit_value": "new value", "train_steps": "training steps (SGD, lr 0.1)",
         "computing": "computing…", "ready": "ready",
         "state.running": "training", "state.done": "done", "state.cancelled": "stopped",
         "state.failed": "failed",
@@ -42,6 +45,25 @@ UI = {
         "network": "The server did not answer: {error}",
         "contents": "Contents", "language": "Language",
         "error_prefix": "",
+        "corpus_file": "or read the corpus from a file:",
+        "file_too_big": "The file {name} is too large ({size}); a corpus may have at most "
+                        "{max} characters.",
+        "file_unreadable": "The file {name} could not be read.",
+        "err.odd_d_model": "d_model {d_model} is odd: the positional encoding fills columns in "
+                           "sin/cos pairs, so d_model must be even (for example {d_model_up}).",
+        "err.not_divisible": "d_model {d_model} cannot be split evenly over {heads} heads; "
+                             "choose heads that divide d_model, or set d_k.",
+        "err.unknown_src": "The source sentence has words that are not in the vocabulary: "
+                           "{words}. Add a sentence with them to the corpus.",
+        "err.unknown_tgt": "The target sentence has words that are not in the vocabulary: "
+                           "{words}. Add a sentence with them to the corpus.",
+        "err.over_cap": "{name} is {value}, more than this server allows ({cap}).",
+        "err.too_many_weights": "This model would have {value} weights, more than this server "
+                                "allows ({cap}); choose smaller sizes.",
+        "err.too_long.words": "{name} has {value} words; at most {cap} are allowed.",
+        "err.too_long.characters": "{name} has {value} characters; at most {cap} are allowed.",
+        "err.too_long.lines": "{name} has {value} lines; at most {cap} are allowed.",
+        "engine_said": "The engine said:",
     },
     "zh": {
         "title": "handformer：手算 Transformer，实时",
@@ -64,6 +86,9 @@ UI = {
         "step": "步骤", "max_diff": "最大 |Δ|", "cells": "改变的数字",
         "reshaped": "形状不同", "pinned_col": "固定的", "current_col": "当前的",
         "delta_col": "Δ（当前 − 固定）",
+        "change_hint": "或者只改当前运行的模型：改一个权重，或训练几步：",
+        "edit_param": "权重（参数）", "edit_index": "下标（行，列）",
+        "edit_value": "新值", "train_steps": "训练步数（SGD，学习率 0.1）",
         "computing": "计算中…", "ready": "就绪",
         "state.running": "训练中", "state.done": "完成", "state.cancelled": "已停止",
         "state.failed": "失败",
@@ -73,6 +98,22 @@ UI = {
         "network": "服务器没有回应：{error}",
         "contents": "目录", "language": "语言",
         "error_prefix": "无法计算（引擎的英文说明）：",
+        "corpus_file": "或者从文件读取语料：",
+        "file_too_big": "文件 {name} 太大（{size}）；语料最多 {max} 个字符。",
+        "file_unreadable": "无法读取文件 {name}。",
+        "err.odd_d_model": "d_model {d_model} 是奇数：位置编码按 sin/cos 成对填列，"
+                           "所以 d_model 必须是偶数（例如 {d_model_up}）。",
+        "err.not_divisible": "d_model {d_model} 不能平均分给 {heads} 个头；"
+                             "请选能整除 d_model 的头数，或设置 d_k。",
+        "err.unknown_src": "源句中有不在词表里的词：{words}。请在语料中加入含有这些词的句子。",
+        "err.unknown_tgt": "目标句中有不在词表里的词：{words}。请在语料中加入含有这些词的句子。",
+        "err.over_cap": "{name} 为 {value}，超过了本服务器允许的上限（{cap}）。",
+        "err.too_many_weights": "这个模型会有 {value} 个权重，超过了本服务器允许的上限（{cap}）；"
+                                "请选更小的尺寸。",
+        "err.too_long.words": "{name} 有 {value} 个词；最多允许 {cap} 个。",
+        "err.too_long.characters": "{name} 有 {value} 个字符；最多允许 {cap} 个。",
+        "err.too_long.lines": "{name} 有 {value} 行；最多允许 {cap} 行。",
+        "engine_said": "引擎的英文原文：",
     },
 }
 
@@ -82,7 +123,8 @@ def bundle(limits) -> dict:
     words = {lang: dict(UI[lang], **_shared(lang)) for lang in UI}
     return {"text": words, "defaults": {"src": TUTORIAL_SRC, "tgt": TUTORIAL_TGT,
                                         "corpus": "\n".join(TUTORIAL_DATASET)},
-            "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body},
+            "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body,
+                       "max_corpus_chars": limits.max_corpus_chars},
             "presets": PRESETS}
 
 

@@ -26,6 +26,7 @@
     });
     $("backward").setAttribute("aria-pressed", String(HF.backward));
     document.title = HF.t("title");
+    document.querySelectorAll(".field-error").forEach(function (p) { if (p.answer) { sayAnswer(p); } });
     $("status").textContent = statusKey ? HF.t(statusKey) : "";
     var words = $("panels").dataset;  /* the export's nav.js reads its button labels here */
     words.showAll = HF.t("show_all"); words.showCorners = HF.t("show_corners");
@@ -74,12 +75,15 @@
 
   HF.clearErrors = function (scope) {
     document.querySelectorAll(".field-error").forEach(function (p) {
-      if (!scope || scope.indexOf(p.getAttribute("data-for")) >= 0) { p.hidden = true; p.textContent = ""; }
+      if (!scope || scope.indexOf(p.getAttribute("data-for")) >= 0) {
+        p.hidden = true; p.textContent = ""; p.answer = null;
+      }
     });
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
   };
 
-  HF.showError = function (field, message) {
+  /* ``localised``: the message is already in the page's language (no English-engine prefix). */
+  HF.showError = function (field, message, localised) {
     field = FIELD_ALIAS[field] || field || "";
     var input = null, slot = null;
     if (field.indexOf("config.") === 0) {
@@ -87,13 +91,30 @@
       slot = document.querySelector('.field-error[data-for="config"]');
     } else {
       input = $("f-" + field);
-      slot = document.querySelector('.field-error[data-for="' + field + '"]');
+      slot = document.querySelector('.field-error[data-for="' + field + '"]') ||
+        document.querySelector('.field-error[data-for="' + field.split(".")[0] + '"]');
     }
     slot = slot || document.querySelector('.field-error[data-for=""]');
     if (input) { input.setAttribute("aria-invalid", "true"); }
-    slot.textContent = HF.t("error_prefix") + message;  /* the engine explains in English */
+    slot.textContent = localised ? message : HF.t("error_prefix") + message;  /* engine: English */
     slot.hidden = false;
+    return slot;
   };
+
+  /* An API error: a common one in the page's language with the English as a detail (said
+     again when the language changes), any other in the server's English. */
+  HF.showAnswer = function (data) {
+    var slot = HF.showError(data.field, data.key ? "" : data.error, !!data.key);
+    slot.answer = data.key ? data : null;
+    if (data.key) { sayAnswer(slot); }
+  };
+
+  function sayAnswer(slot) {
+    var data = slot.answer, detail = document.createElement("small");
+    detail.className = "detail"; detail.lang = "en";
+    detail.textContent = HF.t("engine_said") + " " + data.error;
+    slot.replaceChildren(document.createTextNode(HF.t(data.key, data.values) + " "), detail);
+  }
 
   function anchorPanel() {
     var panels = document.querySelectorAll("#panels section.panel");
@@ -131,6 +152,15 @@
     container.replaceChildren.apply(container, kept);
   }
 
+  /* The weight edit's choices: every parameter of the current model, with its shape. */
+  function paramNames(params) {
+    $("param-names").replaceChildren.apply($("param-names"), Object.keys(params).map(function (name) {
+      var o = document.createElement("option");
+      o.value = name; o.label = name + " [" + params[name].join(" × ") + "]";
+      return o;
+    }));
+  }
+
   function setToc(html) {
     var tpl = document.createElement("template");
     tpl.innerHTML = html;
@@ -148,8 +178,9 @@
       if (ticket !== pending) { return; }  /* a newer change is on its way */
       $("panels").setAttribute("aria-busy", "false");
       HF.clearErrors(["src", "tgt", "corpus", "config", "preset", ""]);
-      if (!r.ok) { HF.status(""); HF.showError(r.data.field, r.data.error); return; }
+      if (!r.ok) { HF.status(""); HF.showAnswer(r.data); return; }
       HF.swapPanels($("panels"), r.data.panels);
+      paramNames(r.data.params || {});
       setToc(r.data.toc);
       HF.status("ready");
       HF.onWalk.forEach(function (f) { f("walk"); });
@@ -173,6 +204,7 @@
   function start(bundle) {
     HF.text = bundle.text;
     HF.presets = bundle.presets || {};
+    HF.limits = bundle.limits;
     $("f-src").value = bundle.defaults.src;
     $("f-tgt").value = bundle.defaults.tgt;
     $("f-corpus").value = bundle.defaults.corpus;

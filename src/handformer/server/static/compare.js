@@ -94,12 +94,25 @@
     var current = HF.walkBody();
     if (HF.backward) { current.backward = true; }
     var mine = ++ticket;
-    HF.post("/api/compare", {a: pinned, b: current}).then(function (r) {
+    HF.post("/api/compare", withChange({a: pinned, b: current})).then(function (r) {
       if (mine !== ticket || !pinned) { return; }  /* a newer comparison is on its way */
-      if (!r.ok) { HF.showError(r.data.field, r.data.error); return; }
+      HF.clearErrors(["edit", "train_steps"]);
+      if (!r.ok) { HF.showAnswer(r.data); return; }
       result = r.data;
       render();
     });
+  }
+
+  /* One weight and training steps change the current run's model (the server applies them). */
+  function withChange(body) {
+    var name = $("f-edit.param").value.trim(), steps = $("f-train_steps").value.trim();
+    if (name !== "") {
+      var index = $("f-edit.index").value.split(/[\s,]+/).filter(Boolean).map(Number);
+      var value = $("f-edit.value").value;
+      body.edit = {param: name, index: index, value: value === "" ? null : Number(value)};
+    }
+    if (steps !== "" && steps !== "0") { body.train_steps = Number(steps); }
+    return body;
   }
 
   function togglePin() {
@@ -123,5 +136,8 @@
   }
 
   $("pin").addEventListener("click", togglePin);
+  ["f-edit.param", "f-edit.index", "f-edit.value", "f-train_steps"].forEach(function (id) {
+    $(id).addEventListener("change", refresh);
+  });
   HF.onWalk.push(function (why) { if (why === "walk") { refresh(); } else { render(); } });
 })();

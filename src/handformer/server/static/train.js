@@ -55,7 +55,7 @@
     fetch("/api/train/" + encodeURIComponent(job), {credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (s) {
-        if (s.error && !s.state) { HF.showError(s.field, s.error); return; }
+        if (s.error && !s.state) { HF.showAnswer(s); return; }
         show(s);
         if (s.state === "running") { poll = setTimeout(follow, 300); }
       });
@@ -68,7 +68,7 @@
     body.epochs = Number($("f-epochs").value);
     clearTimeout(poll);
     HF.post("/api/train", body).then(function (r) {
-      if (!r.ok) { HF.showError(r.data.field, r.data.error); return; }
+      if (!r.ok) { HF.showAnswer(r.data); return; }
       job = r.data.id;
       show(r.data);
       poll = setTimeout(follow, 300);
@@ -82,11 +82,11 @@
 
   function translate() {
     HF.clearErrors(["sentence", "job", ""]);
-    if (!job) { HF.showError("job", HF.t("no_model")); return; }
+    if (!job) { HF.showError("job", HF.t("no_model"), true); return; }
     HF.post("/api/translate", {job: job, sentence: $("f-sentence").value,
                                beam: Number($("f-beam").value), explain: true})
       .then(function (r) {
-        if (!r.ok) { HF.showError(r.data.field, r.data.error); return; }
+        if (!r.ok) { HF.showAnswer(r.data); return; }
         $("translation-text").textContent = r.data.text;
         $("translation").hidden = false;
         var box = $("decoding");
