@@ -66,11 +66,12 @@ def _sha256(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
 
 
-def render(tape, precision: int = 3, steps=None, lang: str = "en") -> str:
-    """The whole walkthrough of a tape as one page in every language, opening in ``lang``."""
+def render(tape, precision: int = 3, steps=None, lang: str = "en", level: str = "steps") -> str:
+    """The whole walkthrough of a tape as one page in every language, opening in ``lang``,
+    told at ``level`` ("overview", "steps" or "all", as narrate.build)."""
     from ..narrate import build, select
 
-    built = {code: select(build(tape, code), steps) for code in i18n.languages()}
+    built = {code: select(build(tape, code, level), steps) for code in i18n.languages()}
     return render_sections(built, precision, title=page_title(tape.meta), lang=lang)
 
 
