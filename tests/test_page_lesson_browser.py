@@ -1,6 +1,6 @@
 """The lesson page as a learner meets it (issue 9, page half), in headless Chromium at 1280 and
 375 px, English and Chinese: tutorial, --backward, paper and BERT. The issue-9 fields are set by
-hand (lesson_fixture) on the tutorial pages; paper and BERT are drawn as the narrators leave them.
+hand (lesson_fixture) only where the narrators leave them empty; paper and BERT as the narrators draw them.
 """
 
 from __future__ import annotations
@@ -203,3 +203,34 @@ def test_drawer_opens_the_contents_on_a_phone_and_the_map_lights_the_step(browse
     lit = page.evaluate("Array.from(document.querySelectorAll('#map .blk.here')).map(g => g.dataset.block)")
     assert lit == ["decoder.0.cross_attn"]
     page.context.close()
+
+
+LABELS_JS = r"""() => {
+  const out = [];
+  for (const g of document.querySelectorAll('svg.arch g.blk.leaf')) {
+    const box = g.querySelector('rect').getBoundingClientRect();
+    if (!box.width) continue;  // the map's copy while collapsed, the other language's diagram
+    for (const t of g.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 ||
+          r.bottom > box.bottom + 1) out.push(t.textContent);
+    }
+  }
+  const svg = document.querySelector('#s-overview svg.arch:not([hidden])');
+  const wide = Array.from(document.querySelectorAll('#s-overview svg.arch')).filter(
+    s => s.getBoundingClientRect().width > 0);
+  const panel = document.getElementById('s-overview').getBoundingClientRect();
+  return {outside: out, cut: wide.filter(s => s.getBoundingClientRect().right > panel.right).length,
+          drawn: wide.length};
+}"""
+
+
+def test_every_block_label_fits_its_box_and_the_overview_fits_its_panel(browser, pages):
+    """Measured by the browser's own text metrics: no label of the architecture (overview and
+    map) spills out of its box, and the overview's diagram is not cut at either width."""
+    for width, height in SIZES:
+        for lang in ("en", "zh"):
+            page = open_page(browser, pages["tutorial"], width, height, lang)
+            found = page.evaluate(LABELS_JS)
+            assert found["drawn"] and found["outside"] == [] and found["cut"] == 0, (width, lang, found)
+            page.context.close()
