@@ -121,3 +121,17 @@ def test_architecture_svg_is_empty_without_an_architecture_and_escapes_labels():
     arch = Architecture([Block("x", "<b>", "embed", "x.1")])
     svg = architecture_svg(arch)
     assert "&lt;b&gt;" in svg and "<b>" not in svg and 'href="#s-x.1"' in svg
+
+
+def test_where_a_step_goes_is_told_once_with_the_pages_own_numbers():
+    """The narration's "Next: Step 7 · …" uses the tutorial's numbers (the terminal's headings);
+    on the page the flow nav says it with links and the page's numbers (13), so the sentence goes."""
+    sections, page = tutorial_page()
+    seq = {s.id: k for k, s in enumerate(sections, 1)}
+    panel = page.split('id="s-encoder.0.self_attn.head.0.scores"')[1].split("</section>")[0]
+    narration = "".join(re.findall(r'<div class="l-\w+ narration"[^>]*>(.*?)</div>', panel, re.S))
+    assert "Every query is compared" in narration
+    assert "Next:" not in narration and "接下来" not in narration
+    feeds = panel.split('class="feeds"')[1]
+    pattern = seq["encoder.0.self_attn.head.0.pattern"]
+    assert f'href="#s-encoder.0.self_attn.head.0.pattern"><span class="num">{pattern}</span>' in feeds

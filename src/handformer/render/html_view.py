@@ -200,7 +200,9 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
     return {
         "id": base.id, "anchor": "s-" + base.id, "number": base.number, "phase": base.phase,
         "title": {lang: s.title for lang, s in sections.items()},
-        "paragraphs": {lang: s.paragraphs for lang, s in sections.items()},
+        # the flow nav says where the output goes, with the page's own step numbers
+        "paragraphs": {lang: [t for t in s.paragraphs if not (s.feeds and t == s.next)]
+                       for lang, s in sections.items()},
         "formula": mathml(base.formula, True, f"step {base.id}"), "latex": base.formula,
         "equation": equation, "terms": terms(equation), "place": {lang: list(s.place) for lang, s in sections.items()},
         "reads": list(base.reads), "feeds": list(base.feeds), "level": base.level,
