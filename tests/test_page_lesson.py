@@ -135,3 +135,13 @@ def test_where_a_step_goes_is_told_once_with_the_pages_own_numbers():
     feeds = panel.split('class="feeds"')[1]
     pattern = seq["encoder.0.self_attn.head.0.pattern"]
     assert f'href="#s-encoder.0.self_attn.head.0.pattern"><span class="num">{pattern}</span>' in feeds
+
+
+def test_diagram_and_map_are_drawn_in_each_language():
+    _, page = tutorial_page()
+    for where in ('<div id="map"', 'id="s-overview"'):
+        part = page.split(where)[1].split("</section>")[0]
+        zh = part.split('<div class="l-zh" lang="zh-CN">')[1].split("</svg>")[0]
+        en = part.split('<div class="l-en" lang="en">')[1].split("</svg>")[0]
+        assert "交叉注意力" in zh and "Cross-attention" not in zh, where
+        assert "Cross-attention" in en and "交叉注意力" not in en, where
