@@ -11,7 +11,7 @@ import handformer
 from handformer.narrate import build
 from handformer.narrate.document import Architecture, Block, Matrix, Section
 from handformer.render import html
-from handformer.render.svg_map import architecture_svg, block_of
+from handformer.render.svg_map import architecture_svg, block_of, label_lines
 from lesson_fixture import enrich
 
 
@@ -145,3 +145,10 @@ def test_diagram_and_map_are_drawn_in_each_language():
         en = part.split('<div class="l-en" lang="en">')[1].split("</svg>")[0]
         assert "交叉注意力" in zh and "Cross-attention" not in zh, where
         assert "Cross-attention" in en and "交叉注意力" not in en, where
+
+
+def test_a_chinese_label_is_cut_between_characters_never_before_closing_punctuation():
+    five = 5 * 7.2 * 1.7  # room for five CJK characters of the diagram's face
+    assert label_lines("一二三四五六七", five) == ["一二三四五", "六七"]
+    assert label_lines("一二三四五，六", five) == ["一二三四", "五，六"]  # "，" may not open a line
+    assert label_lines("Add & norm", 200) == ["Add & norm"]

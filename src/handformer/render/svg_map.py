@@ -14,6 +14,7 @@ from ..narrate.document import Architecture, Block
 
 LEAF_W, LEAF_H, PAD, HEAD, GAP = 150, 40, 8, 20, 8
 MAP_W, MAP_LEAF_H = 180, 22
+CLOSING = "）」』】〕》〉”’，。、：；！？"  # may not open a line (CJK line-breaking rules)
 CHAR_PX, LINE_H = 7.2, 14  # the diagram's 12 px bold face: mean Latin advance, line height
 
 
@@ -36,8 +37,21 @@ def label_lines(label: str, width: float) -> list[str]:
         if lines and _text_px(joined) <= width:
             lines[-1] = joined
         else:
-            lines.append(word)
+            lines += _cut(word, width)
     return lines or [""]
+
+
+def _cut(word: str, width: float) -> list[str]:
+    """A word wider than the box (Chinese has no spaces) cut between characters, never before
+    closing punctuation (the character before it moves down with it)."""
+    lines = [""]
+    for c in word:
+        if lines[-1] and _text_px(lines[-1] + c) > width:
+            carry = lines[-1][-1] if c in CLOSING and len(lines[-1]) > 1 else ""
+            lines[-1] = lines[-1][:len(lines[-1]) - len(carry)]
+            lines.append(carry)
+        lines[-1] += c
+    return lines
 
 
 def _text_px(text: str) -> float:
