@@ -235,3 +235,18 @@ def test_every_block_label_fits_its_box_and_the_overview_fits_its_panel(browser,
             found = page.evaluate(LABELS_JS)
             assert found["drawn"] and found["outside"] == [] and found["cut"] == 0, (width, lang, found)
             page.context.close()
+
+
+def test_the_maps_lit_block_stays_in_view_while_the_contents_follow_the_reader(browser, pages):
+    """The contents scroll to the step being read; the map above them must not scroll away."""
+    page = open_page(browser, pages["tutorial"], 1280, 900, "en")
+    for target in ("encoder.0.self_attn.head.0.scores", "decoder.0.ffn.pre"):
+        page.evaluate(f"document.getElementById('s-{target}').scrollIntoView()")
+        page.wait_for_timeout(500)
+        box = page.evaluate("""() => { const g = Array.from(document.querySelectorAll('#map .blk.here'))
+          .find(g => g.getClientRects().length); const r = g.querySelector('rect').getBoundingClientRect();
+          const side = document.getElementById('side').getBoundingClientRect();
+          return [r.top, r.bottom, side.top, Math.min(side.bottom, innerHeight)]; }""")
+        top, bottom, lo, hi = box
+        assert lo <= top and bottom <= hi, (target, box)
+    page.context.close()
