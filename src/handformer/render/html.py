@@ -111,7 +111,8 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
     index = {p["id"]: {"anchor": p["anchor"], "seq": p["seq"], "title": p["title"]}
              for p in panels}
     return {"index": index, "toc": toc_tree(panels, langs),
-            "map": {code: architecture_svg(arch, True, "map") for code, arch in archs.items()}}
+            "map": {code: architecture_svg(arch, True, i18n.t(code, "page.map"))
+                    for code, arch in archs.items()}}
 
 
 def _page_text(langs: list[str], lang: str) -> dict:
