@@ -206,3 +206,25 @@ def test_places_scales_and_roles_are_filled(backward_tape):
     assert d1.scale_group == mats[0].scale_group  # the erratum pair shares one limit
     assert sections["generator.probs"].equation[0].scale == "prob"
     assert sections["encoding"].equation[0].scale == "ids"
+
+
+def test_concat_columns_are_grouped_by_the_head_they_come_from(tape):
+    cfg = tape.meta["config"]
+    sections = {s.id: s for s in narrate.build(tape)}
+    concat = sections["decoder.0.self_attn.out"].equation[0]
+    # the tutorial's decoder: 2 heads of d_v = 4 columns each, z1.0 … z1.3 then z2.0 … z2.3
+    assert concat.col_groups == (4, 4) == (cfg["d_v"],) * cfg["decoder_heads"]
+    assert concat.cols[3:5] == ["z1.3", "z2.0"]
+    assert sections["encoder.0.self_attn.out"].equation[0].col_groups == ()  # one head: no groups
+
+
+def test_the_html_page_is_told_at_the_level_asked(tmp_path):
+    def panels(*level: str) -> list[str]:
+        out = tmp_path / "page.html"
+        walk("--format", "html", "-o", str(out), *level)
+        return re.findall(r'<section class="panel[^"]*" id="s-([^"]+)"', out.read_text("utf-8"))
+
+    overview, steps = panels("--level", "overview"), panels()
+    # the overview level: the big picture, the steps one line each, the recap; no step panels
+    assert overview[0] == "overview" and overview[-1] == "recap" and len(overview) <= 3
+    assert "encoder.0.self_attn.head.0.scores" in steps and len(steps) > 60

@@ -11,7 +11,7 @@ import handformer
 from handformer.narrate import build
 from handformer.narrate.document import Architecture, Block, Matrix, Section
 from handformer.render import html
-from handformer.render.svg_map import architecture_svg, block_of
+from handformer.render.svg_map import architecture_svg, block_of, label_lines
 from lesson_fixture import enrich
 
 
@@ -43,12 +43,15 @@ def test_panels_numbered_one_to_n_without_repeats_or_jumps():
 def test_contents_nest_stack_layer_sublayer_head_with_the_distinguishing_part_first():
     _, page = tutorial_page()
     toc = page.split('<nav id="toc">')[1].split("</nav>")[0]
-    # Encoder > Layer 1 > Self-attention > Head 1 > "Queries ..."
-    path = re.search(r"Encoder</span></summary>.*?Layer 1</span></summary>.*?Self-attention"
-                     r"</span></summary>.*?Head 1</span></summary>.*?Queries", toc, re.S)
+    # Encoder > Layer 1 > Self-attention > Head 1 > "Queries ...", each group label followed by
+    # its translation (the zh span) and nothing else
+    zh = r'</span>(?:<span class="l-zh" lang="zh-CN">[^<]*</span>)?</summary>'
+    path = re.search(rf"Encoder{zh}.*?Layer 1{zh}.*?Self-attention{zh}.*?Head 1{zh}.*?Queries",
+                     toc, re.S)
     assert path
-    # "Add & norm: layer normalization" under the group "Add & norm" reads "layer normalization"
-    assert re.search(r"Add &amp; norm</span></summary><ol>\s*<li>.*?>Add: the residual", toc, re.S)
+    # "Add & norm: layer normalization" under the group "Add & norm 1" (the layer's first) reads
+    # "layer normalization"
+    assert re.search(rf"Add &amp; norm 1{zh}<ol>\s*<li>.*?>Add: the residual", toc, re.S)
     assert ">layer normalization (encoder layer 1)<" in toc
     # a title that only starts with the group's word keeps it ("Feed-forward network: ...")
     assert ">Feed-forward network: the linear layer (encoder layer 1)<" in toc
@@ -60,15 +63,28 @@ def test_inputs_link_to_the_step_that_made_them_and_steps_say_where_they_go():
     panel = page.split('id="s-encoder.0.self_attn.head.0.scores"')[1].split("</section>")[0]
     assert '<a class="from" href="#s-encoder.0.self_attn.head.0.q">' in panel
     assert f"from step {seq['encoder.0.self_attn.head.0.q']}" in panel
-    reads = panel.split('<nav class="flow">')[1]
-    assert 'href="#s-encoder.0.self_attn.head.0.k"' in reads and 'class="feeds"' not in reads
+    reads, feeds = panel.split('<nav class="flow">')[1].split('class="feeds"')
+    assert 'href="#s-encoder.0.self_attn.head.0.k"' in reads
+    assert 'href="#s-encoder.0.self_attn.head.0.pattern"' in feeds  # the scores go to softmax
+    assert 'href="#s-encoder.0.self_attn.head.0.k"' not in feeds
     q = page.split('id="s-encoder.0.self_attn.head.0.q"')[1].split("</section>")[0]
     feeds = q.split('<nav class="flow">')[1].split('class="feeds"')[1]
     assert 'href="#s-encoder.0.self_attn.head.0.scores"' in feeds
 
 
+def without_the_new_fields(sections: list[Section]) -> list[Section]:
+    """The sections as a narrator that knows nothing of issue 9 would build them."""
+    for s in sections:
+        s.architecture, s.reads, s.feeds, s.place = None, [], [], ()
+        for m in s.equation:
+            if isinstance(m, Matrix):
+                m.source, m.highlight, m.keep_rows, m.keep_cols = "", None, (), ()
+    return sections
+
+
 def test_page_degrades_gracefully_without_the_new_fields():
-    page = html.render(handformer.walk())
+    sections = without_the_new_fields(build(handformer.walk(), "en"))
+    page = html.render_sections({"en": sections})
     assert 'id="map"' not in page and 'class="flow"' not in page
     assert '<a class="from"' not in page and "svg class=\"arch" not in page
 
@@ -105,3 +121,34 @@ def test_architecture_svg_is_empty_without_an_architecture_and_escapes_labels():
     arch = Architecture([Block("x", "<b>", "embed", "x.1")])
     svg = architecture_svg(arch)
     assert "&lt;b&gt;" in svg and "<b>" not in svg and 'href="#s-x.1"' in svg
+
+
+def test_where_a_step_goes_is_told_once_with_the_pages_own_numbers():
+    """The narration's "Next: Step 7 · …" uses the tutorial's numbers (the terminal's headings);
+    on the page the flow nav says it with links and the page's numbers (13), so the sentence goes."""
+    sections, page = tutorial_page()
+    seq = {s.id: k for k, s in enumerate(sections, 1)}
+    panel = page.split('id="s-encoder.0.self_attn.head.0.scores"')[1].split("</section>")[0]
+    narration = "".join(re.findall(r'<div class="l-\w+ narration"[^>]*>(.*?)</div>', panel, re.S))
+    assert "Every query is compared" in narration
+    assert "Next:" not in narration and "接下来" not in narration
+    feeds = panel.split('class="feeds"')[1]
+    pattern = seq["encoder.0.self_attn.head.0.pattern"]
+    assert f'href="#s-encoder.0.self_attn.head.0.pattern"><span class="num">{pattern}</span>' in feeds
+
+
+def test_diagram_and_map_are_drawn_in_each_language():
+    _, page = tutorial_page()
+    for where in ('<div id="map"', 'id="s-overview"'):
+        part = page.split(where)[1].split("</section>")[0]
+        zh = part.split('<div class="l-zh" lang="zh-CN">')[1].split("</svg>")[0]
+        en = part.split('<div class="l-en" lang="en">')[1].split("</svg>")[0]
+        assert "交叉注意力" in zh and "Cross-attention" not in zh, where
+        assert "Cross-attention" in en and "交叉注意力" not in en, where
+
+
+def test_a_chinese_label_is_cut_between_characters_never_before_closing_punctuation():
+    five = 5 * 7.2 * 1.7 + 1  # room for five CJK characters of the diagram's face, not six
+    assert label_lines("一二三四五六七", five) == ["一二三四五", "六七"]
+    assert label_lines("一二三四五，六", five) == ["一二三四", "五，六"]  # "，" may not open a line
+    assert label_lines("Add & norm", 200) == ["Add & norm"]

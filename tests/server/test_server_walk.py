@@ -4,6 +4,7 @@ are the attention formula's (recomputed here by hand from the tape's own Q and K
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -63,3 +64,12 @@ def test_panels_carry_both_languages(client):
     assert "定义数据集" in data["panels"] and "Define the dataset" in data["panels"]
     assert data["panels"].count('<section class="panel') == data["toc"].count("<li>")
     assert json.dumps(data)  # plain JSON strings, nothing else
+
+
+def test_contents_nest_like_the_export_and_number_as_the_panels_do(client):
+    status, data = client.json("POST", "/api/panels", {"src": "the game", "tgt": "you die"})
+    assert status == 200
+    numbers = re.findall(r'<li><a href="#[^"]+"><span class="num">(\d+)</span>', data["toc"])
+    assert numbers == [str(k) for k in range(1, len(numbers) + 1)]  # no repeats, no jumps
+    zh = r'</span><span class="l-zh" lang="zh-CN">[^<]*</span></summary>'
+    assert re.search(rf"Encoder{zh}.*?Layer 1{zh}.*?Self-attention{zh}", data["toc"], re.S)

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..formula import head, prime, sup, transpose
 from .context import MAX_HEADS, Ctx, dims, f3, mark, row_text
-from .document import Section
+from .document import Matrix, Section
 
 
 class Block:
@@ -230,8 +230,10 @@ def output(ctx: Ctx, b: Block) -> None:
     # the joined columns named by the head they come from: z1.0 … z1.3, z2.0 …
     by_head = [f"z{j // b.dv + 1}.{j % b.dv}" for j in range(width)] if b.heads > 1 else \
         dims(width, "z")
-    equation = [ctx.mat(f"{b.p}.concat", "Z", concat, b.q_tokens, by_head), r"\cdot",
-                ctx.param(f"{b.p}.w_o", "W^O", by_head, dims(d))]
+    joined = ctx.mat(f"{b.p}.concat", "Z", concat, b.q_tokens, by_head)
+    if isinstance(joined, Matrix) and b.heads > 1:
+        joined.col_groups = (b.dv,) * b.heads  # the page tints the columns by head
+    equation = [joined, r"\cdot", ctx.param(f"{b.p}.w_o", "W^O", by_head, dims(d))]
     if f"{b.p}.b_o" in ctx.tape.index[f"{b.p}.out"].inputs:
         equation += ["+", ctx.mat(f"{b.p}.b_o", "b^O", ctx.value(f"{b.p}.b_o"), cols=dims(d),
                                   kind="vector")]

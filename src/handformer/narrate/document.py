@@ -101,6 +101,9 @@ class Section:
     prefix: str = ""  # the number as the language tells it before a title, e.g. "Step 7 · "
     reads: list[str] = field(default_factory=list)  # ids of the sections whose outputs it reads
     feeds: list[str] = field(default_factory=list)  # ids of the sections that read its output
+    # The "Next: …" sentence, also told as the last paragraph; a renderer that draws the flow
+    # with its own links and numbers (the page) leaves that paragraph out
+    next: str = ""
     # Where it sits, outermost first, in the reader's language, for a nested table of contents:
     # e.g. ("Encoder", "Layer 1", "Self-attention", "Head 1").
     place: tuple[str, ...] = ()

@@ -26,7 +26,8 @@ def link(ctx: Ctx, sections: list[Section]) -> None:
     for section in sections:
         if section.feeds and section.level != "overview":
             after = [by_id[f].heading for f in section.feeds[:MAX_NEXT]]
-            section.paragraphs.append(ctx.t("flow.next", where="; ".join(after)))
+            section.next = ctx.t("flow.next", where="; ".join(after))
+            section.paragraphs.append(section.next)
 
 
 def _producers(ctx: Ctx, sections: list[Section]) -> dict[str, str]:

@@ -66,11 +66,12 @@ def _sha256(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
 
 
-def render(tape, precision: int = 3, steps=None, lang: str = "en") -> str:
-    """The whole walkthrough of a tape as one page in every language, opening in ``lang``."""
+def render(tape, precision: int = 3, steps=None, lang: str = "en", level: str = "steps") -> str:
+    """The whole walkthrough of a tape as one page in every language, opening in ``lang``,
+    told at ``level`` ("overview", "steps" or "all", as narrate.build)."""
     from ..narrate import build, select
 
-    built = {code: select(build(tape, code), steps) for code in i18n.languages()}
+    built = {code: select(build(tape, code, level), steps) for code in i18n.languages()}
     return render_sections(built, precision, title=page_title(tape.meta), lang=lang)
 
 
@@ -101,15 +102,17 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
     from .html_toc import toc_tree
     from .svg_map import architecture_svg, block_of
 
-    arch = next((p["architecture"] for p in panels if p["architecture"]), None)
+    archs = next((p["architecture"] for p in panels if p["architecture"]), None) or {}
     for k, p in enumerate(panels, 1):
-        p["seq"], p["block"] = k, block_of(arch, p["id"])
-        p["diagram"] = {"wide": architecture_svg(p["architecture"], False, p["title"][langs[0]]),
-                        "narrow": architecture_svg(p["architecture"], True, p["title"][langs[0]])}
+        p["seq"], p["block"] = k, block_of(archs.get(langs[0]), p["id"])
+        by_lang = p["architecture"] or {}
+        p["diagram"] = {shape: {code: architecture_svg(arch, shape == "narrow", p["title"][code])
+                                for code, arch in by_lang.items()} for shape in ("wide", "narrow")}
     index = {p["id"]: {"anchor": p["anchor"], "seq": p["seq"], "title": p["title"]}
              for p in panels}
     return {"index": index, "toc": toc_tree(panels, langs),
-            "map": architecture_svg(arch, True, "map")}
+            "map": {code: architecture_svg(arch, True, i18n.t(code, "page.map"))
+                    for code, arch in archs.items()}}
 
 
 def _page_text(langs: list[str], lang: str) -> dict:

@@ -3,12 +3,14 @@ entry the part of its title that tells it apart from its neighbours."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .html import PHASE_KEYS
 
 SEPARATORS = " :：·,，-—"
 COLONS = (":", "：", "·", ",", "，")  # what ends a title's leading group name
+ORDINAL = re.compile(r"\s*\d+$")  # a group's number among its siblings, not in the titles
 
 
 @dataclass
@@ -59,10 +61,12 @@ def _group(p: dict, part: tuple[str, str], k: int, langs: list[str]) -> Node:
 
 def _short(p: dict, lang: str) -> str:
     """The title without what its groups already say ("Layer 1: self-attention, head 1" under
-    Layer 1 reads "self-attention, head 1")."""
+    Layer 1 reads "self-attention, head 1"; "Add & norm: layer normalization" under "Add & norm
+    2", the layer's second, reads "layer normalization")."""
     title = p["title"][lang]
-    for label in _place(p, lang):
-        head, rest = title[:len(label)], title[len(label):]
-        if label and head.lower() == label.lower() and rest[:1] in COLONS:
-            title = rest.lstrip(SEPARATORS) or title
+    for group in _place(p, lang):
+        for label in dict.fromkeys((group, ORDINAL.sub("", group))):
+            head, rest = title[:len(label)], title[len(label):]
+            if label and head.lower() == label.lower() and rest[:1] in COLONS:
+                title = rest.lstrip(SEPARATORS) or title
     return title

@@ -200,11 +200,15 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
     return {
         "id": base.id, "anchor": "s-" + base.id, "number": base.number, "phase": base.phase,
         "title": {lang: s.title for lang, s in sections.items()},
-        "paragraphs": {lang: s.paragraphs for lang, s in sections.items()},
+        # the flow nav says where the output goes, with the page's own step numbers
+        "paragraphs": {lang: [t for t in s.paragraphs if not (s.feeds and t == s.next)]
+                       for lang, s in sections.items()},
         "formula": mathml(base.formula, True, f"step {base.id}"), "latex": base.formula,
         "equation": equation, "terms": terms(equation), "place": {lang: list(s.place) for lang, s in sections.items()},
         "reads": list(base.reads), "feeds": list(base.feeds), "level": base.level,
-        "architecture": base.architecture,
+        # the diagram's labels in every language (None where the section draws none)
+        "architecture": {lang: s.architecture or base.architecture for lang, s in sections.items()}
+        if base.architecture else None,
         "callouts": [errata.callout_view(c, errata.told(sections, base, k), precision,
                                          lambda m: matrix_view(m, precision, budget,
                                                                scale=scales.get(id(m))),

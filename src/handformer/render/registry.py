@@ -96,7 +96,7 @@ def _markdown(tape: Tape, o: Options) -> str:
 def _html(tape: Tape, o: Options) -> str:
     from .html import render as draw
 
-    return draw(tape, precision=o.precision, steps=o.steps, lang=o.lang)
+    return draw(tape, precision=o.precision, steps=o.steps, lang=o.lang, level=o.level)
 
 
 def _figure(fmt: str) -> Callable[[Tape, Options], bytes]:

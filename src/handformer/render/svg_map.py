@@ -14,6 +14,8 @@ from ..narrate.document import Architecture, Block
 
 LEAF_W, LEAF_H, PAD, HEAD, GAP = 150, 40, 8, 20, 8
 MAP_W, MAP_LEAF_H = 180, 22
+CLOSING = "）」』】〕》〉”’，。、：；！？"  # may not open a line (CJK line-breaking rules)
+CHAR_PX, LINE_H = 7.2, 14  # the diagram's 12 px bold face: mean Latin advance, line height
 
 
 @dataclass
@@ -26,9 +28,39 @@ class Box:
     leaf: bool
 
 
+def label_lines(label: str, width: float) -> list[str]:
+    """The label broken at spaces into lines that fit ``width`` px of the 12 px bold face
+    (a CJK character about one em, any other about 0.6 em): the boxes keep their width."""
+    lines: list[str] = []
+    for word in label.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and _text_px(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines += _cut(word, width)
+    return lines or [""]
+
+
+def _cut(word: str, width: float) -> list[str]:
+    """A word wider than the box (Chinese has no spaces) cut between characters, never before
+    closing punctuation (the character before it moves down with it)."""
+    lines = [""]
+    for c in word:
+        if lines[-1] and _text_px(lines[-1] + c) > width:
+            carry = lines[-1][-1] if c in CLOSING and len(lines[-1]) > 1 else ""
+            lines[-1] = lines[-1][:len(lines[-1]) - len(carry)]
+            lines.append(carry)
+        lines[-1] += c
+    return lines
+
+
+def _text_px(text: str) -> float:
+    return sum(CHAR_PX * (1.7 if ord(c) >= 0x2E80 else 1.0) for c in text)
+
+
 def _size(b: Block, leaf_w: float, leaf_h: float) -> tuple[float, float]:
     if not b.children:
-        return leaf_w, leaf_h
+        return leaf_w, leaf_h + LINE_H * (len(label_lines(b.label, leaf_w - 2 * PAD)) - 1)
     sizes = [_size(c, leaf_w - 2 * PAD, leaf_h) for c in b.children]
     return leaf_w, HEAD + sum(h for _, h in sizes) + GAP * (len(sizes) - 1) + PAD
 
@@ -44,19 +76,18 @@ def _place(b: Block, x: float, y: float, leaf_w: float, leaf_h: float, out: list
 
 
 def layout(arch: Architecture, vertical: bool) -> tuple[list[Box], float, float]:
-    """Every box placed: stacked for the map, stacks side by side for the overview."""
+    """Every box placed: stacked for the map; for the overview in columns, as in the paper's
+    figure: each embedding above its stack, what follows the last stack in a column of its own."""
     boxes: list[Box] = []
     leaf_w, leaf_h = (MAP_W, MAP_LEAF_H) if vertical else (LEAF_W + 4 * PAD, LEAF_H)
-    x = y = 0.0
-    height = 0.0
+    x = y = width = height = 0.0
+    previous = ""
     for b in arch.blocks:
-        h = _place(b, x, y, leaf_w, leaf_h, boxes)
-        if vertical:
-            y += h + GAP
-        else:
-            x += leaf_w + 3 * GAP
-            height = max(height, h)
-    return boxes, (leaf_w if vertical else x - 3 * GAP), (y - GAP if vertical else height)
+        if not vertical and boxes and (b.kind == "embed" or previous == "stack"):
+            x, y = x + leaf_w + 3 * GAP, 0.0
+        y += _place(b, x, y, leaf_w, leaf_h, boxes) + GAP
+        width, height, previous = x + leaf_w, max(height, y - GAP), b.kind
+    return boxes, width, height
 
 
 def architecture_svg(arch: Architecture | None, vertical: bool = False, title: str = "") -> str:
@@ -77,20 +108,31 @@ def architecture_svg(arch: Architecture | None, vertical: bool = False, title: s
 def _box(box: Box, vertical: bool) -> str:
     b = box.block
     label = escape(b.label)
-    text_y = box.y + (box.h / 2 + 4 if box.leaf else 14)
-    detail = "" if vertical or not b.detail or not box.leaf else (
-        f'<text x="{box.x + box.w / 2:.0f}" y="{box.y + box.h - 6:.0f}" class="detail">'
-        f'{escape(b.detail)}</text>')
-    if detail:
-        text_y = box.y + 16
     shape = (f'<g class="blk k-{escape(b.kind)}{" leaf" if box.leaf else ""}" '
              f'data-block="{escape(b.id)}"><title>{label}{" · " + escape(b.detail) if b.detail else ""}'
              f'</title><rect x="{box.x:.0f}" y="{box.y:.0f}" width="{box.w:.0f}" '
-             f'height="{box.h:.0f}" rx="5"/><text x="{box.x + box.w / 2:.0f}" y="{text_y:.0f}">'
-             f'{label}</text>{detail}</g>')
+             f'height="{box.h:.0f}" rx="5"/>{_label(box, vertical)}</g>')
     if b.section:
         return f'<a href="#s-{escape(b.section)}">{shape}</a>'
     return shape
+
+
+def _label(box: Box, vertical: bool) -> str:
+    """The label, a line per tspan (centred in a leaf, at the top of a group), and a leaf's
+    sizes on a last line of their own in the overview."""
+    b, cx = box.block, box.x + box.w / 2
+    lines = label_lines(b.label, box.w - 2 * PAD) if box.leaf else [b.label]
+    detail = "" if vertical or not b.detail or not box.leaf else (
+        f'<text x="{cx:.0f}" y="{box.y + box.h - 6:.0f}" class="detail">{escape(b.detail)}</text>')
+    if not box.leaf:
+        top = box.y + 14
+    elif detail:
+        top = box.y + 16
+    else:
+        top = box.y + box.h / 2 + 4 - LINE_H * (len(lines) - 1) / 2
+    spans = "".join(f'<tspan x="{cx:.0f}" dy="{0 if k == 0 else LINE_H}">{escape(line)}</tspan>'
+                    for k, line in enumerate(lines))
+    return f'<text x="{cx:.0f}" y="{top:.0f}">{spans}</text>{detail}'
 
 
 def block_of(arch: Architecture | None, section_id: str) -> str:

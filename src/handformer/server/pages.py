@@ -15,9 +15,9 @@ from ..render.json_tape import encode_array as json_array  # noqa: F401  (compar
 
 _PANELS = ('{% from "panels.html.j2" import panel with context %}'
            '{% for p in panels %}{{ panel(p, langs) }}{% endfor %}')
-_TOC = ('{% for p in panels %}<li><a href="#{{ p.anchor }}"><span class="num">{{ p.number }}'
-        '</span> {% for l in langs %}<span class="l-{{ l }}" lang="{{ tags[l] }}">'
-        '{{ p.title[l] }}</span>{% endfor %}</a></li>{% endfor %}')
+# the export's nested contents (stack → layer → sub-layer → head), its entries numbered as the
+# panels are; the app's page holds the list they go in
+_TOC = ('{% from "panels.html.j2" import toc_items with context %}{{ toc_items(toc) }}')
 
 
 def tape_json(tape) -> str:

@@ -38,7 +38,8 @@
       var on = !!block && g.getAttribute("data-block") === block;
       g.classList.toggle("here", on);
       var map = g.closest("#map");
-      if (on && map) { map.scrollTop = Math.max(0, g.getBBox().y * map.scrollHeight / map.querySelector("svg").viewBox.baseVal.height - 40); }
+      // one map per language: only the one shown scrolls (a hidden one measures nothing)
+      if (on && map && g.getClientRects().length) { map.scrollTop = Math.max(0, g.getBBox().y * map.scrollHeight / g.ownerSVGElement.viewBox.baseVal.height - 40); }
     });
   }
 
