@@ -80,6 +80,9 @@ def main() -> int:
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f} at start; {args.runs} runs each, alternating; wall time of "
           f"a fresh process")
+    if sys.dont_write_bytecode:  # the warm-up then leaves no .pyc: every run compiles the source
+        print("note: PYTHONDONTWRITEBYTECODE is set, so each run compiles handformer's source "
+              "(an installed package has its .pyc files); unset it to time that case")
     times = measure(commands, args.runs)
     print(f"{'command':28s} {'median':>8s} {'min':>8s} {'max':>8s} {'CPU median':>11s}")
     for name, t in times.items():

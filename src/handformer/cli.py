@@ -117,6 +117,23 @@ class _Commands(click.Group):
     on stderr and an exit status (click alone says "Aborted!" and exits 1, or shows a
     traceback for a full stdout), while parsing (--help) and while running a command."""
 
+    def list_commands(self, ctx):
+        from .commands import COMMAND_MODULES
+
+        return sorted({*self.commands, *COMMAND_MODULES})
+
+    def get_command(self, ctx, name):
+        """The command, its module imported the first time one of its commands is asked for."""
+        from .commands import COMMAND_MODULES
+
+        if name not in self.commands and name in COMMAND_MODULES:
+            import importlib
+
+            module = importlib.import_module(f".commands.{COMMAND_MODULES[name]}", __package__)
+            for command in module.COMMANDS:
+                self.add_command(command)
+        return self.commands.get(name)
+
     def make_context(self, *args, **kwargs):
         with _streams_and_signals():
             return super().make_context(*args, **kwargs)
@@ -215,14 +232,3 @@ def show_sections(sections: list, precision: int, width: int | None) -> None:
 
     write_output(render(sections, precision, width, Terminal.detect(sys.stdout, width)), None,
                  styled=True)
-
-
-def _register_commands() -> None:
-    from .commands import COMMAND_MODULES
-
-    for module in COMMAND_MODULES:
-        for command in getattr(module, "COMMANDS", []):
-            main.add_command(command)
-
-
-_register_commands()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 # One script: a {…} group (one level of nesting), a command such as \top, or one character.
 _SCRIPT = r"\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[^\s{}\\^_']"
@@ -50,8 +51,10 @@ class Symbol:
         return replace(self, scripts=(*self.scripts, (mark, piece)))
 
 
+@lru_cache(maxsize=1024)  # the narration asks for the same few symbols hundreds of times
 def parse(symbol: str) -> Symbol:
-    """The symbol's base and scripts; a text that is not one symbol is one opaque base."""
+    """The symbol's base and scripts (frozen, so one parse is shared); a text that is not one
+    symbol is one opaque base."""
     m = _SYMBOL.fullmatch(symbol.strip())
     if m is None:
         return Symbol(symbol)

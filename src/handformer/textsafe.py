@@ -27,6 +27,8 @@ def _stand_in(match: re.Match) -> str:
 
 def shown(text: str) -> str:
     """``text`` safe to print: each control character replaced by one visible character."""
+    if text.isascii() and text.isprintable() or not UNSAFE.search(text):
+        return text  # the usual line: one scan, no new string
     return UNSAFE.sub(_stand_in, text)
 
 

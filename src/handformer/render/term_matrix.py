@@ -64,11 +64,12 @@ def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", "
               ("▸" if i in mark_r else "") + (rows[i] if rows else str(i))
               if value.shape[0] > 1 or rows else "" for i in at_r]
     label_w = max((cells(x) for x in labels), default=0)
-    col_w = [max(cells(heads[c]), *(cells(g[c]) for g in grid)) for c in range(len(heads))]
+    sizes = [[cells(x) for x in g] for g in grid]  # once per cell: widths, then padding
+    col_w = [max(cells(heads[c]), *(s[c] for s in sizes)) for c in range(len(heads))]
     header = " " * label_w + "".join("  " + _pad(h, w) for h, w in zip(heads, col_w, strict=True))
     lines = [_title(m, origin, cells(header)), Line(header),
              Line("─" * cells(header), [(0, None, "dim")])]
-    for r, (label, row) in enumerate(zip(labels, grid, strict=True)):
+    for r, (label, row) in enumerate(zip(labels, zip(grid, sizes, strict=True), strict=True)):
         i = at_r[r]
         strong = best[i] if best is not None and i is not None else None
         worked = at_c.index(cell[1]) if cell and i == cell[0] and cell[1] in at_c else None
@@ -121,12 +122,13 @@ def _as_2d(m: Matrix):
     return value, rows, cols
 
 
-def _row(label: str, label_w: int, row: list[str], col_w: list[int], strong: int | None,
-         worked: int | None) -> Line:
+def _row(label: str, label_w: int, row: tuple[list[str], list[int]], col_w: list[int],
+         strong: int | None, worked: int | None) -> Line:
+    """One row's line; ``row``: its cells' texts and their widths in cells."""
     text = label + " " * (label_w - cells(label))
     line = Line(text, [(0, len(text), "bold" if label.startswith("▸") else "dim")])
-    for c, (cell, w) in enumerate(zip(row, col_w, strict=True)):
-        piece = "  " + _pad(cell, w)
+    for c, (cell, size, w) in enumerate(zip(*row, col_w, strict=True)):
+        piece = "  " + " " * (w - size) + cell
         if c == worked:  # the cell the text works out
             line.spans.append((len(line.plain) + 2, len(line.plain) + len(piece), "bold reverse"))
         elif c == strong:  # the largest weight of an attention row stands out
