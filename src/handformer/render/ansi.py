@@ -39,6 +39,7 @@ ONE_CELL_RANGES = ((0x20, 0x7E), (0xA0, 0xAC), (0xAE, 0x2FF), (0x370, 0x482), (0
 _OTHER = re.compile("[^" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ONE_CELL_RANGES) + "]")
 
 
+@lru_cache(maxsize=8192)  # the same numbers, words and labels are measured again and again
 def cells(text: str) -> int:
     """Terminal cells a text takes: its length, unless it holds wide or zero-width characters."""
     if text.isascii() and text.isprintable() or not _OTHER.search(text):
