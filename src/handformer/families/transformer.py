@@ -13,14 +13,15 @@ def story(tape) -> list:
     """Dataset → vocabulary → encoding → embedding → encoder → decoder → prediction, then, after
     a backward pass, the loss, every gradient and the update."""
     from ..narrate import intro, layers, overview, predict
-    from ..narrate.backward import backward
+    from ..narrate.backward import backward, updates
+    from ..narrate.shards import shards
 
     told = [overview.overview, intro.dataset, intro.vocabulary, intro.encoding,
             functools.partial(intro.embedding, p="src_embed", number="4"),
             functools.partial(intro.positional, p="src_embed", number="5"),
             functools.partial(intro.model_input, p="src_embed", number="6"),
             layers.encoder, layers.decoder, predict.prediction]
-    after = [predict.loss, backward] if tape.grads else []
+    after = [predict.loss, backward, shards, updates] if tape.grads else []
     return told + after + [overview.recap]
 
 

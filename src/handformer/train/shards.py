@@ -51,9 +51,10 @@ def shard_gradients(params: dict, cfg: Config, vocab, pairs, n_shards: int, fill
     plain = sum(g for g, _ in each) / n_shards
     return {"param": param, "pairs": [list(p) for p in pairs], "tokens": tokens,
             "shard_pairs": size, "shard_tokens": [n for _, n in each],
-            "whole": whole.tolist(), "shards": [g.tolist() for g, _ in each],
+            "whole": whole.tolist(), "shard_grads": [g.tolist() for g, _ in each],
             "average": weighted.tolist(),
             "max_difference": float(np.abs(weighted - whole).max()),
+            "max_at": int(np.argmax(np.abs(weighted - whole))),
             "plain_difference": float(np.abs(plain - whole).max())}
 
 
