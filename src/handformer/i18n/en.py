@@ -334,20 +334,20 @@ TEXT = {
                  "each process computes the gradient of its own shard, and the gradients are "
                  "then averaged. Here the same is done in one process. The batch is the "
                  "corpus's first {B} sentence pairs, with n = {n} target tokens; cut into N = {N} "
-                 "equal shards ({k} of the pairs in each), the shards hold n_k = {counts} "
+                 "equal shards ({k} of the pairs in each), the shards hold nₖ = {counts} "
                  "target tokens.",
     "shards.weights": "The loss is the mean over all n = {n} target tokens, and each shard's "
-                      "loss is the mean over its own n_k tokens, so a shard counts n_k/n of the "
-                      "whole. The gradient is linear in the loss, hence ḡ = Σ_k (n_k/n)·g_k "
+                      "loss is the mean over its own nₖ tokens, so a shard counts nₖ/n of the "
+                      "whole. The gradient is linear in the loss, hence ḡ = Σₖ (nₖ/n)·gₖ "
                       "is the gradient of the whole batch.",
     "shards.equal": "Here every shard holds the same count of tokens, so every weight is 1/N "
                     "and ḡ is the plain mean of the shards' gradients: what "
                     "DistributedDataParallel takes.",
-    "shards.unequal": "DistributedDataParallel takes the plain mean (1/N)·Σ_k g_k, which is "
+    "shards.unequal": "DistributedDataParallel takes the plain mean (1/N)·Σₖ gₖ, which is "
                       "this sum only when the shards hold equal counts of tokens. Here they do "
                       "not, and the plain mean would miss the whole batch's gradient by up to "
                       "{plain}.",
-    "shards.result": "Shown for {name}: each shard's gradient g_k, their weighted sum ḡ and the "
+    "shards.result": "Shown for {name}: each shard's gradient gₖ, their weighted sum ḡ and the "
                      "gradient g of the whole batch, all computed by the same NumPy engine. ḡ "
                      "and g differ by at most {max} (at [{at}]): float round-off, nothing more.",
     "shards.torch": "Across real processes this is handformer train --engine torch, launched "
