@@ -14,12 +14,20 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import errata
-from .config import Config
+from .config import Config, HandformerError
 from .config import preset as make_preset
 from .limits import check_walk
 from .model import forward, init_params
 from .tape import Tape
-from .text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, make_example, read_corpus
+from .text import (
+    END,
+    TUTORIAL_DATASET,
+    TUTORIAL_SRC,
+    TUTORIAL_TGT,
+    Vocab,
+    make_example,
+    read_corpus,
+)
 
 
 @dataclass
@@ -62,7 +70,8 @@ def setup_from_checkpoint(path: str) -> Setup:
     params = {name: np.asarray(value, dtype=np.float64) for name, value in ckpt.params.items()}
     trained = {"checkpoint": str(path), "epochs": ckpt.epoch,
                "initial": init_params(ckpt.config, len(ckpt.vocab)),
-               "licence": licence_of(ckpt.run.get("pairs", "default"))}
+               "licence": licence_of(ckpt.run.get("pairs", "default")),
+               "pairs": ckpt.run.get("pairs", "default")}
     return Setup(ckpt.config, source_sentences(ckpt.run.get("pairs", "default")), ckpt.vocab,
                  params, trained)
 
@@ -126,21 +135,56 @@ def _loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:
     return float(np.asarray(again.value("loss")).reshape(-1)[0])
 
 
+def run_shards(s: Setup, n_shards: int) -> dict:
+    """For one step, the gradient of the corpus's first pairs as one batch and as ``n_shards``
+    data shards put back together (train/shards.py): what ``tape.meta["shards"]`` holds."""
+    from .train.shards import MAX_PAIRS, shard_gradients
+
+    pairs = training_pairs(s)[:MAX_PAIRS]
+    return shard_gradients(s.params, s.config, s.vocab, pairs, n_shards, s.vocab.id(END))
+
+
+def training_pairs(s: Setup) -> list[tuple[str, str]]:
+    """The sentence pairs the walk's corpus gives, as `handformer train` reads them: each line
+    cut at its first comma, or the named dataset a checkpoint was trained on."""
+    from .train.data import pairs_from_lines
+    from .train.datasets import is_dataset, load_pairs
+
+    source = (s.trained or {}).get("pairs", "default")
+    if source == "default":
+        return pairs_from_lines(s.dataset)
+    if is_dataset(source):
+        return load_pairs(source)
+    raise HandformerError("--shards needs the pairs the checkpoint was trained on, and its "
+                          "pairs file is never opened (a checkpoint could name any file)")
+
+
 def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutorial",
          corpus: str | None = None, weights: str | None = None, backward: bool = False,
          lr: float = 0.1, checkpoint: str | None = None, tokenizer: str = "tutorial",
-         **overrides) -> Tape:
+         shards: int | None = None, **overrides) -> Tape:
     """Compute every step for one sentence pair and return the tape.
 
     ``overrides`` are Config fields (``d_model=8, heads=2, ...``). With ``backward=True`` the
     tape also holds every gradient (``tape.grads``) and one SGD update (``tape.updates``:
     name → (before, gradient, after)). ``checkpoint`` walks a model saved by ``handformer
     train`` with its own config and vocabulary (``preset`` and ``overrides`` are then ignored).
-    ``tokenizer`` splits the sentences: "tutorial", "words", "char" or "jieba".
+    ``tokenizer`` splits the sentences: "tutorial", "words", "char" or "jieba". ``shards``
+    (with ``backward``) also computes one step's gradient of the corpus's pairs as a whole
+    batch and as that many data shards (``tape.meta["shards"]``).
     """
+    check_shards_flag(shards, backward)
     s = setup(make_preset(preset, **overrides), corpus, weights, checkpoint=checkpoint,
               tokenizer=tokenizer)
+    sharded = run_shards(s, shards) if shards is not None else None
     tape = run_forward(s, src, tgt)
     if backward:
         run_backward(tape, lr)
+    if sharded:
+        tape.meta["shards"] = sharded
     return tape
+
+
+def check_shards_flag(shards: int | None, backward: bool) -> None:
+    if shards is not None and not backward:
+        raise HandformerError("--shards shows gradients: add --backward")

@@ -64,6 +64,9 @@ def _render_options(func):
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
 @click.option("--lr", type=Finite(), default=0.1, show_default=True,
               help="learning rate of the update shown with --backward")
+@click.option("--shards", type=int, default=None, metavar="N",
+              help="with --backward: one step's gradient of the corpus's pairs as a whole "
+                   "batch and as N data shards averaged (what torchrun does across processes)")
 @click.option("--save-weights", metavar="FILE", default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
@@ -97,10 +100,11 @@ def walk(**options):
 
 
 def _tape_from_options(options: dict, fmt: str = "terminal"):
-    from ..api import run_backward, run_forward, setup
+    from ..api import check_shards_flag, run_backward, run_forward, run_shards, setup
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
-    backward, lr = options.pop("backward"), options.pop("lr")
+    backward, lr, shards = options.pop("backward"), options.pop("lr"), options.pop("shards")
+    check_shards_flag(shards, backward)
     options.pop("pretrained")
     if options["checkpoint"]:
         _refuse_with_checkpoint(options)
@@ -112,6 +116,7 @@ def _tape_from_options(options: dict, fmt: str = "terminal"):
               checkpoint=checkpoint, tokenizer=tokenizer)
     if corpus:
         _warn_tokens(s.dataset, tokenizer)
+    sharded = run_shards(s, shards) if shards is not None else None  # a bad N: refused first
     tape = run_forward(s, src, tgt)
     if backward and fmt == "json":
         from ..render.json_tape import check_backward_fits
@@ -119,6 +124,8 @@ def _tape_from_options(options: dict, fmt: str = "terminal"):
         check_backward_fits(tape)  # before the reverse pass spends the time and memory
     if backward:
         run_backward(tape, lr)
+    if sharded:
+        tape.meta["shards"] = sharded
     return s, tape
 
 

@@ -20,10 +20,11 @@ def story(tape) -> list:
             functools.partial(intro.model_input, p="src_embed", number="6"),
             layers.encoder, layers.decoder, predict.prediction]
     after = []
-    if tape.grads:  # only then is the backward narration's module worth importing
-        from ..narrate.backward import backward
+    if tape.grads:  # only then are the backward narration's modules worth importing
+        from ..narrate.backward import backward, updates
+        from ..narrate.shards import shards
 
-        after = [predict.loss, backward]
+        after = [predict.loss, backward, shards, updates]
     return told + after + [overview.recap]
 
 

@@ -329,6 +329,33 @@ TEXT = {
     "update.p1": "The largest gradient of {name} is at [{at}]: {before} − {lr}·({g}) = {after}.",
     "update.loss": "Before the update the loss is L = {before}; a second forward pass of the "
                    "same sentence with every updated parameter gives L = {after}.",
+    "shards.title": "Many machines: the gradient of shards",
+    "shards.p1": "Training on many machines cuts every batch into data shards, one per process: "
+                 "each process computes the gradient of its own shard, and the gradients are "
+                 "then averaged. Here the same is done in one process. The batch is the "
+                 "corpus's first {B} sentence pairs, with n = {n} target tokens; cut into N = {N} "
+                 "equal shards ({k} of the pairs in each), the shards hold nₖ = {counts} "
+                 "target tokens.",
+    "shards.weights": "The loss is the mean over all n = {n} target tokens, and each shard's "
+                      "loss is the mean over its own nₖ tokens, so a shard counts nₖ/n of the "
+                      "whole. The gradient is linear in the loss, hence ḡ = Σₖ (nₖ/n)·gₖ "
+                      "is the gradient of the whole batch.",
+    "shards.equal": "Here every shard holds the same count of tokens, so every weight is 1/N "
+                    "and ḡ is the plain mean of the shards' gradients: what "
+                    "DistributedDataParallel takes.",
+    "shards.unequal": "DistributedDataParallel takes the plain mean (1/N)·Σₖ gₖ, which is "
+                      "this sum only when the shards hold equal counts of tokens. Here they do "
+                      "not, and the plain mean would miss the whole batch's gradient by up to "
+                      "{plain}.",
+    "shards.result": "Shown for {name}: each shard's gradient gₖ, their weighted sum ḡ and the "
+                     "gradient g of the whole batch, all computed by the same NumPy engine. ḡ "
+                     "and g differ by at most {max} (at [{at}]): float round-off, nothing more.",
+    "shards.torch": "Across real processes this is handformer train --engine torch, launched "
+                    "with torchrun --nproc_per_node N: every process computes its share of "
+                    "each batch and scales its loss by N/n, so that DistributedDataParallel's "
+                    "plain mean of the gradients is this weighted sum. The step is the whole "
+                    "batch's, and the checkpoint it writes is walked by hand like this model.",
+    "list.sep": ", ",
     "name.at": "{what} ({where})",
     "name.logits": "the logits",
     "name.probs": "the probabilities",

@@ -269,6 +269,27 @@ TEXT = {
     "update.p1": "{name} 梯度最大的一项在 [{at}]：{before} − {lr}·({g}) = {after}。",
     "update.loss": "更新之前损失是 L = {before}；用更新后的全部参数把同一句话再前向算一遍，"
                    "得到 L = {after}。",
+    "shards.title": "多台机器：分片的梯度",
+    "shards.p1": "在多台机器上训练时，每个批次被切成若干数据分片，每个进程一片：各进程算出自己那一片的"
+                 "梯度，再把这些梯度平均。这里在一个进程里做同样的事。这个批次是语料的前 {B} 对句子，"
+                 "共有 n = {n} 个目标词元；切成 N = {N} 片、每片 {k} 对句子后，各片的目标词元数 "
+                 "nₖ 分别是 {counts}。",
+    "shards.weights": "损失是全部 n = {n} 个目标词元的平均，而每一片的损失是它自己 nₖ 个词元的平均，"
+                      "所以一片在整体中占 nₖ/n 的权重。梯度对损失是线性的，因此 "
+                      "ḡ = Σₖ (nₖ/n)·gₖ 就是整个批次的梯度。",
+    "shards.equal": "这里每一片的词元数相同，所以每个权重都是 1/N，ḡ 就是各片梯度的简单平均："
+                    "这正是 DistributedDataParallel 所取的。",
+    "shards.unequal": "DistributedDataParallel 取的是简单平均 (1/N)·Σₖ gₖ，只有各片词元数相同时"
+                      "它才等于上面的加权和。这里各片词元数不同，简单平均与整批梯度最多会相差 "
+                      "{plain}。",
+    "shards.result": "下面以 {name} 为例：每一片的梯度 gₖ、它们的加权和 ḡ，以及整个批次的梯度 g，"
+                     "全部由同一个 NumPy 引擎算出。ḡ 与 g 最多相差 {max}（在 [{at}] 处）："
+                     "只是浮点舍入误差。",
+    "shards.torch": "在真正的多个进程上，这就是用 torchrun --nproc_per_node N 启动的 "
+                    "handformer train --engine torch：每个进程计算每个批次中属于自己的那一份，"
+                    "并把损失乘以 N/n，这样 DistributedDataParallel 对梯度取的简单平均就等于这个"
+                    "加权和。每一步都是整个批次的一步，写出的检查点也可以像这个模型一样手算演示。",
+    "list.sep": "、",
     "name.at": "{what}（{where}）",
     "name.logits": "对数几率（logits）",
     "name.probs": "概率",

@@ -24,12 +24,13 @@ GRAD_OP_KEYS = {"linear": "grad.op.linear", "head_proj": "grad.op.head_proj",
                 "embed": "grad.op.embed"}
 
 def backward(ctx: Ctx) -> None:
+    """Step 15, every gradient in reverse order (the data shards, if computed, come after it in
+    the story, then step 16's updates)."""
     for name in ctx.tape.grad_order:
         step = ctx.tape.index.get(name)
         if step is None or name == "loss" or not _shown(ctx, name, step.op):
             continue
         gradient_section(ctx, name)
-    updates(ctx)
 
 
 def _shown(ctx: Ctx, name: str, op: str) -> bool:
@@ -162,17 +163,22 @@ def _param_grad(ctx: Ctx, param: str) -> list:
         # Only the rows of the words in the sentence receive a gradient: show those rows.
         return [ctx.mat(f"grad.{param}", sym + r"[\mathrm{ids}]", g[ids],
                         [f"{ctx.vocab[i]} ({i})" for i in ids], dims(g.shape[1]))]
-    rows, cols = _param_labels(ctx, g.shape)
+    rows, cols = param_labels(ctx, g.shape)
     return [ctx.mat(f"grad.{param}", sym, g, rows, cols,
                     kind="vector" if g.ndim == 1 else "matrix")]
 
 
-def _param_labels(ctx: Ctx, shape: tuple) -> tuple[list[str] | None, list[str]]:
+def param_labels(ctx: Ctx, shape: tuple) -> tuple[list[str] | None, list[str]]:
     """Rows and columns of a parameter: vocabulary words where its size is the vocabulary's."""
     def axis(n: int) -> list[str]:
         return ctx.vocab if n == len(ctx.vocab) else dims(n)
 
     return (axis(shape[0]) if len(shape) == 2 else None), axis(shape[-1])
+
+
+def entry_labels(rows: list[str] | None, cols: list[str], at: tuple) -> list[str]:
+    """The words (or dimensions) that name a parameter's entry ``at``: its row and column."""
+    return [(rows if k == 0 and len(at) == 2 else cols)[i] for k, i in enumerate(at)]
 
 
 def _used_rows(ctx: Ctx, param: str) -> list[int] | None:
@@ -194,7 +200,7 @@ def updates(ctx: Ctx) -> None:
     lr = (ctx.meta.get("update") or {}).get("lr")
     for i, (name, (before, g, after)) in enumerate(ctx.tape.updates.items()):
         before, g, after = (np.asarray(a) for a in (before, g, after))
-        rows, cols = _param_labels(ctx, before.shape)
+        rows, cols = param_labels(ctx, before.shape)
         used = _used_rows(ctx, name)
         if used is not None:  # an embedding: the rows of the sentence's words
             before, g, after = before[used], g[used], after[used]
@@ -205,7 +211,7 @@ def updates(ctx: Ctx) -> None:
         if i == 0 and "loss_after" in (ctx.meta.get("update") or {}) and "loss" in ctx.tape.index:
             paragraphs.append(ctx.t("update.loss", after=f3(ctx.meta["update"]["loss_after"]),
                                     before=f3(np.asarray(ctx.tape.index["loss"].value).ravel()[0])))
-        where = [(rows if k == 0 and before.ndim == 2 else cols)[i] for k, i in enumerate(at)]
+        where = entry_labels(rows, cols, at)
         if used is not None:
             paragraphs.append(ctx.t("update.embed", k=len(used), rest=len(ctx.vocab) - len(used),
                                     V=len(ctx.vocab)))

@@ -17,7 +17,7 @@ SYMBOLS = {
     r"\mapsto": "↦", r"\dots": "…", r"\ldots": "…", r"\in": "∈", r"\sim": "~", r"\le": "≤",
     r"\ge": "≥", r"\langle": "<", r"\rangle": ">", r"\quad": "\x00", r"\qquad": "\x00",
     r"\top": "ᵀ", r"\prime": "′", r"\sin": "sin", r"\cos": "cos", r"\log": "log", r"\max": "max",
-    r"\arg": "arg ", r"\lvert": "|", r"\rvert": "|", r"\|": "‖",
+    r"\arg": "arg ", r"\lvert": "|", r"\rvert": "|", r"\|": "‖", r"\approx": "≈",
 }
 SUPERSCRIPT = str.maketrans("0123456789+-=()abdehijklmnoprstuvwxTO",
                             "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᵈᵉʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣᵀᴼ")

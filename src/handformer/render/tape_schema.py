@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..bert import BertConfig
 from ..config import Config, HandformerError
-from ..schema import SchemaError, boolean, integer, mapping, string, strings
+from ..schema import SchemaError, boolean, integer, mapping, number, string, strings
 
 MAX_AXES = 8  # no step has more axes than (batch, heads, n, m, …); deeper lists are damage
 NON_FINITE = ("nan", "inf", "-inf")
@@ -36,6 +36,8 @@ def check_tape(data: dict) -> None:
     for name, update in mapping(data.get("updates", {}), "updates").items():
         for part in ("before", "grad", "after"):
             array(mapping(update, f"updates.{name}").get(part), f"updates.{name}.{part}")
+    if "shards" in data:
+        _check_shards(mapping(data["shards"], "shards"))
 
 
 def _check_config(data: dict) -> None:
@@ -61,6 +63,33 @@ def _check_sentence(sentence: dict, where: str, vocab_size: int | None) -> None:
     top = None if vocab_size is None else vocab_size - 1
     for i, token_id in enumerate(_list(sentence.get("ids", []), f"{where}.ids")):
         integer(token_id, f"{where}.ids[{i}]", 0, top)
+
+
+def _check_shards(told: dict) -> None:
+    """walk --shards (train/shards.py): one parameter's gradient, of the whole batch and of
+    each shard, all of one shape; whole numbers of tokens; the entry that differs most."""
+    string(told.get("param"), "shards.param")
+    shape = array(told.get("whole"), "shards.whole")
+    grads = _list(told.get("shard_grads"), "shards.shard_grads")
+    counts = _list(told.get("shard_tokens"), "shards.shard_tokens")
+    if not 1 <= len(shape) <= 2 or len(grads) != len(counts) or len(grads) < 2:
+        raise SchemaError("shards: expected a vector or matrix gradient and two or more shards, "
+                          "each with its count of tokens")
+    for i, g in enumerate([told.get("average"), *grads]):
+        if array(g, f"shards.shard_grads[{i - 1}]" if i else "shards.average") != shape:
+            raise SchemaError(f"shards: every gradient must have the shape {shape}")
+    for i, count in enumerate(counts):
+        integer(count, f"shards.shard_tokens[{i}]", 0)
+    integer(told.get("tokens"), "shards.tokens", 1)
+    integer(told.get("shard_pairs"), "shards.shard_pairs", 1)
+    integer(told.get("max_at"), "shards.max_at", 0, len(_flat(told["whole"])) - 1)
+    number(told.get("max_difference"), "shards.max_difference", 0)
+    number(told.get("plain_difference"), "shards.plain_difference", 0)
+    _list(told.get("pairs"), "shards.pairs")
+
+
+def _flat(value) -> list:
+    return [x for v in value for x in _flat(v)] if isinstance(value, list) else [value]
 
 
 def _check_step(step: dict, where: str) -> None:

@@ -94,9 +94,11 @@ def encode_pairs(vocab: Vocab, pairs, max_len: int) -> list[tuple[list[int], lis
     return encoded
 
 
-def make_batch(vocab: Vocab, encoded, dtype="float64") -> Batch:
-    """Pad a list of (src ids, tgt ids) to rectangles; the masks mark the pads."""
-    pad, start, end = vocab.id(PAD), vocab.id(START), vocab.id(END)
+def make_batch(vocab: Vocab, encoded, dtype="float64", pad: int | None = None) -> Batch:
+    """Pad a list of (src ids, tgt ids) to rectangles; the masks mark the pads (from the
+    lengths, so ``pad``, by default <pad>'s id, may be any id: the walk's vocabulary has none)."""
+    pad = vocab.id(PAD) if pad is None else pad
+    start, end = vocab.id(START), vocab.id(END)
     n = max(len(s) for s, _ in encoded)
     m = max(len(t) for _, t in encoded) + 1
     b = len(encoded)
@@ -105,8 +107,9 @@ def make_batch(vocab: Vocab, encoded, dtype="float64") -> Batch:
         src[row, :len(s)] = s
         tgt_in[row, :len(t) + 1] = [start, *t]
         tgt_out[row, :len(t) + 1] = [*t, end]
-    tgt_pad = tgt_in == pad
-    return Batch(src, src == pad, tgt_in, tgt_out, tgt_pad, (~tgt_pad).astype(dtype))
+    src_pad = np.arange(n) >= np.array([len(s) for s, _ in encoded])[:, None]
+    tgt_pad = np.arange(m) > np.array([len(t) for _, t in encoded])[:, None]
+    return Batch(src, src_pad, tgt_in, tgt_out, tgt_pad, (~tgt_pad).astype(dtype))
 
 
 def split(encoded, rng: np.random.Generator, fraction: float = 0.1):
