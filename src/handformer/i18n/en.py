@@ -544,7 +544,7 @@ TEXT = {
     # the HTML page: its chrome, buttons and legends
     "lang.name": "English",
     "page.contents": "Contents",
-    "page.phase.text": "Text",
+    "page.phase.text": "Overview and text",
     "page.phase.forward": "Forward pass",
     "page.phase.loss": "Loss",
     "page.phase.backward": "Backward pass",

@@ -454,7 +454,7 @@ TEXT = {
     # HTML 页面：页面框架、按钮和图例
     "lang.name": "中文",
     "page.contents": "目录",
-    "page.phase.text": "文本",
+    "page.phase.text": "概览与文本",
     "page.phase.forward": "前向传播",
     "page.phase.loss": "损失",
     "page.phase.backward": "反向传播",
