@@ -7,7 +7,7 @@ import re
 import pytest
 
 from handformer.server.error_text import PATTERNS
-from handformer.server.ui_text import UI
+from handformer.server.ui_text import words
 
 CASES = [  # (walk body, field, key, values): each an error the engine or the limits really raise
     ({"config": {"d_model": 7}}, "config.d_model", "err.odd_d_model",
@@ -43,11 +43,11 @@ def test_every_key_is_worded_in_both_languages_with_the_same_blanks():
     keys = {k for k, _ in PATTERNS if k != "err.too_long"}
     keys |= {f"err.too_long.{u}" for u in ("words", "characters", "lines")}
     for key in keys:
-        blanks = {lang: set(re.findall(r"\{(\w+)\}", UI[lang][key])) for lang in ("en", "zh")}
+        blanks = {lang: set(re.findall(r"\{(\w+)\}", words(lang)[key])) for lang in ("en", "zh")}
         assert blanks["en"] == blanks["zh"] and blanks["en"], key
 
 
 def test_the_chinese_odd_d_model_message_is_filled_in(client):
     _, d = client.json("POST", "/api/walk", {"config": {"d_model": 7}})
-    said = UI["zh"][d["key"]].format(**d["values"])
+    said = words("zh")[d["key"]].format(**d["values"])
     assert said.startswith("d_model 7 是奇数") and "例如 8" in said

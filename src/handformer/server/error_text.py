@@ -32,6 +32,10 @@ PATTERNS = [
 ]
 
 
+TOO_LONG_KEYS = {"words": "err.too_long.words", "characters": "err.too_long.characters",
+                 "lines": "err.too_long.lines"}
+
+
 def localisable(message: str) -> dict:
     """{"key": ..., "values": {...}} for a common refusal, else {}."""
     for key, pattern in PATTERNS:
@@ -41,6 +45,6 @@ def localisable(message: str) -> dict:
             if "name" in values:
                 values["name"] = values["name"].removeprefix("config.")
             if "unit" in values:
-                key = f"{key}.{values.pop('unit')}"
+                key = TOO_LONG_KEYS[values.pop("unit")]
             return {"key": key, "values": values}
     return {}

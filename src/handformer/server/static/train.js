@@ -34,11 +34,14 @@
 
   function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1) + "%"; }
 
+  var STATE_KEYS = {running: "state.running", done: "state.done", cancelled: "state.cancelled",
+                    failed: "state.failed"};  /* keys written out, so a search finds them */
+
   function show(s) {
     last = s;
     $("train-progress").max = s.epochs;
     $("train-progress").value = s.epochs_done;
-    var line = HF.t("state." + s.state) + " · " + HF.t("progress", {done: s.epochs_done, total: s.epochs,
+    var line = HF.t(STATE_KEYS[s.state] || s.state) + " · " + HF.t("progress", {done: s.epochs_done, total: s.epochs,
       loss: s.loss === null ? "–" : s.loss.toFixed(4)});
     if (s.final) { line += " · " + HF.t("final", {acc: pct(s.final.accuracy), exact: pct(s.final.exact)}); }
     if (s.error) { line += " · " + s.error; }
