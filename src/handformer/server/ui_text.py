@@ -23,7 +23,9 @@ def words(lang: str) -> dict[str, str]:
 def bundle(limits) -> dict:
     """Everything the page needs to start: words in every language, defaults and limits."""
     text = {lang: words(lang) | _shared(lang) for lang in i18n.languages()}
-    return {"text": text, "defaults": {"src": TUTORIAL_SRC, "tgt": TUTORIAL_TGT,
+    languages = [{"code": lang, "name": i18n.t(lang, "lang.name"), "tag": i18n.t(lang, "lang.tag")}
+                 for lang in i18n.languages()]
+    return {"text": text, "languages": languages, "defaults": {"src": TUTORIAL_SRC, "tgt": TUTORIAL_TGT,
                                         "corpus": "\n".join(TUTORIAL_DATASET)},
             "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body,
                        "max_corpus_chars": limits.max_corpus_chars},

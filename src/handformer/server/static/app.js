@@ -41,7 +41,7 @@
   function switchLang(lang) {
     HF.lang = lang;
     root.setAttribute("data-lang", lang);
-    root.setAttribute("lang", lang === "zh" ? "zh-CN" : "en");
+    root.setAttribute("lang", (HF.tags || {})[lang] || lang);
     document.querySelectorAll("[data-set-lang]").forEach(function (b) {
       b.setAttribute("aria-pressed", String(b.getAttribute("data-set-lang") === lang));
     });
@@ -201,8 +201,22 @@
 
   function later() { clearTimeout(timer); timer = setTimeout(recompute, 250); }
 
+  /* One button per language the server's tables hold (handformer.i18n), in its own name. */
+  function languageButtons(languages) {
+    HF.tags = {};
+    languages.forEach(function (l) {
+      var b = document.createElement("button");
+      b.type = "button"; b.textContent = l.name; b.lang = l.tag;
+      b.setAttribute("data-set-lang", l.code); b.setAttribute("aria-pressed", "false");
+      b.addEventListener("click", function () { setLang(l.code); });
+      $("langs").appendChild(b);
+      HF.tags[l.code] = l.tag;
+    });
+  }
+
   function start(bundle) {
     HF.text = bundle.text;
+    languageButtons(bundle.languages);
     HF.presets = bundle.presets || {};
     HF.limits = bundle.limits;
     $("f-src").value = bundle.defaults.src;
@@ -214,15 +228,12 @@
     placeholders();
     $("f-preset").addEventListener("change", placeholders);
     form.addEventListener("submit", function (e) { e.preventDefault(); });
-    document.querySelectorAll("[data-set-lang]").forEach(function (b) {
-      b.addEventListener("click", function () { setLang(b.getAttribute("data-set-lang")); });
-    });
     $("backward").addEventListener("click", function () {
       HF.backward = !HF.backward; applyText(); recompute();
     });
     var saved = null;
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
-    setLang(saved === "zh" ? "zh" : "en");
+    setLang(saved && HF.tags[saved] ? saved : bundle.languages[0].code);
     recompute();
   }
 
