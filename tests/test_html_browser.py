@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import handformer
+from conftest import open_page
 from handformer.render import html
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -37,16 +38,6 @@ def page_file(tape, tmp_path_factory):
     return path
 
 
-def open_page(browser, path, width=1280, height=900):
-    """A fresh page (its own storage) with console errors and dialogs recorded."""
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.errors, page.dialogs = [], []
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-    page.goto(path.as_uri())
-    return page
 
 
 def test_opens_without_errors_with_mathml(browser, page_file):

@@ -92,14 +92,10 @@ def with_sentence(data: dict, sentence: str) -> dict:
 
 
 def open_page(browser, path: Path, wait_ms: int = 400):
-    """A fresh page (its own storage) with console errors and dialogs recorded."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.errors, page.dialogs = [], []
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
-    page.goto(path.as_uri())
+    """The shared recording page (tests/conftest.py), given a moment for scripts to run."""
+    from conftest import open_page as recording_page
+
+    page = recording_page(browser, path)
     page.wait_for_timeout(wait_ms)
     return page
 
