@@ -63,3 +63,18 @@ def open_page(browser, path, width=1280, height=900):
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
     page.goto(path.as_uri())
     return page
+
+
+# The tutorial's walk, forward and with one backward pass: shared by the narration tests.
+@pytest.fixture(scope="module")
+def tape():
+    from handformer import api
+
+    return api.walk()
+
+
+@pytest.fixture(scope="module")
+def backward_tape():
+    from handformer import api
+
+    return api.walk(backward=True, lr=0.1)

@@ -18,16 +18,6 @@ from handformer.render.terminal import render_text
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT, Vocab
 
 
-@pytest.fixture(scope="module")
-def tape():
-    return api.walk()
-
-
-@pytest.fixture(scope="module")
-def backward_tape():
-    return api.walk(backward=True, lr=0.1)
-
-
 def walk(*args: str) -> str:
     result = CliRunner().invoke(main, ["walk", *args])
     assert result.exit_code == 0, result.output

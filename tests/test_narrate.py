@@ -11,16 +11,6 @@ from handformer.narrate.document import Matrix
 from handformer.render import json_tape
 
 
-@pytest.fixture(scope="module")
-def tape():
-    return api.walk()
-
-
-@pytest.fixture(scope="module")
-def backward_tape():
-    return api.walk(backward=True, lr=0.1)
-
-
 def by_id(sections):
     return {s.id: s for s in sections}
 

@@ -68,7 +68,9 @@ def train(**o):
     given = {k: v for k, v in run_opts.items() if v is not None}
     o["save"] = o["save"] or o["resume"] or DEFAULT_CKPT
     _check_train_outputs(o)
-    with _lock_unless_secondary(o["save"]):
+    from ..train.lock import held_by_saver
+
+    with held_by_saver(o["save"]):
         run, source = _start_or_resume(o, given)
         if o["engine"] == "torch":
             from ..train.torch_engine import attach
@@ -77,17 +79,6 @@ def train(**o):
             if run.engine.rank:  # under torchrun, one process speaks and saves for all
                 return _fit(run, o | {"quiet": True, "save": None}, source, primary=False)
         _fit(run, o, source)
-
-
-def _lock_unless_secondary(save: str):
-    """The checkpoint's lock, taken by the process that saves: under torchrun only rank 0
-    writes, so the other ranks (RANK > 0) must not wait for, or be refused by, its lock."""
-    import contextlib
-    import os
-
-    from ..train.lock import held
-
-    return contextlib.nullcontext() if os.environ.get("RANK", "0") != "0" else held(save)
 
 
 def _check_train_outputs(o: dict) -> None:

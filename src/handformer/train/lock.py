@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import fcntl
 import os
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
 from ..config import HandformerError
@@ -17,6 +17,12 @@ from ..io import OutputError, os_reason
 
 class CheckpointBusy(HandformerError):
     """Another run is training into the same checkpoint."""
+
+
+def held_by_saver(checkpoint):
+    """The lock, taken by the process that saves: under torchrun only rank 0 writes, so the
+    other ranks (RANK > 0) must neither wait for its lock nor be refused by it."""
+    return nullcontext() if os.environ.get("RANK", "0") != "0" else held(checkpoint)
 
 
 @contextmanager
