@@ -41,10 +41,52 @@
       // one map per language: only the one shown scrolls (a hidden one measures nothing)
       if (on && map && g.getClientRects().length) { map.scrollTop = Math.max(0, g.getBBox().y * map.scrollHeight / g.ownerSVGElement.viewBox.baseVal.height - 40); }
     });
+    var here = document.getElementById("strip-here");
+    if (here) {  // the strip names the block being read, in the language shown
+      var lit = Array.prototype.filter.call(document.querySelectorAll("#strip .blk.here"),
+        function (g) { return g.getClientRects().length; })[0];
+      here.textContent = lit ? lit.querySelector("title").textContent : "";
+    }
+  }
+
+  var FITS = [["", false], ["f13", false], ["f12", false], ["f11", false],
+              ["f12", true], ["f11", true], ["f10", true]];
+
+  function size(table, cls, short) {
+    FITS.forEach(function (f) { if (f[0]) { table.classList.remove(f[0]); } });
+    if (cls) { table.classList.add(cls); }
+    table.querySelectorAll("td[data-c]").forEach(function (td) {
+      if (short && !td.dataset.full) {
+        td.dataset.full = td.textContent; td.title = td.textContent; td.textContent = td.dataset.c;
+      } else if (!short && td.dataset.full) {
+        td.textContent = td.dataset.full; delete td.dataset.full; td.removeAttribute("title");
+      }
+    });
+  }
+
+  function fit(s) {
+    // A matrix wider than its box is shown whole if it can be, with smaller type (not under 11 px),
+    // then shorter numbers (not under 10 px); if it cannot, it scrolls at full size.
+    var table = s.firstElementChild;
+    if (!table || !table.classList.contains("grid") || !s.clientWidth) { return; }
+    if (table.className.indexOf(" f1") >= 0 || table.querySelector("td[data-full]")) { size(table, "", false); }
+    for (var k = 0; k < FITS.length && s.scrollWidth > s.clientWidth + 1; k++) {
+      size(table, FITS[k][0], FITS[k][1]);
+    }
+    if (s.scrollWidth > s.clientWidth + 1) { size(table, "", false); reveal(s); }  // it scrolls
+  }
+
+  function reveal(s) {
+    // A matrix that scrolls opens scrolled to its worked cell, so the cell the text names shows.
+    var cell = s.querySelector("td.hc");
+    if (!cell) { return; }
+    var left = cell.offsetLeft - (s.clientWidth - cell.offsetWidth) / 2;
+    s.scrollLeft = Math.max(0, Math.min(left, s.scrollWidth - s.clientWidth));
   }
 
   function markOverflow() {
     // A scroll hint on every matrix cut by its box: a dashed edge and "⇆" in its caption.
+    document.querySelectorAll(".hf .scroll").forEach(fit);
     document.querySelectorAll(".hf .scroll").forEach(function (s) {
       var cut = s.scrollWidth > s.clientWidth + 1;
       s.classList.toggle("overflows", cut);
@@ -109,6 +151,7 @@
       b.setAttribute("aria-pressed", String(b.getAttribute("data-set-lang") === lang));
     });
     store("handformer-lang", lang);
+    if (panels.length) { light(panels[idx].getAttribute("data-block")); }
     if (panel) { lastMove = Date.now(); window.scrollBy(0, panel.getBoundingClientRect().top - offset); }
   }
 
