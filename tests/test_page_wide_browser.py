@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import handformer
-from handformer.render import html
 from conftest import open_page as open_recorded
+from handformer.render import html
 
 CHROMIUM = Path("/usr/bin/chromium")
 

@@ -80,7 +80,8 @@
     // A matrix that scrolls opens scrolled to its worked cell, so the cell the text names shows.
     var cell = s.querySelector("td.hc");
     if (!cell) { return; }
-    var left = cell.offsetLeft - (s.clientWidth - cell.offsetWidth) / 2;
+    var c = cell.getBoundingClientRect(), box = s.getBoundingClientRect();
+    var left = s.scrollLeft + c.left - box.left - (s.clientWidth - c.width) / 2;
     s.scrollLeft = Math.max(0, Math.min(left, s.scrollWidth - s.clientWidth));
   }
 
@@ -282,6 +283,8 @@
     clearTimeout(resized);
     resized = setTimeout(function () { layoutMultiples(); markOverflow(); }, 150);
   });
+  // the web app replaces panels after the page loads: it says so, and they are laid out again
+  document.addEventListener("hf:panels", function () { layoutMultiples(); markOverflow(); });
   layoutMultiples();
   markOverflow();
 
