@@ -22,7 +22,8 @@ from .html_multiples import columns_css
 TEMPLATES = Path(__file__).parent / "templates"
 PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
               "loss": "page.phase.loss", "backward": "page.phase.backward",
-              "update": "page.phase.update", "decode": "page.phase.decode"}
+              "update": "page.phase.update", "decode": "page.phase.decode",
+              "recap": "page.phase.recap"}
 LANGUAGE_RULES = "/* language rules */\n"  # where style.css takes the rules of lang_css()
 
 
