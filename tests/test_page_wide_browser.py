@@ -137,3 +137,20 @@ def test_a_page_without_wide_matrices_keeps_its_contents_beside_the_panels(brows
     assert page.locator("#map").is_visible() and page.locator("#toc").is_visible()
     assert page.locator("#strip").count() == 0
     page.context.close()
+
+
+def test_a_tap_on_a_shortened_cell_reads_its_full_number(browser, wide_pages):
+    path, tape = wide_pages["d32"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, has_touch=True)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    name = "src_embed.tok"
+    cell = page.locator(f'section[id="s-{name}"] figure.mx[data-name="{name}"] td[data-full]').first
+    cell.scroll_into_view_if_needed()
+    i, j = (int(v) for v in cell.evaluate(
+        "td => [td.closest('tr').dataset.i, td.closest('table').tHead.rows[0].cells[td.cellIndex].dataset.j]"))
+    cell.tap()
+    said = page.locator(f'section[id="s-{name}"] output.picked').inner_text()
+    x = float(tape.value(name)[i, j])
+    assert said.endswith(f"= {x:.3f}") and len(cell.inner_text()) < len(f"{x:.3f}"), said
+    context.close()

@@ -117,10 +117,12 @@
     // A and column j of B instead: the two that make C[i][j].
     var panel = td.closest("section.panel") || document;
     panel.querySelectorAll(".pick,.pr,.pk").forEach(function (c) { c.classList.remove("pick", "pr", "pk"); });
+    panel.querySelectorAll("output.picked").forEach(function (o) { o.remove(); });
     var fig = td.closest("figure.mx"), tr = td.closest("tr");
     var i = tr.getAttribute("data-i"), j = columnOf(td);
     if (i === null || j === null) { return; }
     td.classList.add("pick");
+    say(fig, tr, td);
     var term = fig.closest(".term"), eq = fig.closest(".equation");
     var op = term && term.querySelector(".op");
     var figs = eq ? Array.prototype.slice.call(eq.querySelectorAll(":scope > .term > figure.mx")) : [];
@@ -131,6 +133,16 @@
     } else {
       band(fig, i, j, "pr", "pk");
     }
+  }
+
+  function say(fig, tr, td) {
+    // The picked cell's number in full (a wide matrix may show it shorter), where a tap can read it.
+    var cap = fig.querySelector("figcaption"), th = td.closest("table").tHead.rows[0].cells[td.cellIndex];
+    if (!cap) { return; }
+    var out = document.createElement("output");
+    out.className = "picked";
+    out.textContent = tr.cells[0].textContent + " · " + (th ? th.textContent : "") + " = " + (td.dataset.full || td.textContent);
+    cap.insertBefore(out, cap.firstChild);
   }
 
   function go(step) {
