@@ -160,3 +160,22 @@ def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
     assert scripts == [f"{app.url}/static/{name}.js"  # the app's own files, nothing injected
                        for name in ("nav", "app", "train", "compare", "upload")]
     page.context.close()
+
+
+def test_the_apps_wide_matrix_is_fitted_or_hinted_and_opens_on_its_worked_cell(browser, app):
+    """The export's script lays out the app's panels too, each time the app replaces them: the
+    25-column prediction beside the app's form either fits or says it scrolls, and opens
+    scrolled to the cell the text works out."""
+    page = open_app(browser, app, csp=True)
+    probs = '#panels figure.mx[data-name="generator.probs"]'
+    page.wait_for_selector(probs)
+    page.wait_for_timeout(200)
+    state = page.eval_on_selector(probs, """f => { const s = f.querySelector('.scroll');
+      const c = s.querySelector('td.hc').getBoundingClientRect(), b = s.getBoundingClientRect();
+      return {cut: s.scrollWidth - s.clientWidth, hint: f.classList.contains('overflows'),
+              cols: s.querySelectorAll('thead th[data-j]').length,
+              cellShown: c.left >= b.left && c.right <= b.right}; }""")
+    assert state["cols"] == 25 and state["cellShown"], state
+    assert state["cut"] <= 1 or state["hint"], state
+    assert page.errors == []
+    page.context.close()

@@ -550,6 +550,7 @@ TEXT = {
     "page.phase.backward": "Backward pass",
     "page.phase.update": "Update",
     "page.phase.decode": "Decoding",
+    "page.phase.recap": "Recap",
     "page.foot": "Numbers rounded to {precision} decimals; computed in float64 by handformer. "
                  "Keys: ← → or j k move between steps.",
     "page.theme": "light / dark",
@@ -569,7 +570,9 @@ TEXT = {
     "page.pos": "pos {i}",
     "page.map": "map of the model: the step being read is lit",
     "page.from": "← from step {step}",
-    "page.hidden": "{rows} rows and {cols} columns not shown (⋯)",
+    "page.hidden": "{rows} rows and {cols} columns not shown (⋮ ⋯)",
+    "page.hidden_rows": "{rows} rows not shown (⋮)",
+    "page.hidden_cols": "{cols} columns not shown (⋯)",
     "page.tutorial_step": "tutorial's step {n}",
     "page.erratum": "the seed tutorial differs here",
     "page.reads": "Reads:",

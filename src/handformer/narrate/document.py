@@ -97,7 +97,7 @@ class Section:
     equation: list[Matrix | str] = field(default_factory=list)
     callouts: list[Callout] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)  # the tape names this section shows
-    phase: str = "forward"  # "text", "forward", "loss", "backward", "update", "decode"
+    phase: str = "forward"  # "text", "forward", "loss", "backward", "update", "decode", "recap"
     prefix: str = ""  # the number as the language tells it before a title, e.g. "Step 7 · "
     reads: list[str] = field(default_factory=list)  # ids of the sections whose outputs it reads
     feeds: list[str] = field(default_factory=list)  # ids of the sections that read its output

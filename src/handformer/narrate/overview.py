@@ -103,7 +103,7 @@ def recap(ctx: Ctx) -> None:
                         m=len(ctx.tokens("tgt")), V=len(ctx.vocab))]
     paragraphs += _prediction(ctx) + _loss(ctx)
     paragraphs += [ctx.t("recap.takeaways")] + ["  " + ctx.t(key) for key in TAKEAWAY_KEYS]
-    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, phase="text",
+    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, phase="recap",
                     level="overview"), numbered=False)
 
 

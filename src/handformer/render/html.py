@@ -22,7 +22,8 @@ from .html_multiples import columns_css
 TEMPLATES = Path(__file__).parent / "templates"
 PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
               "loss": "page.phase.loss", "backward": "page.phase.backward",
-              "update": "page.phase.update", "decode": "page.phase.decode"}
+              "update": "page.phase.update", "decode": "page.phase.decode",
+              "recap": "page.phase.recap"}
 LANGUAGE_RULES = "/* language rules */\n"  # where style.css takes the rules of lang_css()
 
 
@@ -100,7 +101,7 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
     tutorial's own numbers repeat and jump), an index for links between steps, the nested table
     of contents, and the architecture map with each panel's block."""
     from .html_toc import toc_tree
-    from .svg_map import architecture_svg, block_of
+    from .svg_map import architecture_svg, block_of, strip_svg
 
     archs = next((p["architecture"] for p in panels if p["architecture"]), None) or {}
     for k, p in enumerate(panels, 1):
@@ -112,7 +113,11 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
              for p in panels}
     return {"index": index, "toc": toc_tree(panels, langs),
             "map": {code: architecture_svg(arch, True, i18n.t(code, "page.map"))
-                    for code, arch in archs.items()}}
+                    for code, arch in archs.items()},
+            "strip": {code: strip_svg(arch, i18n.t(code, "page.map"))
+                      for code, arch in archs.items()},
+            "has_wide": any(item.get("matrix", {}).get("wide")
+                            for p in panels for term in p["terms"] for item in term)}
 
 
 def _page_text(langs: list[str], lang: str) -> dict:

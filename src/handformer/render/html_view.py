@@ -7,6 +7,7 @@ compact data attribute, so a page for the paper preset stays a few megabytes.
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -67,8 +68,10 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     keep_c = set(m.keep_cols) | set(hl.cols if hl else ()) | ({hl.cell[1]} if hl and hl.cell else set())
     row_idx = shown(value.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS, keep_r)
     col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
+    compact = len(col_idx) > WIDE_COLS and precision > 1
     rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1), i,
-                                    [_cell(value, i, j, scale, precision, m.kind, hl, m.col_groups)
+                                    [_cell(value, i, j, scale, precision, m.kind, hl, m.col_groups,
+                                           compact)
                                      for j in col_idx])
             for i in row_idx]
     elided = None in row_idx or None in col_idx
@@ -79,6 +82,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         "cols": [None if j is None else (_label(m.cols, j, True), j, _group(m.col_groups, j))
                  for j in col_idx],
         "rows": rows, "top": layout.number(scale.top, precision), "elided": elided,
+        "wide": len(col_idx) > WIDE_COLS,
         "hidden": _hidden(value.shape, row_idx, col_idx),
         "full": _full(m, value, scale, precision, budget) if elided else None,
         "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
@@ -88,6 +92,11 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
 
 
 PAGE_COLS = 32  # the page shows matrices up to this many columns whole (fits 1280 px)
+# More columns than this do not fit beside the contents at 14 px: such a matrix is "wide" (the
+# page gives it the whole width below 1600 px) and its cells carry a one-decimal-shorter text
+# the page's script shows when even 11 px type would not fit (the full number stays one hover
+# or tap away, and the worked cell always keeps it).
+WIDE_COLS = 16
 
 
 def shown(n: int, limit: int, head: int, tail: int, keep: set[int]) -> list[int | None]:
@@ -126,13 +135,25 @@ def _label(labels, i: int, numbered: bool) -> str:
 
 
 def _cell(value: np.ndarray, i: int | None, j: int | None, scale: colour.Scale, precision: int,
-          kind: str, hl=None, groups: tuple[int, ...] = ()):
+          kind: str, hl=None, groups: tuple[int, ...] = (), compact: bool = False):
+    """(text, CSS classes, shorter text or "") of one cell; None in a gap."""
     if i is None or j is None:
         return None
     x = float(value[i, j])
     masked = " m" if grids.is_masked(x, kind) else ""
-    return (layout.number(x, precision), colour.cell_class(x, scale) + masked + _marks(i, j, hl)
-            + (" gs" if " gs" in _group(groups, j) else ""))
+    marks = _marks(i, j, hl)
+    text = layout.number(x, precision)
+    short = layout.number(x, _short_decimals(x, precision)) if compact and " hc" not in marks else ""
+    return (text, colour.cell_class(x, scale) + masked + marks
+            + (" gs" if " gs" in _group(groups, j) else ""), "" if short == text else short)
+
+
+def _short_decimals(x: float, precision: int) -> int:
+    """Decimals of a wide matrix's shorter number: one fewer, and one fewer again for each
+    digit before the point past the first, so that none has more than ``precision`` digits
+    (0.381 → 0.38, 78.124 → 78.1, 100.03 → 100)."""
+    whole = 1 if not math.isfinite(x) or abs(x) < 10 else int(math.log10(abs(x))) + 1
+    return max(0, precision - whole)
 
 
 def _marks(i: int, j: int, hl) -> str:

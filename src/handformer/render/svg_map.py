@@ -153,3 +153,63 @@ def _walk(blocks: list[Block]):
     for b in blocks:
         yield b
         yield from _walk(b.children)
+
+
+
+STRIP_LEAF, STRIP_THIN, STRIP_H, STRIP_PAD, STRIP_GAP = 14, 8, 14, 3, 2
+
+
+def strip_svg(arch: Architecture | None, title: str = "") -> str:
+    """The map in one row, for the page's header when the contents give their column to a wide
+    matrix: a small box per sub-layer coloured by kind, layers and stacks framed around theirs,
+    every box linked to its step and named (with its stack and layer) in its tooltip; "" without
+    an architecture. The page's script lights the box being read, as in the map."""
+    if arch is None or not arch.blocks:
+        return ""
+    leaf_w = STRIP_LEAF if _leaves(arch.blocks) <= 40 else STRIP_THIN
+    depth = max(_depth(b) for b in arch.blocks)
+    parts: list[str] = []
+    x = 0.0
+    for b in arch.blocks:
+        x += _strip_place(b, x, leaf_w, depth, (), parts) + 2 * STRIP_GAP
+    width, height = x - 2 * STRIP_GAP, STRIP_H + 2 * STRIP_PAD * depth
+    return (f'<svg class="arch strip" viewBox="-1 -1 {width + 2:.0f} {height + 2:.0f}" '
+            f'width="{width + 2:.0f}" height="{height + 2:.0f}" role="img" '
+            f'aria-label="{escape(title)}">' + "".join(parts) + "</svg>")
+
+
+def _leaves(blocks: list[Block]) -> int:
+    return sum(_leaves(b.children) if b.children else 1 for b in blocks)
+
+
+def _depth(b: Block) -> int:
+    """How many frames a block draws around its innermost boxes (0 for a box)."""
+    return 1 + max((_depth(c) for c in b.children), default=-1)
+
+
+def _strip_place(b: Block, x: float, leaf_w: float, depth: int, path: tuple[str, ...],
+                 parts: list[str]) -> float:
+    """Draw ``b`` from ``x``, centred on the strip's middle line (``depth``: the deepest
+    block's), its frame drawn before its children; returns its width."""
+    own = _depth(b)
+    names, index = (*path, b.label), len(parts)
+    w = leaf_w
+    if b.children:
+        cx = x + STRIP_PAD
+        for c in b.children:
+            cx += _strip_place(c, cx, leaf_w, depth, names, parts) + STRIP_GAP
+        w = cx - STRIP_GAP + STRIP_PAD - x
+    box = Box(b, x, STRIP_PAD * (depth - own), w, STRIP_H + 2 * STRIP_PAD * own, not b.children)
+    parts.insert(index, _strip_box(box, " › ".join(names)))
+    return w
+
+
+def _strip_box(box: Box, name: str) -> str:
+    b = box.block
+    shape = (f'<g class="blk k-{escape(b.kind)}{" leaf" if box.leaf else ""}" '
+             f'data-block="{escape(b.id)}"><title>{escape(name)}</title>'
+             f'<rect x="{box.x:.0f}" y="{box.y:.0f}" width="{box.w:.0f}" height="{box.h:.0f}" '
+             f'rx="3"/></g>')
+    if b.section and box.leaf:
+        return f'<a href="#s-{escape(b.section)}">{shape}</a>'
+    return shape

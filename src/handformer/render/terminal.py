@@ -19,7 +19,7 @@ from .wrap import wrap as _wrap
 
 PANEL_MAX = 100  # an erratum's box is at most this wide, however wide the terminal
 PHASE_STYLE = {"text": "cyan", "forward": "blue", "loss": "magenta", "backward": "red",
-               "update": "green", "decode": "yellow"}
+               "update": "green", "decode": "yellow", "recap": "cyan"}
 
 
 def render(sections: list[Section], precision: int = 3, width: int | None = None,

@@ -41,10 +41,53 @@
       // one map per language: only the one shown scrolls (a hidden one measures nothing)
       if (on && map && g.getClientRects().length) { map.scrollTop = Math.max(0, g.getBBox().y * map.scrollHeight / g.ownerSVGElement.viewBox.baseVal.height - 40); }
     });
+    var here = document.getElementById("strip-here");
+    if (here) {  // the strip names the block being read, in the language shown
+      var lit = Array.prototype.filter.call(document.querySelectorAll("#strip .blk.here"),
+        function (g) { return g.getClientRects().length; })[0];
+      here.textContent = lit ? lit.querySelector("title").textContent : "";
+    }
+  }
+
+  var FITS = [["", false], ["f13", false], ["f12", false], ["f11", false],
+              ["f12", true], ["f11", true], ["f10", true]];
+
+  function size(table, cls, short) {
+    FITS.forEach(function (f) { if (f[0]) { table.classList.remove(f[0]); } });
+    if (cls) { table.classList.add(cls); }
+    table.querySelectorAll("td[data-c]").forEach(function (td) {
+      if (short && !td.dataset.full) {
+        td.dataset.full = td.textContent; td.title = td.textContent; td.textContent = td.dataset.c;
+      } else if (!short && td.dataset.full) {
+        td.textContent = td.dataset.full; delete td.dataset.full; td.removeAttribute("title");
+      }
+    });
+  }
+
+  function fit(s) {
+    // A matrix wider than its box is shown whole if it can be, with smaller type (not under 11 px),
+    // then shorter numbers (not under 10 px); if it cannot, it scrolls at full size.
+    var table = s.firstElementChild;
+    if (!table || !table.classList.contains("grid") || !s.clientWidth) { return; }
+    if (table.className.indexOf(" f1") >= 0 || table.querySelector("td[data-full]")) { size(table, "", false); }
+    for (var k = 0; k < FITS.length && s.scrollWidth > s.clientWidth + 1; k++) {
+      size(table, FITS[k][0], FITS[k][1]);
+    }
+    if (s.scrollWidth > s.clientWidth + 1) { size(table, "", false); reveal(s); }  // it scrolls
+  }
+
+  function reveal(s) {
+    // A matrix that scrolls opens scrolled to its worked cell, so the cell the text names shows.
+    var cell = s.querySelector("td.hc");
+    if (!cell) { return; }
+    var c = cell.getBoundingClientRect(), box = s.getBoundingClientRect();
+    var left = s.scrollLeft + c.left - box.left - (s.clientWidth - c.width) / 2;
+    s.scrollLeft = Math.max(0, Math.min(left, s.scrollWidth - s.clientWidth));
   }
 
   function markOverflow() {
     // A scroll hint on every matrix cut by its box: a dashed edge and "⇆" in its caption.
+    document.querySelectorAll(".hf .scroll").forEach(fit);
     document.querySelectorAll(".hf .scroll").forEach(function (s) {
       var cut = s.scrollWidth > s.clientWidth + 1;
       s.classList.toggle("overflows", cut);
@@ -74,10 +117,12 @@
     // A and column j of B instead: the two that make C[i][j].
     var panel = td.closest("section.panel") || document;
     panel.querySelectorAll(".pick,.pr,.pk").forEach(function (c) { c.classList.remove("pick", "pr", "pk"); });
+    panel.querySelectorAll("output.picked").forEach(function (o) { o.remove(); });
     var fig = td.closest("figure.mx"), tr = td.closest("tr");
     var i = tr.getAttribute("data-i"), j = columnOf(td);
     if (i === null || j === null) { return; }
     td.classList.add("pick");
+    say(fig, tr, td);
     var term = fig.closest(".term"), eq = fig.closest(".equation");
     var op = term && term.querySelector(".op");
     var figs = eq ? Array.prototype.slice.call(eq.querySelectorAll(":scope > .term > figure.mx")) : [];
@@ -88,6 +133,16 @@
     } else {
       band(fig, i, j, "pr", "pk");
     }
+  }
+
+  function say(fig, tr, td) {
+    // The picked cell's number in full (a wide matrix may show it shorter), where a tap can read it.
+    var cap = fig.querySelector("figcaption"), th = td.closest("table").tHead.rows[0].cells[td.cellIndex];
+    if (!cap) { return; }
+    var out = document.createElement("output");
+    out.className = "picked";
+    out.textContent = tr.cells[0].textContent + " · " + (th ? th.textContent : "") + " = " + (td.dataset.full || td.textContent);
+    cap.insertBefore(out, cap.firstChild);
   }
 
   function go(step) {
@@ -109,6 +164,7 @@
       b.setAttribute("aria-pressed", String(b.getAttribute("data-set-lang") === lang));
     });
     store("handformer-lang", lang);
+    if (panels.length) { light(panels[idx].getAttribute("data-block")); }
     if (panel) { lastMove = Date.now(); window.scrollBy(0, panel.getBoundingClientRect().top - offset); }
   }
 
@@ -239,6 +295,8 @@
     clearTimeout(resized);
     resized = setTimeout(function () { layoutMultiples(); markOverflow(); }, 150);
   });
+  // the web app replaces panels after the page loads: it says so, and they are laid out again
+  document.addEventListener("hf:panels", function () { layoutMultiples(); markOverflow(); });
   layoutMultiples();
   markOverflow();
 

@@ -147,9 +147,11 @@
     var fresh = Array.prototype.slice.call(tpl.content.children);
     var kept = fresh.map(function (s) {
       var prev = old[s.getAttribute("data-id")];
-      return prev && prev.innerHTML === s.innerHTML ? prev : s;  /* unchanged panels stay */
+      s.hfSource = s.innerHTML;  /* as the server sent it: nav.js may refit its matrices */
+      return prev && prev.hfSource === s.hfSource ? prev : s;  /* unchanged panels stay */
     });
     container.replaceChildren.apply(container, kept);
+    document.dispatchEvent(new Event("hf:panels"));  /* nav.js fits the new matrices to their boxes */
   }
 
   /* The weight edit's choices: every parameter of the current model, with its shape. */
