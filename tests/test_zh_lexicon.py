@@ -74,3 +74,18 @@ def test_the_english_walk_never_reads_the_lexicon_and_never_imports_jieba():
                                 capture_output=True, text=True, timeout=120, check=True)
         read[lang] = result.stderr.split()[-2:]
     assert read == {"en": ["0", "False"], "zh": ["1", "False"]}
+
+
+def test_the_page_filter_escapes_first_then_marks_the_breaks():
+    pytest.importorskip("jinja2", reason="the page needs jinja2")
+    from markupsafe import Markup
+
+    from handformer.render.html import with_breaks
+
+    hostile = "自注意力<script>alert('多头')</script>&amp;"
+    out = with_breaks(hostile)
+    assert isinstance(out, Markup)
+    assert out == ("自<wbr>注意力&lt;script&gt;alert(&#39;多头&#39;)&lt;/script&gt;&amp;amp;")
+    assert out.replace("<wbr>", "").unescape() == hostile  # nothing lost, nothing added
+    with pytest.raises(TypeError):
+        with_breaks(Markup("<b>注意力</b>"))  # markup would be escaped twice
