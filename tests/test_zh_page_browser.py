@@ -1,6 +1,6 @@
-"""The Chinese page in headless Chromium at 375 and 1280 px: every line of a narration paragraph
-that breaks between two Hanzi breaks where jieba (run here on the whole paragraph) sees a word
-boundary, and nothing overflows the page."""
+"""The Chinese page in headless Chromium at 375 and 1280 px: every line of Chinese text (narration,
+titles, errata opened, contents, links between steps) that breaks between two Hanzi breaks where
+jieba (run here on the whole paragraph) sees a word boundary, and nothing overflows the page."""
 
 from __future__ import annotations
 
@@ -52,9 +52,14 @@ def hanzi_line_starts(page, selector: str) -> list[tuple[str, int]]:
             for at in p["starts"] if HAN.match(p["text"][at - 1]) and HAN.match(p["text"][at])]
 
 
+CHINESE = ("#panels .narration.l-zh p, #panels h2 [lang|=zh], details.callout [lang|=zh], "
+           "#toc [lang|=zh], .flow [lang|=zh]")
+
+
 def words_cut(page) -> tuple[int, list[str]]:
-    """How many narration lines start between two Hanzi, and those that cut a jieba word."""
-    breaks = hanzi_line_starts(page, "#panels .narration.l-zh p")
+    """How many lines of Chinese start between two Hanzi, and those that cut a jieba word."""
+    page.evaluate("document.querySelectorAll('details.callout').forEach(d => { d.open = true; })")
+    breaks = hanzi_line_starts(page, CHINESE)
     return len(breaks), [f"{text[at - 4:at]}⏎{text[at:at + 4]}" for text, at in breaks
                          if at in inside_words(text)]
 
