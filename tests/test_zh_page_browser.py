@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import handformer
 from conftest import open_page
 from handformer import i18n
 from handformer.render import html
-from zh_words import HAN, inside_words
+from zh_words import HAN, split_words
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
@@ -60,19 +59,13 @@ def words_cut(page) -> tuple[int, list[str]]:
     """How many lines of Chinese start between two Hanzi, and those that cut a jieba word."""
     page.evaluate("document.querySelectorAll('details.callout').forEach(d => { d.open = true; })")
     breaks = hanzi_line_starts(page, CHINESE)
-    return len(breaks), [f"{text[at - 4:at]}⏎{text[at:at + 4]}" for text, at in breaks
-                         if at in inside_words(text)]
+    return len(breaks), [cut for text, at in breaks for cut in split_words(text, [at])]
 
 
 @pytest.fixture(scope="module")
-def tape():
-    return handformer.walk(backward=True)
-
-
-@pytest.fixture(scope="module")
-def zh_page(tmp_path_factory, tape):
+def zh_page(tmp_path_factory, backward_tape):
     path = tmp_path_factory.mktemp("zh") / "zh.html"
-    path.write_text(html.render(tape, lang="zh"), encoding="utf-8")
+    path.write_text(html.render(backward_tape, lang="zh"), encoding="utf-8")
     return path
 
 
@@ -86,14 +79,15 @@ def test_chinese_lines_break_only_between_words(browser, zh_page, width, judged)
     page.context.close()
 
 
-def test_the_check_catches_a_page_that_breaks_between_any_two_hanzi(browser, tape, tmp_path):
+def test_the_check_catches_a_page_that_breaks_between_any_two_hanzi(browser, backward_tape,
+                                                                     tmp_path):
     """The page as before: no <wbr>, and Chromium free to break between any two Hanzi."""
     from markupsafe import escape
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(html._env().filters, "wbr", escape)
         patch.setitem(i18n.table("zh"), "lang.wrap", "line-break:strict")
-        (tmp_path / "old.html").write_text(html.render(tape, lang="zh"), encoding="utf-8")
+        (tmp_path / "old.html").write_text(html.render(backward_tape, lang="zh"), encoding="utf-8")
     page = open_page(browser, tmp_path / "old.html", width=375)
     checked, cut = words_cut(page)
     assert len(cut) > 10, cut
