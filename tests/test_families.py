@@ -88,7 +88,7 @@ def test_the_toy_family_renders_in_every_format(toy_tape):
     for out in (text, page_md, page):
         assert "Toy decoder: who each token looks at" in out
         assert all(number in out for number in shown)
-    assert "玩具解码器" in page  # the page carries the other language too
+    assert "玩具解码器" in page.replace("<wbr>", "")  # the page carries the other language too
 
 
 def test_a_tape_names_its_family():

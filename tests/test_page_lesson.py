@@ -44,8 +44,8 @@ def test_contents_nest_stack_layer_sublayer_head_with_the_distinguishing_part_fi
     _, page = tutorial_page()
     toc = page.split('<nav id="toc">')[1].split("</nav>")[0]
     # Encoder > Layer 1 > Self-attention > Head 1 > "Queries ...", each group label followed by
-    # its translation (the zh span) and nothing else
-    zh = r'</span>(?:<span class="l-zh" lang="zh-CN">[^<]*</span>)?</summary>'
+    # its translation (the zh span, <wbr> between its words) and nothing else
+    zh = r'</span>(?:<span class="l-zh" lang="zh-CN">(?:[^<]|<wbr>)*</span>)?</summary>'
     path = re.search(rf"Encoder{zh}.*?Layer 1{zh}.*?Self-attention{zh}.*?Head 1{zh}.*?Queries",
                      toc, re.S)
     assert path

@@ -156,4 +156,4 @@ def test_walk_pretrained_json_terminal_and_html(tmp_path):
                     "--format", "html", "-o", str(page))
     assert result.exit_code == 0
     html = page.read_text(encoding="utf-8")
-    assert "layer.5.self_attn.pattern" in html and "平均池化" in html
+    assert "layer.5.self_attn.pattern" in html and "平均池化" in html.replace("<wbr>", "")

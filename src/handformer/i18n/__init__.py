@@ -6,7 +6,7 @@ marked copy of English). Every table holds the same keys with the same {placehol
 written literally where they are used, so ``grep '"attn.intro.self"'`` finds every use.
 
 Adding a language: copy en.py to <code>.py and translate it (fonts: ``lang.font``,
-``figure.fonts``); nothing else changes.
+``figure.fonts``; how lines break: ``lang.wrap``); nothing else changes.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import string
 from ..config import HandformerError
 
 FIRST = "en"  # the reference language: listed first, the HTML page's base sections
-SETTINGS = ("lang.tag", "lang.font", "figure.fonts")  # per-language settings, not sentences
+SETTINGS = ("lang.tag", "lang.font", "lang.wrap", "figure.fonts")  # settings, not sentences
 
 _REGISTERED: dict[str, dict[str, str]] = {}
 

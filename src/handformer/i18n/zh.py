@@ -580,6 +580,8 @@ TEXT = {
     "lang.tag": "zh-CN",
     "lang.font": "\"Noto Sans CJK SC\",\"Noto Sans SC\",\"PingFang SC\",\"Microsoft YaHei\",system-ui,sans-serif",
     "figure.fonts": "Noto Sans CJK SC, DejaVu Sans",
+    # 中文只在标点、空格和 <wbr>（词与词之间）处换行；实在放不下才在词中断开
+    "lang.wrap": "line-break:strict;word-break:keep-all;overflow-wrap:break-word",
     # 网页应用（handformer serve）自己的用词：server/ui_text.py 去掉前缀 “app.”。
     "app.title": "handformer：手算 Transformer，实时",
     "app.src": "源句",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .. import i18n
 from ..config import HandformerError
-from . import colour
+from . import breaks, colour
 from .html_multiples import columns_css
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -39,7 +39,19 @@ def _env():
                              trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     env.globals["phase_keys"] = PHASE_KEYS
+    env.filters["wbr"] = with_breaks
     return env
+
+
+def with_breaks(text: str):
+    """``text`` escaped, with ``<wbr>`` wherever a line may break between two Hanzi
+    (``breaks.hanzi_breaks``): the page's ``word-break:keep-all`` for Chinese lets the browser
+    break there, at spaces and at punctuation, and nowhere else inside a word."""
+    from markupsafe import Markup
+
+    if hasattr(text, "__html__"):
+        raise TypeError("the wbr filter takes plain text, not markup (it escapes it itself)")
+    return Markup("<wbr>").join(breaks.pieces(str(text)))
 
 
 def stylesheet(langs: list[str]) -> str:
@@ -131,16 +143,17 @@ def _page_text(langs: list[str], lang: str) -> dict:
 
 def lang_css(langs: list[str]) -> str:
     """Show the chosen language's text only (the first language when none is chosen), and
-    each language's fonts."""
+    each language's fonts and line breaking."""
     first, rules = langs[0], []
     for code in langs[1:]:
         rules += [f".hf .l-{code}{{display:none}}",
                   f"html[data-lang={code}] .hf .l-{code}{{display:revert}}",
                   f"html[data-lang={code}] .hf .l-{first}{{display:none}}"]
     for code in langs:
-        font = i18n.t(code, "lang.font")
-        if font:
-            rules.append(f".hf [lang={i18n.t(code, 'lang.tag')}]{{font-family:{font}}}")
+        font, wrapping = i18n.t(code, "lang.font"), i18n.t(code, "lang.wrap")
+        declarations = ";".join(filter(None, [font and f"font-family:{font}", wrapping]))
+        if declarations:
+            rules.append(f".hf [lang={i18n.t(code, 'lang.tag')}]{{{declarations}}}")
     return "".join(rule + "\n" for rule in rules)
 
 

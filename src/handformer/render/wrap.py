@@ -1,10 +1,13 @@
 """Lines of a paragraph for the terminal, in English and in Chinese.
 
-English breaks at spaces. Chinese has no spaces: a line may break between two characters, but
-by the rules of Chinese typesetting no line starts with closing punctuation (，。）” …) and
-none ends with opening punctuation (（“ …); and a break is sought first where one cannot cut a
-word (after punctuation, at a space, where Chinese meets Latin letters or numbers), looking back
-at most a third of the line for one, so the lines stay full.
+English breaks at spaces. Chinese has no spaces: a line may break between two Hanzi only where
+no word of our Chinese text spans the gap (``breaks.hanzi_breaks``), and by the rules of Chinese
+typesetting no line starts with closing punctuation (，。）” …) and none ends with opening
+punctuation (（“ …). A break is sought first where it cannot cut a word even by chance (after
+punctuation, at a space, where Chinese meets Latin letters or numbers), looking back at most a
+third of the line for one, so the lines stay full. A run of Hanzi with no allowed break that is
+wider than a whole line (overlapping words chained together) is cut between characters where
+the line is full, as the only way to keep within the width.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from __future__ import annotations
 import re
 
 from .ansi import cells
+from .breaks import hanzi_breaks
+from .lexicon import HANZI
 
 _TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]+"
                      r"|[“‘（《「『【]|\s+")
@@ -27,7 +32,7 @@ def _cjk(char: str) -> bool:
 def wrap(paragraph: str, width: int) -> list[str]:
     """The paragraph's lines, each at most ``width`` cells (a single longer word excepted)."""
     lines, line, used = [], [], 0  # used: cells of "".join(line)
-    for token in _TOKENS.findall(paragraph):
+    for token in _tokens(paragraph, width):
         if used + cells(token.rstrip()) <= width or not any(t.strip() for t in line):
             line.append(token)
             used += cells(token)
@@ -42,19 +47,35 @@ def wrap(paragraph: str, width: int) -> list[str]:
     return lines
 
 
+def _tokens(paragraph: str, width: int) -> list[str]:
+    """The paragraph in the pieces a line may break between: a Hanzi run that no allowed break
+    cuts is one piece (characters again when it is wider than ``width``)."""
+    allowed, out = set(hanzi_breaks(paragraph)), []
+    for match in _TOKENS.finditer(paragraph):
+        token = match.group()
+        if out and HANZI.match(token) and HANZI.match(out[-1][-1]) \
+                and match.start() not in allowed:
+            out[-1] += token
+        else:
+            out.append(token)
+    return [part for token in out
+            for part in (token if HANZI.match(token) and cells(token) > width else [token])]
+
+
 def _break_at(tokens: list[str], at: int, width: int) -> int:
     """Where to break before ``tokens[at]``: the nearest allowed place that cannot cut a word,
-    else the nearest allowed place, looking back at most a third of the width."""
-    budget, moved, first_allowed = max(2, width // 3), 0, None
-    k = at
-    while k >= 1 and moved <= budget:
+    looking back at most a third of the width, else the nearest allowed place however far back
+    (a short line rather than a broken rule)."""
+    budget, moved, nearest = max(2, width // 3), 0, None
+    for k in range(at, 0, -1):
         if _allowed(tokens[k - 1], tokens[k]):
-            if _soft(tokens[k - 1], tokens[k]):
+            if moved <= budget and _soft(tokens[k - 1], tokens[k]):
                 return k
-            first_allowed = first_allowed or k
+            nearest = nearest or k
+            if moved > budget:
+                break
         moved += cells(tokens[k - 1])
-        k -= 1
-    return first_allowed or at
+    return nearest or at
 
 
 def _allowed(before: str, after: str) -> bool:

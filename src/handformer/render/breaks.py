@@ -1,0 +1,62 @@
+"""Where a line may break between two Chinese characters: where no word of ours spans the gap.
+
+A break between two Hanzi is forbidden when any occurrence of any word of the lexicon
+(``lexicon.words``: jieba's words of our own Chinese text) covers it. Every match counts,
+overlapping ones too, not one segmentation of the text, so no word jieba found there is ever
+split; a gap no word covers may break (one character words, and text the lexicon does not
+know, such as a user's sentence filled into a placeholder, break between any two Hanzi).
+Punctuation is the line breaker's business (``wrap`` for the terminal, CSS for the page).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import pairwise
+
+from .lexicon import HANZI, words
+
+_BETWEEN_HANZI = re.compile(f"(?<={HANZI.pattern})(?={HANZI.pattern})")
+
+
+def hanzi_pairs(text: str) -> list[int]:
+    """Offsets i with a Hanzi on either side (text[i - 1] and text[i])."""
+    return [m.start() for m in _BETWEEN_HANZI.finditer(text)]
+
+
+def hanzi_breaks(text: str) -> list[int]:
+    """Offsets i between two Hanzi where a line may break: those that no word of the lexicon
+    spans. The lexicon is read only when the text holds two Hanzi side by side."""
+    pairs = hanzi_pairs(text)
+    if not pairs:
+        return []
+    covered = _covered(text)
+    return [i for i in pairs if i not in covered]
+
+
+def _covered(text: str) -> set[int]:
+    """The offsets strictly inside some occurrence of some lexicon word."""
+    lengths, known = _lengths_by_first(), words()
+    inside: set[int] = set()
+    for start, char in enumerate(text):
+        for n in lengths.get(char, ()):
+            if text[start:start + n] in known:
+                inside.update(range(start + 1, start + n))
+    return inside
+
+
+@lru_cache(maxsize=1)
+def _lengths_by_first() -> dict[str, tuple[int, ...]]:
+    """For each first character, the lengths of the lexicon words it begins (so a scan looks
+    up only words that could start there)."""
+    by_first: dict[str, set[int]] = {}
+    for word in words():
+        by_first.setdefault(word[0], set()).add(len(word))
+    return {char: tuple(sorted(ns)) for char, ns in by_first.items()}
+
+
+def pieces(text: str) -> list[str]:
+    """The text cut at every allowed Hanzi break: the pieces a line breaker may not split
+    between two Hanzi (it still splits them elsewhere, at spaces or punctuation)."""
+    cuts = [0, *hanzi_breaks(text), len(text)]
+    return [text[a:b] for a, b in pairwise(cuts) if b > a]
