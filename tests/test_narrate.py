@@ -153,7 +153,7 @@ def test_backward_adds_loss_gradients_and_updates(backward_tape):
     first = {p: phases.index(p) for p in ("loss", "backward", "update")}
     assert first["loss"] < first["backward"] < first["update"]
     # the updates run to the end, where the recap closes the walkthrough
-    assert phases[first["update"]:] == ["update"] * (len(phases) - first["update"] - 1) + ["text"]
+    assert phases[first["update"]:] == ["update"] * (len(phases) - first["update"] - 1) + ["recap"]
     assert sections[-1].id == "recap"
     s = by_id(sections)
     loss = s["loss"]
