@@ -6,7 +6,6 @@ from click.testing import CliRunner
 
 from handformer.cli import main
 from handformer.render import breaks, terminal
-from handformer.render import wrap as wrap_module
 from zh_words import hanzi_line_breaks, split_words, terminal_text
 
 pytest.importorskip("jieba", reason="jieba judges the breaks (pip install jieba)")
@@ -42,7 +41,7 @@ def test_no_line_break_cuts_a_word(monkeypatch, args):
 
 def test_the_check_catches_a_wrap_that_breaks_between_any_two_hanzi(monkeypatch):
     """As before the lexicon: every gap between two Hanzi allowed. jieba finds the cut words."""
-    monkeypatch.setattr(wrap_module, "hanzi_breaks", breaks.hanzi_pairs)
+    monkeypatch.setattr(breaks, "hanzi_breaks", breaks.hanzi_pairs)  # wrap imports it when needed
     output, paragraphs = zh_walk(monkeypatch, "--width", "60")
     checked, cut = words_cut(output, paragraphs)
     assert len(cut) >= 3, cut

@@ -10,18 +10,15 @@ Punctuation is the line breaker's business (``wrap`` for the terminal, CSS for t
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from itertools import pairwise
 
-from .lexicon import HANZI, words
-
-_BETWEEN_HANZI = re.compile(f"(?<={HANZI.pattern})(?={HANZI.pattern})")
+from .lexicon import is_hanzi, words
 
 
 def hanzi_pairs(text: str) -> list[int]:
     """Offsets i with a Hanzi on either side (text[i - 1] and text[i])."""
-    return [m.start() for m in _BETWEEN_HANZI.finditer(text)]
+    return [i for i in range(1, len(text)) if is_hanzi(text[i]) and is_hanzi(text[i - 1])]
 
 
 def hanzi_breaks(text: str) -> list[int]:

@@ -14,7 +14,6 @@ never imported at run time.
 
 from __future__ import annotations
 
-import re
 import string
 import sys
 from functools import lru_cache
@@ -22,7 +21,15 @@ from pathlib import Path
 
 LEXICON = Path(__file__).resolve().parents[1] / "i18n" / "zh_words.txt"
 HEADER = "# Chinese words of the i18n tables, found by jieba: python -m handformer.render.lexicon\n"
-HANZI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+HANZI_RANGES = (("\u3400", "\u4dbf"), ("\u4e00", "\u9fff"), ("\uf900", "\ufaff"))
+
+
+
+def is_hanzi(char: str) -> bool:
+    """A Chinese character (CJK unified ideographs, extension A, compatibility ideographs),
+    told by comparing code points: a regex of these ranges costs more to compile than all the
+    wrapping of a walk."""
+    return any(low <= char <= high for low, high in HANZI_RANGES)
 
 
 @lru_cache(maxsize=1)
@@ -49,7 +56,7 @@ def segment(pieces: list[str]) -> list[str]:
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    found = {w for piece in pieces for w in jieba.cut(piece) if len(w) >= 2 and HANZI.search(w)}
+    found = {w for piece in pieces for w in jieba.cut(piece) if len(w) >= 2 and any(map(is_hanzi, w))}
     return sorted(found)
 
 

@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 
 from .ansi import cells
-from .breaks import hanzi_breaks
-from .lexicon import HANZI
 
 _TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]+"
                      r"|[“‘（《「『【]|\s+")
@@ -50,16 +48,21 @@ def wrap(paragraph: str, width: int) -> list[str]:
 def _tokens(paragraph: str, width: int) -> list[str]:
     """The paragraph in the pieces a line may break between: a Hanzi run that no allowed break
     cuts is one piece (characters again when it is wider than ``width``)."""
+    if max(paragraph, default="") < "\u3400":  # no Hanzi (most paragraphs): nothing to join,
+        return _TOKENS.findall(paragraph)  # and the word list is never loaded
+    from .breaks import hanzi_breaks
+    from .lexicon import is_hanzi
+
     allowed, out = set(hanzi_breaks(paragraph)), []
     for match in _TOKENS.finditer(paragraph):
         token = match.group()
-        if out and HANZI.match(token) and HANZI.match(out[-1][-1]) \
+        if out and is_hanzi(token[0]) and is_hanzi(out[-1][-1]) \
                 and match.start() not in allowed:
             out[-1] += token
         else:
             out.append(token)
     return [part for token in out
-            for part in (token if HANZI.match(token) and cells(token) > width else [token])]
+            for part in (token if is_hanzi(token[0]) and cells(token) > width else [token])]
 
 
 def _break_at(tokens: list[str], at: int, width: int) -> int:
