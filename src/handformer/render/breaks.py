@@ -18,7 +18,8 @@ from .lexicon import is_hanzi, words
 
 def hanzi_pairs(text: str) -> list[int]:
     """Offsets i with a Hanzi on either side (text[i - 1] and text[i])."""
-    return [i for i in range(1, len(text)) if is_hanzi(text[i]) and is_hanzi(text[i - 1])]
+    hanzi = [is_hanzi(c) for c in text]
+    return [i for i in range(1, len(text)) if hanzi[i] and hanzi[i - 1]]
 
 
 def hanzi_breaks(text: str) -> list[int]:

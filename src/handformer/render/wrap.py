@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .ansi import cells
+from .lexicon import is_hanzi
 
 _TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]+"
                      r"|[“‘（《「『【]|\s+")
@@ -51,7 +52,6 @@ def _tokens(paragraph: str, width: int) -> list[str]:
     if max(paragraph, default="") < "\u3400":  # no Hanzi (most paragraphs): nothing to join,
         return _TOKENS.findall(paragraph)  # and the word list is never loaded
     from .breaks import hanzi_breaks
-    from .lexicon import is_hanzi
 
     allowed, out = set(hanzi_breaks(paragraph)), []
     for match in _TOKENS.finditer(paragraph):
@@ -62,7 +62,12 @@ def _tokens(paragraph: str, width: int) -> list[str]:
         else:
             out.append(token)
     return [part for token in out
-            for part in (token if is_hanzi(token[0]) and cells(token) > width else [token])]
+            for part in (token if _too_wide(token, width) else [token])]
+
+
+def _too_wide(token: str, width: int) -> bool:
+    """A run of Hanzi wider than a whole line (at most 2 cells a character: most are not)."""
+    return 2 * len(token) > width and is_hanzi(token[0]) and cells(token) > width
 
 
 def _break_at(tokens: list[str], at: int, width: int) -> int:
