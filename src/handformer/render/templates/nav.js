@@ -46,6 +46,8 @@
       var lit = Array.prototype.filter.call(document.querySelectorAll("#strip .blk.here"),
         function (g) { return g.getClientRects().length; })[0];
       here.textContent = lit ? lit.querySelector("title").textContent : "";
+      var strip = here.parentNode, box = lit && lit.getBoundingClientRect(), edge = strip.getBoundingClientRect();
+      if (box && (box.left < edge.left || box.right > edge.right)) { strip.scrollLeft += box.left - edge.left - 24; }
     }
   }
 
