@@ -68,10 +68,10 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     keep_c = set(m.keep_cols) | set(hl.cols if hl else ()) | ({hl.cell[1]} if hl and hl.cell else set())
     row_idx = shown(value.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS, keep_r)
     col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
-    compact = len(col_idx) > WIDE_COLS and precision > 1
+    wide = len(col_idx) > WIDE_COLS
     rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1), i,
                                     [_cell(value, i, j, scale, precision, m.kind, hl, m.col_groups,
-                                           compact)
+                                           wide and precision > 1)
                                      for j in col_idx])
             for i in row_idx]
     elided = None in row_idx or None in col_idx
@@ -82,7 +82,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         "cols": [None if j is None else (_label(m.cols, j, True), j, _group(m.col_groups, j))
                  for j in col_idx],
         "rows": rows, "top": layout.number(scale.top, precision), "elided": elided,
-        "wide": len(col_idx) > WIDE_COLS,
+        "wide": wide,
         "hidden": _hidden(value.shape, row_idx, col_idx),
         "full": _full(m, value, scale, precision, budget) if elided else None,
         "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
