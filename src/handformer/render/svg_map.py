@@ -97,24 +97,32 @@ def architecture_svg(arch: Architecture | None, vertical: bool = False, title: s
         return ""
     boxes, width, height = layout(arch, vertical)
     cls = "arch map" if vertical else "arch overview"
-    parts = [f'<svg class="{cls}" viewBox="-2 -2 {width + 4:.0f} {height + 4:.0f}" '
-             f'width="{width + 4:.0f}" height="{height + 4:.0f}" role="img" '
-             f'aria-label="{escape(title)}">']
-    parts += [_box(box, vertical) for box in boxes]
-    parts.append("</svg>")
-    return "".join(parts)
+    return _svg(cls, width, height, 2, title, [_box(box, vertical) for box in boxes])
+
+
+def _svg(cls: str, width: float, height: float, margin: int, title: str,
+         parts: list[str]) -> str:
+    w, h = width + 2 * margin, height + 2 * margin
+    return (f'<svg class="{cls}" viewBox="-{margin} -{margin} {w:.0f} {h:.0f}" '
+            f'width="{w:.0f}" height="{h:.0f}" role="img" aria-label="{escape(title)}">'
+            + "".join(parts) + "</svg>")
 
 
 def _box(box: Box, vertical: bool) -> str:
     b = box.block
-    label = escape(b.label)
+    name = b.label + (" · " + b.detail if b.detail else "")
+    return _shape(box, name, 5, _label(box, vertical), bool(b.section))
+
+
+def _shape(box: Box, name: str, radius: int, label: str, linked: bool) -> str:
+    """One block: its box (the map's script lights it by ``data-block``), named in its
+    tooltip, linked to its step when ``linked``."""
+    b = box.block
     shape = (f'<g class="blk k-{escape(b.kind)}{" leaf" if box.leaf else ""}" '
-             f'data-block="{escape(b.id)}"><title>{label}{" · " + escape(b.detail) if b.detail else ""}'
-             f'</title><rect x="{box.x:.0f}" y="{box.y:.0f}" width="{box.w:.0f}" '
-             f'height="{box.h:.0f}" rx="5"/>{_label(box, vertical)}</g>')
-    if b.section:
-        return f'<a href="#s-{escape(b.section)}">{shape}</a>'
-    return shape
+             f'data-block="{escape(b.id)}"><title>{escape(name)}</title>'
+             f'<rect x="{box.x:.0f}" y="{box.y:.0f}" width="{box.w:.0f}" '
+             f'height="{box.h:.0f}" rx="{radius}"/>{label}</g>')
+    return f'<a href="#s-{escape(b.section)}">{shape}</a>' if linked else shape
 
 
 def _label(box: Box, vertical: bool) -> str:
@@ -172,10 +180,7 @@ def strip_svg(arch: Architecture | None, title: str = "") -> str:
     x = 0.0
     for b in arch.blocks:
         x += _strip_place(b, x, leaf_w, depth, (), parts) + 2 * STRIP_GAP
-    width, height = x - 2 * STRIP_GAP, STRIP_H + 2 * STRIP_PAD * depth
-    return (f'<svg class="arch strip" viewBox="-1 -1 {width + 2:.0f} {height + 2:.0f}" '
-            f'width="{width + 2:.0f}" height="{height + 2:.0f}" role="img" '
-            f'aria-label="{escape(title)}">' + "".join(parts) + "</svg>")
+    return _svg("arch strip", x - 2 * STRIP_GAP, STRIP_H + 2 * STRIP_PAD * depth, 1, title, parts)
 
 
 def _leaves(blocks: list[Block]) -> int:
@@ -200,16 +205,5 @@ def _strip_place(b: Block, x: float, leaf_w: float, depth: int, path: tuple[str,
             cx += _strip_place(c, cx, leaf_w, depth, names, parts) + STRIP_GAP
         w = cx - STRIP_GAP + STRIP_PAD - x
     box = Box(b, x, STRIP_PAD * (depth - own), w, STRIP_H + 2 * STRIP_PAD * own, not b.children)
-    parts.insert(index, _strip_box(box, " › ".join(names)))
+    parts.insert(index, _shape(box, " › ".join(names), 3, "", bool(b.section) and box.leaf))
     return w
-
-
-def _strip_box(box: Box, name: str) -> str:
-    b = box.block
-    shape = (f'<g class="blk k-{escape(b.kind)}{" leaf" if box.leaf else ""}" '
-             f'data-block="{escape(b.id)}"><title>{escape(name)}</title>'
-             f'<rect x="{box.x:.0f}" y="{box.y:.0f}" width="{box.w:.0f}" height="{box.h:.0f}" '
-             f'rx="3"/></g>')
-    if b.section and box.leaf:
-        return f'<a href="#s-{escape(b.section)}">{shape}</a>'
-    return shape
