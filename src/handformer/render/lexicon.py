@@ -65,8 +65,10 @@ def generated() -> str:
 
 
 def main() -> None:
+    from ..io import atomic_write
+
     text = generated()
-    LEXICON.write_text(text, encoding="utf-8")
+    atomic_write(LEXICON, text)  # whole or not at all, as every file handformer writes
     print(f"{LEXICON}: {text.count(chr(10)) - 1} words", file=sys.stderr)
 
 
