@@ -13,11 +13,13 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import pairwise
 
-from .lexicon import is_hanzi, words
+from .lexicon import holds_hanzi, is_hanzi, words
 
 
 def hanzi_pairs(text: str) -> list[int]:
     """Offsets i with a Hanzi on either side (text[i - 1] and text[i])."""
+    if not holds_hanzi(text):
+        return []
     hanzi = [is_hanzi(c) for c in text]
     return [i for i in range(1, len(text)) if hanzi[i] and hanzi[i - 1]]
 

@@ -31,6 +31,12 @@ def is_hanzi(char: str) -> bool:
             or "\uf900" <= char <= "\ufaff")  # per character: kept cheap
 
 
+def holds_hanzi(text: str) -> bool:
+    """Whether ``text`` may hold a Hanzi: one C-speed scan, false for nearly every English
+    paragraph (none of their characters reaches U+3400), so those skip the per-character work."""
+    return max(text, default="") >= "\u3400"
+
+
 @lru_cache(maxsize=1)
 def words() -> frozenset[str]:
     """The shipped words (read once)."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .ansi import cells
-from .lexicon import is_hanzi
+from .lexicon import holds_hanzi, is_hanzi
 
 _TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]+"
                      r"|[“‘（《「『【]|\s+")
@@ -49,8 +49,8 @@ def wrap(paragraph: str, width: int) -> list[str]:
 def _tokens(paragraph: str, width: int) -> list[str]:
     """The paragraph in the pieces a line may break between: a Hanzi run that no allowed break
     cuts is one piece (characters again when it is wider than ``width``)."""
-    if max(paragraph, default="") < "\u3400":  # no Hanzi (most paragraphs): nothing to join,
-        return _TOKENS.findall(paragraph)  # and the word list is never loaded
+    if not holds_hanzi(paragraph):  # most paragraphs: nothing to join, no word list loaded
+        return _TOKENS.findall(paragraph)
     from .breaks import hanzi_breaks
 
     allowed, out = set(hanzi_breaks(paragraph)), []
