@@ -54,9 +54,9 @@ def sides(args):
     import torch
     from transformers import BertModel
 
-    from handformer import bert
-    from handformer.interop.pretrained import load
-    from handformer.tape import Tape
+    from handformer.engine.tape import Tape
+    from handformer.families.bert import model as bert
+    from handformer.families.bert.load import load
 
     model = load(args.model, dtype="float32")
     ids = np.asarray(model.tokenizer.encode(args.src).ids)

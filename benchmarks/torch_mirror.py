@@ -14,8 +14,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from handformer.engine.ops import positional_forward
 from handformer.interop.torch_ref import TorchReference, torch_unsupported
-from handformer.ops import positional_forward
 
 
 class TorchStep:

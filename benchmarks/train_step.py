@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from torch_mirror import TorchStep  # noqa: E402
 
 from handformer.config import preset  # noqa: E402
-from handformer.model import forward, init_params  # noqa: E402
-from handformer.tape import Tape  # noqa: E402
+from handformer.engine.tape import Tape  # noqa: E402
+from handformer.families.transformer.model import forward, init_params  # noqa: E402
 from handformer.train.memory import keep_freed_memory  # noqa: E402
 
 LR = 1e-3

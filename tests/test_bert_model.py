@@ -8,8 +8,8 @@ import shutil
 import numpy as np
 import pytest
 
-from handformer.config import HandformerError
-from handformer.interop.pretrained import PretrainedError, hf_name, load, run
+from handformer.errors import HandformerError
+from handformer.families.bert.load import PretrainedError, hf_name, load, run
 
 # Offline: huggingface_hub reads these once, when it is first imported.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")

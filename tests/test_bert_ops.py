@@ -7,8 +7,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from handformer import ops_bert
-from handformer.ops import OPS
+from handformer.engine.ops import OPS
+from handformer.families.bert import ops as ops_bert
 from test_ops_torch import check_op
 
 RNG = np.random.default_rng(55)

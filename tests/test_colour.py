@@ -8,7 +8,8 @@ import re
 import numpy as np
 
 from handformer.narrate.document import Callout, Matrix, Section
-from handformer.render import colour, html
+from handformer.render.common import colour
+from handformer.render.html import page as html
 
 
 def wcag_ratio(hex_a: str, hex_b: str) -> float:

@@ -5,7 +5,8 @@ import dataclasses
 import pytest
 
 from handformer.cli import config_from_options
-from handformer.config import Config, ConfigError, HandformerError, preset
+from handformer.config import Config, preset
+from handformer.errors import ConfigError, HandformerError
 
 
 def test_tutorial_preset_is_the_tutorials_toy():

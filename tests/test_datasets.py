@@ -91,7 +91,7 @@ def test_bleu_from_sacrebleu():
 
 def test_batched_greedy_equals_one_sentence_greedy():
     from handformer.config import preset
-    from handformer.decode import translate
+    from handformer.families.transformer.decode import translate
     from handformer.train.data import default_pairs
 
     run = loop.fit(loop.start(preset("tutorial"), default_pairs(), loop.Options(epochs=60)))

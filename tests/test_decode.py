@@ -5,10 +5,11 @@ import math
 import numpy as np
 import pytest
 
-from handformer import decode
-from handformer.config import HandformerError, preset
-from handformer.model import forward, init_params
-from handformer.tape import Tape
+from handformer.config import preset
+from handformer.engine.tape import Tape
+from handformer.errors import HandformerError
+from handformer.families.transformer import decode
+from handformer.families.transformer.model import forward, init_params
 from handformer.text import END, START, Vocab, tokenize
 from handformer.train import loop
 from handformer.train.data import default_pairs
@@ -120,8 +121,8 @@ def test_bad_input_is_a_clear_error(trained):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_explain_sections_read_the_tapes(trained, lang):
-    from handformer.narrate.decode import build
-    from handformer.render.terminal import render_text
+    from handformer.families.transformer.explain import build
+    from handformer.render.terminal.screen import render_text
 
     params, cfg, vocab = trained
     result = decode.translate(params, cfg, vocab, "when you play the game of thrones",
@@ -141,8 +142,8 @@ def test_explain_sections_read_the_tapes(trained, lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_beam_explanation_is_a_table_that_never_wraps_an_item(trained, lang):
-    from handformer.narrate.decode import build
-    from handformer.render.terminal import render_text
+    from handformer.families.transformer.explain import build
+    from handformer.render.terminal.screen import render_text
 
     params, cfg, vocab = trained
     result = decode.translate(params, cfg, vocab, "when you play the game of thrones",

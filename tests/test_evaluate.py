@@ -8,8 +8,8 @@ from click.testing import CliRunner
 
 from handformer.cli import main
 from handformer.config import preset
-from handformer.model import forward
-from handformer.tape import Tape
+from handformer.engine.tape import Tape
+from handformer.families.transformer.model import forward
 from handformer.train import checkpoint, loop
 from handformer.train.data import default_pairs
 

@@ -7,11 +7,13 @@ import numpy as np
 import pytest
 
 from handformer import i18n, narrate
-from handformer.config import HandformerError
+from handformer.engine.tape import Tape
+from handformer.errors import HandformerError
 from handformer.families import registry
 from handformer.narrate.document import Section
-from handformer.render import html, markdown, terminal
-from handformer.tape import Tape
+from handformer.render import markdown
+from handformer.render.html import page as html
+from handformer.render.terminal import screen as terminal
 
 # --- the toy family: causal self-attention of the embeddings, nothing else ----------------
 

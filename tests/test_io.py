@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import HandformerError
-from handformer.io import InputError, atomic_write, read_text
+from handformer.errors import HandformerError
+from handformer.files.io import InputError, atomic_write, read_text
 
 
 def test_dev_null_stays_a_device():

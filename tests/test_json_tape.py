@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from handformer.api import walk
-from handformer.render.json_tape import FORMAT, TapeFormatError, dumps, loads
+from handformer.files.tape_json import FORMAT, TapeFormatError, dumps, loads
 
 HANDFORMER = str(Path(sys.executable).parent / "handformer")  # the installed console script
 

@@ -8,9 +8,9 @@ import numpy as np
 
 
 def test_gelu_and_pooling_formulas_survive_a_round_trip_in_a_fresh_process(tmp_path):
-    from handformer import ops_bert  # noqa: F401  (registers gelu, mean_pool, l2_normalize)
-    from handformer.render.json_tape import dumps
-    from handformer.tape import Tape
+    from handformer.engine.tape import Tape
+    from handformer.families.bert import ops  # noqa: F401  (registers gelu, mean_pool, l2_normalize)
+    from handformer.files.tape_json import dumps
 
     tape = Tape({})
     x = tape.constant("x", np.array([[0.5, -1.0], [2.0, 0.0]]))
@@ -20,7 +20,7 @@ def test_gelu_and_pooling_formulas_survive_a_round_trip_in_a_fresh_process(tmp_p
     path.write_text(dumps(tape), encoding="utf-8")
     script = (
         "import sys, json\n"
-        "from handformer.render.json_tape import loads\n"
+        "from handformer.files.tape_json import loads\n"
         f"t = loads(open({str(path)!r}, encoding='utf-8').read())\n"
         "print(json.dumps([t.index['gelu'].formula, t.index['pooled'].formula]))\n"
     )

@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from handformer import api, narrate
-from handformer.api import Setup
 from handformer.cli import main
 from handformer.config import Config
-from handformer.render.terminal import render_text
+from handformer.families.transformer.run import Setup, run_forward
+from handformer.render.terminal.screen import render_text
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT, Vocab
 
 
@@ -78,7 +78,7 @@ def test_the_loss_after_the_update_is_a_second_forward_pass(backward_tape):
     params = {**backward_tape.params, **after}
     vocab = Vocab.from_corpus(backward_tape.meta["dataset"])
     config = Config.from_dict(backward_tape.meta["config"])
-    again = api.run_forward(Setup(config, backward_tape.meta["dataset"], vocab, params),
+    again = run_forward(Setup(config, backward_tape.meta["dataset"], vocab, params),
                             TUTORIAL_SRC, TUTORIAL_TGT)
     probs, targets = again["generator.probs"], backward_tape.meta["target"]["ids"]
     by_hand = -np.mean([math.log(probs[t, w]) for t, w in enumerate(targets)])
@@ -99,7 +99,7 @@ def test_all_25_columns_of_the_probabilities_at_width_220():
 
 def test_narrow_elision_says_what_it_hid_and_keeps_named_columns(tape):
     from handformer.narrate.document import Highlight
-    from handformer.render.term_matrix import fitted
+    from handformer.render.terminal.matrix import fitted
 
     sections = narrate.build(tape)
     probs = next(s for s in sections if s.id == "generator.probs").equation[0]
@@ -138,7 +138,7 @@ def test_chinese_lines_obey_the_line_breaking_rules(backward_tape):
 
 
 def test_wrapping_breaks_where_a_word_cannot_be_cut():
-    from handformer.render.wrap import wrap
+    from handformer.render.terminal.wrap import wrap
 
     # a line that must break inside a run of Chinese breaks after punctuation when it can
     lines = wrap("模型读入源句，然后逐词预测目标句中的下一个词语。", 16)

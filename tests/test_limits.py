@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from handformer.api import run_forward, setup
 from handformer.config import preset
+from handformer.families.transformer.run import run_forward, setup
 from handformer.limits import LimitError, check, limit, tape_numbers
 
 LONG_SRC = "when you play the game of thrones you win or you die " * 3
@@ -53,8 +53,8 @@ def _count(value) -> int:
 @pytest.mark.parametrize("name", ["tutorial", "small"])
 def test_the_backward_json_estimate_bounds_what_is_written(name):
     """The estimate made before the reverse pass allows what tape_to_dict then writes."""
-    from handformer.api import run_backward
-    from handformer.render.json_tape import backward_json_numbers, tape_to_dict
+    from handformer.families.transformer.run import run_backward
+    from handformer.files.tape_json import backward_json_numbers, tape_to_dict
 
     tape = run_forward(setup(preset(name)), "when you play", "you win")
     estimate = backward_json_numbers(tape)

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from handformer.config import Config
+from handformer.engine.tape import Tape
+from handformer.families.transformer.model import forward, init_params
 from handformer.interop.torch_ref import TorchReference, torch_unsupported
-from handformer.model import forward, init_params
-from handformer.tape import Tape
 
 VOCAB = 11
 
@@ -130,8 +130,8 @@ def check_finite_differences(params, *args, h=1e-5, per_param=4, seed=0):
 
 
 def test_tutorial_preset_gradients_by_finite_differences():
-    from handformer.api import run_forward, setup
     from handformer.config import preset
+    from handformer.families.transformer.run import run_forward, setup
     from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 
     s = setup(preset("tutorial"))

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from handformer import api, narrate
+from handformer.files import tape_json as json_tape
 from handformer.narrate.document import Matrix
-from handformer.render import json_tape
 
 
 def by_id(sections):
@@ -191,7 +191,7 @@ def test_languages_share_section_ids_and_zh_is_chinese(backward_tape):
 
 
 def test_unknown_language_is_a_user_error(tape):
-    from handformer.config import HandformerError
+    from handformer.errors import HandformerError
 
     with pytest.raises(HandformerError, match="en, zh"):
         narrate.build(tape, "fr")
@@ -236,8 +236,8 @@ def test_a_tape_loaded_from_json_without_params_shows_shapes_only(backward_tape)
 
 def test_a_batched_tape_is_told_through_its_first_sentence():
     from handformer.config import preset
-    from handformer.model import forward, init_params
-    from handformer.tape import Tape
+    from handformer.engine.tape import Tape
+    from handformer.families.transformer.model import forward, init_params
     from handformer.text import TUTORIAL_DATASET, Vocab
 
     cfg = preset("small")
@@ -265,7 +265,7 @@ def test_a_batched_tape_is_told_through_its_first_sentence():
     dict(src="i", tgt="die"),
 ])
 def test_any_config_narrates_in_both_languages(overrides):
-    from handformer.render.terminal import render_text
+    from handformer.render.terminal.screen import render_text
 
     tape = api.walk(backward=True, **overrides)
     en, zh = narrate.build(tape, "en"), narrate.build(tape, "zh")

@@ -3,7 +3,7 @@
 import pytest
 
 from handformer import api, narrate
-from handformer.config import HandformerError
+from handformer.errors import HandformerError
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from handformer import errata
-from handformer.ops import OPS
+from handformer.engine.ops import OPS
+from handformer.families.transformer import errata
 
 RNG = np.random.default_rng(1234)
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from handformer.config import HandformerError
+from handformer.errors import HandformerError
 from handformer.train.optim import SGD, Adam, clip_grad_norm, make_optimizer, warmup_lr
 
 SHAPES = {"w": (3, 4), "b": (4,)}

@@ -13,7 +13,7 @@ import pytest
 
 import handformer
 from handformer.cli import main
-from handformer.io import OutputError, atomic_write
+from handformer.files.io import OutputError, atomic_write
 from handformer.render import registry
 
 STEP = "encoder.0.self_attn.head.0.scores"  # what the figures draw
@@ -132,7 +132,7 @@ def test_the_registry_returns_and_never_writes(tape, tmp_path, monkeypatch):
         raise AssertionError("a renderer wrote a file")
 
     monkeypatch.setattr(os, "replace", refuse)
-    monkeypatch.setattr("handformer.io.atomic_write", refuse)
+    monkeypatch.setattr("handformer.files.io.atomic_write", refuse)
     options = registry.Options(step=STEP, steps="4")
     for name in registry.names():
         out = registry.render(tape, name, options)

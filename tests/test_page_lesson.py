@@ -10,8 +10,8 @@ import numpy as np
 import handformer
 from handformer.narrate import build
 from handformer.narrate.document import Architecture, Block, Matrix, Section
-from handformer.render import html
-from handformer.render.svg_map import architecture_svg, block_of, label_lines
+from handformer.render.html import page as html
+from handformer.render.html.svg_map import architecture_svg, block_of, label_lines
 from lesson_fixture import enrich
 
 

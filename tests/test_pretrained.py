@@ -17,8 +17,8 @@ transformers = pytest.importorskip("transformers")
 
 from handformer import narrate  # noqa: E402
 from handformer.cli import main  # noqa: E402
-from handformer.interop.pretrained import load, pretrained_tape, run  # noqa: E402
-from handformer.narrate.pretrained import explain, head_kind  # noqa: E402
+from handformer.families.bert.load import load, pretrained_tape, run  # noqa: E402
+from handformer.families.bert.story import explain, head_kind  # noqa: E402
 
 SENTENCE = "when you play the game of thrones"
 FOLDER = str(package.get_model_path())

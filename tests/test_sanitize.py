@@ -6,8 +6,8 @@ from xml.etree.ElementTree import Element, SubElement
 
 import pytest
 
-from handformer.render.sanitize import MATHML_NS, mathml
-from handformer.render.tex import to_mathml
+from handformer.render.common.sanitize import MATHML_NS, mathml
+from handformer.render.common.tex import to_mathml
 
 NS = f'xmlns="{MATHML_NS}"'
 

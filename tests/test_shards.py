@@ -12,10 +12,11 @@ from click.testing import CliRunner
 
 import handformer
 from handformer import i18n, narrate
-from handformer.api import run_forward, setup
 from handformer.cli import main
 from handformer.config import preset
-from handformer.render import markdown, terminal
+from handformer.families.transformer.run import run_forward, setup
+from handformer.render import markdown
+from handformer.render.terminal import screen as terminal
 from handformer.train.data import default_pairs
 from test_i18n_marked import document_words, marked, unmarked
 

@@ -3,9 +3,9 @@
 import numpy as np
 
 from handformer.config import preset
+from handformer.engine.tape import Tape
+from handformer.families.transformer.model import forward, init_params
 from handformer.interop.torch_ref import TorchReference
-from handformer.model import forward, init_params
-from handformer.tape import Tape
 
 
 def test_small_preset_matches_torch_at_every_stage():

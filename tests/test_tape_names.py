@@ -5,8 +5,8 @@ FFN (its ReLU output is ``ffn.out``), no final norm, no padding (so no encoder `
 Per-head slices (``head.{i}.*``) follow each attention's ``z``.
 """
 
-from handformer.api import run_forward, setup
 from handformer.config import preset
+from handformer.families.transformer.run import run_forward, setup
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 
 GOLDEN = """
@@ -75,8 +75,8 @@ def test_names_of_a_deeper_padded_model():
     """Layers are numbered from 0, final norms appear when on, masked steps where masks are."""
     import numpy as np
 
-    from handformer.model import forward, init_params
-    from handformer.tape import Tape
+    from handformer.engine.tape import Tape
+    from handformer.families.transformer.model import forward, init_params
 
     cfg = preset("small", layers=3)
     tape = Tape(init_params(cfg, 25))

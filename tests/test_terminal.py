@@ -10,7 +10,7 @@ import pytest
 from handformer import api, narrate
 from handformer.narrate.document import Matrix, Section
 from handformer.narrate.unicode_math import to_text
-from handformer.render.terminal import render_text
+from handformer.render.terminal.screen import render_text
 
 GOLDEN = Path(__file__).parent / "golden" / "terminal" / "tutorial_en_100.txt"
 
@@ -105,7 +105,7 @@ def test_latex_becomes_readable_text(latex, expected):
 
 
 def test_every_op_formula_converts_without_latex_left():
-    from handformer.ops import OPS
+    from handformer.engine.ops import OPS
 
     for op in OPS.values():
         for grad in (False, True):
@@ -114,7 +114,7 @@ def test_every_op_formula_converts_without_latex_left():
 
 
 def test_cell_widths_by_hand():
-    from handformer.render.ansi import cells, fit
+    from handformer.render.terminal.ansi import cells, fit
 
     assert cells("abc") == 3 and cells("中文") == 4 and cells("e\u0301") == 1
     assert cells("“你好”，x") == 2 + 4 + 2 + 1  # curly quotes 1 cell, the full-width comma 2
@@ -124,7 +124,7 @@ def test_cell_widths_by_hand():
 def test_one_cell_ranges_agree_with_unicodedata():
     import unicodedata
 
-    from handformer.render.ansi import ONE_CELL_RANGES
+    from handformer.render.terminal.ansi import ONE_CELL_RANGES
 
     for a, b in ONE_CELL_RANGES:
         for code in range(a, b + 1):
@@ -158,7 +158,7 @@ def test_colours_on_a_terminal_and_no_color(tape, monkeypatch, capsys):
 
 
 def test_chinese_panels_line_up(tape):
-    from handformer.render.ansi import cells
+    from handformer.render.terminal.ansi import cells
 
     text = render_text(narrate.build(tape, "zh"), width=80)
     boxed = [line for line in text.splitlines() if line.startswith("│")]

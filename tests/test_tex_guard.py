@@ -7,12 +7,12 @@ import re
 import pytest
 
 import handformer
-from handformer.config import HandformerError
+from handformer.errors import HandformerError
+from handformer.files.tape_json import dumps, loads
 from handformer.narrate import build
 from handformer.render import markdown
-from handformer.render.json_tape import dumps, loads
+from handformer.render.common.tex_guard import check_symbols, markdown_math, symbol_problem
 from handformer.render.markdown import code_span
-from handformer.render.tex_guard import check_symbols, markdown_math, symbol_problem
 
 
 @pytest.mark.parametrize("symbol", ["W^{Q(1)}", r"\mathrm{MHA}", r"\sqrt{32}", "S'^{(1)}",

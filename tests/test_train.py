@@ -5,7 +5,8 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import HandformerError, preset
+from handformer.config import preset
+from handformer.errors import HandformerError
 from handformer.text import TextError
 from handformer.train import checkpoint, loop
 from handformer.train.data import (

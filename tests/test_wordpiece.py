@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from handformer.config import HandformerError
-from handformer.wordpiece import WordPiece, normalize, split_words
+from handformer.errors import HandformerError
+from handformer.families.bert.wordpiece import WordPiece, normalize, split_words
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the reference tokenizer: from its folder only
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

@@ -12,18 +12,18 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from handformer.api import run_forward, setup
 from handformer.cli import main
-from handformer.config import HandformerError
 from handformer.config import preset as make_preset
+from handformer.errors import HandformerError
+from handformer.families.transformer.run import run_forward, setup
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 
 openpyxl = pytest.importorskip("openpyxl", reason="reading workbooks back needs openpyxl")
 pytest.importorskip("xlsxwriter", reason="--format xlsx needs XlsxWriter (handformer[xlsx])")
 
-from handformer.render.xlsx import render_xlsx  # noqa: E402
-from handformer.render.xlsx_formulas import MASKED  # noqa: E402
-from handformer.render.xlsx_layout import defined_name  # noqa: E402
+from handformer.render.xlsx.formulas import MASKED  # noqa: E402
+from handformer.render.xlsx.layout import defined_name  # noqa: E402
+from handformer.render.xlsx.workbook import render_xlsx  # noqa: E402
 
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 needs_libreoffice = pytest.mark.skipif(

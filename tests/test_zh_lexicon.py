@@ -5,14 +5,14 @@ import sys
 
 import pytest
 
-from handformer.render import breaks, lexicon
-from handformer.render.wrap import wrap
+from handformer.render.common import breaks, lexicon
+from handformer.render.terminal.wrap import wrap
 
 
 def test_the_shipped_lexicon_is_made_from_the_tables_as_they_are():
     pytest.importorskip("jieba", reason="the lexicon is made by jieba (pip install jieba)")
     assert lexicon.generated() == lexicon.LEXICON.read_text(encoding="utf-8"), (
-        "i18n/zh_words.txt is stale: regenerate it with python -m handformer.render.lexicon")
+        "i18n/zh_words.txt is stale: regenerate it with python -m handformer.render.common.lexicon")
 
 
 def test_the_lexicon_holds_words_of_two_or_more_characters_with_a_hanzi():
@@ -80,7 +80,7 @@ def test_the_page_filter_escapes_first_then_marks_the_breaks():
     pytest.importorskip("jinja2", reason="the page needs jinja2")
     from markupsafe import Markup
 
-    from handformer.render.html import with_breaks
+    from handformer.render.html.page import with_breaks
 
     hostile = "自注意力<script>alert('多头')</script>&amp;"
     out = with_breaks(hostile)

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import open_page
 from handformer import i18n
-from handformer.render import html
+from handformer.render.html import page as html
 from zh_words import HAN, split_words
 
 pytestmark = [pytest.mark.browser,

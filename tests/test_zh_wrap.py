@@ -5,7 +5,8 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.render import breaks, terminal
+from handformer.render.common import breaks
+from handformer.render.terminal import screen as terminal
 from zh_words import hanzi_line_breaks, split_words, terminal_text
 
 pytest.importorskip("jieba", reason="jieba judges the breaks (pip install jieba)")

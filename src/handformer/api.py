@@ -1,168 +1,26 @@
-"""The pipeline in one call: sentences in, a tape with every step (and, if asked, every gradient).
+"""The Python API in one call: sentences in, a tape with every step (and, if asked, every
+gradient), through the same pipeline as `handformer walk` and the web app.
 
     >>> import handformer
     >>> tape = handformer.walk()                      # the tutorial's example
     >>> tape["generator.probs"].shape
     (6, 25)
     >>> tape = handformer.walk(src="the storm", tgt="he brings the storm", preset="small")
+    >>> tape = handformer.walk(src="winter is coming", pretrained="all-minilm-l6-v2")
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import numpy as np
-
-from . import errata
-from .config import Config, HandformerError
-from .config import preset as make_preset
-from .limits import check_walk
-from .model import forward, init_params
-from .tape import Tape
-from .text import (
-    END,
-    TUTORIAL_DATASET,
-    TUTORIAL_SRC,
-    TUTORIAL_TGT,
-    Vocab,
-    make_example,
-    read_corpus,
-)
-
-
-@dataclass
-class Setup:
-    """Everything a run starts from: config, dataset, vocabulary and parameters."""
-
-    config: Config
-    dataset: list[str]
-    vocab: Vocab
-    params: dict[str, np.ndarray]
-    trained: dict | None = None  # for a checkpoint: its epochs and its initial weights
-
-
-def setup(config: Config, corpus: str | None = None, weights: str | None = None,
-          dataset: list[str] | None = None, checkpoint: str | None = None,
-          tokenizer: str = "tutorial") -> Setup:
-    """Dataset (the tutorial's, a corpus file, or ``dataset``'s sentences), vocabulary (split
-    by ``tokenizer``), and parameters (fresh or loaded). A ``checkpoint`` written by
-    ``handformer train`` brings its own config, vocabulary and weights."""
-    if checkpoint is not None:
-        return setup_from_checkpoint(checkpoint)
-    if dataset is None:
-        dataset = read_corpus(corpus) if corpus else list(TUTORIAL_DATASET)
-    vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
-    if weights is None:
-        return Setup(config, dataset, vocab, init_params(config, len(vocab)))
-    from .interop.weights import load_weights
-
-    params, config, vocab = load_weights(weights, config, vocab)
-    return Setup(config, dataset, vocab, params)
-
-
-def setup_from_checkpoint(path: str) -> Setup:
-    """The trained model as saved: its config, vocabulary and weights (as float64, the walk's
-    number type), and as dataset the sentences it was trained on when they can be read."""
-    from .train.checkpoint import load
-    from .train.datasets import licence_of, source_sentences
-
-    ckpt = load(path)
-    params = {name: np.asarray(value, dtype=np.float64) for name, value in ckpt.params.items()}
-    trained = {"checkpoint": str(path), "epochs": ckpt.epoch,
-               "initial": init_params(ckpt.config, len(ckpt.vocab)),
-               "licence": licence_of(ckpt.run.get("pairs", "default")),
-               "pairs": ckpt.run.get("pairs", "default")}
-    return Setup(ckpt.config, source_sentences(ckpt.run.get("pairs", "default")), ckpt.vocab,
-                 params, trained)
-
-
-def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
-    """One sentence pair through the model, every step on the tape, the loss last."""
-    example = make_example(s.vocab, src, tgt, s.config.max_len)
-    check_walk(s.config, len(example.src_ids), len(example.tgt_ids), len(s.vocab))
-    tape = Tape(s.params, record=record)
-    tape.meta.update(
-        family="transformer", config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,
-        tokenizer=s.vocab.tokenizer,
-        src={"tokens": example.src_tokens, "ids": example.src_ids},
-        tgt={"tokens": example.tgt_tokens, "ids": example.tgt_ids},
-        target={"tokens": example.out_tokens, "ids": example.out_ids},
-    )
-    logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
-    targets = np.asarray(example.out_ids)
-    if s.trained:
-        tape.meta["trained"] = {"checkpoint": s.trained["checkpoint"],
-                                "epochs": s.trained["epochs"],
-                                "untrained_p_target": _target_probs(s, example)}
-        if s.trained["licence"]:
-            tape.meta["dataset_licence"] = s.trained["licence"]
-    tape.run("loss", "cross_entropy", [logits],
-             {"targets": targets, "weights": np.ones(targets.shape),
-              "smoothing": s.config.label_smoothing},
-             symbols={"out": "L", "x": r"\mathrm{logits}"})
-    errata.annotate(tape)
-    return tape
-
-
-def _target_probs(s: Setup, example) -> list[float]:
-    """p(target) at each position under the checkpoint's initial weights (same config and
-    seed): what the untrained walk of this model shows, for a before/after comparison."""
-    tape = Tape(s.trained["initial"], record=False)
-    forward(tape, s.config, example.src_ids, example.tgt_ids)
-    p = tape["generator.probs"]
-    return [float(p[t, i]) for t, i in enumerate(example.out_ids)]
-
-
-def run_backward(tape: Tape, lr: float) -> None:
-    """The reverse pass, then one plain SGD step θ ← θ − η g, recorded for showing."""
-    grads = tape.backward("loss")
-    tape.meta["update"] = {"optimizer": "sgd", "lr": lr}
-    tape.updates = {name: (value, grads[name], value - lr * grads[name])
-                    for name, value in tape.params.items() if name in grads}
-    after = {name: tape.updates[name][2] if name in tape.updates else value
-             for name, value in tape.params.items()}
-    tape.meta["update"]["loss_after"] = _loss_with(tape, after)
-
-
-def _loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:
-    """The same sentence pair's loss under other parameters (the updated ones): a second forward
-    pass, so the narration can tell the loss after the update without computing anything."""
-    config = Config.from_dict(tape.meta["config"])
-    again = Tape(params, record=False)
-    logits = forward(again, config, tape.index["src.ids"].value, tape.index["tgt.ids"].value)
-    loss = tape.index["loss"]
-    again.run("loss", loss.op, [logits], dict(loss.attrs))
-    return float(np.asarray(again.value("loss")).reshape(-1)[0])
-
-
-def run_shards(s: Setup, n_shards: int) -> dict:
-    """For one step, the gradient of the corpus's first pairs as one batch and as ``n_shards``
-    data shards put back together (train/shards.py): what ``tape.meta["shards"]`` holds."""
-    from .train.shards import MAX_PAIRS, shard_gradients
-
-    pairs = training_pairs(s)[:MAX_PAIRS]
-    return shard_gradients(s.params, s.config, s.vocab, pairs, n_shards, s.vocab.id(END))
-
-
-def training_pairs(s: Setup) -> list[tuple[str, str]]:
-    """The sentence pairs the walk's corpus gives, as `handformer train` reads them: each line
-    cut at its first comma, or the named dataset a checkpoint was trained on."""
-    from .train.data import pairs_from_lines
-    from .train.datasets import is_dataset, load_pairs
-
-    source = (s.trained or {}).get("pairs", "default")
-    if source == "default":
-        return pairs_from_lines(s.dataset)
-    if is_dataset(source):
-        return load_pairs(source)
-    raise HandformerError("--shards needs the pairs the checkpoint was trained on, and its "
-                          "pairs file is never opened (a checkpoint could name any file)")
+from . import pipeline
+from .engine.tape import Tape
+from .text import TUTORIAL_SRC, TUTORIAL_TGT
 
 
 def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutorial",
          corpus: str | None = None, weights: str | None = None, backward: bool = False,
          lr: float = 0.1, checkpoint: str | None = None, tokenizer: str = "tutorial",
-         shards: int | None = None, **overrides) -> Tape:
+         shards: int | None = None, family: str | None = None, pretrained: str | None = None,
+         **overrides) -> Tape:
     """Compute every step for one sentence pair and return the tape.
 
     ``overrides`` are Config fields (``d_model=8, heads=2, ...``). With ``backward=True`` the
@@ -171,20 +29,16 @@ def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutori
     train`` with its own config and vocabulary (``preset`` and ``overrides`` are then ignored).
     ``tokenizer`` splits the sentences: "tutorial", "words", "char" or "jieba". ``shards``
     (with ``backward``) also computes one step's gradient of the corpus's pairs as a whole
-    batch and as that many data shards (``tape.meta["shards"]``).
+    batch and as that many data shards (``tape.meta["shards"]``). ``family`` names a model
+    family of the registry (default: the encoder-decoder); ``pretrained`` walks ``src``
+    through a pretrained model instead (a folder, or "all-minilm-l6-v2").
     """
-    check_shards_flag(shards, backward)
-    s = setup(make_preset(preset, **overrides), corpus, weights, checkpoint=checkpoint,
-              tokenizer=tokenizer)
-    sharded = run_shards(s, shards) if shards is not None else None
-    tape = run_forward(s, src, tgt)
-    if backward:
-        run_backward(tape, lr)
-    if sharded:
-        tape.meta["shards"] = sharded
-    return tape
-
-
-def check_shards_flag(shards: int | None, backward: bool) -> None:
-    if shards is not None and not backward:
-        raise HandformerError("--shards shows gradients: add --backward")
+    if pretrained:
+        return pipeline.run({"pretrained": pretrained, "src": src}).tape
+    options = {"src": src, "tgt": tgt, "preset": preset, "corpus": corpus, "weights": weights,
+               "backward": backward, "lr": lr, "checkpoint": checkpoint,
+               "tokenizer": tokenizer, "shards": shards, "family": family, **overrides}
+    if checkpoint:  # the checkpoint's own sizes, weights and vocabulary win: the rest is ignored
+        options = {k: options[k] for k in ("src", "tgt", "backward", "lr", "checkpoint",
+                                           "shards", "family")}
+    return pipeline.run(options).tape

@@ -11,7 +11,8 @@ import typing
 
 import click
 
-from .config import Config, HandformerError
+from .config import Config
+from .errors import HandformerError
 from .textsafe import shown
 
 _CONFIG_HELP = {
@@ -148,7 +149,7 @@ class _Commands(click.Group):
 
 @contextlib.contextmanager
 def _streams_and_signals():
-    from .io import ClosedStdout, stdout_failed
+    from .files.io import ClosedStdout, stdout_failed
 
     sys.stdout = ClosedStdout() if sys.stdout is None else sys.stdout
     try:
@@ -185,11 +186,11 @@ def write_output(data: str | bytes, output: str | None, done: str | None = None,
     if output is None:
         if isinstance(data, bytes):
             raise HandformerError("this output is a binary file: give -o FILE")
-        from .io import write_stream
+        from .files.io import write_stream
 
         write_stream(sys.stdout, data)
         return
-    from .io import atomic_write
+    from .files.io import atomic_write
 
     atomic_write(output, data, inputs)
     click.echo(done or f"wrote {output}", err=True)
@@ -201,7 +202,7 @@ def check_outputs(outputs: dict, inputs: dict) -> None:
     twice."""
     from pathlib import Path
 
-    from .io import OutputError, check_output
+    from .files.io import OutputError, check_output
 
     files = {}
     for flag, path in inputs.items():
@@ -227,8 +228,8 @@ def same_file(a, b) -> bool:
 
 def show_sections(sections: list, precision: int, width: int | None) -> None:
     """Narrated sections on the terminal (styled when it is one)."""
-    from .render.ansi import Terminal
-    from .render.terminal import render
+    from .render.terminal.ansi import Terminal
+    from .render.terminal.screen import render
 
     write_output(render(sections, precision, width, Terminal.detect(sys.stdout, width)), None,
                  styled=True)

@@ -12,7 +12,7 @@ import math
 
 import click
 
-from .config import HandformerError
+from .errors import HandformerError
 from .limits import check
 
 

@@ -6,13 +6,7 @@ import dataclasses
 import typing
 from dataclasses import dataclass
 
-
-class HandformerError(Exception):
-    """An error the user can fix; the CLI prints its message and exits with status 2."""
-
-
-class ConfigError(HandformerError, ValueError):
-    """Numbers that do not fit together."""
+from .errors import ConfigError, HandformerError  # noqa: F401  (raised here)
 
 
 @dataclass(frozen=True)

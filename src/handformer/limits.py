@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 
-from .config import HandformerError
+from .errors import (
+    LimitError,  # noqa: F401  (raised here)
+)
 
 ENV = "HANDFORMER_LIMITS"
 MIB = 2**20
@@ -37,8 +39,6 @@ DEFAULTS: dict[str, tuple[int, str]] = {
 }
 
 
-class LimitError(HandformerError):
-    """A size over its limit, refused before anything that large is allocated."""
 
 
 def limit(name: str) -> int:

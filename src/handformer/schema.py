@@ -11,11 +11,9 @@ import math
 import types
 import typing
 
-from .config import HandformerError
-
-
-class SchemaError(HandformerError):
-    """A value of the wrong type, outside its range, or of the wrong shape."""
+from .errors import (
+    SchemaError,  # noqa: F401  (raised here)
+)
 
 
 def integer(value, name: str, lo: int | None = None, hi: int | None = None) -> int:

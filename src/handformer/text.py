@@ -6,7 +6,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .config import HandformerError
+from .errors import (
+    TextError,  # noqa: F401  (raised here)
+)
 from .textsafe import normalized
 from .tokenize import tokenize as split_tokens
 
@@ -20,8 +22,6 @@ TUTORIAL_TGT = "you win or you die"
 
 START, END, PAD, UNK = "<start>", "<end>", "<pad>", "<unk>"
 
-class TextError(HandformerError):
-    """Bad sentences or corpus files."""
 
 
 def tokenize(sentence: str, tokenizer: str = "tutorial") -> list[str]:
@@ -113,7 +113,7 @@ def _tokenizer_hint(vocab: Vocab, unknown: list[str]) -> str:
 
 def read_corpus(path: str | Path) -> list[str]:
     """One sentence per line, UTF-8; blank lines are skipped."""
-    from .io import read_text
+    from .files.io import read_text
 
     return corpus_lines(read_text(path, "corpus file", TextError), f"corpus file {str(path)!r}")
 

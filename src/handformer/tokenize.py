@@ -19,7 +19,9 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .config import HandformerError
+from .errors import (
+    TokenizerError,  # noqa: F401  (raised here)
+)
 
 TOKENIZERS = ("tutorial", "words", "char", "jieba")
 
@@ -31,8 +33,6 @@ _PIECES = re.compile(rf"(?:[^\W{_CJK}]|_)+(?:['’-](?:[^\W{_CJK}]|_)+)*|[{_CJK}
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 
 
-class TokenizerError(HandformerError):
-    """An unknown tokenizer, or one whose package is missing."""
 
 
 def tokenize(sentence: str, tokenizer: str = "tutorial") -> list[str]:

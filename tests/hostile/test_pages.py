@@ -163,7 +163,7 @@ def hostile_tape():
 
 @pytest.mark.parametrize("where", ["page", "notebook"])
 def test_converter_output_is_sanitised(hostile_tape, browser, tmp_path, where):
-    from handformer.render import html
+    from handformer.render.html import page as html
 
     if where == "page":
         text = html.render(hostile_tape)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from handformer.api import run_forward, setup
 from handformer.config import preset
+from handformer.families.transformer.run import run_forward, setup
 
 from . import test_server_browser as browser_page
 from .test_server_browser import matrix, open_app

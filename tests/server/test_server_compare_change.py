@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from handformer.api import run_backward, run_forward, setup
 from handformer.config import preset
+from handformer.families.transformer.run import run_backward, run_forward, setup
 
 PAIR = {"src": "you play the game", "tgt": "you win or you die"}
 EDIT = {"param": "decoder.0.cross_attn.w_k", "index": [1, 2], "value": 0.75}

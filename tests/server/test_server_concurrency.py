@@ -7,7 +7,7 @@ import itertools
 from concurrent.futures import ThreadPoolExecutor
 
 import handformer
-from handformer.render.json_tape import dumps
+from handformer.files.tape_json import dumps
 
 from .conftest import Client
 

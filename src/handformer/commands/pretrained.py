@@ -37,7 +37,7 @@ def _common(func):
 @user_errors
 def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json, output):
     """The sentence embedding of each SENTENCE (unit length: mean pooling, L2 normalization)."""
-    from ..interop.pretrained import load, run
+    from ..families.bert.load import load, run
     from ..layout import number
 
     inputs = {"--pretrained folder": pretrained}
@@ -70,7 +70,7 @@ def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json,
 @user_errors
 def similarity(sentences, pretrained, explain, lang, precision, width):
     """Cosine similarity of the sentence embeddings: of A and B, or of every pair."""
-    from ..interop.pretrained import load, similarity_tape
+    from ..families.bert.load import load, similarity_tape
     from ..layout import number
 
     tape = similarity_tape(load(pretrained), list(sentences), record=explain)
@@ -87,14 +87,14 @@ def similarity(sentences, pretrained, explain, lang, precision, width):
 
 
 def _warn(tape) -> None:
-    from ..interop.pretrained import unknown_warnings
+    from ..families.bert.load import unknown_warnings
 
     for line in unknown_warnings(tape):
         click.echo(shown(line), err=True)
 
 
 def _explain(tape, lang: str, precision: int, width) -> None:
-    from ..narrate.pretrained import explain
+    from ..families.bert.story import explain
 
     show_sections(explain(tape, lang), precision, width)
 

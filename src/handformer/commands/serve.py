@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..cli import user_errors
-from ..config import HandformerError
+from ..errors import HandformerError
 
 PUBLIC = ("0.0.0.0", "::", "")
 

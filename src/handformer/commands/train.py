@@ -7,7 +7,7 @@ import click
 from .. import i18n
 from ..cli import LanguageChoice, _config_options, config_from_options, user_errors
 from ..cli_checks import Bounded, Finite
-from ..config import HandformerError
+from ..errors import HandformerError
 from ..textsafe import shown
 from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
@@ -242,7 +242,7 @@ def _summary(run, o: dict, source: str) -> None:
 def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lang, precision,
               width):
     """Translate SENTENCE with a trained checkpoint (greedy, or beam search with --beam)."""
-    from ..decode import translate as run
+    from ..families.transformer.decode import translate as run
     from ..tokenize import detokenize
     from ..train.checkpoint import load
 
@@ -255,7 +255,7 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
                  record=explain, k=top_k)
     if explain:
         from ..cli import show_sections
-        from ..narrate.decode import build
+        from ..families.transformer.explain import build
 
         show_sections(build(result, ckpt.vocab, lang), precision, width)
     click.echo(shown(" ".join(result.tokens) if ckpt.vocab.tokenizer == "tutorial"
@@ -272,7 +272,7 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
 @user_errors
 def evaluate(checkpoint, pairs_file, beam):
     """Loss, perplexity, token accuracy (teacher forcing) and exact match (decoding)."""
-    from ..decode import translate as run
+    from ..families.transformer.decode import translate as run
     from ..train import loop
     from ..train.checkpoint import load
     from ..train.data import encode_pairs

@@ -21,7 +21,7 @@ def verify(**options):
     Exit status 0 if every stage agrees within --tol, 1 if one does not, 2 if torch is
     missing or cannot express this config (e.g. the tutorial preset's d_k 4 with d_model 6).
     """
-    from ..api import setup
+    from ..families.transformer.run import setup
     from ..interop.torch_ref import check_expressible, import_torch
     from ..interop.verify import verify as run_verify
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT

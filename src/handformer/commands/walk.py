@@ -6,18 +6,18 @@ import sys
 
 import click
 
+from .. import pipeline
 from ..cli import (
     LanguageChoice,
     check_outputs,
-    config_from_options,
     model_options,
     user_errors,
     write_output,
 )
 from ..cli_checks import Bounded, Finite
-from ..config import HandformerError
+from ..errors import HandformerError
 from ..render import registry
-from ..render.ansi import Terminal
+from ..render.terminal.ansi import Terminal
 from ..tokenize import TOKENIZERS
 
 
@@ -85,88 +85,36 @@ def walk(**options):
               "--pretrained folder": options.get("pretrained")}
     save = options.pop("save_weights")
     check_outputs({"-o": render["output"], "--save-weights": save}, inputs)
-    if options.get("pretrained"):
-        setup, tape = None, _pretrained_tape(options | {"save_weights": save})
-    else:
-        setup, tape = _tape_from_options(options, render["fmt"])
-    data = rendered(tape, **render)  # every check passed and every byte computed: now write
+    if options.get("pretrained") and save:
+        raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
+                              "model folder, and walks one sentence forward only; drop "
+                              "--save-weights")
+    done = pipeline.run(_options(options), before_backward=_json_fits(render["fmt"]))
+    for line in done.notes:
+        click.echo(line, err=True)
+    data = rendered(done.tape, **render)  # every check passed and every byte computed: now write
     if save:
         from ..interop.weights import save_weights
 
-        save_weights(save, setup.params, setup.config, setup.vocab.tokens,
-                     setup.vocab.specials)
+        model = done.model
+        save_weights(save, model.params, model.config, model.vocab.tokens, model.vocab.specials)
         click.echo(f"wrote {save}", err=True)
     write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 
 
-def _tape_from_options(options: dict, fmt: str = "terminal"):
-    from ..api import check_shards_flag, run_backward, run_forward, run_shards, setup
-    from ..text import TUTORIAL_SRC, TUTORIAL_TGT
-
-    backward, lr, shards = options.pop("backward"), options.pop("lr"), options.pop("shards")
-    check_shards_flag(shards, backward)
-    options.pop("pretrained")
-    if options["checkpoint"]:
-        _refuse_with_checkpoint(options)
-    checkpoint, tokenizer = options.pop("checkpoint"), options.pop("tokenizer") or "tutorial"
-    src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
-    src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
-    corpus = options.pop("corpus")
-    s = setup(config_from_options(options), corpus, options.pop("weights"),
-              checkpoint=checkpoint, tokenizer=tokenizer)
-    if corpus:
-        _warn_tokens(s.dataset, tokenizer)
-    sharded = run_shards(s, shards) if shards is not None else None  # a bad N: refused first
-    tape = run_forward(s, src, tgt)
-    if backward and fmt == "json":
-        from ..render.json_tape import check_backward_fits
-
-        check_backward_fits(tape)  # before the reverse pass spends the time and memory
-    if backward:
-        run_backward(tape, lr)
-    if sharded:
-        tape.meta["shards"] = sharded
-    return s, tape
+def _options(options: dict) -> dict:
+    """The command line's options as the pipeline reads them (--layers is a config field)."""
+    return {k: v for k, v in options.items() if not (k == "pretrained" and v is None)}
 
 
-def _warn_tokens(sentences, tokenizer: str) -> None:
-    from ..tokenize import corpus_warning
+def _json_fits(fmt: str):
+    """For --format json: refuse, after the forward pass and before the reverse pass spends the
+    time and memory, a tape whose gradients would not fit the tape file's limit."""
+    if fmt != "json":
+        return None
+    from ..files.tape_json import check_backward_fits
 
-    warning = corpus_warning(sentences, tokenizer)
-    if warning:
-        click.echo(f"note: {warning}", err=True)
-
-
-def _refuse_with_checkpoint(options: dict) -> None:
-    """A checkpoint brings its own sizes, weights and vocabulary: flags that set them clash."""
-    given = [k for k, v in options.items() if k not in ("src", "tgt", "preset", "checkpoint")
-             and v is not None]
-    if options["preset"] != "tutorial":
-        given.append("preset")
-    if given:
-        flags = ", ".join("--" + k.replace("_", "-") for k in sorted(given))
-        raise HandformerError(f"--checkpoint reads its sizes, weights and vocabulary from the "
-                              f"checkpoint; drop {flags}")
-
-
-def _pretrained_tape(options: dict):
-    from ..interop.pretrained import pretrained_tape, unknown_warnings
-
-    if not options.get("src"):
-        raise HandformerError("--pretrained needs a sentence: --src \"...\"")
-    given = [k for k, v in options.items() if k not in ("pretrained", "src", "lr", "preset")
-             and v not in (None, False)]
-    if options["preset"] != "tutorial":
-        given.append("preset")
-    if given:
-        flags = ", ".join("--" + k.replace("_", "-") for k in sorted(given))
-        raise HandformerError(
-            f"--pretrained reads its sizes, weights and vocabulary from the model folder, and "
-            f"walks one sentence forward only; drop {flags}")
-    tape = pretrained_tape(options["pretrained"], options["src"])
-    for line in unknown_warnings(tape):
-        click.echo(line, err=True)
-    return tape
+    return check_backward_fits
 
 
 def rendered(tape, lang="en", precision=3, steps=None, fmt="terminal", output=None,
@@ -186,8 +134,8 @@ def rendered(tape, lang="en", precision=3, steps=None, fmt="terminal", output=No
 @user_errors
 def render_command(tape_file, **render):
     """Render a tape saved with `walk --format json` without recomputing it."""
-    from ..io import read_text
-    from ..render.json_tape import TapeFormatError, loads
+    from ..files.io import read_text
+    from ..files.tape_json import TapeFormatError, loads
 
     inputs = {"tape": tape_file}
     check_outputs({"-o": render["output"]}, inputs)

@@ -1,8 +1,8 @@
-"""The model families by name: each declares its config, parameters, forward, story and loader.
+"""The model families by name: each declares everything the pipeline needs to run it.
 
-``tape.meta["family"]`` names the family a tape was computed by; narration and the renderers
-find what they need here and know no family by name. A new family is one module that calls
-``register`` (docs/tape.md, "Model families").
+``tape.meta["family"]`` names the family a tape was computed by; the pipeline, narration and
+the renderers find what they need here and know no family by name. A new family is one folder
+(``families/<name>/``) whose ``__init__`` calls ``register`` (docs/tape.md, "Model families").
 """
 
 from __future__ import annotations
@@ -11,9 +11,13 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..config import HandformerError
+from ..errors import HandformerError
 
-BUILT_IN = ("transformer", "bert")  # modules of this package, imported on first lookup
+BUILT_IN = ("transformer", "bert")  # folders of this package, imported on first lookup
+
+
+def _no_notes(model, tape) -> list[str]:
+    return []
 
 
 @dataclass(frozen=True)
@@ -23,7 +27,15 @@ class Family:
     ``config``: the sizes' dataclass; ``param_shapes(cfg, …)``: parameter name → shape;
     ``forward(tape, cfg, …)``: every step onto a tape; ``story(tape)``: the narrator functions,
     in order, each called with a ``narrate.context.Ctx`` (its sentences are keys of the
-    handformer.i18n tables); ``load``: what builds a ready model (parameters and vocabulary).
+    handformer.i18n tables).
+
+    What the pipeline runs: ``prepare(options)`` builds the config from the options, checks it
+    and returns a ready model (config, vocabulary, parameters); ``walk(model, options)`` puts
+    one input's every step on a tape (the loss and the errata pass included);
+    ``backward(tape, model, options)`` adds every gradient and one update (None: the family has
+    no backward pass by hand); ``notes(model, tape)``: lines the user should read (warnings);
+    ``decode``: what translates or generates, if the family does. ``pretrained``: ``prepare``
+    reads ``options["pretrained"]``, a model folder or a known model's name.
     """
 
     name: str
@@ -31,7 +43,12 @@ class Family:
     param_shapes: Callable
     forward: Callable
     story: Callable
-    load: Callable
+    prepare: Callable
+    walk: Callable
+    backward: Callable | None = None
+    notes: Callable = _no_notes
+    decode: Callable | None = None
+    pretrained: bool = False
 
 
 FAMILIES: dict[str, Family] = {}
@@ -46,16 +63,33 @@ def get(name: str) -> Family:
     if name not in FAMILIES and name in BUILT_IN:
         importlib.import_module(f"{__package__}.{name}")
     if name not in FAMILIES:
-        known = sorted(set(FAMILIES) | set(BUILT_IN))
-        raise HandformerError(f"unknown model family {name!r}; known: {', '.join(known)}")
+        raise HandformerError(f"unknown model family {name!r}; known: {', '.join(names())}")
     return FAMILIES[name]
+
+
+def names() -> list[str]:
+    """Every family: the built-in ones and any registered since."""
+    return sorted(set(FAMILIES) | set(BUILT_IN))
 
 
 def family_of(tape) -> Family:
     """The family that computed ``tape``: meta["family"]; a tape saved before families were
     named says meta["kind"] == "bert" or nothing (the encoder-decoder)."""
-    name = tape.meta.get("family") or tape.meta.get("kind") or "transformer"
-    return get(name)
+    return get(name_of(tape.meta))
+
+
+def name_of(meta: dict) -> str:
+    """The family named by a tape's meta (or a tape file's top level)."""
+    return meta.get("family") or meta.get("kind") or "transformer"
+
+
+def for_pretrained() -> Family:
+    """The family that loads pretrained model folders."""
+    load_all()
+    for family in FAMILIES.values():
+        if family.pretrained:
+            return family
+    raise HandformerError("no model family loads pretrained models")
 
 
 def load_all() -> None:

@@ -15,7 +15,7 @@ import importlib
 import pkgutil
 import string
 
-from ..config import HandformerError
+from ..errors import HandformerError
 
 FIRST = "en"  # the reference language: listed first, the HTML page's base sections
 SETTINGS = ("lang.tag", "lang.font", "lang.wrap", "figure.fonts")  # settings, not sentences

@@ -9,16 +9,9 @@ import math
 
 import numpy as np
 
-from ..config import Config, HandformerError
+from ..config import Config
+from ..errors import HandformerError, TorchMissing, TorchUnsupported  # noqa: F401  (raised here)
 from .weights import _params_from_torch, to_state_dict
-
-
-class TorchMissing(HandformerError):
-    """torch is an optional extra."""
-
-
-class TorchUnsupported(HandformerError):
-    """A config that torch.nn.Transformer cannot express."""
 
 
 def import_torch():

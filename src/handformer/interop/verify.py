@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..api import Setup
-from ..model import forward
-from ..tape import Tape
+from ..engine.tape import Tape
+from ..families.transformer.model import forward
+from ..families.transformer.run import Setup
 from ..text import PAD, make_example
 from .torch_ref import TorchReference, check_expressible, import_torch
 

@@ -14,7 +14,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..config import Config, ConfigError, HandformerError
+from ..config import Config
+from ..errors import (
+    ConfigError,
+    WeightsError,  # noqa: F401  (raised here)
+)
 from ..limits import limit
 from ..schema import SchemaError, string, strings
 from ..text import END, PAD, START, UNK, Vocab
@@ -25,8 +29,6 @@ FORMAT = "handformer.weights/1"
 _NORMS = {"ln1": "norm1", "ln2": "norm2", "ln3": "norm3"}
 
 
-class WeightsError(HandformerError):
-    """A weights file that cannot be used."""
 
 
 def to_state_dict(params: dict[str, np.ndarray], cfg: Config) -> dict[str, np.ndarray]:
@@ -68,7 +70,7 @@ def _layer_to_torch(params, cfg: Config, side: str, i: int) -> dict:
 
 def from_state_dict(state: dict[str, np.ndarray], cfg: Config, vocab_size: int) -> dict:
     """The inverse of ``to_state_dict``; every tensor's name and shape is checked."""
-    from ..model import param_shapes
+    from ..families.transformer.model import param_shapes
 
     expected = to_state_dict({n: np.zeros(s) for n, (s, _) in param_shapes(cfg, vocab_size).items()}, cfg)
     missing = sorted(set(expected) - set(state))
@@ -94,7 +96,7 @@ def _name_mismatch(missing, extra) -> str:
 
 
 def _params_from_torch(state, cfg: Config, vocab_size: int) -> dict[str, np.ndarray]:
-    from ..model import param_shapes
+    from ..families.transformer.model import param_shapes
 
     params = {}
     for name in param_shapes(cfg, vocab_size):
@@ -146,7 +148,7 @@ def save_weights(path, params, cfg: Config, vocab: list[str], specials=()) -> No
     the special tokens are listed, so a word such as <b> is never taken for one."""
     from safetensors.numpy import save
 
-    from ..io import atomic_write
+    from ..files.io import atomic_write
 
     meta = {"format": FORMAT, "config": json.dumps(cfg.to_dict()), "vocab": json.dumps(vocab),
             "specials": json.dumps(list(specials))}
@@ -158,7 +160,7 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
     from safetensors import SafetensorError
     from safetensors.numpy import load
 
-    from ..io import read_bytes
+    from ..files.io import read_bytes
 
     path = Path(path)
     raw = read_bytes(path, "weights file", WeightsError, limit="file_mib", streams=False)

@@ -18,7 +18,7 @@ def build(tape, lang: str = "en", level: str = "steps") -> list[Section]:
 
     ``level``: "overview" (the overview, one line per step, the recap), "steps" (every step,
     each explanation told once and then referred to) or "all" (every explanation every time)."""
-    from ..config import HandformerError
+    from ..errors import HandformerError
     from ..families.registry import family_of
     from . import flow, places
     from .context import Ctx

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ..formula import head, prime, sup, transpose
+from ..engine.formula import head, prime, sup, transpose
 from .context import MAX_HEADS, Ctx, dims, f3, mark, row_text
 from .document import Matrix, Section
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..formula import head
+from ..engine.formula import head
 from . import names
 from .context import MAX_HEADS, Ctx, dims, f3, mark
 from .document import Section

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errata, i18n
-from ..ops import OPS
+from .. import i18n
+from ..engine.ops import OPS
+from ..families.transformer import errata
 from .document import Callout, Highlight, Matrix, Section
 
 # The tutorial's step numbers as the language tells them (English "7", Chinese "第七步").

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ..formula import prime, sub
+from ..engine.formula import prime, sub
 from ..text import tokenize
 from .context import Ctx, dims, f3, mark, row_text
 from .document import Section

@@ -4,7 +4,7 @@ the forward pass (never "∂L/∂decoder.0.ffn.pre" or an underscore turned into
 
 from __future__ import annotations
 
-from ..formula import sub, sup
+from ..engine.formula import sub, sup
 from .context import Ctx
 from .unicode_math import to_text
 

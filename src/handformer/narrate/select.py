@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..config import HandformerError
+from ..errors import HandformerError
 from .document import Section
 
 _NUMBER = re.compile(r"^(\d+)([a-z]?)$")

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from .. import i18n, layout
-from ..config import HandformerError
+from ..errors import HandformerError
 from ..narrate.document import Matrix, Section
-from . import colour, grids
-from .tex import FormulaError, mathtext, warn
+from .common import colour, grids
+from .common.tex import FormulaError, mathtext, warn
 
 CELL, ROW = 0.55, 0.3  # inches per cell: width, height
 LABELS, HEAD, FOOT = 0.9, 1.5, 0.5  # inches: row labels, title and formula, shape below

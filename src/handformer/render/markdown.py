@@ -13,8 +13,8 @@ import re
 from .. import i18n, layout
 from ..narrate.document import Callout, Matrix, Section
 from ..narrate.unicode_math import to_text
-from . import grids
-from .tex_guard import markdown_math
+from .common import grids
+from .common.tex_guard import markdown_math
 
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~$])")
 _MD_LINE_START = re.compile(r"^(\s*)([#+-])", flags=re.M)  # a heading or a list item

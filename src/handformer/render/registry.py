@@ -13,11 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..config import HandformerError
+from ..errors import HandformerError
 
 if TYPE_CHECKING:
-    from ..tape import Tape
-    from .ansi import Terminal
+    from ..engine.tape import Tape
+    from .terminal.ansi import Terminal
 
 
 @dataclass(frozen=True)
@@ -76,13 +76,13 @@ def _sections(tape: Tape, options: Options) -> list:
 
 
 def _terminal(tape: Tape, o: Options) -> str:
-    from .terminal import render as draw
+    from .terminal.screen import render as draw
 
     return draw(_sections(tape, o), o.precision, o.width, o.terminal)
 
 
 def _json(tape: Tape, o: Options) -> str:
-    from .json_tape import dumps
+    from ..files.tape_json import dumps
 
     return dumps(tape)
 
@@ -94,7 +94,7 @@ def _markdown(tape: Tape, o: Options) -> str:
 
 
 def _html(tape: Tape, o: Options) -> str:
-    from .html import render as draw
+    from .html.page import render as draw
 
     return draw(tape, precision=o.precision, steps=o.steps, lang=o.lang, level=o.level)
 
@@ -109,7 +109,7 @@ def _figure(fmt: str) -> Callable[[Tape, Options], bytes]:
 
 
 def _xlsx(tape: Tape, o: Options) -> bytes:
-    from .xlsx import render_xlsx
+    from .xlsx.workbook import render_xlsx
 
     return render_xlsx(tape, lang=o.lang, precision=o.precision)
 

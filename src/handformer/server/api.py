@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
-from ..config import HandformerError
+from ..errors import HandformerError
 from . import compare as diff
 from . import pages
 from .change import apply as apply_change
@@ -75,12 +75,7 @@ async def walk(request: Request) -> Response:
 
 
 def _tape(w):
-    from ..api import run_backward, run_forward
-
-    tape = run_forward(w.setup, w.src, w.tgt)
-    if w.backward:
-        run_backward(tape, w.lr)
-    return tape
+    return w.tape()
 
 
 @handles_errors

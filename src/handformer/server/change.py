@@ -2,7 +2,7 @@
 
 ``edit`` sets one number of one parameter ({"param": name, "index": [i, j], "value": x});
 ``train_steps`` (N) replaces the second run's weights by those after N steps of the walk's own
-update rule (api.run_backward: plain SGD, θ ← θ − η g, η the walk's "lr") on its sentence pair.
+update rule (the family's backward: plain SGD, θ ← θ − η g, η the walk's "lr") on its sentence pair.
 The edit comes first, so both together mean "train from the edited weights".
 """
 
@@ -63,9 +63,7 @@ def changed_params(walk, change: Change) -> dict:
 
 
 def _sgd_step(walk, params: dict) -> dict:
-    from ..api import run_forward
-
-    tape = run_forward(replace(walk.setup, params=params), walk.src, walk.tgt)
+    tape = replace(walk, setup=replace(walk.setup, params=params), backward=False).tape()
     grads = tape.backward("loss")
     return {k: v - walk.lr * grads[k] if k in grads else v for k, v in params.items()}
 

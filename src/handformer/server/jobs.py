@@ -10,7 +10,7 @@ import secrets
 import threading
 import time
 
-from ..config import HandformerError
+from ..errors import HandformerError
 from ..train import loop
 from .limits import Limits, RequestError
 from .sessions import LRU, Session

@@ -9,9 +9,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .. import i18n
-from ..render import html, html_view
-from ..render.json_tape import dumps
-from ..render.json_tape import encode_array as json_array  # noqa: F401  (compare.py)
+from ..files.tape_json import dumps
+from ..files.tape_json import encode_array as json_array  # noqa: F401  (compare.py)
+from ..render.html import page as html
+from ..render.html import view as html_view
 
 _PANELS = ('{% from "panels.html.j2" import panel with context %}'
            '{% for p in panels %}{{ panel(p, langs) }}{% endfor %}')
@@ -34,7 +35,7 @@ def walk_panels(tape, precision: int = 3) -> dict:
 
 def decode_panels(result, vocab, precision: int = 3) -> dict:
     """The decoding steps of a translation (`translate --explain`) as panels."""
-    from ..narrate.decode import build
+    from ..families.transformer.explain import build
 
     return _panels({code: build(result, vocab, code) for code in i18n.languages()}, precision)
 

@@ -11,9 +11,11 @@ import re
 import typing
 from dataclasses import dataclass
 
-from ..api import Setup, setup
+from .. import pipeline
 from ..cli import CONFIG_FIELDS, config_from_options
-from ..config import PRESETS, Config, HandformerError
+from ..config import PRESETS, Config
+from ..errors import HandformerError
+from ..families.registry import Family
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, corpus_lines
 from .limits import Limits, RequestError, check_caps, check_corpus, check_model, check_sentence
 
@@ -23,13 +25,23 @@ _HINTS = typing.get_type_hints(Config)
 
 @dataclass
 class Walk:
-    """One walk request, checked: the run's setup, the sentences and the backward switch."""
+    """One walk request, checked: the run's family and model (config, vocabulary, parameters,
+    from pipeline.prepare), the sentences and the backward switch."""
 
-    setup: Setup
+    family: Family
+    setup: typing.Any
     src: str
     tgt: str
     backward: bool = False
     lr: float = 0.1
+
+    def options(self) -> dict:
+        """What pipeline.finish reads."""
+        return {"src": self.src, "tgt": self.tgt, "backward": self.backward, "lr": self.lr}
+
+    def tape(self):
+        """This walk's tape, through the one pipeline (every gradient too, with backward)."""
+        return pipeline.finish(self.family, self.setup, self.options()).tape
 
 
 def expect_object(body, field: str = "body") -> dict:
@@ -99,7 +111,8 @@ def parse_walk(body, limits: Limits) -> Walk:
     dataset = dataset_of(body, limits)
     check_model(cfg, len(Vocab.from_corpus(dataset or TUTORIAL_DATASET)), limits,
                 "config" if body.get("config") else "preset")
-    return Walk(setup(cfg, dataset=dataset), src, tgt, backward, float(lr))
+    family, model = pipeline.prepare({"config": cfg, "dataset": dataset})
+    return Walk(family, model, src, tgt, backward, float(lr))
 
 
 _ROLES = (("source sentence", "src"), ("target sentence", "tgt"), ("corpus", "corpus"),

@@ -83,7 +83,7 @@ def parse_translate(body, limits: Limits) -> TranslateRequest:
 def translation_json(run, t: TranslateRequest) -> dict:
     """The output words, its score, every decoding step's candidates and choice, and (explain)
     the decoding panels as `translate --explain` narrates them."""
-    from ..decode import translate
+    from ..families.transformer.decode import translate
     from . import pages
 
     result = translate(run.params, run.config, run.vocab, t.sentence, t.beam, t.alpha,

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config import Config, HandformerError
-from ..model import Masks, causal_mask, encode, make_masks
-from ..model import decode as decoder
-from ..tape import Tape
+from ..config import Config
+from ..engine.tape import Tape
+from ..errors import HandformerError
+from ..families.transformer.model import Masks, causal_mask, encode, generator, make_masks
+from ..families.transformer.model import decode as decoder
 from ..text import END, PAD, START, Vocab
 from ..tokenize import detokenize
 
@@ -42,7 +43,7 @@ def _greedy_chunk(params, cfg: Config, vocab: Vocab, sources) -> list[list[int]]
         step.constant("memory", memory)
         y = decoder(step, cfg, step.constant("tgt.ids", prefix), "memory",
                     Masks(src_mask, causal_mask(prefix.shape[1])))
-        logits = step.run("generator.logits", "linear", [y, "generator.w", "generator.b"])
+        logits = generator(step, y, probs=False)
         best = np.where(done, pad, step[logits][:, -1, :].argmax(axis=-1))
         prefix = np.concatenate([prefix, best[:, None]], axis=1)
         done |= best == end

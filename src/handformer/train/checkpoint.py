@@ -15,9 +15,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..config import Config, ConfigError, HandformerError
+from ..config import Config
+from ..errors import (
+    CheckpointError,  # noqa: F401  (raised here)
+    ConfigError,
+)
+from ..files.io import atomic_write, read_bytes
 from ..interop.weights import WeightsError, refuse_non_finite
-from ..io import atomic_write, read_bytes
 from ..schema import SchemaError
 from ..text import Vocab
 from .ckpt_schema import check_meta, check_optimizer_state
@@ -26,8 +30,6 @@ FORMAT = "handformer.checkpoint/1"
 DEFAULT_PATH = "handformer.ckpt"
 
 
-class CheckpointError(HandformerError):
-    """A checkpoint that cannot be used."""
 
 
 @dataclass
@@ -132,7 +134,7 @@ def _meta(path: Path, header: dict) -> dict:
 def _check_shapes(path, params, config: Config, vocab_size: int) -> dict:
     """The parameters in the model's own order (safetensors sorts names; the order matters:
     the global gradient norm sums in it, and resuming must repeat every rounding)."""
-    from ..model import param_shapes
+    from ..families.transformer.model import param_shapes
 
     want = param_shapes(config, vocab_size)
     if set(want) != set(params):

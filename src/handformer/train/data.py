@@ -36,7 +36,7 @@ def pairs_from_lines(lines) -> list[tuple[str, str]]:
 
 def read_pairs(path: str | Path) -> list[tuple[str, str]]:
     """UTF-8, one pair per line: source TAB target. Blank lines and '#' comments are skipped."""
-    from ..io import read_text
+    from ..files.io import read_text
 
     pairs = parse_pairs(read_text(path, "pairs file", TextError), str(path))
     if not pairs:

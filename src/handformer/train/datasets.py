@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import json
 
-from ..config import HandformerError
+from ..errors import (
+    DatasetError,  # noqa: F401  (raised here)
+    HandformerError,
+)
 from ..text import TUTORIAL_DATASET
 from .data import default_pairs, read_pairs
 
@@ -24,8 +27,6 @@ DIRECTIONS = ("zh-en", "en-zh")
 DATASETS = ("hsk",)
 
 
-class DatasetError(HandformerError):
-    """A dataset that cannot be loaded, or options that do not fit it."""
 
 
 def parse_levels(text: str) -> tuple[int, ...]:

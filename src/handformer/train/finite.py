@@ -11,11 +11,9 @@ import math
 
 import numpy as np
 
-from ..config import HandformerError
-
-
-class NonFiniteError(HandformerError):
-    """Training diverged: the loss, a gradient or a weight is NaN or infinite."""
+from ..errors import (
+    NonFiniteError,  # noqa: F401  (raised here)
+)
 
 
 def check_batch(epoch: int, loss: float, grads: dict[str, np.ndarray]) -> None:

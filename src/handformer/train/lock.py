@@ -11,12 +11,10 @@ import os
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
-from ..config import HandformerError
-from ..io import OutputError, os_reason
-
-
-class CheckpointBusy(HandformerError):
-    """Another run is training into the same checkpoint."""
+from ..errors import (
+    CheckpointBusy,  # noqa: F401  (raised here)
+    )
+from ..files.io import OutputError, os_reason
 
 
 def held_by_saver(checkpoint):

@@ -15,8 +15,9 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from ..config import Config, HandformerError
-from ..model import init_params
+from ..config import Config
+from ..errors import HandformerError
+from ..families.transformer.model import init_params
 from ..schema import SchemaError, typed
 from ..tokenize import TOKENIZERS
 from . import checkpoint as ckpt_io

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..config import Config
-from ..model import forward
-from ..tape import Tape
+from ..engine.tape import Tape
+from ..families.transformer.model import forward
 from .data import Batch
 
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ..config import HandformerError
+from ..errors import HandformerError
 
 
 def warmup_lr(step: int, d_model: int, warmup: int, factor: float = 1.0) -> float:

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..config import Config, HandformerError
+from ..config import Config
+from ..errors import (
+    ShardError,  # noqa: F401  (raised here)
+)
 from ..limits import check_walk
 from .data import encode_pairs, make_batch
 from .loss import batch_loss
@@ -22,8 +25,6 @@ SHOWN_PARAM = "generator.b"  # the output bias: one number per word, small enoug
 MAX_PAIRS = 24  # the batch is the corpus's first pairs, at most this many (divisible by 2…12)
 
 
-class ShardError(HandformerError):
-    """A shard count the batch cannot be cut into."""
 
 
 def check_shards(n_shards: int, n_pairs: int) -> None:

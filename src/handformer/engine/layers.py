@@ -1,0 +1,102 @@
+"""The sublayers every family builds from, each writing its steps onto a tape: multi-head
+attention, the residual sum with layer norm, the feed-forward network, dropout.
+
+``cfg`` is any family's config with the fields these read: ``d_model``, ``ln_eps``,
+``attn_bias``, ``ffn``, ``dropout``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .formula import head, sub, sup
+from .ops import OPS
+from .tape import Tape
+
+
+def maybe_dropout(tape: Tape, cfg, name: str, x: str) -> str:
+    """Dropout where the paper puts it, only while training (tape.dropout_rng set)."""
+    if tape.dropout_rng is None or cfg.dropout == 0.0:
+        return x
+    value = tape[x]
+    keep = tape.dropout_rng.random(value.shape) >= cfg.dropout
+    return tape.run(name, "dropout", [x], {"keep": keep, "p": cfg.dropout})
+
+
+def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
+              kv_symbol: str = "X") -> str:
+    """Multi-head attention: per head softmax(Q Kᵀ/√d_k) V, heads concatenated, times W_O."""
+    q = _project(tape, cfg, p, "q", x, "X", heads)
+    k = _project(tape, cfg, p, "k", kv, kv_symbol, heads)
+    v = _project(tape, cfg, p, "v", kv, kv_symbol, heads)
+    s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)})
+    shown = [q, k, v, s]
+    if allowed is not None:
+        s = tape.run(f"{p}.masked", "mask", [s], {"allowed": allowed})
+        shown.append(s)
+    a = tape.run(f"{p}.pattern", "softmax", [s])
+    z = tape.run(f"{p}.z", "attend", [maybe_dropout(tape, cfg, f"{p}.pattern_dropout", a), v])
+    if tape.record:
+        _head_views(tape, p, heads, [*shown, a, z])
+    concat = tape.run(f"{p}.concat", "merge_heads", [z])
+    bias = [f"{p}.b_o"] if cfg.attn_bias else []
+    out = tape.run(f"{p}.out", "linear", [concat, f"{p}.w_o", *bias],
+                   symbols={"out": r"\mathrm{MHA}", "x": "Z", "w": sup("W", "O"),
+                            "b": sup("b", "O") if cfg.attn_bias else None})
+    return maybe_dropout(tape, cfg, f"{p}.dropout", out)
+
+
+def _project(tape: Tape, cfg, p: str, which: str, x: str, x_sym: str, heads: int) -> str:
+    big = which.upper()
+    bias = [f"{p}.b_{which}"] if cfg.attn_bias else []
+    return tape.run(f"{p}.{which}", "head_proj", [x, f"{p}.w_{which}", *bias], {"heads": heads},
+                    symbols={"out": big, "x": x_sym, "w": sup("W", big),
+                             "b": sup("b", big) if cfg.attn_bias else None})
+
+
+def _head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
+    wholes = [symbol_of(tape, n) for n in names]
+    for h in range(heads):
+        for name, whole in zip(names, wholes, strict=True):
+            tape.run(f"{p}.head.{h}.{name.rsplit('.', 1)[1]}", "select_head", [name],
+                     {"index": h}, view=True,
+                     symbols={"out": head(whole, h + 1), "x": whole})
+
+
+def symbol_of(tape: Tape, name: str) -> str:
+    """The symbol a step's formula gives its output (Q, S, \\mathrm{MHA}, ...)."""
+    step = tape.index[name]
+    return (dict(OPS[step.op].symbols) | step.symbols).get("out", "Y")
+
+
+def add_norm(tape: Tape, cfg, p: str, ln: str, x: str, sublayer: str) -> str:
+    """Post-norm residual: LN(x + Sublayer(x)) (the tutorial's steps 8 and 10)."""
+    resid = tape.run(f"{p}.{ln}.resid", "add", [x, sublayer],
+                     symbols={"out": "R", "a": "X", "b": symbol_of(tape, sublayer)})
+    extras = row_stats(tape[resid], cfg.ln_eps) if tape.record else None
+    return tape.run(f"{p}.{ln}.out", "layer_norm", [resid, f"{p}.{ln}.gamma", f"{p}.{ln}.beta"],
+                    {"eps": cfg.ln_eps}, extras=extras)
+
+
+def row_stats(x: np.ndarray, eps: float) -> dict[str, np.ndarray]:
+    """Each row's mean and √(variance + ε): the two numbers layer norm divides by, kept for
+    showing (the narration tells them for the first token)."""
+    mu = x.mean(axis=-1)
+    return {"mean": mu, "std": np.sqrt(x.var(axis=-1) + eps)}
+
+
+def feed_forward(tape: Tape, cfg, p: str, x: str) -> str:
+    """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (D4 in docs/errata.md)."""
+    single = cfg.ffn == "single"
+    hidden = "H" if single else sub("H", 1)
+    pre = tape.run(f"{p}.pre", "linear", [x, f"{p}.w_1", f"{p}.b_1"],
+                   symbols={"out": hidden, "w": sub("W", 1), "b": sub("b", 1)})
+    act = tape.run(f"{p}.out" if single else f"{p}.act", "relu", [pre],
+                   symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
+    if single:
+        return maybe_dropout(tape, cfg, f"{p}.dropout", act)
+    out = tape.run(f"{p}.out", "linear", [act, f"{p}.w_2", f"{p}.b_2"],
+                   symbols={"out": r"\mathrm{FFN}", "x": "H", "w": sub("W", 2), "b": sub("b", 2)})
+    return maybe_dropout(tape, cfg, f"{p}.dropout", out)

@@ -1,0 +1,16 @@
+"""The math of every step, registered by name: ``OPS[name]`` (or ``get(name)``) is one operation's
+forward, backward and formulas.
+
+The shared operations live in ``basic``, ``norm`` and ``attention``, all imported here, so
+importing ``engine.ops`` registers every one of them; a family's own operations (BERT's GELU)
+are registered by its folder (``families/<name>/ops.py``).
+"""
+
+from __future__ import annotations
+
+from . import attention, basic, norm
+from .basic import at_targets, matmul_weight_grad, row_mean, rows_matmul, unbroadcast
+from .registry import OPS, Op, get, op
+
+__all__ = ["OPS", "Op", "at_targets", "attention", "basic", "get", "matmul_weight_grad", "norm",
+           "op", "row_mean", "rows_matmul", "unbroadcast"]

@@ -1,0 +1,141 @@
+"""The attention operations: per-head projection, scores, mask, softmax, weighted sum, concat.
+
+Each sits with its backward right below it, like the rest of ``ops`` (importing ``ops``
+registers them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..formula import clauses, sup
+from .basic import matmul_weight_grad, rows_matmul
+from .registry import op
+
+# --- per-head projection: X W split into h heads --------------------------------------------
+
+
+def head_proj_forward(x, w, b=None, *, heads):
+    y = rows_matmul(x, w)
+    if b is not None:
+        y += b
+    split = y.reshape(*y.shape[:-1], heads, -1)
+    return np.swapaxes(split, -2, -3), None
+
+
+@op("head_proj", head_proj_forward,
+    r"$out^{(i)} = $x $w^{(i)} + $b^{(i)}",
+    clauses(r"\dL{$x} = \sum_i \dL{$out^{(i)}} ($w^{(i)})^\top",
+            r"\dL{$w^{(i)}} = $x^\top \dL{$out^{(i)}}"),
+    out="Q", x="X", w=sup("W", "Q"), b=sup("b", "Q"))
+def head_proj(g, out, args, cache, attrs):
+    x, w = args[0], args[1]
+    merged = np.swapaxes(g, -2, -3)
+    merged = merged.reshape(*merged.shape[:-2], -1)
+    grads = [rows_matmul(merged, w.T), matmul_weight_grad(x, merged)]
+    if len(args) == 3:
+        grads.append(merged.reshape(-1, merged.shape[-1]).sum(axis=0))
+    return tuple(grads)
+
+
+# --- scaled dot-product scores --------------------------------------------------------------
+
+
+def scores_forward(q, k, *, scale):
+    return (q @ np.swapaxes(k, -1, -2)) * scale, None
+
+
+@op("scores", scores_forward,
+    r"$out = \frac{$q $k^\top}{\sqrt{d_k}}",
+    clauses(r"\dL{$q} = \frac{1}{\sqrt{d_k}} \dL{$out} $k",
+            r"\dL{$k} = \frac{1}{\sqrt{d_k}} \left(\dL{$out}\right)^{\!\top} $q"),
+    out="S", q="Q", k="K")
+def scores(g, out, args, cache, attrs):
+    q, k = args
+    g = g * attrs["scale"]
+    return g @ k, np.swapaxes(g, -1, -2) @ q
+
+
+# --- mask: positions that may not be seen get −∞ --------------------------------------------
+
+
+def mask_forward(s, *, allowed):
+    return np.where(allowed, s, -np.inf), None
+
+
+@op("mask", mask_forward,
+    r"$out_{ij} = \begin{cases} $s_{ij} & (M_{ij} = 1) \\ -\infty & (M_{ij} = 0) \end{cases}",
+    r"\dL{$s_{ij}} = \begin{cases} \dL{$out_{ij}} & (M_{ij} = 1) \\ 0 & (M_{ij} = 0) \end{cases}",
+    out="S'", s="S")
+def mask(g, out, args, cache, attrs):
+    return (np.where(attrs["allowed"], g, 0.0),)
+
+
+# --- softmax over the last axis -------------------------------------------------------------
+
+
+def softmax_forward(s):
+    e = s - s.max(axis=-1, keepdims=True)
+    np.exp(e, out=e)
+    e /= e.sum(axis=-1, keepdims=True)
+    return e, None
+
+
+@op("softmax", softmax_forward,
+    r"$out_{ij} = \frac{e^{$s_{ij}}}{\sum_{k} e^{$s_{ik}}}",
+    r"\dL{$s} = $out \odot \left(\dL{$out} - \operatorname{rowsum}\!\left(\dL{$out} \odot $out\right)\right)",
+    out="A", s="S")
+def softmax(g, out, args, cache, attrs):
+    return (out * (g - (g * out).sum(axis=-1, keepdims=True)),)
+
+
+# --- weighted sum of values -----------------------------------------------------------------
+
+
+def attend_forward(a, v):
+    return a @ v, None
+
+
+@op("attend", attend_forward,
+    r"$out = $a $v",
+    clauses(r"\dL{$a} = \dL{$out} $v^\top",
+            r"\dL{$v} = $a^\top \dL{$out}"),
+    out="Z", a="A", v="V")
+def attend(g, out, args, cache, attrs):
+    a, v = args
+    return g @ np.swapaxes(v, -1, -2), np.swapaxes(a, -1, -2) @ g
+
+
+# --- concatenate the heads side by side -----------------------------------------------------
+
+
+def merge_heads_forward(z):
+    merged = np.swapaxes(z, -2, -3)
+    return merged.reshape(*merged.shape[:-2], -1), None
+
+
+@op("merge_heads", merge_heads_forward,
+    r"$out = \mathrm{Concat}($z^{(1)}, \dots, $z^{(h)})",
+    r"\dL{$z^{(i)}} = \left[\dL{$out}\right]_{:,\ (i-1)\,d_v+1\,:\,i\,d_v}",
+    out="Z", z="Z")
+def merge_heads(g, out, args, cache, attrs):
+    (z,) = args
+    split = g.reshape(*g.shape[:-1], z.shape[-3], z.shape[-1])
+    return (np.swapaxes(split, -2, -3),)
+
+
+# --- one head's slice (a view for showing heads one by one) ---------------------------------
+
+
+def select_head_forward(x, *, index):
+    return x[..., index, :, :], None
+
+
+@op("select_head", select_head_forward,
+    r"$out = $x^{(i)}",
+    r"\dL{$x^{(i)}} = \dL{$out}")
+def select_head(g, out, args, cache, attrs):
+    (x,) = args
+    grad = np.zeros_like(x)
+    grad[..., attrs["index"], :, :] = g
+    return (grad,)

@@ -1,0 +1,240 @@
+"""The operations every family shares: embedding, scaling, positions, sums, affine maps, ReLU,
+identity, dropout and cross-entropy; each forward with its backward right below it.
+
+The helpers at the top (``unbroadcast``, ``rows_matmul``, ``row_mean``, ``matmul_weight_grad``)
+are the few array tricks the backward passes share.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ..formula import clauses
+from .registry import op
+
+
+def unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
+    """Sum a gradient back down to the shape of an argument that was broadcast."""
+    while g.ndim > len(shape):
+        g = g.sum(axis=0)
+    for axis, size in enumerate(shape):
+        if size == 1 and g.shape[axis] != 1:
+            g = g.sum(axis=axis, keepdims=True)
+    return g
+
+
+def rows_matmul(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """X W for X with leading batch axes, as one matrix product over all rows.
+
+    numpy's stacked matmul would call BLAS once per batch item; one (B·n)×d product is faster.
+    """
+    if x.ndim <= 2:
+        return x @ w
+    return (x.reshape(-1, x.shape[-1]) @ w).reshape(*x.shape[:-1], w.shape[-1])
+
+
+def row_mean(x: np.ndarray) -> np.ndarray:
+    """x.mean(axis=-1, keepdims=True), the same bits, without np.mean's Python wrapper."""
+    return np.add.reduce(x, axis=-1, keepdims=True) / x.shape[-1]
+
+
+def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
+    """∂L/∂W for Y = X W when X and Y carry leading batch axes: Xᵀ G over all rows."""
+    return x.reshape(-1, x.shape[-1]).T @ g.reshape(-1, g.shape[-1])
+
+
+# --- embedding lookup -----------------------------------------------------------------------
+
+
+def embed_forward(ids, table):
+    return table[ids], None
+
+
+@op("embed", embed_forward,
+    r"$out = $table[\mathrm{ids}]",
+    r"\dL{$table_{w}} = \sum_{t:\,\mathrm{ids}_t = w} \dL{$out_{t}}",
+    table="E", out="X")
+def embed(g, out, args, cache, attrs):
+    ids, table = args
+    grad = np.zeros_like(table)
+    np.add.at(grad, ids.reshape(-1), g.reshape(-1, table.shape[-1]))
+    return None, grad
+
+
+# --- multiply by a constant -----------------------------------------------------------------
+
+
+def scale_forward(x, *, factor):
+    return x * factor, None
+
+
+@op("scale", scale_forward,
+    r"$out = $x \cdot $c",
+    r"\dL{$x} = $c \cdot \dL{$out}",
+    c="c")
+def scale(g, out, args, cache, attrs):
+    return (g * attrs["factor"],)
+
+
+# --- sinusoidal positional encoding (a constant) --------------------------------------------
+
+
+def positional_forward(*, n, d, dtype="float64"):
+    return _positional_table(n, d, np.dtype(dtype).str), None
+
+
+@functools.lru_cache(maxsize=64)
+def _positional_table(n, d, dtype):
+    # A constant: computed once per (n, d, dtype) and shared, so it is made read-only.
+    pos = np.arange(n, dtype=np.float64)[:, None]
+    pair = np.arange(d, dtype=np.float64)[None, :] // 2  # i is the pair index (D6, docs/errata.md)
+    angle = pos / np.power(10000.0, 2 * pair / d)
+    pe = np.where(np.arange(d) % 2 == 0, np.sin(angle), np.cos(angle)).astype(dtype)
+    pe.flags.writeable = False
+    return pe
+
+
+@op("positional", positional_forward,
+    clauses(r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)",
+            r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d_{model}}}\right)"),
+    r"\frac{\partial PE}{\partial \theta} = 0")
+def positional(g, out, args, cache, attrs):
+    return ()
+
+
+# --- element-wise sum (embedding + position, residual connections) --------------------------
+
+
+def add_forward(a, b):
+    return a + b, None
+
+
+@op("add", add_forward,
+    r"$out = $a + $b",
+    r"\dL{$a} = \dL{$b} = \dL{$out}")
+def add(g, out, args, cache, attrs):
+    a, b = args
+    return unbroadcast(g, a.shape), unbroadcast(g, b.shape)
+
+
+# --- affine map X W + b ---------------------------------------------------------------------
+
+
+def linear_forward(x, w, b=None):
+    y = rows_matmul(x, w)
+    if b is not None:
+        y += b
+    return y, None
+
+
+@op("linear", linear_forward,
+    r"$out = $x $w + $b",
+    clauses(r"\dL{$x} = \dL{$out} $w^\top",
+            r"\dL{$w} = $x^\top \dL{$out}",
+            r"\dL{$b} = \sum_{t} \dL{$out_{t}}"),
+    out="Y", x="X", w="W", b="b")
+def linear(g, out, args, cache, attrs):
+    x, w = args[0], args[1]
+    grads = [rows_matmul(g, w.T), matmul_weight_grad(x, g)]
+    if len(args) == 3:
+        grads.append(g.reshape(-1, g.shape[-1]).sum(axis=0))
+    return tuple(grads)
+
+
+# --- ReLU -----------------------------------------------------------------------------------
+
+
+def relu_forward(x):
+    return np.maximum(x, 0.0), None
+
+
+@op("relu", relu_forward,
+    r"$out = \max(0, $x)",
+    r"\dL{$x} = \dL{$out} \odot [$x > 0]",
+    out="H", x="X")
+def relu(g, out, args, cache, attrs):
+    return (np.where(args[0] > 0, g, 0.0),)
+
+
+# --- identity (a name for a value the reader meets again) -----------------------------------
+
+
+def identity_forward(x):
+    return x, None
+
+
+@op("identity", identity_forward,
+    r"$out = $x",
+    r"\dL{$x} = \dL{$out}")
+def identity(g, out, args, cache, attrs):
+    return (g,)
+
+
+# --- dropout (training only) ---------------------------------------------------------------
+
+
+def dropout_forward(x, *, keep, p):
+    return x * keep * (1.0 / (1.0 - p)), None
+
+
+@op("dropout", dropout_forward,
+    clauses(r"$out = \frac{m \odot $x}{1 - p}",
+            r"m_{j} \sim \mathrm{Bernoulli}(1 - p)"),
+    r"\dL{$x} = \frac{m}{1 - p} \odot \dL{$out}")
+def dropout(g, out, args, cache, attrs):
+    return (g * attrs["keep"] * (1.0 / (1.0 - attrs["p"])),)
+
+
+# --- cross-entropy over the non-pad positions, with optional label smoothing ----------------
+
+
+def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
+    # −Σ_w q_w log p_w with q = (1 − ε)·onehot + ε/V, without building q: (1 − ε)·(−log p_target)
+    # + ε·(−mean_w log p_w). p is kept for the backward pass.
+    p = logits - logits.max(axis=-1, keepdims=True)
+    picked = at_targets(p, targets)
+    mean_shifted = p.mean(axis=-1) if smoothing else 0.0
+    np.exp(p, out=p)
+    total = p.sum(axis=-1, keepdims=True)
+    log_total = np.log(total[..., 0])
+    per_position = (1.0 - smoothing) * (log_total - picked)
+    if smoothing:
+        per_position += smoothing * (log_total - mean_shifted)
+    p /= total
+    count = weights.sum()
+    return np.asarray((per_position * weights).sum() / count, dtype=logits.dtype), (p, count)
+
+
+@op("cross_entropy", cross_entropy_forward,
+    clauses(r"$out = -\frac{1}{|T|} \sum_{t \in T} \sum_{w} q_{t,w} \log p_{t,w}",
+            r"p_t = \operatorname{softmax}($x_t)"),
+    r"\dL{$x_{t}} = \frac{1}{|T|}\,(p_t - q_t)",
+    out="L", x="z")
+def cross_entropy(g, out, args, cache, attrs):
+    p, count = cache
+    scale = attrs["weights"][..., None] * (g / count)
+    grad = p * scale  # (p − q) · w / |T|, with q = (1 − ε)·onehot + ε/V subtracted in place
+    smoothing = attrs.get("smoothing", 0.0)
+    rows, cols = _target_index(attrs["targets"])
+    grad.reshape(-1, p.shape[-1])[rows, cols] -= (1.0 - smoothing) * scale.reshape(-1)
+    if smoothing:
+        grad -= (smoothing / p.shape[-1]) * scale
+    return (grad,)
+
+
+def _target_index(targets):
+    # (row, column) of every target in the logits seen as a (positions × V) matrix; plain
+    # fancy indexing: np.take_along_axis costs more in its argument checks than in the work.
+    cols = np.asarray(targets).reshape(-1)
+    return np.arange(cols.size), cols
+
+
+def at_targets(x: np.ndarray, targets) -> np.ndarray:
+    """x[…, t, targets[…, t]]: the entry of each position's target word."""
+    rows, cols = _target_index(targets)
+    return x.reshape(-1, x.shape[-1])[rows, cols].reshape(np.shape(targets))
+
+
+# The attention operations live in their own module; importing it registers them.

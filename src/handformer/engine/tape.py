@@ -1,0 +1,139 @@
+"""The tape: every step of the forward pass by name, and the reverse pass over the same steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .ops import OPS
+
+
+@dataclass(slots=True)
+class Step:
+    """One named value: the operation that made it, from which named inputs, and its formula."""
+
+    name: str
+    op: str
+    inputs: tuple[str, ...]
+    value: np.ndarray
+    attrs: dict = field(default_factory=dict)
+    symbols: dict = field(default_factory=dict)
+    extras: dict = field(default_factory=dict)
+    args: tuple = ()
+    cache: object = None
+    view: bool = False  # a slice kept for showing (one head); the reverse pass skips it
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.value.shape)
+
+    @property
+    def formula(self) -> str:
+        return OPS[self.op].latex(self.symbols) if self.op in OPS else ""
+
+    @property
+    def grad_formula(self) -> str:
+        return OPS[self.op].latex(self.symbols, grad=True) if self.op in OPS else ""
+
+
+class Tape:
+    """Steps in the order they were computed, looked up by name.
+
+    ``record=False`` is the fast path for training: it keeps what the reverse pass needs and
+    skips what is only for showing (per-head slices, the tutorial's variants of a step).
+    """
+
+    def __init__(self, params: dict[str, np.ndarray] | None = None, record: bool = True,
+                 dropout_rng: np.random.Generator | None = None):
+        self.params = params if params is not None else {}
+        self.record = record
+        self.dropout_rng = dropout_rng  # set only while training: dropout is off otherwise
+        self.steps: list[Step] = []
+        self.index: dict[str, Step] = {}
+        self.meta: dict = {}
+        self.grads: dict[str, np.ndarray] = {}
+        self.grad_order: list[str] = []
+        self.updates: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    # --- forward ----------------------------------------------------------------------------
+
+    def constant(self, name: str, value, op: str = "input", symbols: dict | None = None) -> str:
+        """Put a value that no step computed (ids, a target) on the tape."""
+        step = Step(name, op, (), np.asarray(value), symbols=symbols or {})
+        return self._append(step)
+
+    def run(self, name: str, op: str, inputs, attrs=None, symbols=None, extras=None,
+            view: bool = False) -> str:
+        """Compute ``op`` on the named inputs, record the result as step ``name``, return name."""
+        index, params = self.index, self.params
+        try:
+            args = tuple(index[i].value if i in index else params[i] for i in inputs)
+        except KeyError as err:
+            raise KeyError(f"{err.args[0]!r} is neither a step on the tape nor a parameter") from None
+        attrs = attrs or {}
+        out, cache = OPS[op].forward(*args, **attrs)
+        step = Step(name, op, tuple(inputs), out, attrs, symbols or {}, extras or {}, args, cache,
+                    view)
+        return self._append(step)
+
+    def _append(self, step: Step) -> str:
+        if step.name in self.index:
+            raise ValueError(f"step {step.name!r} is already on the tape")
+        self.steps.append(step)
+        self.index[step.name] = step
+        return step.name
+
+    def value(self, name: str) -> np.ndarray:
+        step = self.index.get(name)
+        if step is not None:
+            return step.value
+        try:
+            return self.params[name]
+        except KeyError:
+            raise KeyError(f"{name!r} is neither a step on the tape nor a parameter") from None
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.value(name)
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.index or name in self.params
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.steps]
+
+    def _repr_html_(self) -> str:
+        """In Jupyter a tape shows itself as the walkthrough's panels (render.html)."""
+        from ..render.html.page import render_notebook
+
+        return render_notebook(self)
+
+    # --- reverse pass -----------------------------------------------------------------------
+
+    def backward(self, loss: str = "loss") -> dict[str, np.ndarray]:
+        """∂loss/∂(every step and parameter), by the chain rule, in reverse order of the steps.
+
+        Fills ``self.grads`` (by the same names) and ``self.grad_order`` (the order the
+        gradients were completed: the reverse of the forward steps).
+        """
+        grads = {loss: np.ones_like(self.value(loss))}
+        order = []
+        for step in reversed(self.steps):
+            g = grads.get(step.name)
+            if g is None or step.view or not step.inputs:
+                continue
+            order.append(step.name)
+            input_grads = OPS[step.op].backward(g, step.value, step.args, step.cache, step.attrs)
+            for name, grad in zip(step.inputs, input_grads, strict=True):
+                if grad is not None:
+                    grads[name] = grad if name not in grads else grads[name] + grad
+        if self.record:
+            self._grads_of_views(grads)
+        self.grads, self.grad_order = grads, order
+        return grads
+
+    def _grads_of_views(self, grads: dict[str, np.ndarray]) -> None:
+        for step in self.steps:
+            if step.view and step.inputs[0] in grads:
+                out, _ = OPS[step.op].forward(grads[step.inputs[0]], **step.attrs)
+                grads[step.name] = out

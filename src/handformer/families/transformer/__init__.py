@@ -1,0 +1,39 @@
+"""The encoder-decoder Transformer of the paper and the tutorial, as a family.
+
+model.py: parameters and the forward pass; run.py: options → model → tape → gradients (what the
+pipeline calls); decode.py: greedy and beam search; errata.py: the tutorial's mistakes, told
+where they happen; layers.py, explain.py: the story of the stacks and of a translation.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from ...config import Config
+from ..registry import Family, register
+from . import decode, model, run
+
+
+def story(tape) -> list:
+    """Dataset → vocabulary → encoding → embedding → encoder → decoder → prediction, then, after
+    a backward pass, the loss, every gradient and the update."""
+    from ...narrate import intro, overview, predict
+    from . import layers
+
+    told = [overview.overview, intro.dataset, intro.vocabulary, intro.encoding,
+            functools.partial(intro.embedding, p="src_embed", number="4"),
+            functools.partial(intro.positional, p="src_embed", number="5"),
+            functools.partial(intro.model_input, p="src_embed", number="6"),
+            layers.encoder, layers.decoder, predict.prediction]
+    after = []
+    if tape.grads:  # only then are the backward narration's modules worth importing
+        from ...narrate.backward import backward, updates
+        from ...narrate.shards import shards
+
+        after = [predict.loss, backward, shards, updates]
+    return told + after + [overview.recap]
+
+
+FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
+                         prepare=run.prepare, walk=run.walk, backward=run.backward,
+                         notes=run.notes, decode=decode.translate))

@@ -1,0 +1,185 @@
+"""The encoder-decoder Transformer, composed from ops, writing every step onto a tape.
+
+Shapes: a sequence of n tokens is (n, d_model), a batch (B, n, d_model); heads sit on axis -3,
+so one head's scores are (n, m) and all of them (…, h, n, m).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...config import Config, check_size
+from ...engine.formula import head, prime, sub
+from ...engine.layers import add_norm, attention, feed_forward, maybe_dropout
+from ...engine.tape import Tape
+
+# --- parameters -----------------------------------------------------------------------------
+
+
+def param_shapes(cfg: Config, vocab_size: int) -> dict[str, tuple[tuple[int, ...], str]]:
+    """Every parameter's name, shape and kind, in the order they are initialized."""
+    check_size(cfg, vocab_size)  # a vocabulary from a file can make the model too large
+    d = cfg.d_model
+    shapes = {"src_embed.weight": ((vocab_size, d), "embed"),
+              "tgt_embed.weight": ((vocab_size, d), "embed")}
+    for i in range(cfg.encoder_layers):
+        shapes |= _attention_shapes(cfg, f"encoder.{i}.self_attn", cfg.heads)
+        shapes |= _norm_shapes(d, f"encoder.{i}.ln1") | _ffn_shapes(cfg, f"encoder.{i}.ffn")
+        shapes |= _norm_shapes(d, f"encoder.{i}.ln2")
+    if cfg.final_norm:
+        shapes |= _norm_shapes(d, "encoder.norm")
+    for i in range(cfg.decoder_layers):
+        shapes |= _attention_shapes(cfg, f"decoder.{i}.self_attn", cfg.decoder_heads)
+        shapes |= _norm_shapes(d, f"decoder.{i}.ln1")
+        shapes |= _attention_shapes(cfg, f"decoder.{i}.cross_attn", cfg.decoder_heads)
+        shapes |= _norm_shapes(d, f"decoder.{i}.ln2") | _ffn_shapes(cfg, f"decoder.{i}.ffn")
+        shapes |= _norm_shapes(d, f"decoder.{i}.ln3")
+    if cfg.final_norm:
+        shapes |= _norm_shapes(d, "decoder.norm")
+    return shapes | {"generator.w": ((d, vocab_size), "weight"),
+                     "generator.b": ((vocab_size,), "bias")}
+
+
+def _attention_shapes(cfg: Config, p: str, heads: int) -> dict:
+    d, qk, v = cfg.d_model, heads * cfg.d_k, heads * cfg.d_v
+    shapes = {f"{p}.w_q": ((d, qk), "weight"), f"{p}.w_k": ((d, qk), "weight"),
+              f"{p}.w_v": ((d, v), "weight"), f"{p}.w_o": ((v, d), "weight")}
+    if cfg.attn_bias:
+        shapes |= {f"{p}.b_q": ((qk,), "bias"), f"{p}.b_k": ((qk,), "bias"),
+                   f"{p}.b_v": ((v,), "bias"), f"{p}.b_o": ((d,), "bias")}
+    return shapes
+
+
+def _norm_shapes(d: int, p: str) -> dict:
+    return {f"{p}.gamma": ((d,), "gamma"), f"{p}.beta": ((d,), "beta")}
+
+
+def _ffn_shapes(cfg: Config, p: str) -> dict:
+    if cfg.ffn == "single":
+        return {f"{p}.w_1": ((cfg.d_model, cfg.d_model), "weight"),
+                f"{p}.b_1": ((cfg.d_model,), "bias")}
+    return {f"{p}.w_1": ((cfg.d_model, cfg.d_ff), "weight"), f"{p}.b_1": ((cfg.d_ff,), "bias"),
+            f"{p}.w_2": ((cfg.d_ff, cfg.d_model), "weight"), f"{p}.b_2": ((cfg.d_model,), "bias")}
+
+
+def init_params(cfg: Config, vocab_size: int, dtype="float64") -> dict[str, np.ndarray]:
+    """Tutorial: every weight and bias uniform in [0, 1). Otherwise Xavier-uniform matrices,
+    zero biases. Layer norms start at γ = 1, β = 0. The same config and seed give the same
+    numbers."""
+    rng = np.random.default_rng(cfg.seed)
+    params = {}
+    for name, (shape, kind) in param_shapes(cfg, vocab_size).items():
+        if kind == "gamma":
+            value = np.ones(shape)
+        elif kind == "beta":
+            value = np.zeros(shape)
+        elif cfg.init == "uniform":
+            value = rng.random(shape)
+        elif kind == "bias":
+            value = np.zeros(shape)
+        else:
+            limit = math.sqrt(6.0 / (shape[0] + shape[-1]))
+            value = rng.uniform(-limit, limit, shape)
+        params[name] = value.astype(dtype)
+    return params
+
+
+# --- the forward pass -----------------------------------------------------------------------
+
+
+@dataclass
+class Masks:
+    """Which keys each query may see (True = seen), broadcastable to (…, h, n, m); None = all."""
+
+    src: np.ndarray | None
+    tgt: np.ndarray | None
+
+
+@functools.lru_cache(maxsize=64)
+def causal_mask(n: int) -> np.ndarray:
+    """Lower-triangular n×n: query i sees keys j ≤ i. Shared between calls, so read-only."""
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    mask.flags.writeable = False
+    return mask
+
+
+def make_masks(src_pad: np.ndarray | None, tgt_pad: np.ndarray | None, n_tgt: int) -> Masks:
+    """Padding masks hide pad keys; the decoder's causal mask hides the future, always
+    (the tutorial calls the mask optional: D8 in docs/errata.md)."""
+    src = None if src_pad is None or not src_pad.any() else ~src_pad[..., None, None, :]
+    causal = causal_mask(n_tgt)
+    tgt = causal if tgt_pad is None or not tgt_pad.any() else causal & ~tgt_pad[..., None, None, :]
+    return Masks(src, tgt)
+
+
+def forward(tape: Tape, cfg: Config, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> str:
+    """Encoder, decoder and generator for ids of shape (n,) or (B, n); returns the logits' name."""
+    src_ids, tgt_ids = np.asarray(src_ids), np.asarray(tgt_ids)
+    masks = make_masks(src_pad, tgt_pad, tgt_ids.shape[-1])
+    memory = encode(tape, cfg, tape.constant("src.ids", src_ids), masks.src)
+    y = decode(tape, cfg, tape.constant("tgt.ids", tgt_ids), memory, masks)
+    return generator(tape, y)
+
+
+def generator(tape: Tape, y: str, probs: bool = True) -> str:
+    """logits = Y W_out + b_out, then p = softmax(logits) unless ``probs`` is False (the
+    tutorial's steps 12-13); returns the logits' name. The walk, decoding and BLEU all use it."""
+    logits = tape.run("generator.logits", "linear", [y, "generator.w", "generator.b"],
+                      symbols={"out": r"\mathrm{logits}", "x": "Y", "w": sub("W", "out"),
+                               "b": sub("b", "out")})
+    if probs:
+        tape.run("generator.probs", "softmax", [logits],
+                 symbols={"out": "p", "s": r"\mathrm{logits}"})
+    return logits
+
+
+def encode(tape: Tape, cfg: Config, ids: str, src_mask) -> str:
+    x = embed(tape, cfg, "src_embed", ids, "X")
+    for i in range(cfg.encoder_layers):
+        p = f"encoder.{i}"
+        a = attention(tape, cfg, f"{p}.self_attn", x, x, cfg.heads, src_mask)
+        x = add_norm(tape, cfg, p, "ln1", x, a)
+        x = add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, cfg, f"{p}.ffn", x))
+        x = tape.run(f"{p}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
+    return final_norm(tape, cfg, "encoder", x, "M")
+
+
+def decode(tape: Tape, cfg: Config, ids: str, memory: str, masks: Masks) -> str:
+    y = embed(tape, cfg, "tgt_embed", ids, "Y")
+    for i in range(cfg.decoder_layers):
+        p = f"decoder.{i}"
+        a = attention(tape, cfg, f"{p}.self_attn", y, y, cfg.decoder_heads, masks.tgt)
+        y = add_norm(tape, cfg, p, "ln1", y, a)
+        c = attention(tape, cfg, f"{p}.cross_attn", y, memory, cfg.decoder_heads, masks.src,
+                      kv_symbol="M")
+        y = add_norm(tape, cfg, p, "ln2", y, c)
+        y = add_norm(tape, cfg, p, "ln3", y, feed_forward(tape, cfg, f"{p}.ffn", y))
+        y = tape.run(f"{p}.out", "identity", [y], symbols={"out": head("Y", i + 1), "x": "Y"})
+    return final_norm(tape, cfg, "decoder", y, "Y")
+
+
+def final_norm(tape: Tape, cfg: Config, side: str, x: str, sym: str) -> str:
+    """torch.nn.Transformer's extra LayerNorm after a whole stack (a config switch)."""
+    if not cfg.final_norm:
+        return x
+    return tape.run(f"{side}.norm.out", "layer_norm",
+                    [x, f"{side}.norm.gamma", f"{side}.norm.beta"], {"eps": cfg.ln_eps},
+                    symbols={"out": sym})
+
+
+def embed(tape: Tape, cfg: Config, p: str, ids: str, sym: str) -> str:
+    """Token embedding (× √d_model in the paper) plus sinusoidal positional encoding."""
+    x = tape.run(f"{p}.tok", "embed", [ids, f"{p}.weight"], symbols={"out": sub(sym, "tok")})
+    if cfg.scale_embeddings:
+        x = tape.run(f"{p}.scaled", "scale", [x], {"factor": math.sqrt(cfg.d_model)},
+                     symbols={"out": prime(sub(sym, "tok")), "x": sub(sym, "tok"),
+                              "c": rf"\sqrt{{{cfg.d_model}}}"})
+    n, dtype = tape.value(ids).shape[-1], tape.value(x).dtype
+    pos = tape.run(f"{p}.pos", "positional", [], {"n": n, "d": cfg.d_model, "dtype": dtype})
+    out = tape.run(f"{p}.out", "add", [x, pos],
+                   symbols={"out": sym, "a": tape.index[x].symbols["out"], "b": "PE"})
+    return maybe_dropout(tape, cfg, f"{p}.dropout", out)

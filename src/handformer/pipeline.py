@@ -1,0 +1,70 @@
+"""One run for every surface: options in, a finished tape out.
+
+The command line (`handformer walk`), the Python API (``handformer.walk``) and the web app all
+call ``run`` (or ``prepare`` then ``finish``, when a request checks the model before the work);
+the family comes from the registry (``options["family"]``, or the family that loads
+``options["pretrained"]``), so nothing here names one.
+
+    >>> from handformer import pipeline
+    >>> done = pipeline.run({"src": "the storm", "backward": True})
+    >>> done.tape.grads["generator.logits"].shape
+    (4, 25)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .engine.tape import Tape
+from .errors import HandformerError
+from .families import registry
+from .families.registry import Family
+
+
+@dataclass(frozen=True)
+class Run:
+    """A finished run: its family, the model it built (config, vocabulary, parameters), the
+    tape, and what the user should be told (warnings)."""
+
+    family: Family
+    model: Any
+    tape: Tape
+    notes: tuple[str, ...] = ()
+
+
+def family_for(options: dict) -> Family:
+    if options.get("pretrained"):
+        return registry.for_pretrained()
+    return registry.get(options.get("family") or "transformer")
+
+
+def prepare(options: dict) -> tuple[Family, Any]:
+    """The family and its ready model: the config built from the options and checked, the
+    vocabulary and the parameters (fresh, loaded, or a checkpoint's); nothing computed yet."""
+    family = family_for(options)
+    model = family.prepare({k: v for k, v in options.items() if k != "family"})
+    if options.get("backward") and family.backward is None:
+        raise HandformerError(f"the {family.name} family has no backward pass by hand yet; "
+                              "drop --backward")
+    return family, model
+
+
+def finish(family: Family, model: Any, options: dict,
+           before_backward: Callable[[Tape], None] | None = None) -> Run:
+    """One input's every step (and, with ``options["backward"]``, every gradient and one
+    update). ``before_backward(tape)`` may refuse the run after the forward pass, before the
+    reverse pass spends its time and memory."""
+    tape = family.walk(model, options)
+    if options.get("backward"):
+        if before_backward is not None:
+            before_backward(tape)
+        family.backward(tape, model, options)
+    return Run(family, model, tape, tuple(family.notes(model, tape)))
+
+
+def run(options: dict, before_backward: Callable[[Tape], None] | None = None) -> Run:
+    """Options → a finished run (``prepare`` then ``finish``)."""
+    family, model = prepare(options)
+    return finish(family, model, options, before_backward)

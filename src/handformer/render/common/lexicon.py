@@ -1,0 +1,82 @@
+"""The Chinese words of handformer's own text, so that a line never breaks inside one.
+
+Chinese has no spaces; where one word ends only a segmenter knows. jieba knows, but costs about a
+second to start, far too slow for every walk and page, so its answer for our own text is made
+once and shipped as data: ``i18n/zh_words.txt``, every word of two or more characters (with at
+least one Hanzi) that jieba finds in the sentences of the i18n tables. Regenerate it after
+editing a table (needs ``pip install jieba``, part of the ``corpus`` and ``dev`` extras):
+
+    python -m handformer.render.common.lexicon
+
+The walk reads the file (``words``) only when a text holds two Hanzi side by side; jieba is
+never imported at run time.
+"""
+
+from __future__ import annotations
+
+import string
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+LEXICON = Path(__file__).resolve().parents[2] / "i18n" / "zh_words.txt"
+HEADER = "# Chinese words of the i18n tables, found by jieba: python -m handformer.render.common.lexicon\n"
+
+
+def is_hanzi(char: str) -> bool:
+    """A Chinese character (CJK unified ideographs, extension A, compatibility ideographs),
+    told by comparing code points: a regex of these ranges costs more to compile than all the
+    wrapping of a walk."""
+    return ("\u4e00" <= char <= "\u9fff" or "\u3400" <= char <= "\u4dbf"
+            or "\uf900" <= char <= "\ufaff")  # per character: kept cheap
+
+
+def holds_hanzi(text: str) -> bool:
+    """Whether ``text`` may hold a Hanzi: one C-speed scan, false for nearly every English
+    paragraph (none of their characters reaches U+3400), so those skip the per-character work."""
+    return max(text, default="") >= "\u3400"
+
+
+@lru_cache(maxsize=1)
+def words() -> frozenset[str]:
+    """The shipped words (read once)."""
+    lines = LEXICON.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def literal_pieces() -> list[str]:
+    """Every piece of text the tables ship, cut at their {placeholders} (a number or a token
+    goes there, so no word of ours spans one)."""
+    from ... import i18n
+
+    return [literal for code in i18n.languages() for sentence in i18n.table(code).values()
+            for literal, _, _, _ in string.Formatter().parse(sentence) if literal]
+
+
+def segment(pieces: list[str]) -> list[str]:
+    """The lexicon of ``pieces``: jieba's words of two or more characters holding a Hanzi,
+    sorted, each once."""
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    found = {w for piece in pieces for w in jieba.cut(piece) if len(w) >= 2 and any(map(is_hanzi, w))}
+    return sorted(found)
+
+
+def generated() -> str:
+    """The lexicon file's text, made now from the tables."""
+    return HEADER + "".join(word + "\n" for word in segment(literal_pieces()))
+
+
+def main() -> None:
+    from ...files.io import atomic_write
+
+    text = generated()
+    atomic_write(LEXICON, text)  # whole or not at all, as every file handformer writes
+    print(f"{LEXICON}: {text.count(chr(10)) - 1} words", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,185 @@
+"""One self-contained HTML page: every step a panel, MathML formulas, coloured matrices, every
+language (a toggle shows one at a time).
+
+Nothing is fetched: styles, script and charts are inlined, formulas are MathML made here with
+latex2mathml, so the file opens offline in any modern browser. Every piece of user text goes
+through jinja2's autoescape, formulas through an allow-list (``sanitize``), and the page's
+Content-Security-Policy lets only its own script and style run (``content_security_policy``).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from ... import i18n
+from ...errors import HandformerError
+from ..common import breaks, colour
+from .multiples import columns_css
+
+TEMPLATES = Path(__file__).parent / "templates"
+PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
+              "loss": "page.phase.loss", "backward": "page.phase.backward",
+              "update": "page.phase.update", "decode": "page.phase.decode",
+              "recap": "page.phase.recap"}
+LANGUAGE_RULES = "/* language rules */\n"  # where style.css takes the rules of lang_css()
+
+
+@lru_cache(maxsize=1)
+def _env():
+    try:
+        import jinja2
+        import latex2mathml  # noqa: F401  (formulas: without it every one would stay raw TeX)
+    except ImportError:
+        raise HandformerError("HTML output needs jinja2 and latex2mathml (part of handformer's "
+                              "install): pip install jinja2 latex2mathml") from None
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
+                             trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined)
+    env.globals["phase_keys"] = PHASE_KEYS
+    env.filters["wbr"] = with_breaks
+    return env
+
+
+def with_breaks(text: str):
+    """``text`` escaped, with ``<wbr>`` wherever a line may break between two Hanzi
+    (``breaks.hanzi_breaks``): the page's ``word-break:keep-all`` for Chinese lets the browser
+    break there, at spaces and at punctuation, and nowhere else inside a word."""
+    from markupsafe import Markup
+
+    if hasattr(text, "__html__"):
+        raise TypeError("the wbr filter takes plain text, not markup (it escapes it itself)")
+    return Markup("<wbr>").join(breaks.pieces(str(text)))
+
+
+def stylesheet(langs: list[str]) -> str:
+    """The page's one style sheet: style.css with the languages' rules in their place, the
+    colour steps and the heatmaps' column counts."""
+    css = (TEMPLATES / "style.css").read_text(encoding="utf-8")
+    return "\n".join([css.replace(LANGUAGE_RULES, lang_css(langs)), colour.palette_css(),
+                      columns_css()])
+
+
+def nav_script() -> str:
+    """The page's one script: language and theme toggles, keys, "show all"."""
+    return (TEMPLATES / "nav.js").read_text(encoding="utf-8")
+
+
+def content_security_policy(script: str, css: str) -> str:
+    """Only this script and this style sheet run: no inline event handlers, no ``javascript:``
+    URLs, no style attributes, nothing fetched. Hashes rather than a nonce: the page is a
+    file, written once, so there is no request to draw a fresh nonce for."""
+    return (f"default-src 'none'; script-src '{_sha256(script)}'; style-src '{_sha256(css)}'; "
+            "base-uri 'none'; form-action 'none'")
+
+
+def _sha256(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
+
+
+def render(tape, precision: int = 3, steps=None, lang: str = "en", level: str = "steps") -> str:
+    """The whole walkthrough of a tape as one page in every language, opening in ``lang``,
+    told at ``level`` ("overview", "steps" or "all", as narrate.build)."""
+    from ...narrate import build, select
+
+    built = {code: select(build(tape, code, level), steps) for code in i18n.languages()}
+    return render_sections(built, precision, title=page_title(tape.meta), lang=lang)
+
+
+def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "",
+                    lang: str = "en") -> str:
+    """The page from sections already built, by language (the same ids in each; the first
+    language's sections give the numbers and the order); the page opens in ``lang``."""
+    from .view import Budget, section_view
+
+    langs = list(by_lang)
+    lang = lang if lang in by_lang else langs[0]
+    by_id = {code: {s.id: s for s in sections} for code, sections in by_lang.items()}
+    budget, pos = Budget(), i18n.t(lang, "page.pos", i="{i}")
+    panels = [section_view({code: by_id[code].get(s.id) for code in langs}, precision, budget,
+                           pos, lang) for s in by_lang[langs[0]]]
+    text = _page_text(langs, lang)
+    script = nav_script()
+    return _env().get_template("page.html.j2").render(
+        panels=panels, title=title or "handformer", precision=precision, lang=lang,
+        script=script, csp=content_security_policy(script, text["css"]), **text,
+        **wayfinding(panels, langs))
+
+
+def wayfinding(panels: list[dict], langs: list[str]) -> dict:
+    """What lets a reader find their way: each panel numbered 1, 2, 3 … in reading order (the
+    tutorial's own numbers repeat and jump), an index for links between steps, the nested table
+    of contents, and the architecture map with each panel's block."""
+    from .svg_map import architecture_svg, block_of, strip_svg
+    from .toc import toc_tree
+
+    archs = next((p["architecture"] for p in panels if p["architecture"]), None) or {}
+    for k, p in enumerate(panels, 1):
+        p["seq"], p["block"] = k, block_of(archs.get(langs[0]), p["id"])
+        by_lang = p["architecture"] or {}
+        p["diagram"] = {shape: {code: architecture_svg(arch, shape == "narrow", p["title"][code])
+                                for code, arch in by_lang.items()} for shape in ("wide", "narrow")}
+    index = {p["id"]: {"anchor": p["anchor"], "seq": p["seq"], "title": p["title"]}
+             for p in panels}
+    return {"index": index, "toc": toc_tree(panels, langs),
+            "map": {code: architecture_svg(arch, True, i18n.t(code, "page.map"))
+                    for code, arch in archs.items()},
+            "strip": {code: strip_svg(arch, i18n.t(code, "page.map"))
+                      for code, arch in archs.items()},
+            "has_wide": any(item.get("matrix", {}).get("wide")
+                            for p in panels for term in p["terms"] for item in term)}
+
+
+def _page_text(langs: list[str], lang: str) -> dict:
+    """What the templates need of the languages: each one's table and HTML tag, the opening
+    language's table (for words shown once, in attributes and scripts), and the style sheet."""
+    texts = {code: i18n.table(code) for code in langs}
+    return {"langs": langs, "tables": texts, "ui": texts[lang],
+            "tags": {code: texts[code]["lang.tag"] for code in langs},
+            "css": stylesheet(langs)}
+
+
+def lang_css(langs: list[str]) -> str:
+    """Show the chosen language's text only (the first language when none is chosen), and
+    each language's fonts and line breaking."""
+    first, rules = langs[0], []
+    for code in langs[1:]:
+        rules += [f".hf .l-{code}{{display:none}}",
+                  f"html[data-lang={code}] .hf .l-{code}{{display:revert}}",
+                  f"html[data-lang={code}] .hf .l-{first}{{display:none}}"]
+    for code in langs:
+        font, wrapping = i18n.t(code, "lang.font"), i18n.t(code, "lang.wrap")
+        declarations = ";".join(filter(None, [font and f"font-family:{font}", wrapping]))
+        if declarations:
+            rules.append(f".hf [lang={i18n.t(code, 'lang.tag')}]{{{declarations}}}")
+    return "".join(rule + "\n" for rule in rules)
+
+
+def render_notebook(tape, precision: int = 3, lang: str = "en") -> str:
+    """What a tape shows in Jupyter: its panels, without the page around them."""
+    from ...narrate import build
+
+    return render_fragment(build(tape, lang), precision, lang)
+
+
+def render_fragment(sections: list, precision: int = 3, lang: str = "en") -> str:
+    """The panels alone (one language, no script), with their styles: for notebooks."""
+    from .view import Budget, section_view
+
+    budget = Budget(cells=50_000)
+    pos = i18n.t(lang, "page.pos", i="{i}")
+    panels = [section_view({lang: s}, precision, budget, pos) for s in sections]
+    return _env().get_template("fragment.html.j2").render(
+        panels=panels, precision=precision, lang=lang, **_page_text([lang], lang),
+        **wayfinding(panels, [lang]))
+
+
+def page_title(meta: dict) -> str:
+    """"src → tgt" from the tape's meta, or plain "handformer"."""
+    src = " ".join(meta.get("src", {}).get("tokens", []))
+    tgt = " ".join(t for t in meta.get("target", {}).get("tokens", []) if t != "<end>")
+    if src and tgt:
+        return f"handformer · {src} → {tgt}"
+    return f"handformer · {src}" if src else "handformer"

@@ -1,0 +1,72 @@
+"""The nested table of contents: phase → stack → layer → sub-layer → head (Section.place), each
+entry the part of its title that tells it apart from its neighbours."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .page import PHASE_KEYS
+
+SEPARATORS = " :：·,，-—"
+COLONS = (":", "：", "·", ",", "，")  # what ends a title's leading group name
+ORDINAL = re.compile(r"\s*\d+$")  # a group's number among its siblings, not in the titles
+
+
+@dataclass
+class Node:
+    """A group (label by language, its children) or an entry (its panel)."""
+
+    label: dict[str, str] = field(default_factory=dict)
+    key: str = ""  # the phase's i18n key, for a phase group
+    panel: dict | None = None
+    short: dict[str, str] = field(default_factory=dict)  # an entry's distinguishing title
+    children: list[Node] = field(default_factory=list)
+
+
+def toc_tree(panels: list[dict], langs: list[str]) -> list[Node]:
+    """Groups in reading order; a new group opens wherever a panel's path leaves the last one."""
+    root, open_path, stack = Node(), [], []
+    for p in panels:
+        path = [("phase", p["phase"])] + [("place", part) for part in _place(p, langs[0])]
+        depth = _common(open_path, path)
+        stack, open_path = stack[:depth], open_path[:depth]
+        for k in range(depth, len(path)):
+            node = _group(p, path[k], k - 1, langs)
+            (stack[-1] if stack else root).children.append(node)
+            stack.append(node)
+            open_path.append(path[k])
+        entry = Node(panel=p, short={code: _short(p, code) for code in langs})
+        (stack[-1] if stack else root).children.append(entry)
+    return root.children
+
+
+def _place(p: dict, lang: str) -> list[str]:
+    return list(p.get("place", {}).get(lang) or [])
+
+
+def _common(a: list, b: list) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
+
+
+def _group(p: dict, part: tuple[str, str], k: int, langs: list[str]) -> Node:
+    kind, value = part
+    if kind == "phase":
+        return Node(key=PHASE_KEYS.get(value, ""), label={code: value for code in langs})
+    return Node(label={code: (_place(p, code) or [value] * (k + 1))[k] for code in langs})
+
+
+def _short(p: dict, lang: str) -> str:
+    """The title without what its groups already say ("Layer 1: self-attention, head 1" under
+    Layer 1 reads "self-attention, head 1"; "Add & norm: layer normalization" under "Add & norm
+    2", the layer's second, reads "layer normalization")."""
+    title = p["title"][lang]
+    for group in _place(p, lang):
+        for label in dict.fromkeys((group, ORDINAL.sub("", group))):
+            head, rest = title[:len(label)], title[len(label):]
+            if label and head.lower() == label.lower() and rest[:1] in COLONS:
+                title = rest.lstrip(SEPARATORS) or title
+    return title

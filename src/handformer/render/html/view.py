@@ -1,0 +1,254 @@
+"""Sections turned into what the HTML templates draw: MathML formulas, coloured cells, labels.
+
+Large matrices show their corners; "show all" reveals a bounded block whose numbers travel in a
+compact data attribute, so a page for the paper preset stays a few megabytes.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from ... import layout
+from ...narrate.document import Matrix, Section
+from ..common import colour, grids
+from ..common.tex import FormulaError, to_mathml, warn
+from . import errata, multiples
+from .svg import positional_chart
+
+FULL_CELLS = 2048  # "show all" reveals at most this many numbers of one matrix ...
+FULL_COLS = 128  # ... and at most this many of its columns
+PAGE_FULL_CELLS = 300_000  # and a page embeds at most this many numbers for "show all" in total
+
+
+SYMBOLS = {r"\cdot": "·", r"\times": "×", r"\Rightarrow": "⇒", "-": "−", r"\to": "→"}
+
+
+@lru_cache(maxsize=4096)
+def mathml(latex: str, display: bool = True, where: str = "a formula") -> str:
+    """LaTeX to MathML on the server; a formula that does not convert is shown as its TeX and
+    warned about on stderr (the tests allow none)."""
+    from markupsafe import escape
+
+    if not latex:
+        return ""
+    try:
+        return to_mathml(latex, display)
+    except FormulaError as err:
+        warn(where, latex, err)
+        return f'<code class="tex">{escape(latex)}</code>'
+
+
+class Budget:
+    """How many numbers the page may still embed for "show all"."""
+
+    def __init__(self, cells: int = PAGE_FULL_CELLS):
+        self.cells = cells
+
+    def take(self, n: int) -> bool:
+        if n > self.cells:
+            return False
+        self.cells -= n
+        return True
+
+
+def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "pos {i}",
+                scale: colour.Scale | None = None) -> dict:
+    """One matrix: header, rows of coloured cells (with gaps where elided), legend, show-all;
+    ``scale``: the colour scale it shares with others (its own when None); ``pos`` labels a
+    positional chart's ends."""
+    value, precision = grids.as_2d(m.value), grids.precision_of(m, precision)
+    scale = scale or colour.scale_for(colour.kind_of(m), [value])
+    hl = m.highlight
+    keep_r = set(m.keep_rows) | set(hl.rows if hl else ()) | ({hl.cell[0]} if hl and hl.cell else set())
+    keep_c = set(m.keep_cols) | set(hl.cols if hl else ()) | ({hl.cell[1]} if hl and hl.cell else set())
+    row_idx = shown(value.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS, keep_r)
+    col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
+    wide = len(col_idx) > WIDE_COLS
+    rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1), i,
+                                    [_cell(value, i, j, scale, precision, m.kind, hl, m.col_groups,
+                                           wide and precision > 1)
+                                     for j in col_idx])
+            for i in row_idx]
+    elided = None in row_idx or None in col_idx
+    return {
+        "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
+        "note": m.note, "role": m.role if m.role in colour.ROLES else "", "source": m.source,
+        "scale": scale.kind, "shape": grids.dims(m.shape),
+        "cols": [None if j is None else (_label(m.cols, j, True), j, _group(m.col_groups, j))
+                 for j in col_idx],
+        "rows": rows, "top": layout.number(scale.top, precision), "elided": elided,
+        "wide": wide,
+        "hidden": _hidden(value.shape, row_idx, col_idx),
+        "full": _full(m, value, scale, precision, budget) if elided else None,
+        "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
+        if m.kind == "positional"
+        else "",
+    }
+
+
+PAGE_COLS = 32  # the page shows matrices up to this many columns whole (fits 1280 px)
+# More columns than this do not fit beside the contents at 14 px: such a matrix is "wide" (the
+# page gives it the whole width below 1600 px) and its cells carry a one-decimal-shorter text
+# the page's script shows when even 11 px type would not fit (the full number stays one hover
+# or tap away, and the worked cell always keeps it).
+WIDE_COLS = 16
+
+
+def shown(n: int, limit: int, head: int, tail: int, keep: set[int]) -> list[int | None]:
+    """The layout rule's indices along one axis, plus every index the narration names, with a
+    gap (None) wherever indices are skipped."""
+    base = [i for i in layout.elide(n, limit, head, tail) if i is not None]
+    picked = sorted(set(base) | {i for i in keep if 0 <= i < n})
+    out: list[int | None] = []
+    for i in picked:
+        if out and out[-1] is not None and i != out[-1] + 1:
+            out.append(None)
+        out.append(i)
+    return out
+
+
+def _group(widths: tuple[int, ...], j: int) -> str:
+    """The CSS classes of column j in its group (Concat: one group per head): "h0"…, and "gs"
+    on a group's first column; "" without groups."""
+    start = 0
+    for g, width in enumerate(widths):
+        if j < start + width:
+            return f"h{g % 4}" + (" gs" if j == start and g else "")
+        start += width
+    return ""
+
+
+def _hidden(shape: tuple[int, int], rows: list, cols: list) -> tuple[int, int]:
+    """How many rows and columns the gaps hide."""
+    return (shape[0] - sum(i is not None for i in rows), shape[1] - sum(j is not None for j in cols))
+
+
+def _label(labels, i: int, numbered: bool) -> str:
+    if labels is not None and i < len(labels):
+        return str(labels[i])
+    return str(i) if numbered else ""
+
+
+def _cell(value: np.ndarray, i: int | None, j: int | None, scale: colour.Scale, precision: int,
+          kind: str, hl=None, groups: tuple[int, ...] = (), compact: bool = False):
+    """(text, CSS classes, shorter text or "") of one cell; None in a gap."""
+    if i is None or j is None:
+        return None
+    x = float(value[i, j])
+    masked = " m" if grids.is_masked(x, kind) else ""
+    marks = _marks(i, j, hl)
+    text = layout.number(x, precision)
+    short = layout.number(x, _short_decimals(x, precision)) if compact and " hc" not in marks else ""
+    return (text, colour.cell_class(x, scale) + masked + marks
+            + (" gs" if " gs" in _group(groups, j) else ""), "" if short == text else short)
+
+
+def _short_decimals(x: float, precision: int) -> int:
+    """Decimals of a wide matrix's shorter number: one fewer, and one fewer again for each
+    digit before the point past the first, so that none has more than ``precision`` digits
+    (0.381 → 0.38, 78.124 → 78.1, 100.03 → 100)."""
+    whole = 1 if not math.isfinite(x) or abs(x) < 10 else int(math.log10(abs(x))) + 1
+    return max(0, precision - whole)
+
+
+def _marks(i: int, j: int, hl) -> str:
+    """The worked cell outlined, the rows and columns that make it banded."""
+    if hl is None:
+        return ""
+    marks = " hc" if hl.cell == (i, j) else ""
+    marks += " hr" if i in hl.rows else ""
+    return marks + (" hk" if j in hl.cols else "")
+
+
+def _full(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
+          budget: Budget | None) -> dict | None:
+    """The bounded block "show all" reveals: whole matrix if small enough, else its top-left."""
+    n_cols = min(value.shape[1], FULL_COLS)
+    n_rows = min(value.shape[0], max(1, FULL_CELLS // n_cols))
+    if budget is None or not budget.take(n_rows * n_cols):
+        return None
+    numbers = layout.number_rows(value[:n_rows, :n_cols], precision)
+    data = {"v": numbers, "t": scale.top, "s": scale.kind, "k": m.kind,
+            "r": [_label(m.rows, i, True) for i in range(n_rows)] if m.rows else None,
+            "c": [_label(m.cols, j, True) for j in range(n_cols)] if m.cols else None}
+    complete = (n_rows, n_cols) == value.shape
+    return {"data": json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+            "complete": complete, "shape": grids.dims((n_rows, n_cols))}
+
+
+def equation_view(items: list, precision: int, budget: Budget | None,
+                  others: dict[str, list], pos: str = "pos {i}", where: str = "an equation",
+                  scales: dict | None = None) -> list[dict]:
+    """The drawing left to right: matrices, and the operators between them as MathML, each
+    operator kept with the matrix after it; three or more attention patterns as one grid of
+    small multiples (others: the same equation in each language, for the patterns' notes)."""
+    scales = scales or {}
+    out = []
+    for item in multiples.gather(items):
+        if isinstance(item, multiples.Multiples):
+            notes = {lang: [m for m in mats if multiples.is_pattern(m)]
+                     for lang, mats in others.items()}
+            out.append({"multiples": multiples.multiples_view(
+                item, notes, precision, lambda m: matrix_view(m, precision, budget, pos))})
+        elif isinstance(item, Matrix):
+            out.append({"matrix": matrix_view(item, precision, budget, pos,
+                                              scales.get(id(item)))})
+        else:
+            text = SYMBOLS.get(str(item).strip(), str(item))
+            out.append({"op": mathml(text, False, where) if "\\" in text else None,
+                        "text": text})
+    return out
+
+
+def section_view(by_lang: dict[str, Section | None], precision: int, budget: Budget | None,
+                 pos: str = "pos {i}", lang: str | None = None) -> dict:
+    """One panel with its text in every language (the first language's section stands in for
+    a missing one); the drawing, told once, is the page's opening language's (``lang``)."""
+    base = next(iter(by_lang.values()))
+    sections = {code: s or base for code, s in by_lang.items()}
+    shown = sections.get(lang, base)
+    matrices = [m for m in shown.equation if isinstance(m, Matrix)]
+    callouts = errata.same_errata(shown, base)
+    scales = colour.shared_scales(matrices, errata.pairs(callouts, matrices))
+    equation = equation_view(shown.equation, precision, budget,
+                             {code: s.equation for code, s in sections.items()}, pos,
+                             f"step {base.id}", scales)
+    return {
+        "id": base.id, "anchor": "s-" + base.id, "number": base.number, "phase": base.phase,
+        "title": {lang: s.title for lang, s in sections.items()},
+        # the flow nav says where the output goes, with the page's own step numbers
+        "paragraphs": {lang: [t for t in s.paragraphs if not (s.feeds and t == s.next)]
+                       for lang, s in sections.items()},
+        "formula": mathml(base.formula, True, f"step {base.id}"), "latex": base.formula,
+        "equation": equation, "terms": terms(equation), "place": {lang: list(s.place) for lang, s in sections.items()},
+        "reads": list(base.reads), "feeds": list(base.feeds), "level": base.level,
+        # the diagram's labels in every language (None where the section draws none)
+        "architecture": {lang: s.architecture or base.architecture for lang, s in sections.items()}
+        if base.architecture else None,
+        "callouts": [errata.callout_view(c, errata.told(sections, base, k), precision,
+                                         lambda m: matrix_view(m, precision, budget,
+                                                               scale=scales.get(id(m))),
+                                         matrices)
+                     for k, c in enumerate(callouts)],
+        "steps": base.steps,
+    }
+
+
+def terms(equation: list[dict]) -> list[list[dict]]:
+    """The drawing in unbreakable pieces: an operator stays with the matrix after it, so a
+    narrow screen wraps between terms, never between an operator and its matrix."""
+    out: list[list[dict]] = []
+    for item in equation:
+        if out and not _is_op(item) and len(out[-1]) == 1 and _is_op(out[-1][0]):
+            out[-1].append(item)
+        else:
+            out.append([item])
+    return out
+
+
+def _is_op(item: dict) -> bool:
+    return "matrix" not in item and "multiples" not in item

@@ -1,0 +1,98 @@
+"""Lines of a paragraph for the terminal, in English and in Chinese.
+
+English breaks at spaces. Chinese has no spaces: a line may break between two Hanzi only where
+no word of our Chinese text spans the gap (``breaks.hanzi_breaks``), and by the rules of Chinese
+typesetting no line starts with closing punctuation (，。）” …) and none ends with opening
+punctuation (（“ …). A break is sought first where it cannot cut a word even by chance (after
+punctuation, at a space, where Chinese meets Latin letters or numbers), looking back at most a
+third of the line for one, so the lines stay full. A run of Hanzi with no allowed break that is
+wider than a whole line (overlapping words chained together) is cut between characters where
+the line is full, as the only way to keep within the width.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..common.lexicon import holds_hanzi, is_hanzi
+from .ansi import cells
+
+_TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]+"
+                     r"|[“‘（《「『【]|\s+")
+NO_LINE_START = set("，。、：；！？）》」』】”’%…·,.;:!?)")
+NO_LINE_END = set("（《「『【“‘(")
+_SOFT_AFTER = set("，。、：；！？）》」』】”’")
+
+
+def _cjk(char: str) -> bool:
+    return "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef"
+
+
+def wrap(paragraph: str, width: int) -> list[str]:
+    """The paragraph's lines, each at most ``width`` cells (a single longer word excepted)."""
+    lines, line, used = [], [], 0  # used: cells of "".join(line)
+    for token in _tokens(paragraph, width):
+        if used + cells(token.rstrip()) <= width or not any(t.strip() for t in line):
+            line.append(token)
+            used += cells(token)
+            continue
+        cut = _break_at([*line, token], len(line), width)
+        lines.append("".join(line[:cut]).rstrip())
+        line = [*line[cut:], token]
+        while line and not line[0].strip():
+            line.pop(0)
+        used = sum(cells(t) for t in line)
+    lines.append("".join(line).rstrip())
+    return lines
+
+
+def _tokens(paragraph: str, width: int) -> list[str]:
+    """The paragraph in the pieces a line may break between: a Hanzi run that no allowed break
+    cuts is one piece (characters again when it is wider than ``width``)."""
+    if not holds_hanzi(paragraph):  # most paragraphs: nothing to join, no word list loaded
+        return _TOKENS.findall(paragraph)
+    from ..common.breaks import hanzi_breaks
+
+    allowed, out = set(hanzi_breaks(paragraph)), []
+    for match in _TOKENS.finditer(paragraph):
+        token = match.group()
+        if out and is_hanzi(token[0]) and is_hanzi(out[-1][-1]) \
+                and match.start() not in allowed:
+            out[-1] += token
+        else:
+            out.append(token)
+    return [part for token in out
+            for part in (token if _too_wide(token, width) else [token])]
+
+
+def _too_wide(token: str, width: int) -> bool:
+    """A run of Hanzi wider than a whole line (at most 2 cells a character: most are not)."""
+    return 2 * len(token) > width and is_hanzi(token[0]) and cells(token) > width
+
+
+def _break_at(tokens: list[str], at: int, width: int) -> int:
+    """Where to break before ``tokens[at]``: the nearest allowed place that cannot cut a word,
+    looking back at most a third of the width, else the nearest allowed place however far back
+    (a short line rather than a broken rule)."""
+    budget, moved, nearest = max(2, width // 3), 0, None
+    for k in range(at, 0, -1):
+        if _allowed(tokens[k - 1], tokens[k]):
+            if moved <= budget and _soft(tokens[k - 1], tokens[k]):
+                return k
+            nearest = nearest or k
+            if moved > budget:
+                break
+        moved += cells(tokens[k - 1])
+    return nearest or at
+
+
+def _allowed(before: str, after: str) -> bool:
+    if not after.strip():
+        return before.rstrip()[-1:] not in NO_LINE_END
+    return after[0] not in NO_LINE_START and before.rstrip()[-1:] not in NO_LINE_END
+
+
+def _soft(before: str, after: str) -> bool:
+    if not before.strip() or not after.strip():
+        return True
+    return before[-1] in _SOFT_AFTER or _cjk(before[-1]) != _cjk(after[0])
