@@ -13,21 +13,23 @@ from __future__ import annotations
 
 from . import pipeline
 from .engine.tape import Tape
-from .text import TUTORIAL_SRC, TUTORIAL_TGT
+from .text import TUTORIAL_SRC, TUTORIAL_TGT  # noqa: F401  (handformer.api.TUTORIAL_SRC)
 
 
-def walk(src: str = TUTORIAL_SRC, tgt: str = TUTORIAL_TGT, preset: str = "tutorial",
+def walk(src: str | None = None, tgt: str | None = None, preset: str | None = None,
          corpus: str | None = None, weights: str | None = None, backward: bool = False,
-         lr: float = 0.1, checkpoint: str | None = None, tokenizer: str = "tutorial",
+         lr: float | None = None, checkpoint: str | None = None, tokenizer: str | None = None,
          shards: int | None = None, family: str | None = None, pretrained: str | None = None,
          **overrides) -> Tape:
-    """Compute every step for one sentence pair and return the tape.
+    """Compute every step for one sentence pair (the tutorial's when not given) and return
+    the tape.
 
-    ``overrides`` are Config fields (``d_model=8, heads=2, ...``). With ``backward=True`` the
+    ``preset`` is "tutorial" (the default), "small" or "paper"; ``overrides`` are Config
+    fields (``d_model=8, heads=2, ...``). With ``backward=True`` the
     tape also holds every gradient (``tape.grads``) and one SGD update (``tape.updates``:
-    name → (before, gradient, after)). ``checkpoint`` walks a model saved by ``handformer
+    name → (before, gradient, after)), an SGD step of ``lr`` (default 0.1). ``checkpoint`` walks a model saved by ``handformer
     train`` with its own config and vocabulary (``preset`` and ``overrides`` are then ignored).
-    ``tokenizer`` splits the sentences: "tutorial", "words", "char" or "jieba". ``shards``
+    ``tokenizer`` splits the sentences: "tutorial" (the default), "words", "char" or "jieba". ``shards``
     (with ``backward``) also computes one step's gradient of the corpus's pairs as a whole
     batch and as that many data shards (``tape.meta["shards"]``). ``family`` names a model
     family of the registry (default: the encoder-decoder); ``pretrained`` walks ``src``

@@ -62,7 +62,7 @@ def _config_options(func):
         func = option(func)
     func = click.option("--layers", type=int, default=None,
                         help="encoder and decoder layers (N)")(func)
-    return click.option("--preset", default="tutorial", show_default=True,
+    return click.option("--preset", default=None, show_default="tutorial",
                         type=click.Choice(["tutorial", "small", "paper"]),
                         help="starting sizes; every field can be overridden")(func)
 
@@ -78,7 +78,7 @@ def config_from_options(options: dict) -> Config:
     from .config import preset
 
     overrides = {n: options.pop(n) for n in CONFIG_FIELDS if n in options}
-    return preset(options.pop("preset"), **overrides)
+    return preset(options.pop("preset") or "tutorial", **overrides)
 
 
 def model_options(func):
@@ -130,7 +130,7 @@ class _Commands(click.Group):
         if name not in self.commands and name in COMMAND_MODULES:
             import importlib
 
-            module = importlib.import_module(f".commands.{COMMAND_MODULES[name]}", __package__)
+            module = importlib.import_module(f".{COMMAND_MODULES[name]}", __package__)
             for command in module.COMMANDS:
                 self.add_command(command)
         return self.commands.get(name)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import typing
 from dataclasses import dataclass
 
 from .errors import ConfigError, HandformerError  # noqa: F401  (raised here)
@@ -69,15 +68,10 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict) -> Config:
-        from .schema import SchemaError, mapping, typed
+        from .schema import SchemaError, config_fields
 
         try:
-            hints = typing.get_type_hints(cls)
-            known = {f.name for f in dataclasses.fields(cls)}
-            unknown = sorted(set(mapping(data, "config")) - known)
-            if unknown:
-                raise ConfigError(f"unknown config field(s): {', '.join(unknown)}")
-            return cls(**{k: typed(v, hints[k], f"config field {k!r}") for k, v in data.items()})
+            return cls(**config_fields(cls, data))
         except SchemaError as err:
             raise ConfigError(str(err)) from None
 

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import os
 
-from .errors import (
-    LimitError,  # noqa: F401  (raised here)
-)
+from .errors import LimitError  # noqa: F401  (raised here)
 
 ENV = "HANDFORMER_LIMITS"
 MIB = 2**20

@@ -44,11 +44,10 @@ def prepare(options: dict) -> tuple[Family, Any]:
     """The family and its ready model: the config built from the options and checked, the
     vocabulary and the parameters (fresh, loaded, or a checkpoint's); nothing computed yet."""
     family = family_for(options)
-    model = family.prepare({k: v for k, v in options.items() if k != "family"})
     if options.get("backward") and family.backward is None:
         raise HandformerError(f"the {family.name} family has no backward pass by hand yet; "
                               "drop --backward")
-    return family, model
+    return family, family.prepare({k: v for k, v in options.items() if k != "family"})
 
 
 def finish(family: Family, model: Any, options: dict,

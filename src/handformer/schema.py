@@ -7,13 +7,12 @@ error at load time, instead of a TypeError (or a huge allocation) later.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import types
 import typing
 
-from .errors import (
-    SchemaError,  # noqa: F401  (raised here)
-)
+from .errors import ConfigError, SchemaError  # noqa: F401  (raised here)
 
 
 def integer(value, name: str, lo: int | None = None, hi: int | None = None) -> int:
@@ -81,3 +80,14 @@ def _show(value) -> str:
     """A short, escaped view of a bad value (its type if it is long)."""
     text = repr(value)
     return text if len(text) <= 40 else f"a {type(value).__name__}"
+
+
+def config_fields(cls, data) -> dict:
+    """A config's fields read from JSON (a tape's "config"), each checked against the type of
+    the dataclass ``cls``'s field of that name; a name ``cls`` does not have is refused."""
+    hints = typing.get_type_hints(cls)
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(mapping(data, "config")) - known)
+    if unknown:
+        raise ConfigError(f"unknown config field(s): {', '.join(unknown)}")
+    return {k: typed(v, hints[k], f"config field {k!r}") for k, v in data.items()}

@@ -6,9 +6,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import (
-    TextError,  # noqa: F401  (raised here)
-)
+from .errors import TextError  # noqa: F401  (raised here)
 from .textsafe import normalized
 from .tokenize import tokenize as split_tokens
 

@@ -19,9 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from .errors import (
-    TokenizerError,  # noqa: F401  (raised here)
-)
+from .errors import TokenizerError  # noqa: F401  (raised here)
 
 TOKENIZERS = ("tutorial", "words", "char", "jieba")
 

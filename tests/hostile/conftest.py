@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from .clirun import run
+from support.clirun import run
 
 
 @pytest.fixture(scope="session")

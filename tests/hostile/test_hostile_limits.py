@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from .clirun import (
+from support.clirun import (
     bert_folder,
     edit_checkpoint,
     read_safetensors,

@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from .clirun import (
+from support.clirun import (
     bert_folder,
     edit_checkpoint,
     read_safetensors,

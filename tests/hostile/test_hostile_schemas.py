@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from .clirun import (
+from support.clirun import (
     bert_folder,
     edit_checkpoint,
     read_safetensors,
@@ -181,7 +181,7 @@ def test_model_folder_config_that_is_no_object(tmp_path, text, word):
 
 def test_a_good_tiny_model_folder_runs(tmp_path):
     """The folder the cases above damage is itself good: embed runs on it."""
-    from .clirun import run
+    from support.clirun import run
 
     bert_folder(tmp_path / "m")
     result = run("embed", "--pretrained", "m", "hello world", cwd=tmp_path)

@@ -8,7 +8,13 @@ import json
 
 import pytest
 
-from .clirun import edit_checkpoint, read_safetensors, refused_unchanged, run, safetensors_with
+from support.clirun import (
+    edit_checkpoint,
+    read_safetensors,
+    refused_unchanged,
+    run,
+    safetensors_with,
+)
 
 ESC_WORDS = "\x1b]52;c;ZXZpbA==\x07clip \x1b[2Jclear \x1b]0;title\x07 \x9b31m \u202eevil \x00nul"
 RAW = (b"\x1b", b"\x07", b"\x00", "\u202e".encode(), "\x9b".encode())

@@ -15,10 +15,7 @@ import re
 
 import pytest
 
-try:  # a package once tests/hostile/ has an __init__.py, a plain folder until then
-    from . import pages_util as util
-except ImportError:
-    import pages_util as util
+from support import pages as util
 
 pytestmark = [
     pytest.mark.browser,

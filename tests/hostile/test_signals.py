@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from .writer_util import (
+from support.writer import (
     LONG_TRAIN,
     computing,
     digest,

@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from .writer_util import (
+from support.writer import (
     LONG_TRAIN,
     digest,
     fill,

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import handformer
-from test_html_browser import CHROMIUM  # the project's Chromium; its `browser` fixture: conftest
+from support.browser import CHROMIUM  # the project's Chromium; its `browser` fixture: conftest
 
 XSS_IMG, XSS_SCRIPT = "<img src=x onerror=alert(1)>", "<script>alert(1)</script>"
 

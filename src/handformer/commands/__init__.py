@@ -1,12 +1,13 @@
 """The CLI's commands, one module per concern; each module lists its click commands in COMMANDS.
 
 The modules are imported when one of their commands runs (or --help lists them all): `walk`
-need not pay for train's, serve's or pretrained's imports. COMMAND_MODULES names, for each
-command, the module that defines it.
+need not pay for train's, serve's or embed's imports. COMMAND_MODULES names, for each command,
+the module that defines it (inside handformer): a family's own commands live in its folder.
 """
 
 COMMAND_MODULES = {
-    "walk": "walk", "render": "walk", "verify": "verify",
-    "train": "train", "translate": "train", "evaluate": "train",
-    "embed": "pretrained", "similarity": "pretrained", "serve": "serve",
+    "walk": "commands.walk", "render": "commands.walk", "verify": "commands.verify",
+    "train": "commands.train", "translate": "commands.train", "evaluate": "commands.train",
+    "embed": "families.bert.commands", "similarity": "families.bert.commands",
+    "serve": "commands.serve",
 }

@@ -37,6 +37,24 @@ class _Formats(click.Choice):
         pass
 
 
+class _Families(click.Choice):
+    """The families of the registry, read when the command line is parsed (a family
+    registered after this module was imported is a choice too)."""
+
+    def __init__(self):
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from ..families import registry
+
+        return tuple(registry.names())
+
+    @choices.setter
+    def choices(self, value) -> None:
+        pass
+
+
 def _render_options(func):
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
@@ -62,7 +80,7 @@ def _render_options(func):
 @model_options
 @_render_options
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
-@click.option("--lr", type=Finite(), default=0.1, show_default=True,
+@click.option("--lr", type=Finite(), default=None, show_default="0.1",
               help="learning rate of the update shown with --backward")
 @click.option("--shards", type=int, default=None, metavar="N",
               help="with --backward: one step's gradient of the corpus's pairs as a whole "
@@ -76,6 +94,9 @@ def _render_options(func):
               help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
               help="walk a pretrained BERT-family model: a folder, or all-minilm-l6-v2")
+@click.option("--family", type=_Families(), default=None,
+              help="the model family to walk (its folder under handformer/families)  "
+                   "[default: transformer]")
 @user_errors
 def walk(**options):
     """Compute the Transformer step by step and explain every step."""

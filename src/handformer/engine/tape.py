@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .ops import OPS
+from .ops import OPS, get
+
+INPUT = "input"  # the op of a value no step computed (ids, targets): it has no formula
 
 
 @dataclass(slots=True)
@@ -30,11 +32,11 @@ class Step:
 
     @property
     def formula(self) -> str:
-        return OPS[self.op].latex(self.symbols) if self.op in OPS else ""
+        return "" if self.op == INPUT else get(self.op).latex(self.symbols)
 
     @property
     def grad_formula(self) -> str:
-        return OPS[self.op].latex(self.symbols, grad=True) if self.op in OPS else ""
+        return "" if self.op == INPUT else get(self.op).latex(self.symbols, grad=True)
 
 
 class Tape:
@@ -58,7 +60,7 @@ class Tape:
 
     # --- forward ----------------------------------------------------------------------------
 
-    def constant(self, name: str, value, op: str = "input", symbols: dict | None = None) -> str:
+    def constant(self, name: str, value, op: str = INPUT, symbols: dict | None = None) -> str:
         """Put a value that no step computed (ids, a target) on the tape."""
         step = Step(name, op, (), np.asarray(value), symbols=symbols or {})
         return self._append(step)
@@ -72,7 +74,7 @@ class Tape:
         except KeyError as err:
             raise KeyError(f"{err.args[0]!r} is neither a step on the tape nor a parameter") from None
         attrs = attrs or {}
-        out, cache = OPS[op].forward(*args, **attrs)
+        out, cache = get(op).forward(*args, **attrs)
         step = Step(name, op, tuple(inputs), out, attrs, symbols or {}, extras or {}, args, cache,
                     view)
         return self._append(step)

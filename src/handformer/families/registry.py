@@ -34,8 +34,10 @@ class Family:
     one input's every step on a tape (the loss and the errata pass included);
     ``backward(tape, model, options)`` adds every gradient and one update (None: the family has
     no backward pass by hand); ``notes(model, tape)``: lines the user should read (warnings);
-    ``decode``: what translates or generates, if the family does. ``pretrained``: ``prepare``
-    reads ``options["pretrained"]``, a model folder or a known model's name.
+    ``decode``: what translates or generates, if the family does, and ``explain(result, vocab,
+    lang)`` the sections that tell it. ``pretrained``: ``prepare`` reads
+    ``options["pretrained"]``, a model folder or a known model's name. ``errata(tape)``: the
+    records of the family's errata pass on a tape (where a tutorial it follows went wrong).
     """
 
     name: str
@@ -48,6 +50,8 @@ class Family:
     backward: Callable | None = None
     notes: Callable = _no_notes
     decode: Callable | None = None
+    explain: Callable | None = None
+    errata: Callable | None = None
     pretrained: bool = False
 
 

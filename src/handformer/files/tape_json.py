@@ -12,9 +12,7 @@ import json
 import numpy as np
 
 from ..engine.tape import Step, Tape
-from ..errors import (
-    TapeFormatError,  # noqa: F401  (raised here)
-)
+from ..errors import TapeFormatError  # noqa: F401  (raised here)
 from ..families import registry
 from ..limits import check
 from ..render.common.tex_guard import check_symbols
@@ -131,6 +129,11 @@ def _step_dict(step: Step) -> dict:
     if step.extras:
         d["extras"] = {k: encode_array(v) for k, v in step.extras.items()}
     return d
+
+
+def render(tape: Tape, options=None) -> str:
+    """The renderer contract (render/registry.py): the tape itself, handformer.tape/1."""
+    return dumps(tape)
 
 
 def dumps(tape: Tape) -> str:

@@ -8,9 +8,8 @@ same rules (and limits) as a config given on the command line.
 
 from __future__ import annotations
 
-from ..config import Config
 from ..errors import HandformerError
-from ..families.bert.model import BertConfig
+from ..families import registry
 from ..schema import SchemaError, boolean, integer, mapping, number, string, strings
 
 MAX_AXES = 8  # no step has more axes than (batch, heads, n, m, …); deeper lists are damage
@@ -46,10 +45,8 @@ def _check_config(data: dict) -> None:
     if not config:
         return
     try:
-        if data.get("kind") == "bert":
-            BertConfig(**config)
-        else:
-            Config.from_dict(config)
+        sizes = registry.get(registry.name_of(data)).config
+        sizes.from_dict(config) if hasattr(sizes, "from_dict") else sizes(**config)
     except TypeError as err:
         raise SchemaError(f"config: {err}") from None
     except HandformerError as err:

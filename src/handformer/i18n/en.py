@@ -679,7 +679,7 @@ TEXT = {
     "lang.tag": "en",
     "lang.font": "",
     "figure.fonts": "DejaVu Sans, Noto Sans CJK SC",
-    "lang.wrap": "",  # CSS for how lines break (Chinese: only between words, render/breaks.py)
+    "lang.wrap": "",  # CSS for how lines break (Chinese: only between words, render/common/breaks.py)
     # The web app's own words (handformer serve): server/ui_text.py drops "app.".
     "app.title": "handformer: a Transformer computed by hand, live",
     "app.src": "Source sentence",

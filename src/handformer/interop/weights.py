@@ -15,10 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..config import Config
-from ..errors import (
-    ConfigError,
-    WeightsError,  # noqa: F401  (raised here)
-)
+from ..errors import ConfigError, WeightsError  # noqa: F401  (raised here)
 from ..limits import limit
 from ..schema import SchemaError, string, strings
 from ..text import END, PAD, START, UNK, Vocab

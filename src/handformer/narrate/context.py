@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import i18n
-from ..engine.ops import OPS
-from ..families.transformer import errata
+from ..engine.ops import get
+from ..engine.tape import INPUT
+from ..families.registry import family_of
 from .document import Callout, Highlight, Matrix, Section
 
 # The tutorial's step numbers as the language tells them (English "7", Chinese "第七步").
@@ -45,7 +46,7 @@ class Ctx:
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
         self.batched = _batched_steps(tape)
-        self.errata = errata.records(tape)
+        self.errata = _errata(tape)
         self.told: set[str] = set()
         self.sections: list[Section] = []
 
@@ -154,9 +155,9 @@ class Ctx:
     def formula(self, name: str, grad: bool = False, **symbols) -> str:
         """The step's formula from its op, with symbols the step left open filled in."""
         step = self.tape.index.get(name)
-        if step is None or step.op not in OPS:
+        if step is None or step.op == INPUT:
             return ""
-        return OPS[step.op].latex({**symbols, **step.symbols}, grad=grad)
+        return get(step.op).latex({**symbols, **step.symbols}, grad=grad)
 
     # --- labels ------------------------------------------------------------------------------
 
@@ -245,3 +246,10 @@ def f3(x) -> str:
     if x != 0 and abs(x) < 0.0005:
         return f"{x:.1e}"  # a tiny gradient is not "0.000"
     return f"{x:.3f}"
+
+
+def _errata(tape) -> list[dict]:
+    """The records of the tape's errata pass: its family reads them (older tapes kept them
+    elsewhere); a family without an errata pass has none."""
+    family = family_of(tape)
+    return family.errata(tape) if family.errata else list(tape.meta.get("errata", []))

@@ -61,6 +61,13 @@ def find_section(sections: list[Section], step: str | None) -> Section:
     raise HandformerError(f"no step named {step!r} in this walkthrough; steps are e.g. {hint}")
 
 
+def render(tape, options) -> bytes:
+    """The renderer contract (render/registry.py): one step's figure (``options.step``), as
+    the format the registry names (``options.format``: svg or png)."""
+    return render_figure(tape, options.step, fmt=options.format, lang=options.lang,
+                         precision=options.precision)
+
+
 def render_figure(tape, step: str | None, fmt: str = "svg", lang: str = "en",
                   precision: int = 3) -> bytes:
     """The panel of the section containing tape step ``step``, as SVG or PNG bytes."""
@@ -138,7 +145,7 @@ def formula_text(latex: str, where: str = "a figure") -> str:
 
 
 def draw_matrix(ax, m: Matrix, precision: int, scale=None) -> None:
-    """Coloured cells on the page's colour mapping (render/colour.py: the same steps, the same
+    """Coloured cells on the page's colour mapping (render/common/colour.py: the same steps, the same
     scale kinds), the number in each, tokens and dims as ticks; the worked cell outlined."""
     from matplotlib.patches import Rectangle
 

@@ -174,7 +174,14 @@ def _anchor(section_id: str) -> str:
     return "s-" + re.sub(r"[^A-Za-z0-9_.-]", "-", section_id)
 
 
-def render(sections: list[Section], precision: int = 3, lang: str = "en") -> str:
+def render(tape, options) -> str:
+    """The renderer contract (render/registry.py): the walkthrough as GitHub Markdown."""
+    from .common.sections import sections
+
+    return render_sections(sections(tape, options), options.precision, options.lang)
+
+
+def render_sections(sections: list[Section], precision: int = 3, lang: str = "en") -> str:
     """The whole walkthrough as one Markdown document."""
     title = i18n.t(lang, "md.title")
     toc = [f"- [{_numbered(s)}](#{_anchor(s.id)})" for s in sections]

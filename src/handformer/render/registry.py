@@ -1,16 +1,17 @@
 """The renderer contract: a format name → a Renderer that turns a tape into text or bytes.
 
-A renderer never writes: ``render(tape, options)`` returns what the one writer (``io`` through
-``cli.write_output``) puts on the terminal or, atomically, into a file. ``walk --format`` and
-``render --format`` offer exactly the formats registered here, so a new format (xlsx, a web
-view) is one module with a ``render(tape, options)`` and one ``register`` call. Each entry
+Every format is a module with one function of one signature, ``render(tape, options)``,
+returning text or bytes; a renderer never writes: the one writer (``files.io`` through
+``cli.write_output``) puts what it returns on the terminal or, atomically, into a file.
+``walk --format`` and ``render --format`` offer exactly the formats registered here, so a new
+format is one module with a ``render(tape, options)`` and one ``register`` call. Each entry
 imports its module only when it draws, so `walk`'s start-up never pays for jinja2 or matplotlib.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import importlib
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import HandformerError
@@ -31,16 +32,25 @@ class Options:
     step: str | None = None  # a figure's one step (tape name)
     terminal: Terminal | None = None  # drawing for this terminal (styles), not for a file
     level: str = "steps"  # "overview", "steps" or "all": how much of the walkthrough is told
+    format: str = ""  # the format drawn (set by the registry: a module may draw several)
 
 
 @dataclass(frozen=True)
 class Renderer:
-    """One output format: its name, how it draws, and whether its output is bytes."""
+    """One output format: its name, the module that draws it, and whether its output is bytes.
+
+    ``module`` (a dotted module path: "handformer.render.html", or a module of your own)
+    exports ``render(tape, options)``, the one signature every format shares; it is imported
+    only when the format draws."""
 
     name: str
-    render: Callable[[Tape, Options], str | bytes]
-    binary: bool = False  # bytes (an image): written to a file, never to the terminal
+    module: str
+    binary: bool = False  # bytes (an image, a workbook): written to a file, never to the terminal
     help: str = ""
+
+    def render(self, tape: Tape, options: Options) -> str | bytes:
+        module = importlib.import_module(self.module)
+        return module.render(tape, replace(options, format=self.name))
 
 
 _RENDERERS: dict[str, Renderer] = {}
@@ -69,56 +79,14 @@ def render(tape: Tape, fmt: str, options: Options | None = None) -> str | bytes:
     return get(fmt).render(tape, options or Options())
 
 
-def _sections(tape: Tape, options: Options) -> list:
-    from ..narrate import build, select
-
-    return select(build(tape, options.lang, options.level), options.steps)
-
-
-def _terminal(tape: Tape, o: Options) -> str:
-    from .terminal.screen import render as draw
-
-    return draw(_sections(tape, o), o.precision, o.width, o.terminal)
-
-
-def _json(tape: Tape, o: Options) -> str:
-    from ..files.tape_json import dumps
-
-    return dumps(tape)
-
-
-def _markdown(tape: Tape, o: Options) -> str:
-    from .markdown import render as draw
-
-    return draw(_sections(tape, o), precision=o.precision, lang=o.lang)
-
-
-def _html(tape: Tape, o: Options) -> str:
-    from .html.page import render as draw
-
-    return draw(tape, precision=o.precision, steps=o.steps, lang=o.lang, level=o.level)
-
-
-def _figure(fmt: str) -> Callable[[Tape, Options], bytes]:
-    def draw(tape: Tape, o: Options) -> bytes:
-        from .figure import render_figure
-
-        return render_figure(tape, o.step, fmt=fmt, lang=o.lang, precision=o.precision)
-
-    return draw
-
-
-def _xlsx(tape: Tape, o: Options) -> bytes:
-    from .xlsx.workbook import render_xlsx
-
-    return render_xlsx(tape, lang=o.lang, precision=o.precision)
-
-
-for _entry in (Renderer("terminal", _terminal, help="the walkthrough as text"),
-               Renderer("json", _json, help="the tape itself (handformer.tape/1)"),
-               Renderer("markdown", _markdown, help="GitHub Markdown with LaTeX"),
-               Renderer("html", _html, help="one self-contained page, English and Chinese"),
-               Renderer("svg", _figure("svg"), binary=True, help="one step's figure (--step)"),
-               Renderer("png", _figure("png"), binary=True, help="one step's figure (--step)"),
-               Renderer("xlsx", _xlsx, binary=True, help="the forward pass as live formulas")):
-    register(_entry)
+_BUILT_IN = (
+    ("terminal", "handformer.render.terminal", False, "the walkthrough as text"),
+    ("json", "handformer.files.tape_json", False, "the tape itself (handformer.tape/1)"),
+    ("markdown", "handformer.render.markdown", False, "GitHub Markdown with LaTeX"),
+    ("html", "handformer.render.html", False, "one self-contained page, English and Chinese"),
+    ("svg", "handformer.render.figure", True, "one step's figure (--step)"),
+    ("png", "handformer.render.figure", True, "one step's figure (--step)"),
+    ("xlsx", "handformer.render.xlsx", True, "the forward pass as live formulas"),
+)
+for _name, _module, _binary, _help in _BUILT_IN:
+    register(Renderer(_name, _module, _binary, _help))

@@ -83,10 +83,11 @@ def parse_translate(body, limits: Limits) -> TranslateRequest:
 def translation_json(run, t: TranslateRequest) -> dict:
     """The output words, its score, every decoding step's candidates and choice, and (explain)
     the decoding panels as `translate --explain` narrates them."""
-    from ..families.transformer.decode import translate
+    from ..families import registry
     from . import pages
 
-    result = translate(run.params, run.config, run.vocab, t.sentence, t.beam, t.alpha,
+    family = registry.get("transformer")  # what `handformer train` trains
+    result = family.decode(run.params, run.config, run.vocab, t.sentence, t.beam, t.alpha,
                        t.max_length, record=t.explain, k=5)
     words = run.vocab.tokens
     steps = [{"prefixes": [[words[i] for i in p] for p in s.prefixes],
@@ -96,5 +97,5 @@ def translation_json(run, t: TranslateRequest) -> dict:
     out = {"tokens": result.tokens, "text": " ".join(result.tokens), "score": result.score,
            "finished": result.finished, "beam": t.beam, "steps": steps}
     if t.explain:
-        out |= pages.decode_panels(result, run.vocab)
+        out |= pages.decode_panels(family, result, run.vocab)
     return out

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .. import i18n
 from ..config import PRESETS
-from ..render.html.page import PHASE_KEYS
+from ..render.html.toc import PHASE_KEYS
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT
 
 PREFIX = "app."  # the app's own keys in the i18n tables

@@ -16,10 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..config import Config
-from ..errors import (
-    CheckpointError,  # noqa: F401  (raised here)
-    ConfigError,
-)
+from ..errors import CheckpointError, ConfigError  # noqa: F401  (raised here)
 from ..files.io import atomic_write, read_bytes
 from ..interop.weights import WeightsError, refuse_non_finite
 from ..schema import SchemaError

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import json
 
-from ..errors import (
-    DatasetError,  # noqa: F401  (raised here)
-    HandformerError,
-)
+from ..errors import DatasetError, HandformerError  # noqa: F401  (raised here)
 from ..text import TUTORIAL_DATASET
 from .data import default_pairs, read_pairs
 

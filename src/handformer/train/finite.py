@@ -11,9 +11,7 @@ import math
 
 import numpy as np
 
-from ..errors import (
-    NonFiniteError,  # noqa: F401  (raised here)
-)
+from ..errors import NonFiniteError  # noqa: F401  (raised here)
 
 
 def check_batch(epoch: int, loss: float, grads: dict[str, np.ndarray]) -> None:

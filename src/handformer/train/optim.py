@@ -2,7 +2,7 @@
 
 Each optimizer updates the parameter arrays in place and keeps its state as a flat dict of
 named arrays (saved in checkpoints beside the weights). The update formulas are torch.optim's,
-so the same gradients give the same numbers (tests/test_optim.py).
+so the same gradients give the same numbers (tests/train/test_optim.py).
 """
 
 from __future__ import annotations

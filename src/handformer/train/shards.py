@@ -14,9 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import Config
-from ..errors import (
-    ShardError,  # noqa: F401  (raised here)
-)
+from ..errors import ShardError  # noqa: F401  (raised here)
 from ..limits import check_walk
 from .data import encode_pairs, make_batch
 from .loss import batch_loss

@@ -15,10 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ...engine.tape import Tape
-from ...errors import (
-    ConfigError,
-    PretrainedError,  # noqa: F401  (raised here)
-)
+from ...errors import ConfigError, PretrainedError  # noqa: F401  (raised here)
 from ...interop.weights import WeightsError, refuse_non_finite
 from ...limits import check, check_file
 from ...schema import SchemaError, integer

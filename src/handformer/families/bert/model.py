@@ -3,7 +3,7 @@
 Encoder-only: embeddings (word + learned position + token type, then layer norm), N post-norm
 layers of multi-head self-attention and a GELU feed-forward, then mean pooling over the real
 tokens and L2 normalization: the sentence embedding. Shapes: ids (n,) or (B, n); hidden states
-(…, n, d_model); heads on axis -3, as in model.py.
+(…, n, d_model); heads on axis -3, as in the encoder-decoder (engine/layers.py).
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from ...engine.layers import add_norm, attention, row_stats
 from ...engine.tape import Tape
 from ...errors import ConfigError
 from ...limits import check
-from ...schema import integer, number
+from ...schema import config_fields, integer, number
 from . import ops  # noqa: F401  (registers gelu, add3, mean_pool, l2_normalize, gram)
 
 
 @dataclass(frozen=True)
 class BertConfig:
-    """The sizes of a BERT encoder, named as in model.py (d_model, heads, d_ff)."""
+    """The sizes of a BERT encoder, named as the encoder-decoder names them (d_model, heads, d_ff)."""
 
     vocab_size: int = 30522
     d_model: int = 384
@@ -55,6 +55,11 @@ class BertConfig:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> BertConfig:
+        """A tape's "config" back into sizes, each field checked by its type."""
+        return cls(**config_fields(cls, data))
 
 
 # Each field as config.json names it (a model folder's config is where these come from).

@@ -11,7 +11,7 @@ import functools
 
 from ...config import Config
 from ..registry import Family, register
-from . import decode, model, run
+from . import errata, model, run
 
 
 def story(tape) -> list:
@@ -34,6 +34,21 @@ def story(tape) -> list:
     return told + after + [overview.recap]
 
 
+def translate(params, cfg, vocab, src: str, *args, **options):
+    """Greedy or beam-search decoding of ``src`` (decode.translate; imported when used)."""
+    from .decode import translate as decode
+
+    return decode(params, cfg, vocab, src, *args, **options)
+
+
+def explain(result, vocab, lang: str) -> list:
+    """The story of one translation (`translate --explain`): every decoding step."""
+    from .explain import build
+
+    return build(result, vocab, lang)
+
+
 FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
-                         notes=run.notes, decode=decode.translate))
+                         notes=run.notes, decode=translate,
+                         explain=explain, errata=errata.records))

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ...errors import (
-    SymbolError,  # noqa: F401  (raised here)
-)
+from ...errors import SymbolError  # noqa: F401  (raised here)
 from .tex import braces_balanced
 
 # Commands a symbol may hold: fonts, roots, scripts, Greek letters (the engine uses \mathrm,

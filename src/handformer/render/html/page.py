@@ -18,17 +18,14 @@ from ... import i18n
 from ...errors import HandformerError
 from ..common import breaks, colour
 from .multiples import columns_css
+from .toc import PHASE_KEYS, toc_tree
 
 TEMPLATES = Path(__file__).parent / "templates"
-PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
-              "loss": "page.phase.loss", "backward": "page.phase.backward",
-              "update": "page.phase.update", "decode": "page.phase.decode",
-              "recap": "page.phase.recap"}
 LANGUAGE_RULES = "/* language rules */\n"  # where style.css takes the rules of lang_css()
 
 
 @lru_cache(maxsize=1)
-def _env():
+def environment():
     try:
         import jinja2
         import latex2mathml  # noqa: F401  (formulas: without it every one would stay raw TeX)
@@ -100,9 +97,9 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
     budget, pos = Budget(), i18n.t(lang, "page.pos", i="{i}")
     panels = [section_view({code: by_id[code].get(s.id) for code in langs}, precision, budget,
                            pos, lang) for s in by_lang[langs[0]]]
-    text = _page_text(langs, lang)
+    text = page_text(langs, lang)
     script = nav_script()
-    return _env().get_template("page.html.j2").render(
+    return environment().get_template("page.html.j2").render(
         panels=panels, title=title or "handformer", precision=precision, lang=lang,
         script=script, csp=content_security_policy(script, text["css"]), **text,
         **wayfinding(panels, langs))
@@ -113,7 +110,6 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
     tutorial's own numbers repeat and jump), an index for links between steps, the nested table
     of contents, and the architecture map with each panel's block."""
     from .svg_map import architecture_svg, block_of, strip_svg
-    from .toc import toc_tree
 
     archs = next((p["architecture"] for p in panels if p["architecture"]), None) or {}
     for k, p in enumerate(panels, 1):
@@ -132,7 +128,7 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
                             for p in panels for term in p["terms"] for item in term)}
 
 
-def _page_text(langs: list[str], lang: str) -> dict:
+def page_text(langs: list[str], lang: str) -> dict:
     """What the templates need of the languages: each one's table and HTML tag, the opening
     language's table (for words shown once, in attributes and scripts), and the style sheet."""
     texts = {code: i18n.table(code) for code in langs}
@@ -171,8 +167,8 @@ def render_fragment(sections: list, precision: int = 3, lang: str = "en") -> str
     budget = Budget(cells=50_000)
     pos = i18n.t(lang, "page.pos", i="{i}")
     panels = [section_view({lang: s}, precision, budget, pos) for s in sections]
-    return _env().get_template("fragment.html.j2").render(
-        panels=panels, precision=precision, lang=lang, **_page_text([lang], lang),
+    return environment().get_template("fragment.html.j2").render(
+        panels=panels, precision=precision, lang=lang, **page_text([lang], lang),
         **wayfinding(panels, [lang]))
 
 

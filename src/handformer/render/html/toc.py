@@ -6,7 +6,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .page import PHASE_KEYS
+# The page's phases (forward, loss, backward, …) and their names in the i18n tables
+PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
+              "loss": "page.phase.loss", "backward": "page.phase.backward",
+              "update": "page.phase.update", "decode": "page.phase.decode",
+              "recap": "page.phase.recap"}
+
 
 SEPARATORS = " :：·,，-—"
 COLONS = (":", "：", "·", ",", "，")  # what ends a title's leading group name

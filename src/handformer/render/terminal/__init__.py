@@ -1,0 +1,15 @@
+"""The walkthrough as text: styled for a terminal (colours, its width) or plain for a file.
+
+screen.py lays out the sections, matrix.py draws a matrix as rows of text, wrap.py breaks lines
+(never inside a Chinese word), ansi.py knows the terminal.
+"""
+
+from __future__ import annotations
+
+
+def render(tape, options) -> str:
+    """The renderer contract (render/registry.py): the tape drawn as the terminal shows it."""
+    from ..common.sections import sections
+    from .screen import render as draw
+
+    return draw(sections(tape, options), options.precision, options.width, options.terminal)

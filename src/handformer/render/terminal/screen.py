@@ -1,6 +1,6 @@
 """The walkthrough in the terminal: a rule per section, text, formula, labelled matrices.
 
-A matrix is drawn whole when it fits the width (term_matrix elides the rest, never what the
+A matrix is drawn whole when it fits the width (matrix.py elides the rest, never what the
 text names). An equation's matrices sit side by side while they fit the width and wrap onto
 the next lines otherwise. The overview draws the model's architecture as a tree; an erratum
 is a box the first time it is told and its one-line summary after that. Without a terminal the text is plain (no colours), as for a file.

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...errors import (
-    XlsxError,  # noqa: F401  (raised here)
-)
+from ...errors import XlsxError  # noqa: F401  (raised here)
 
 HEADER_ROWS = 3  # title, formula, column labels
 MAX_COLUMNS = 16384  # the xlsx format's last column is XFD

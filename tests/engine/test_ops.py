@@ -1,0 +1,147 @@
+"""Every op's forward and backward against its torch counterpart, through one helper.
+
+torch runs the same computation in float64 with autograd; our backward gets the same upstream
+gradient G, so ∂⟨out, G⟩/∂arg is compared for every differentiable argument.
+"""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from handformer.engine.ops import OPS
+from handformer.families.transformer import errata
+from support.torch_check import RNG, check_op, randn
+
+
+def test_embed_with_repeated_ids_and_a_batch():
+    table = randn(7, 4)
+    for ids in (np.array([3, 1, 3, 3, 0]), np.array([[2, 2, 6], [6, 0, 2]])):
+        check_op("embed", [ids, table], lambda i, t: F.embedding(i, t), diff=[1])
+
+
+@pytest.mark.parametrize("shape", [(5, 6), (2, 5, 6)])
+def test_scale(shape):
+    check_op("scale", [randn(*shape)], lambda x: x * math.sqrt(6), {"factor": math.sqrt(6)})
+
+
+@pytest.mark.parametrize("a_shape,b_shape", [((5, 6), (5, 6)), ((3, 5, 6), (5, 6)),
+                                             ((3, 5, 6), (6,)), ((3, 1, 6), (3, 5, 6))])
+def test_add_with_broadcasting(a_shape, b_shape):
+    check_op("add", [randn(*a_shape), randn(*b_shape)], lambda a, b: a + b)
+
+
+@pytest.mark.parametrize("x_shape", [(5, 6), (3, 5, 6)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_linear(x_shape, bias):
+    args = [randn(*x_shape), randn(6, 4)] + ([randn(4)] if bias else [])
+    check_op("linear", args, lambda x, w, *b: F.linear(x, w.T, *b))
+
+
+def torch_heads(x, w, *b, heads):
+    """torch's multi_head_attention_forward: project, view (…, n, h, d_k), heads before rows."""
+    y = F.linear(x, w.T, *b)
+    return y.unflatten(-1, (heads, -1)).transpose(-2, -3)
+
+
+@pytest.mark.parametrize("x_shape", [(5, 6), (2, 5, 6)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_head_proj(x_shape, bias):
+    args = [randn(*x_shape), randn(6, 3 * 4)] + ([randn(12)] if bias else [])
+    out = check_op("head_proj", args, lambda *a: torch_heads(*a, heads=3), {"heads": 3})
+    assert out.shape == (*x_shape[:-1][:-1], 3, x_shape[-2], 4)
+
+
+@pytest.mark.parametrize("batch", [(), (2,)])
+def test_scores_and_attend(batch):
+    q, k, v = randn(*batch, 3, 5, 4), randn(*batch, 3, 7, 4), randn(*batch, 3, 7, 2)
+    check_op("scores", [q, k], lambda q, k: q @ k.transpose(-1, -2) / 2.0, {"scale": 0.5})
+    a = torch.softmax(torch.tensor(randn(*batch, 3, 5, 7)), -1).numpy()
+    check_op("attend", [a, v], lambda a, v: a @ v)
+
+
+def test_mask_causal_and_padding_broadcast():
+    s = randn(2, 3, 4, 4)
+    causal = np.tril(np.ones((4, 4), dtype=bool))
+    pad = np.array([[False, False, False, True], [False, False, True, True]])
+    for allowed in (causal, causal & ~pad[:, None, None, :]):
+        out = check_op("mask", [s], lambda s, m=allowed: s.masked_fill(~torch.tensor(m),
+                                                                        float("-inf")),
+                       {"allowed": allowed})
+        assert np.isneginf(out[0, 0, 0, 1:]).all()
+
+
+def test_softmax_with_minus_infinity():
+    s = randn(2, 3, 4, 4)
+    s[..., np.triu_indices(4, 1)[0], np.triu_indices(4, 1)[1]] = -np.inf
+    out = check_op("softmax", [s], lambda s: torch.softmax(s, dim=-1))
+    np.testing.assert_allclose(out.sum(-1), 1.0, atol=1e-15)
+    assert (out[..., 0, 1:] == 0).all()
+
+
+def test_softmax_large_values_do_not_overflow():
+    check_op("softmax", [randn(3, 5) * 1000.0], lambda s: torch.softmax(s, dim=-1))
+
+
+@pytest.mark.parametrize("batch", [(), (2,)])
+def test_merge_heads_and_select_head(batch):
+    z = randn(*batch, 3, 5, 4)
+    check_op("merge_heads", [z], lambda z: z.transpose(-2, -3).flatten(-2))
+    check_op("select_head", [z], lambda z: z[..., 1, :, :], {"index": 1})
+
+
+@pytest.mark.parametrize("x_shape", [(5, 6), (2, 5, 6)])
+def test_layer_norm(x_shape):
+    args = [randn(*x_shape) * 3 + 1, randn(6), randn(6)]
+    check_op("layer_norm", args, lambda x, g, b: F.layer_norm(x, (6,), g, b, eps=1e-5),
+             {"eps": 1e-5})
+
+
+def test_relu_identity_dropout():
+    x = randn(2, 5, 6)
+    check_op("relu", [x], F.relu)
+    check_op("identity", [x], lambda x: x * 1)
+    keep = RNG.random(x.shape) >= 0.3
+    check_op("dropout", [x], lambda x: x * torch.tensor(keep) / 0.7, {"keep": keep, "p": 0.3})
+
+
+@pytest.mark.parametrize("smoothing", [0.0, 0.1])
+def test_cross_entropy_with_label_smoothing_and_pad_weights(smoothing):
+    pad = 7
+    logits = randn(3, 5, 9) * 2
+    targets = RNG.integers(0, 9, (3, 5))
+    targets[0, 3:] = pad
+    targets[2, 1:] = pad
+    weights = (targets != pad).astype(np.float64)
+
+    def reference(z):  # torch's own pad handling: ignore_index, mean over the others
+        return F.cross_entropy(z.reshape(-1, 9), torch.tensor(targets.reshape(-1)),
+                               ignore_index=pad, label_smoothing=smoothing)
+
+    check_op("cross_entropy", [logits], reference,
+             {"targets": targets, "weights": weights, "smoothing": smoothing})
+
+
+def test_cross_entropy_unbatched():
+    targets = np.array([1, 0, 4])
+    check_op("cross_entropy", [randn(3, 5)],
+             lambda z: F.cross_entropy(z, torch.tensor(targets)),
+             {"targets": targets, "weights": np.ones(3), "smoothing": 0.0})
+
+
+def test_positional_encoding_against_torch_and_by_hand():
+    n, d = 7, 6
+    out, _ = OPS["positional"].forward(n=n, d=d)
+    # The Annotated Transformer's torch formula, with div_term = exp(−2i·ln(10000)/d).
+    pos = torch.arange(n, dtype=torch.float64)[:, None]
+    div = torch.exp(torch.arange(0, d, 2, dtype=torch.float64) * -(math.log(10000.0) / d))
+    pe = torch.zeros(n, d, dtype=torch.float64)
+    pe[:, 0::2], pe[:, 1::2] = torch.sin(pos * div), torch.cos(pos * div)
+    np.testing.assert_allclose(out, pe.numpy(), rtol=0, atol=1e-15)
+    # D6 (docs/errata.md) by hand: at pos 1, the second column is cos(1) = 0.540; the tutorial's column
+    # index gives cos(1 / 10000^(2/6)) = 0.999.
+    assert out[1, 1] == pytest.approx(0.5403023058681398, abs=1e-15)
+    assert errata.tutorial_positional(n, d)[1, 1] == pytest.approx(0.99892, abs=1e-5)
+    assert OPS["positional"].backward(None, out, (), None, {}) == ()

@@ -1,0 +1,91 @@
+"""The shipped lexicon of our Chinese words, and where a line may break between two Hanzi."""
+
+import subprocess
+import sys
+
+import pytest
+
+from handformer.render.common import breaks, lexicon
+from handformer.render.terminal.wrap import wrap
+
+
+def test_the_shipped_lexicon_is_made_from_the_tables_as_they_are():
+    pytest.importorskip("jieba", reason="the lexicon is made by jieba (pip install jieba)")
+    assert lexicon.generated() == lexicon.LEXICON.read_text(encoding="utf-8"), (
+        "i18n/zh_words.txt is stale: regenerate it with python -m handformer.render.common.lexicon")
+
+
+def test_the_lexicon_holds_words_of_two_or_more_characters_with_a_hanzi():
+    words = lexicon.words()
+    assert {"注意力", "编码器", "解码器", "归一化"} <= words  # words of our own text
+    assert all(len(w) >= 2 and any(map(lexicon.is_hanzi, w)) for w in words)
+    assert "的" not in words
+
+
+def test_a_word_is_never_split():
+    assert breaks.hanzi_breaks("注意力") == []
+    assert breaks.hanzi_breaks("多头注意力") == [2]  # 多头 | 注意力
+    assert breaks.hanzi_breaks("残差连接与层归一化") == [2, 4, 5, 6]  # 残差|连接|与|层|归一化
+    assert breaks.pieces("自注意力，编码器") == ["自", "注意力，编码器"]
+
+
+def test_every_occurrence_of_every_word_counts_not_one_segmentation(monkeypatch):
+    """研究生命: a greedy longest-first cut (研究生 | 命) would allow a break before 命; 生命
+    is a word too, so no break is allowed anywhere."""
+    monkeypatch.setattr(breaks, "words", lambda: frozenset({"研究", "研究生", "生命"}))
+    breaks._lengths_by_first.cache_clear()
+    try:
+        assert breaks.hanzi_breaks("研究生命") == []
+        assert breaks.hanzi_breaks("研究生活") == [3]  # 研究生 | 活: 生活 is not known here
+    finally:
+        breaks._lengths_by_first.cache_clear()
+
+
+def test_only_gaps_between_two_hanzi_are_breaks():
+    assert breaks.hanzi_breaks("Q 和 K") == []
+    assert breaks.hanzi_breaks("值为0.540的") == [1]  # 值 | 为; never next to a digit
+    assert breaks.hanzi_pairs("值为0.540的值") == [1, 8]  # 值|为, 的|值
+
+
+def test_wrap_keeps_words_whole_and_obeys_punctuation():
+    text = "多头注意力把注意力分给每个头，再由“编码器”读入。"
+    inside = {at + k for word in ("注意力", "编码器") for at in range(len(text))
+              if text.startswith(word, at) for k in (1, 2)}
+    assert inside == {3, 4, 7, 8, 19, 20}
+    for width in range(8, 30):
+        lines = wrap(text, width)
+        assert "".join(lines) == text
+        assert all(line[0] not in "，。”" and line[-1] not in "“" for line in lines), lines
+        ends = [len("".join(lines[:k])) for k in range(1, len(lines))]
+        assert not set(ends) & inside, (width, lines)
+
+
+def test_a_run_wider_than_the_line_is_cut_to_fit():
+    assert wrap("注意力", 4) == ["注意", "力"]
+
+
+def test_the_english_walk_never_reads_the_lexicon_and_never_imports_jieba():
+    code = ("import sys\nfrom handformer.cli import main\nfrom handformer.render.common import lexicon\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print(lexicon.words.cache_info().currsize, 'jieba' in sys.modules, file=sys.stderr)\n")
+    read = {}
+    for lang in ("en", "zh"):
+        result = subprocess.run([sys.executable, "-c", code, "walk", "--lang", lang],
+                                capture_output=True, text=True, timeout=120, check=True)
+        read[lang] = result.stderr.split()[-2:]
+    assert read == {"en": ["0", "False"], "zh": ["1", "False"]}
+
+
+def test_the_page_filter_escapes_first_then_marks_the_breaks():
+    pytest.importorskip("jinja2", reason="the page needs jinja2")
+    from markupsafe import Markup
+
+    from handformer.render.html.page import with_breaks
+
+    hostile = "自注意力<script>alert('多头')</script>&amp;"
+    out = with_breaks(hostile)
+    assert isinstance(out, Markup)
+    assert out == ("自<wbr>注意力&lt;script&gt;alert(&#39;多头&#39;)&lt;/script&gt;&amp;amp;")
+    assert out.replace("<wbr>", "").unescape() == hostile  # nothing lost, nothing added
+    with pytest.raises(TypeError):
+        with_breaks(Markup("<b>注意力</b>"))  # markup would be escaped twice

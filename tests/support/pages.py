@@ -1,0 +1,110 @@
+"""Helpers for tests/hostile/test_pages.py: hostile tapes made from a real one, the CLI run as a
+user runs it, a page opened in headless Chromium with its dialogs and console errors recorded.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--no-first-run", "--disable-sync"]
+HANDFORMER = str(Path(sys.executable).parent / "handformer")  # the installed console script
+
+# What a page must not hold once Chromium has parsed it: event handlers, javascript: URLs,
+# style attributes, and any element in a formula that is not MathML (an <svg>, <img>, <b>).
+DOM_REPORT = """() => {
+  const all = Array.from(document.querySelectorAll('*'));
+  const attrs = e => Array.from(e.attributes).map(a => a.name.toLowerCase());
+  const math = 'http://www.w3.org/1998/Math/MathML';
+  return {
+    handlers: all.filter(e => attrs(e).some(n => n.startsWith('on'))).map(e => e.outerHTML.slice(0, 80)),
+    js_urls: all.filter(e => Array.from(e.attributes).some(a => /^\\s*javascript:/i.test(a.value)))
+               .map(e => e.outerHTML.slice(0, 80)),
+    styled: all.filter(e => e.hasAttribute('style')).map(e => e.outerHTML.slice(0, 80)),
+    foreign_in_math: Array.from(document.querySelectorAll('math *'))
+               .filter(e => e.namespaceURI !== math).map(e => e.outerHTML.slice(0, 80)),
+    scripts: document.querySelectorAll('script').length,
+    math_text: Array.from(document.querySelectorAll('math')).map(m => m.textContent).join(' '),
+    text: document.body ? document.body.innerText : '',
+  };
+}"""
+
+
+def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([HANDFORMER, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+
+
+def base_tape(folder: Path) -> dict:
+    """A real tape: `walk --backward --format json`, read back as a dict."""
+    done = run_cli("walk", "--backward", "--format", "json", "-o", "base.json", cwd=folder)
+    assert done.returncode == 0, done.stderr
+    return json.loads((folder / "base.json").read_text(encoding="utf-8"))
+
+
+def write_tape(data: dict, path: Path) -> Path:
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def with_symbol(data: dict, payload: str, key: str = "out") -> dict:
+    """Every step that names the symbol ``key`` gets the payload as that symbol."""
+    out = copy.deepcopy(data)
+    for step in out["steps"]:
+        if key in step.get("symbols", {}):
+            step["symbols"][key] = payload
+    return out
+
+
+def with_param_name(data: dict, old: str, new: str) -> dict:
+    """A parameter renamed everywhere a tape names it (params, gradients, updates, inputs)."""
+    out = copy.deepcopy(data)
+    out["params"] = {new if k == old else k: v for k, v in out["params"].items()}
+    out["updates"] = {new if k == old else k: v for k, v in out["updates"].items()}
+    for grad in out["grads"]:
+        grad["name"] = new if grad["name"] == old else grad["name"]
+    for step in out["steps"]:
+        step["inputs"] = [new if i == old else i for i in step["inputs"]]
+    return out
+
+
+def with_word(data: dict, old: str, new: str) -> dict:
+    """A word replaced in the vocabulary, the sentences' tokens and the dataset."""
+    out = copy.deepcopy(data)
+    out["vocab"] = [new if w == old else w for w in out["vocab"]]
+    for side in ("src", "tgt", "target"):
+        out[side]["tokens"] = [new if w == old else w for w in out[side]["tokens"]]
+    out["dataset"] = [re.sub(rf"\b{re.escape(old)}\b", new, line) for line in out["dataset"]]
+    return out
+
+
+def with_sentence(data: dict, sentence: str) -> dict:
+    """A corpus sentence added to the tape's dataset."""
+    out = copy.deepcopy(data)
+    out["dataset"] = [*out["dataset"], sentence]
+    return out
+
+
+def open_page(browser, path: Path, wait_ms: int = 400):
+    """The shared recording page (tests/conftest.py), given a moment for scripts to run."""
+    from support.browser import open_page as recording_page
+
+    page = recording_page(browser, path)
+    page.wait_for_timeout(wait_ms)
+    return page
+
+
+def markdown_page(markdown: str, path: Path) -> Path:
+    """The Markdown as a viewer with raw HTML enabled shows it (markdown-it, CommonMark with
+    tables), written as an HTML file to open in Chromium."""
+    from markdown_it import MarkdownIt
+
+    body = MarkdownIt("commonmark", {"html": True}).enable("table").render(markdown)
+    path.write_text("<!DOCTYPE html><meta charset='utf-8'><body>" + body, encoding="utf-8")
+    return path

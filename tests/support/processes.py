@@ -1,0 +1,21 @@
+"""handformer run in a fresh interpreter, and what it imported."""
+
+import ast
+
+HEAVY = ("torch", "jinja2", "matplotlib", "rich")
+
+
+def walk_in_a_fresh_process(*args: str) -> tuple[str, list[str]]:
+    """Run `handformer ARGS` in a new interpreter: its stdout, and which of the heavy
+    libraries (torch, jinja2, matplotlib, rich) it imported."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom handformer.cli import main\n"
+            f"try:\n    main({list(args)!r})\nexcept SystemExit as exit:\n"
+            "    assert not exit.code, exit.code\n"
+            f"print('HEAVY', sorted(m for m in {HEAVY!r} if m in sys.modules), file=sys.stderr)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, check=True)
+    heavy = next(line for line in result.stderr.splitlines() if line.startswith("HEAVY "))
+    return result.stdout, ast.literal_eval(heavy.removeprefix("HEAVY "))

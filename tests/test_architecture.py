@@ -1,0 +1,115 @@
+"""The shape of the house, checked: no import cycle, lower layers never import upper ones, a
+family's code reached only through the registry, every operation registered explicitly."""
+
+import ast
+
+import numpy as np
+import pytest
+
+from handformer.engine import ops
+from handformer.engine.tape import Tape
+from handformer.errors import HandformerError
+from support.imports import SRC, cycles, graph, modules
+
+PACKAGE = "handformer"
+
+
+def every_import(name: str) -> set[str]:
+    """What a module imports anywhere (module level or inside a function), absolute."""
+    path = modules()[name]
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            found |= {target} | {f"{target}.{a.name}" for a in node.names}
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+    return found
+
+
+def under(prefix: str) -> list[str]:
+    return [m for m in modules() if m == prefix or m.startswith(prefix + ".")]
+
+
+def test_no_import_cycle_among_the_modules():
+    assert cycles(graph()) == []
+
+
+def test_the_cycle_finder_finds_a_planted_cycle():
+    edges = graph()
+    edges["handformer.config"] = edges["handformer.config"] | {"handformer.limits"}
+    edges["handformer.limits"] = edges["handformer.limits"] | {"handformer.config"}
+    assert ["handformer.config", "handformer.limits"] in cycles(edges)
+
+
+@pytest.mark.parametrize("layer", ["handformer.engine", "handformer.narrate", "handformer.render",
+                                   "handformer.files", "handformer.errors"])
+def test_shared_layers_never_import_a_family(layer):
+    """Only the registry names families; the engine, narration, renderers and file formats
+    find a family through it (families.registry is allowed, families.<name> is not)."""
+    for module in under(layer):
+        family_imports = {i for i in every_import(module)
+                          if i.startswith("handformer.families.")
+                          and not i.startswith("handformer.families.registry")}
+        assert family_imports == set(), module
+
+
+def test_families_never_import_each_other():
+    for family in ("transformer", "bert"):
+        others = {f"handformer.families.{f}" for f in ("transformer", "bert") if f != family}
+        for module in under(f"handformer.families.{family}"):
+            assert not {i for i in every_import(module)
+                        if any(i == o or i.startswith(o + ".") for o in others)}, module
+
+
+def test_the_server_never_imports_narrate_or_a_private_name_of_a_renderer():
+    for module in under("handformer.server"):
+        for name in every_import(module):
+            assert not name.startswith("handformer.narrate"), (module, name)
+            if name.startswith("handformer.render."):
+                assert not name.rsplit(".", 1)[1].startswith("_"), (module, name)
+
+
+def test_errors_import_nothing():
+    assert every_import("handformer.errors") <= {"__future__", "__future__.annotations"}
+
+
+def test_every_module_opens_with_its_role():
+    for path in modules().values():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if tree.body:
+            assert ast.get_docstring(tree), f"{path.relative_to(SRC)} has no docstring"
+
+
+def test_an_unregistered_operation_is_an_error_that_names_it():
+    with pytest.raises(HandformerError, match="unknown operation 'gelu2'"):
+        ops.get("gelu2")
+    tape = Tape({})
+    with pytest.raises(HandformerError, match="unknown operation 'nope'"):
+        tape.run("y", "nope", [tape.constant("x", np.ones(2))])
+
+
+def test_registering_an_operation_twice_is_refused():
+    with pytest.raises(HandformerError, match="'relu' is registered twice"):
+        ops.op("relu", lambda x: (x, None), "$out = $x", r"\dL{$x} = \dL{$out}")(
+            lambda g, out, args, cache, attrs: (g,))
+
+
+def test_every_operation_on_every_familys_tape_has_its_formulas(tape, backward_tape):
+    """The tutorial's walk with its backward pass and a BERT-family block: each step's op is
+    registered and has a forward and a gradient formula."""
+    from handformer.families import registry
+
+    bert = registry.get("bert")
+    cfg = bert.config(vocab_size=7, d_model=4, heads=2, layers=1, d_ff=6, max_positions=8)
+    rng = np.random.default_rng(0)
+    small = Tape({n: rng.normal(size=s) for n, s in bert.param_shapes(cfg).items()})
+    bert.forward(small, cfg, [2, 4, 3])
+    for t in (backward_tape, small):
+        for step in t.steps:
+            if step.op != "input":
+                assert ops.get(step.op).formula and ops.get(step.op).grad_formula, step.op
+    assert {s.op for s in backward_tape.steps} >= {"embed", "positional", "layer_norm", "softmax"}
+    assert {s.op for s in small.steps} >= {"gelu", "mean_pool", "l2_normalize"}
