@@ -113,3 +113,16 @@ def test_every_operation_on_every_familys_tape_has_its_formulas(tape, backward_t
                 assert ops.get(step.op).formula and ops.get(step.op).grad_formula, step.op
     assert {s.op for s in backward_tape.steps} >= {"embed", "positional", "layer_norm", "softmax"}
     assert {s.op for s in small.steps} >= {"gelu", "mean_pool", "l2_normalize"}
+
+
+def test_no_package_names_a_function_like_one_of_its_modules():
+    """Importing a submodule sets the package's attribute of that name: a function of the same
+    name in the package's __init__ would be replaced by the module once the module is used."""
+    found = modules()
+    for name, path in found.items():
+        if path.name != "__init__.py":
+            continue
+        defined = {n.name for n in ast.parse(path.read_text(encoding="utf-8")).body
+                   if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
+        submodules = {m.rsplit(".", 1)[1] for m in found if "." in m and m.rsplit(".", 1)[0] == name}
+        assert defined & submodules == set(), name

@@ -22,7 +22,6 @@ from pathlib import Path
 from .. import limits
 from ..errors import HandformerError, InputError, OutputError  # noqa: F401  (raised here)
 from ..limits import LimitError, check_file
-from . import temp as io_temp
 
 _WHY = {
     errno.ENOENT: "its folder does not exist",
@@ -138,6 +137,8 @@ def _write_through(path: Path, data: bytes) -> None:
 
 
 def _replace(path: Path, data: bytes) -> None:
+    from . import temp as io_temp  # here: a walk to the terminal never writes a file
+
     io_temp.remove_stale(path.parent)
     old = _stat_or_none(path)
     fd, tmp = io_temp.create(path)
@@ -162,7 +163,9 @@ def _stat_or_none(path: Path):
 
 def _keep_owner_and_mode(fd: int, old) -> None:
     if old is None:
-        os.fchmod(fd, io_temp.new_file_mode())
+        from .temp import new_file_mode
+
+        os.fchmod(fd, new_file_mode())
         return
     if os.geteuid() == 0 and (old.st_uid, old.st_gid) != (0, 0):
         os.fchown(fd, old.st_uid, old.st_gid)  # root rewriting a user's file leaves it theirs

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import stat
 import time
 from pathlib import Path
@@ -23,6 +22,8 @@ STALE_SECONDS = 3600  # a temporary of a live process is left alone for this lon
 
 def create(path: Path) -> tuple[int, Path]:
     """A new, empty, mode-600 file beside ``path``: its descriptor and its name."""
+    import secrets  # here, not at the top: a walk to the terminal never pays for hashlib
+
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     stem = path.name[:_NAME_CHARS]
     for _ in range(8):

@@ -36,4 +36,10 @@ def build(tape, lang: str = "en", level: str = "steps") -> list[Section]:
     return at_level(ctx.sections, level, ctx)
 
 
-__all__ = ["Callout", "Matrix", "Section", "build", "select"]
+def walkthrough(tape, options) -> list[Section]:
+    """What a text format draws: ``build`` in ``options.lang`` at ``options.level``, cut to
+    ``options.steps`` (render/registry.Options)."""
+    return select(build(tape, options.lang, options.level), options.steps)
+
+
+__all__ = ["Callout", "Matrix", "Section", "build", "select", "walkthrough"]

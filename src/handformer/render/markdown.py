@@ -176,9 +176,9 @@ def _anchor(section_id: str) -> str:
 
 def render(tape, options) -> str:
     """The renderer contract (render/registry.py): the walkthrough as GitHub Markdown."""
-    from .common.sections import sections
+    from ..narrate import walkthrough
 
-    return render_sections(sections(tape, options), options.precision, options.lang)
+    return render_sections(walkthrough(tape, options), options.precision, options.lang)
 
 
 def render_sections(sections: list[Section], precision: int = 3, lang: str = "en") -> str:

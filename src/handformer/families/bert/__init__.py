@@ -12,10 +12,11 @@ from ..registry import Family, register
 from . import load, model
 
 
-def story(tape) -> list:
-    from .story import story as told
+def narrators(tape) -> list:
+    """The story's narrators (story.py), imported when a tape is narrated."""
+    from .story import story
 
-    return told(tape)
+    return story(tape)
 
 
 def prepare(options: dict) -> load.Pretrained:
@@ -43,5 +44,5 @@ def notes(pretrained: load.Pretrained, tape) -> list[str]:
     return load.unknown_warnings(tape)
 
 
-FAMILY = register(Family("bert", model.BertConfig, model.param_shapes, model.forward, story,
+FAMILY = register(Family("bert", model.BertConfig, model.param_shapes, model.forward, narrators,
                          prepare=prepare, walk=walk, notes=notes, pretrained=True))

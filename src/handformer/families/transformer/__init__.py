@@ -41,7 +41,7 @@ def translate(params, cfg, vocab, src: str, *args, **options):
     return decode(params, cfg, vocab, src, *args, **options)
 
 
-def explain(result, vocab, lang: str) -> list:
+def tell_translation(result, vocab, lang: str) -> list:
     """The story of one translation (`translate --explain`): every decoding step."""
     from .explain import build
 
@@ -51,4 +51,4 @@ def explain(result, vocab, lang: str) -> list:
 FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, decode=translate,
-                         explain=explain, errata=errata.records))
+                         explain=tell_translation, errata=errata.records))

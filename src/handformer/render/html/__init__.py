@@ -2,7 +2,7 @@
 
 page.py builds the page from its templates (templates/), view.py turns a section into what a
 panel shows, toc.py the contents, svg_map.py the architecture map, errata.py and multiples.py
-the boxes of tutorial mistakes and the small multiples of heads; panels.py gives the web app
+the boxes of tutorial mistakes and the small multiples of heads; fragments.py gives the web app
 the export's own panels.
 """
 
@@ -19,14 +19,14 @@ def render(tape, options) -> str:
 
 def tape_panels(tape, precision: int = 3) -> dict:
     """The walkthrough's panels and contents as HTML fragments, every language together."""
-    from .panels import tape_panels as build
+    from .fragments import tape_panels as build
 
     return build(tape, precision)
 
 
 def panels(by_lang: dict[str, list], precision: int = 3) -> dict:
     """Panels and contents of any sections (one list per language), as the page lays them out."""
-    from .panels import panels as build
+    from .fragments import panels as build
 
     return build(by_lang, precision)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 def render(tape, options) -> str:
     """The renderer contract (render/registry.py): the tape drawn as the terminal shows it."""
-    from ..common.sections import sections
+    from ...narrate import walkthrough
     from .screen import render as draw
 
-    return draw(sections(tape, options), options.precision, options.width, options.terminal)
+    return draw(walkthrough(tape, options), options.precision, options.width, options.terminal)
