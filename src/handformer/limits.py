@@ -34,6 +34,7 @@ DEFAULTS: dict[str, tuple[int, str]] = {
     "tape_mib": (64, "size of a JSON tape file, in MiB"),
     "width": (10_000, "terminal width, in columns"),
     "beam": (1024, "beam width"),
+    "stream_seconds": (30, "seconds to wait for the other end of a pipe or a device"),
 }
 
 

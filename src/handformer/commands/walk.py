@@ -18,6 +18,7 @@ from ..cli_checks import Bounded, Finite
 from ..config import HandformerError
 from ..render import registry
 from ..render.ansi import Terminal
+from ..textsafe import one_line
 from ..tokenize import TOKENIZERS
 
 
@@ -95,7 +96,7 @@ def walk(**options):
 
         save_weights(save, setup.params, setup.config, setup.vocab.tokens,
                      setup.vocab.specials)
-        click.echo(f"wrote {save}", err=True)
+        click.echo(one_line(f"wrote {save}"), err=True)
     write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 
 

@@ -20,6 +20,7 @@ from ..config import ConfigError, HandformerError
 from ..limits import check, check_file
 from ..schema import SchemaError, integer
 from ..tape import Tape
+from ..textsafe import json_loads
 from ..wordpiece import WordPiece
 from .weights import WeightsError, refuse_non_finite
 
@@ -83,7 +84,7 @@ def _read_json(path: Path) -> dict:
     from ..io import read_text
 
     try:
-        data = json.loads(read_text(path, "model file", PretrainedError))
+        data = json_loads(read_text(path, "model file", PretrainedError), str(path), PretrainedError)
     except (json.JSONDecodeError, RecursionError) as err:
         raise PretrainedError(f"cannot read {path}: {err}") from None
     if not isinstance(data, dict):

@@ -18,6 +18,7 @@ from ..config import Config, ConfigError, HandformerError
 from ..limits import limit
 from ..schema import SchemaError, string, strings
 from ..text import END, PAD, START, UNK, Vocab
+from ..textsafe import json_loads
 
 SPECIALS = (START, END, PAD, UNK)
 
@@ -224,7 +225,7 @@ def load_weights(path, cfg: Config | None = None, vocab: Vocab | None = None):
 
 
 def _file_config(meta: dict) -> Config | None:
-    return Config.from_dict(json.loads(string(meta["config"], "config"))) if "config" in meta \
+    return Config.from_dict(json_loads(string(meta["config"], "config"), "the config", WeightsError)) if "config" in meta \
         else None
 
 
@@ -233,9 +234,9 @@ def _file_vocab(meta: dict) -> Vocab | None:
     the list: the trailing tokens that are handformer's specials, never any <word>)."""
     if "vocab" not in meta:
         return None
-    tokens = strings(json.loads(string(meta["vocab"], "vocab")), "vocab", limit("vocab"))
+    tokens = strings(json_loads(string(meta["vocab"], "vocab"), "the vocabulary", WeightsError), "vocab", limit("vocab"))
     if "specials" in meta:
-        specials = strings(json.loads(string(meta["specials"], "specials")), "specials")
+        specials = strings(json_loads(string(meta["specials"], "specials"), "the specials", WeightsError), "specials")
     else:
         specials = [t for t in tokens[-len(SPECIALS):] if t in SPECIALS]
     vocab = Vocab(tuple(tokens[:len(tokens) - len(specials)]), tuple(specials))

@@ -16,7 +16,7 @@ from ..families import registry
 from ..limits import check
 from ..schema import SchemaError
 from ..tape import Step, Tape
-from ..textsafe import json_escaped, normalized
+from ..textsafe import json_escaped, json_loads, normalized
 from .tape_schema import check_tape
 from .tex_guard import check_symbols
 
@@ -141,7 +141,7 @@ def dumps(tape: Tape) -> str:
 def loads(text: str) -> Tape:
     """A tape read back from JSON: steps, values, params, gradients; nothing recomputed."""
     try:
-        data = json.loads(normalized(text))
+        data = json_loads(normalized(text), "the tape", TapeFormatError)
     except json.JSONDecodeError as err:
         raise TapeFormatError(f"not a JSON tape: {err}") from None
     except RecursionError:
