@@ -46,12 +46,8 @@ def json_loads(text: str, what: str, error: type[Exception]):
     (``"\\ud800"``): it parses, but no page, tape or terminal can write it later."""
     import json
 
-    try:
-        data = json.loads(text)
-        lone = _SURROGATE_ESCAPE.search(text) is not None and _holds_surrogate(data)
-    except RecursionError:
-        raise error(f"{what} is nested too deeply to be read") from None
-    if lone:
+    data = json.loads(text)  # its errors (and RecursionError) are the caller's to word
+    if _SURROGATE_ESCAPE.search(text) and _holds_surrogate(data):
         raise error(f"{what} holds a lone surrogate escape (such as \\ud800), which is not "
                     "a character; remove it")
     return data

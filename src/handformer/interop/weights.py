@@ -156,23 +156,22 @@ def save_weights(path, params, cfg: Config, vocab: list[str], specials=()) -> No
 
 def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
     """Tensors and metadata of a safetensors file; anything else is refused clearly."""
-    from safetensors import SafetensorError
-    from safetensors.numpy import load
-
     from ..io import read_bytes
+    from . import tensor_file
 
     path = Path(path)
     raw = read_bytes(path, "weights file", WeightsError, limit="file_mib", streams=False)
     _refuse_pickle(path, raw)
     try:
-        tensors = load(raw)
-        meta = _metadata(raw)
-    except (SafetensorError, ValueError, UnicodeDecodeError) as err:
+        entries, meta = tensor_file.header(raw)
+    except tensor_file.TensorFileError as err:
         raise WeightsError(
             f"{str(path)!r} is not a readable safetensors file (truncated or another format?): "
             f"{err}") from None
+    tensor_file.refuse_non_floats(entries, WeightsError, repr(str(path)))
+    tensors = tensor_file.tensors(raw, entries)  # floats only: float64 comes per used tensor
     refuse_non_finite(path, tensors)
-    return {k: v.astype(np.float64) for k, v in tensors.items()}, meta
+    return tensors, meta
 
 
 def refuse_non_finite(path, tensors: dict[str, np.ndarray]) -> None:
