@@ -126,3 +126,17 @@ def test_no_package_names_a_function_like_one_of_its_modules():
                    if isinstance(n, (ast.FunctionDef, ast.ClassDef))}
         submodules = {m.rsplit(".", 1)[1] for m in found if "." in m and m.rsplit(".", 1)[0] == name}
         assert defined & submodules == set(), name
+
+
+def test_every_import_of_our_own_modules_names_one_that_exists():
+    """Deferred imports too (inside functions), which importing the module never runs."""
+    known = modules()
+    for name, path in known.items():
+        package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or
+                                                     (node.module or "").startswith(PACKAGE)):
+                parts = package.split(".")
+                base = parts[: len(parts) - node.level + 1] if node.level else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                assert target in known, f"{name} line {node.lineno} imports {target}"

@@ -13,7 +13,7 @@ import click
 
 from .config import Config
 from .errors import HandformerError
-from .textsafe import shown
+from .textsafe import one_line, shown
 
 _CONFIG_HELP = {
     "d_model": "embedding width d_model", "heads": "attention heads (encoder; decoder too unless --decoder-heads)",
@@ -100,7 +100,7 @@ def user_errors(func):
         try:
             return func(*args, **kwargs)
         except HandformerError as err:
-            click.echo(f"error: {shown(str(err))}", err=True)
+            click.echo(f"error: {one_line(str(err))}", err=True)
             sys.exit(2)
         except MemoryError:  # what the limits (limits.py) did not foresee, still one line
             click.echo("error: out of memory; choose smaller sizes (docs/security.md lists "
@@ -163,7 +163,7 @@ def _streams_and_signals():
         click.echo("\ninterrupted", err=True)
         sys.exit(INTERRUPTED_STATUS)
     except HandformerError as err:  # from stdout_failed, raised after the command's own
-        click.echo(f"error: {err}", err=True)
+        click.echo(f"error: {one_line(str(err))}", err=True)
         sys.exit(2)
 
 
@@ -193,7 +193,7 @@ def write_output(data: str | bytes, output: str | None, done: str | None = None,
     from .files.io import atomic_write
 
     atomic_write(output, data, inputs)
-    click.echo(done or f"wrote {output}", err=True)
+    click.echo(one_line(done or f"wrote {output}"), err=True)
 
 
 def check_outputs(outputs: dict, inputs: dict) -> None:

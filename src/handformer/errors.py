@@ -91,3 +91,7 @@ class CheckpointBusy(HandformerError):
 
 class ShardError(HandformerError):
     """A shard count the batch cannot be cut into."""
+
+
+class UpdateOverflow(HandformerError):
+    """A learning rate so large that one step leaves numbers no page or JSON can show."""

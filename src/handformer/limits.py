@@ -15,6 +15,7 @@ from .errors import LimitError  # noqa: F401  (raised here)
 
 ENV = "HANDFORMER_LIMITS"
 MIB = 2**20
+MOST = 1e15  # the largest value HANDFORMER_LIMITS may give a limit (a petabyte of MiB, ...)
 
 # name: (default, what it bounds) — the names are those HANDFORMER_LIMITS takes.
 DEFAULTS: dict[str, tuple[int, str]] = {
@@ -34,6 +35,7 @@ DEFAULTS: dict[str, tuple[int, str]] = {
     "tape_mib": (64, "size of a JSON tape file, in MiB"),
     "width": (10_000, "terminal width, in columns"),
     "beam": (1024, "beam width"),
+    "stream_seconds": (30, "seconds to wait for the other end of a pipe or a device"),
 }
 
 
@@ -58,6 +60,9 @@ def _overrides() -> dict[str, int]:
             number = float("nan")
         if not number >= 0 or number == float("inf"):
             raise LimitError(f"{ENV}: {name} needs a number, got {value.strip()!r}")
+        if number > MOST:
+            raise LimitError(f"{ENV}: {name} is {value.strip()}, over the most any limit "
+                             f"may be ({MOST:.0e})")
         out[name] = int(number)
     return out
 

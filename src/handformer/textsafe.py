@@ -13,9 +13,12 @@ import re
 import unicodedata
 
 # C0 controls but tab and newline, DEL, C1 controls, bidirectional overrides and isolates,
-# line and paragraph separators: characters that move the cursor or reorder what is shown.
+# line and paragraph separators: characters that move the cursor or reorder what is shown;
+# and lone surrogates, which are no text at all (no encoding can write them).
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
-                    "\u202a-\u202e\u2066-\u2069]")
+                    "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # how JSON text spells one
 
 
 def _stand_in(match: re.Match) -> str:
@@ -30,6 +33,34 @@ def shown(text: str) -> str:
     if text.isascii() and text.isprintable() or not UNSAFE.search(text):
         return text  # the usual line: one scan, no new string
     return UNSAFE.sub(_stand_in, text)
+
+
+def one_line(text: str) -> str:
+    """``text`` shown safe on one line: a newline in a file name cannot forge a second
+    line (an "error:" that handformer never said)."""
+    return shown(text).replace("\n", "\u240a").replace("\t", "\u2409")
+
+
+def json_loads(text: str, what: str, error: type[Exception]):
+    """Parsed JSON, refused with ``error`` when a string in it holds a lone surrogate
+    (``"\\ud800"``): it parses, but no page, tape or terminal can write it later."""
+    import json
+
+    data = json.loads(text)  # its errors (and RecursionError) are the caller's to word
+    if _SURROGATE_ESCAPE.search(text) and _holds_surrogate(data):
+        raise error(f"{what} holds a lone surrogate escape (such as \\ud800), which is not "
+                    "a character; remove it")
+    return data
+
+
+def _holds_surrogate(value) -> bool:
+    if isinstance(value, str):
+        return SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_surrogate(v) for v in value)
+    return False
 
 
 def json_escaped(text: str) -> str:

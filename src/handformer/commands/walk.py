@@ -18,6 +18,7 @@ from ..cli_checks import Bounded, Finite
 from ..errors import HandformerError
 from ..render import registry
 from ..render.terminal.ansi import Terminal
+from ..textsafe import one_line
 from ..tokenize import TOKENIZERS
 
 
@@ -119,7 +120,7 @@ def walk(**options):
 
         model = done.model
         save_weights(save, model.params, model.config, model.vocab.tokens, model.vocab.specials)
-        click.echo(f"wrote {save}", err=True)
+        click.echo(one_line(f"wrote {save}"), err=True)
     write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 
 

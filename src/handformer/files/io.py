@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -22,6 +23,7 @@ from pathlib import Path
 from .. import limits
 from ..errors import HandformerError, InputError, OutputError  # noqa: F401  (raised here)
 from ..limits import LimitError, check_file
+from . import devices
 
 _WHY = {
     errno.ENOENT: "its folder does not exist",
@@ -47,28 +49,48 @@ def os_reason(err: OSError, path: Path | None = None) -> str:
 def atomic_write(path, data: bytes | str, inputs: dict | None = None) -> None:
     """Write a file whole or not at all: temporary file, fsync, rename over the old one.
 
-    Text is written as UTF-8. The old file's mode stays (a new file gets the umask's). Refused,
-    before a byte is written: a folder, a read-only file, a symbolic link to a file, and one of
-    ``inputs`` (what the command reads, by flag). A path that exists but is no regular file
-    (/dev/null, a pipe, /dev/stdout) is written through: renaming over it would replace the
-    device itself.
+    Text is written as UTF-8. The old file's mode stays (a new file gets the umask's). What
+    the final target *is* decides, never how its path is spelled: a regular file is replaced,
+    a character device or a pipe is written through, one of the system's stream names
+    (/dev/stdout, /dev/fd/N) writes to that open stream, and everything else (a folder, a
+    read-only file, a link to a file, one of ``inputs``) is refused before a byte is written.
     """
+    path_text = str(path)
     path = Path(path)
-    data = data.encode("utf-8") if isinstance(data, str) else data
+    data = _utf8(data, path_text)
     try:
-        if check_output(path, inputs) == "through":
-            _write_through(path, data)
+        how = check_output(path_text, inputs)
+        if how == "stream":
+            write_all(os.dup(stream_fd(path)), data)
+        elif how == "through":
+            write_all(devices.open_for_writing(path), data)
         else:
             _replace(path, data)
     except OSError as err:
-        raise OutputError(f"cannot write {str(path)!r}: {os_reason(err, path)}") from None
+        raise OutputError(f"cannot write {path_text!r}: {os_reason(err, path)}") from None
+
+
+def _utf8(data: bytes | str, path_text: str) -> bytes:
+    if isinstance(data, bytes):
+        return data
+    try:
+        return data.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise OutputError(f"cannot write {path_text!r}: the text holds a lone surrogate "
+                          f"(U+{ord(err.object[err.start]):04X}), which is not a character"
+                          ) from None
 
 
 def check_output(path, inputs: dict | None = None) -> str:
-    """Whether ``path`` may be written: "new", "replace" or "through" (a device); anything
-    else raises OutputError naming the reason. Run it before the work, so a refusal costs
-    nothing, and again (atomic_write does) just before writing."""
+    """Whether ``path`` may be written: "new", "replace", "through" (a character device or a
+    pipe, named or reached by a link) or "stream" (/dev/stdout and its kin); anything else
+    raises OutputError naming the reason. Run it before the work, so a refusal costs nothing,
+    and again (atomic_write does) just before writing."""
+    if str(path).endswith(("/", "/.")):
+        raise OutputError(f"{str(path)!r} names a folder (it ends with /); give a file name")
     path = Path(path)
+    if stream_fd(path) is not None:
+        return "stream"
     try:
         st = os.lstat(path)
     except FileNotFoundError:
@@ -81,7 +103,12 @@ def check_output(path, inputs: dict | None = None) -> str:
     if stat.S_ISDIR(st.st_mode):
         raise OutputError(f"{str(path)!r} is a folder; give a file name")
     if not stat.S_ISREG(st.st_mode):
-        return "through"
+        return _check_special(path, st)
+    _check_writable(path, st, inputs)
+    return "replace"
+
+
+def _check_writable(path: Path, st, inputs: dict | None) -> None:
     if not st.st_mode & 0o222 or not os.access(path, os.W_OK):
         raise OutputError(f"cannot write {str(path)!r}: it is read-only (no write permission); "
                           "make it writable (chmod u+w) or give another name")
@@ -89,7 +116,6 @@ def check_output(path, inputs: dict | None = None) -> str:
         if given is not None and _same_file(path, given):
             raise OutputError(f"cannot write {str(path)!r}: it is the {flag} this command "
                               "reads; give another output name")
-    return "replace"
 
 
 def _check_folder(path: Path) -> None:
@@ -102,23 +128,40 @@ def _check_folder(path: Path) -> None:
 
 
 def _check_link(path: Path) -> str:
-    """A link to a device or a stream (/dev/stdout) is written through; a link to a file, or
-    to nothing, is refused: following it is how a planted link redirects the write."""
+    """A link is judged by what it finally reaches, wherever it lies (/dev/shm, /proc/self/cwd
+    too): a character device or a pipe is written through; a file, a folder or nothing is
+    refused, since following a link is how a planted one redirects the write."""
     target = os.path.realpath(path)
-    if _is_system_stream(path):
-        return "through"
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode) and not os.path.isdir(path):
-            return "through"
+        st = os.stat(path)
     except OSError:
-        pass
+        st = None
+    if st is not None and devices.writable_through(st):
+        return "through"
     raise OutputError(f"cannot write {str(path)!r}: it is a symbolic link (to {target!r}); "
                       "handformer does not write through links: give the real path")
 
 
-def _is_system_stream(path: Path) -> bool:
-    """/dev/stdout, /dev/fd/N, /proc/self/fd/N: the system's names of open streams."""
-    return os.path.abspath(path).startswith(("/dev/", "/proc/"))
+def _check_special(path: Path, st) -> str:
+    if devices.writable_through(st):
+        return "through"
+    raise OutputError(f"cannot write {str(path)!r}: it is {devices.kind(st)}, not a file, a "
+                      "character device or a pipe")
+
+
+_STREAM_NAME = re.compile(r"^/dev/(?:std(?P<std>out|err)|fd/(?P<fd>\d+))$"
+                          r"|^/proc/self/fd/(?P<proc>\d+)$")
+
+
+def stream_fd(path) -> int | None:
+    """The descriptor that /dev/stdout, /dev/stderr, /dev/fd/N or /proc/self/fd/N names (the
+    exact spelling, after ``..`` is resolved), or None for any other path."""
+    found = _STREAM_NAME.match(os.path.normpath(os.path.abspath(path)))
+    if found is None:
+        return None
+    if found["std"]:
+        return 1 if found["std"] == "out" else 2
+    return int(found["fd"] or found["proc"])
 
 
 def _same_file(path: Path, other) -> bool:
@@ -128,11 +171,9 @@ def _same_file(path: Path, other) -> bool:
         return False
 
 
-def _write_through(path: Path, data: bytes) -> None:
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)  # never creates a file
-    with os.fdopen(fd, "wb") as f:
-        if stat.S_ISREG(os.fstat(fd).st_mode) and not _is_system_stream(path):  # swapped
-            raise OSError(errno.EEXIST, "it changed while being written; try again")
+def write_all(fd: int, data: bytes) -> None:
+    """Every byte to ``fd`` (a device, a pipe, a duplicated stream), then close it."""
+    with os.fdopen(fd, "wb", closefd=True) as f:
         f.write(data)
 
 
@@ -237,21 +278,18 @@ def read_bytes(path, what: str = "file", error: type[HandformerError] = InputErr
 
 
 def _read_stream(path: Path, name: str, what: str) -> bytes:
-    """At most one byte past the limit of a device or a pipe, a MiB at a time."""
+    """At most one byte past the limit of a device or a pipe (devices.read_stream: a pipe
+    that nobody writes ends after stream_seconds, not never)."""
     bound = limits.limit(name) * limits.MIB
-    chunks, total = [], 0
-    with open(path, "rb") as f:
-        while total <= bound:
-            chunk = f.read(min(limits.MIB, bound + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-    if total > bound:
+    try:
+        data = devices.read_stream(path, bound)
+    except devices.StreamTimeout as err:
+        raise LimitError(f"cannot read {what} {str(path)!r}: {err.strerror}") from None
+    if len(data) > bound:
         raise LimitError(f"{what} {str(path)!r} holds more than the limit of "
                          f"{bound // limits.MIB:,} MiB; if this is meant, raise it: "
                          f"{limits.ENV}={name}=...")
-    return b"".join(chunks)
+    return data
 
 
 def read_text(path, what: str = "file", error: type[HandformerError] = InputError,

@@ -17,7 +17,7 @@ from ..families import registry
 from ..limits import check
 from ..render.common.tex_guard import check_symbols
 from ..schema import SchemaError
-from ..textsafe import json_escaped, normalized
+from ..textsafe import json_escaped, json_loads, normalized
 from .tape_schema import check_tape
 
 FORMAT = "handformer.tape/1"
@@ -144,7 +144,7 @@ def dumps(tape: Tape) -> str:
 def loads(text: str) -> Tape:
     """A tape read back from JSON: steps, values, params, gradients; nothing recomputed."""
     try:
-        data = json.loads(normalized(text))
+        data = json_loads(normalized(text), "the tape", TapeFormatError)
     except json.JSONDecodeError as err:
         raise TapeFormatError(f"not a JSON tape: {err}") from None
     except RecursionError:

@@ -19,6 +19,7 @@ from ..errors import ConfigError, WeightsError  # noqa: F401  (raised here)
 from ..limits import limit
 from ..schema import SchemaError, string, strings
 from ..text import END, PAD, START, UNK, Vocab
+from ..textsafe import json_loads
 
 SPECIALS = (START, END, PAD, UNK)
 
@@ -154,23 +155,22 @@ def save_weights(path, params, cfg: Config, vocab: list[str], specials=()) -> No
 
 def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
     """Tensors and metadata of a safetensors file; anything else is refused clearly."""
-    from safetensors import SafetensorError
-    from safetensors.numpy import load
-
     from ..files.io import read_bytes
+    from . import tensor_file
 
     path = Path(path)
     raw = read_bytes(path, "weights file", WeightsError, limit="file_mib", streams=False)
     _refuse_pickle(path, raw)
     try:
-        tensors = load(raw)
-        meta = _metadata(raw)
-    except (SafetensorError, ValueError, UnicodeDecodeError) as err:
+        entries, meta = tensor_file.header(raw)
+    except tensor_file.TensorFileError as err:
         raise WeightsError(
             f"{str(path)!r} is not a readable safetensors file (truncated or another format?): "
             f"{err}") from None
+    tensor_file.refuse_non_floats(entries, WeightsError, repr(str(path)))
+    tensors = tensor_file.tensors(raw, entries)  # floats only: float64 comes per used tensor
     refuse_non_finite(path, tensors)
-    return {k: v.astype(np.float64) for k, v in tensors.items()}, meta
+    return tensors, meta
 
 
 def refuse_non_finite(path, tensors: dict[str, np.ndarray]) -> None:
@@ -223,7 +223,7 @@ def load_weights(path, cfg: Config | None = None, vocab: Vocab | None = None):
 
 
 def _file_config(meta: dict) -> Config | None:
-    return Config.from_dict(json.loads(string(meta["config"], "config"))) if "config" in meta \
+    return Config.from_dict(json_loads(string(meta["config"], "config"), "the config", WeightsError)) if "config" in meta \
         else None
 
 
@@ -232,9 +232,9 @@ def _file_vocab(meta: dict) -> Vocab | None:
     the list: the trailing tokens that are handformer's specials, never any <word>)."""
     if "vocab" not in meta:
         return None
-    tokens = strings(json.loads(string(meta["vocab"], "vocab")), "vocab", limit("vocab"))
+    tokens = strings(json_loads(string(meta["vocab"], "vocab"), "the vocabulary", WeightsError), "vocab", limit("vocab"))
     if "specials" in meta:
-        specials = strings(json.loads(string(meta["specials"], "specials")), "specials")
+        specials = strings(json_loads(string(meta["specials"], "specials"), "the specials", WeightsError), "specials")
     else:
         specials = [t for t in tokens[-len(SPECIALS):] if t in SPECIALS]
     vocab = Vocab(tuple(tokens[:len(tokens) - len(specials)]), tuple(specials))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -20,7 +21,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from ..errors import HandformerError
 from . import compare as diff
-from . import pages
+from . import json_body, pages
+from .budget import check_numbers, walk_numbers
 from .change import apply as apply_change
 from .change import parse_change
 from .error_text import localisable
@@ -47,6 +49,10 @@ def handles_errors(handler):
             return error(err.message, err.field, err.status)
         except HandformerError as err:
             return error(str(err), field_of(err), 422)
+        except MemoryError:
+            return error("the server ran out of memory for this request; try smaller sizes",
+                         None, 503)
+
 
     wrapped.__name__ = handler.__name__
     return wrapped
@@ -56,21 +62,31 @@ async def read_json(request: Request):
     kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
     if kind != "application/json":
         raise RequestError("send the body as JSON (Content-Type: application/json)", None, 415)
-    try:
-        return json.loads(await request.body())
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise RequestError(f"malformed JSON: {err}", None, 400) from None
+    return json_body.parse(await request.body())
 
 
 def settings(request: Request):
     return request.app.state.limits, request.app.state.jobs
 
 
+async def within_budget(request: Request, numbers: int, work):
+    """``work()`` in a worker thread once the server's budget has room for ``numbers``."""
+    budget = request.app.state.budget
+
+    def held():
+        with budget.hold(numbers):
+            return work()
+
+    return await run_in_threadpool(held)
+
+
 @handles_errors
 async def walk(request: Request) -> Response:
     """The tape of one run, byte for byte what `handformer walk --format json` writes."""
-    w = parse_walk(await read_json(request), settings(request)[0])
-    text = await run_in_threadpool(lambda: pages.tape_json(_tape(w)))
+    limits = settings(request)[0]
+    w = parse_walk(await read_json(request), limits)
+    numbers = check_numbers(walk_numbers(w), limits)
+    text = await within_budget(request, numbers, lambda: pages.tape_json(_tape(w)))
     return Response(text, media_type="application/json")
 
 
@@ -81,8 +97,10 @@ def _tape(w):
 @handles_errors
 async def panels(request: Request) -> Response:
     """The walkthrough's panels as HTML (both languages), for the page to swap in."""
-    w = parse_walk(await read_json(request), settings(request)[0])
-    return JSONResponse(await run_in_threadpool(_panels_of, w))
+    limits = settings(request)[0]
+    w = parse_walk(await read_json(request), limits)
+    numbers = check_numbers(walk_numbers(w), limits)
+    return JSONResponse(await within_budget(request, numbers, lambda: _panels_of(w)))
 
 
 def _panels_of(w) -> dict:
@@ -106,9 +124,20 @@ async def compare(request: Request) -> Response:
             field = f"{key}.{err.field}" if err.field else key
             raise RequestError(f"{key}: {err.message}", field, err.status) from None
     change = parse_change(body, runs[1].setup.params)
-    runs[1] = await run_in_threadpool(apply_change, runs[1], change)
-    a, b = await run_in_threadpool(lambda: [_tape(w) for w in runs])
-    return JSONResponse(diff.compare(a, b))
+    numbers = check_numbers(compare_numbers(runs, change.train_steps), limits)
+
+    def work():
+        runs[1] = apply_change(runs[1], change)
+        return diff.compare(*[_tape(w) for w in runs])
+
+    return JSONResponse(await within_budget(request, numbers, work))
+
+
+def compare_numbers(runs, train_steps: int) -> int:
+    """Both tapes, and each training step's forward and backward pass of the second run."""
+    a, b = (walk_numbers(w) for w in runs)
+    step = walk_numbers(replace(runs[1], backward=True))
+    return a + b + train_steps * step
 
 
 @handles_errors

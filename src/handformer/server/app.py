@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from . import api, pages, ui_text
+from .budget import Budget
 from .jobs import Jobs
 from .limits import Limits
 from .sessions import COOKIE, Sessions
@@ -55,6 +56,7 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
     ]
     app = Starlette(routes=routes)
     app.state.limits, app.state.jobs = limits, Jobs(limits)
+    app.state.budget = Budget(limits.max_server_numbers, limits.budget_wait_seconds)
     hosts = None if host in ("0.0.0.0", "::", "") else LOOPBACK | {host}
     return Guard(app, limits, Sessions(limits.max_sessions), hosts)
 

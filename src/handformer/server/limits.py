@@ -33,6 +33,9 @@ class Limits:
     max_models: int = 16  # trained models kept in memory, least recently used dropped first
     max_sessions: int = 500
     max_beam: int = 8
+    max_request_numbers: int = 2_000_000  # numbers one request's tapes hold (budget.py)
+    max_server_numbers: int = 4_000_000  # numbers all running requests hold together
+    budget_wait_seconds: float = 25.0  # a request waits this long for room, then 503
 
 
 # Largest value of each size field, checked before and after the preset is applied.

@@ -7,6 +7,7 @@ cannot disagree. No field is ever a file system path.
 
 from __future__ import annotations
 
+import math
 import re
 import typing
 from dataclasses import dataclass
@@ -107,6 +108,8 @@ def parse_walk(body, limits: Limits) -> Walk:
     lr = body.get("lr", 0.1)
     if isinstance(lr, bool) or not isinstance(lr, (int, float)):
         raise RequestError(f"lr must be a number, got {lr!r}", "lr")
+    if not math.isfinite(lr):
+        raise RequestError(f"lr must be a finite number, got {lr!r}", "lr")
     cfg = build_config(body)
     dataset = dataset_of(body, limits)
     check_model(cfg, len(Vocab.from_corpus(dataset or TUTORIAL_DATASET)), limits,

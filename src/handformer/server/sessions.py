@@ -2,7 +2,8 @@
 
 A session sees only its own jobs and models: every lookup goes through the session, and a job
 id from another session is simply not found. Sessions and models are both bounded, the least
-recently used dropped first.
+recently used dropped first, except a session with a running job, which stays until the job
+ends (so no flood of new sessions can orphan a job that is still training).
 """
 
 from __future__ import annotations
@@ -32,10 +33,12 @@ class Session:
 
 
 class LRU:
-    """A thread-safe mapping of at most ``size`` entries; ``on_drop`` hears who fell out."""
+    """A thread-safe mapping of at most ``size`` entries; ``on_drop`` hears who fell out.
+    Entries that ``pinned`` says must stay are skipped when the oldest is dropped (so the
+    mapping may hold more than ``size`` while they are pinned)."""
 
-    def __init__(self, size: int, on_drop=None):
-        self.size, self.on_drop = size, on_drop
+    def __init__(self, size: int, on_drop=None, pinned=None):
+        self.size, self.on_drop, self.pinned = size, on_drop, pinned or (lambda _value: False)
         self._items: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
 
@@ -52,7 +55,10 @@ class LRU:
             self._items.move_to_end(key)
             dropped = []
             while len(self._items) > self.size:
-                dropped.append(self._items.popitem(last=False))
+                oldest = next((k for k, v in self._items.items() if not self.pinned(v)), None)
+                if oldest is None:
+                    break
+                dropped.append((oldest, self._items.pop(oldest)))
         for k, v in dropped:
             if self.on_drop:
                 self.on_drop(k, v)
@@ -62,10 +68,12 @@ class LRU:
 
 
 class Sessions:
-    """Session by cookie value; an unknown or missing cookie gets a fresh session."""
+    """Session by cookie value; an unknown or missing cookie gets a fresh session. A session
+    whose training job still runs is never dropped: its owner can always see and stop it
+    (running jobs are few, Limits.max_jobs_running, so few sessions are kept so)."""
 
     def __init__(self, size: int):
-        self._store = LRU(size)
+        self._store = LRU(size, pinned=lambda session: session.running() > 0)
         self._lock = threading.Lock()
 
     def find(self, cookie: str | None) -> tuple[Session, bool]:

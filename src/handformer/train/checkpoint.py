@@ -21,6 +21,7 @@ from ..files.io import atomic_write, read_bytes
 from ..interop.weights import WeightsError, refuse_non_finite
 from ..schema import SchemaError
 from ..text import Vocab
+from ..textsafe import json_loads
 from .ckpt_schema import check_meta, check_optimizer_state
 
 FORMAT = "handformer.checkpoint/1"
@@ -118,7 +119,7 @@ def _read(path: Path):
 def _meta(path: Path, header: dict) -> dict:
     text = (header.get("__metadata__") or {}).get("handformer")
     try:
-        meta = json.loads(text) if text else {}
+        meta = json_loads(text, "the checkpoint's metadata", CheckpointError) if text else {}
     except (json.JSONDecodeError, RecursionError):
         meta = {}
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:

@@ -19,6 +19,7 @@ from ...errors import ConfigError, PretrainedError  # noqa: F401  (raised here)
 from ...interop.weights import WeightsError, refuse_non_finite
 from ...limits import check, check_file
 from ...schema import SchemaError, integer
+from ...textsafe import json_loads
 from . import model as bert
 from .model import BertConfig
 from .wordpiece import WordPiece
@@ -81,7 +82,7 @@ def _read_json(path: Path) -> dict:
     from ...files.io import read_text
 
     try:
-        data = json.loads(read_text(path, "model file", PretrainedError))
+        data = json_loads(read_text(path, "model file", PretrainedError), str(path), PretrainedError)
     except (json.JSONDecodeError, RecursionError) as err:
         raise PretrainedError(f"cannot read {path}: {err}") from None
     if not isinstance(data, dict):

@@ -15,7 +15,7 @@ import numpy as np
 from ...config import Config
 from ...config import preset as make_preset
 from ...engine.tape import Tape
-from ...errors import HandformerError
+from ...errors import HandformerError, UpdateOverflow  # noqa: F401  (raised here)
 from ...limits import check_walk
 from ...text import (
     END,
@@ -123,7 +123,15 @@ def run_backward(tape: Tape, lr: float) -> None:
                     for name, value in tape.params.items() if name in grads}
     after = {name: tape.updates[name][2] if name in tape.updates else value
              for name, value in tape.params.items()}
-    tape.meta["update"]["loss_after"] = _loss_with(tape, after)
+    if not all(np.isfinite(u[2]).all() for u in tape.updates.values()):
+        raise UpdateOverflow(f"with lr {lr:g} the updated weights are not finite numbers "
+                             "(they overflowed); choose a smaller lr")
+    with np.errstate(over="ignore", invalid="ignore"):
+        loss_after = _loss_with(tape, after)
+    if not np.isfinite(loss_after):
+        raise UpdateOverflow(f"with lr {lr:g} the loss after the update is {loss_after} "
+                             "(not a finite number); choose a smaller lr")
+    tape.meta["update"]["loss_after"] = loss_after
 
 
 def _loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:

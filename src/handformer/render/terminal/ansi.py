@@ -147,12 +147,24 @@ def _is_terminal(stream, env) -> bool:
 
 def _columns(env) -> int:
     """COLUMNS, else the size of the first of stdin, stdout, stderr that is a terminal (so
-    `handformer walk | less` still gets the terminal's width), else 80."""
-    if env.get("COLUMNS", "").isdigit():
-        return int(env["COLUMNS"])
+    `handformer walk | less` still gets the terminal's width), else 80. Either is held to the
+    limit ``width`` as --width is (COLUMNS=999999999 would draw rules a billion wide)."""
+    given = env.get("COLUMNS", "")
+    if given.isascii() and given.isdigit() and given.strip("0"):
+        return _bounded(int(given[:12]), "the COLUMNS environment variable", len(given))
     for fd in (0, 1, 2):
         try:
-            return os.get_terminal_size(fd).columns or 80
+            return _bounded(os.get_terminal_size(fd).columns or 80, "the terminal's width")
         except (AttributeError, ValueError, OSError):
             continue
     return 80
+
+
+def _bounded(columns: int, what: str, digits: int = 0) -> int:
+    from ...limits import LimitError, check, limit
+
+    if digits > 12:  # int() of thousands of digits is itself slow, or refused
+        raise LimitError(f"{what} is a number of {digits:,} digits, over the limit of "
+                         f"{limit('width'):,}")
+    check("width", columns, what)
+    return columns
