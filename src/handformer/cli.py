@@ -200,6 +200,9 @@ def check_outputs(outputs: dict, inputs: dict) -> None:
     """Refuse, before any work, outputs (flag → path) that cannot be written, that are one of
     the ``inputs`` (flag → path; a folder stands for the files in it) or that name one file
     twice."""
+    given = {flag: path for flag, path in outputs.items() if path is not None}
+    if not given:  # to the terminal: nothing to check (and pathlib is not needed)
+        return
     from pathlib import Path
 
     from .files.io import OutputError, check_output
@@ -210,7 +213,6 @@ def check_outputs(outputs: dict, inputs: dict) -> None:
             files |= {f"{flag}'s {p.name}": p for p in Path(path).iterdir()}
         else:
             files[flag] = path
-    given = {flag: path for flag, path in outputs.items() if path is not None}
     for flag, path in given.items():
         check_output(path, files)
         twin = next((f for f, p in given.items() if f != flag and same_file(p, path)), None)

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import TextError  # noqa: F401  (raised here)
 from .textsafe import normalized
 from .tokenize import tokenize as split_tokens
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TUTORIAL_DATASET = (
     "I drink and I know things.",

@@ -18,12 +18,23 @@ import os
 import re
 import stat
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import limits
 from ..errors import HandformerError, InputError, OutputError  # noqa: F401  (raised here)
 from ..limits import LimitError, check_file
 from . import devices
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def _path(name) -> Path:
+    """``Path(name)``, pathlib imported only when a file is named: a walk to the terminal,
+    the most common run, never pays for it."""
+    from pathlib import Path
+
+    return Path(name)
 
 _WHY = {
     errno.ENOENT: "its folder does not exist",
@@ -56,7 +67,7 @@ def atomic_write(path, data: bytes | str, inputs: dict | None = None) -> None:
     read-only file, a link to a file, one of ``inputs``) is refused before a byte is written.
     """
     path_text = str(path)
-    path = Path(path)
+    path = _path(path)
     data = _utf8(data, path_text)
     try:
         how = check_output(path_text, inputs)
@@ -88,7 +99,7 @@ def check_output(path, inputs: dict | None = None) -> str:
     and again (atomic_write does) just before writing."""
     if str(path).endswith(("/", "/.")):
         raise OutputError(f"{str(path)!r} names a folder (it ends with /); give a file name")
-    path = Path(path)
+    path = _path(path)
     if stream_fd(path) is not None:
         return "stream"
     try:
@@ -263,7 +274,7 @@ def read_bytes(path, what: str = "file", error: type[HandformerError] = InputErr
     regular file is refused by its size before it is read, a device or a pipe (/dev/zero) by
     reading one byte past the limit; ``streams=False`` refuses those outright (binary formats
     are files). A missing or unreadable file raises ``error`` naming ``what``."""
-    path = Path(path)
+    path = _path(path)
     try:
         check_file(path, limit, what)
         if path.is_file():

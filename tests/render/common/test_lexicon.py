@@ -2,6 +2,7 @@
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ from handformer.render.terminal.wrap import wrap
 
 def test_the_shipped_lexicon_is_made_from_the_tables_as_they_are():
     pytest.importorskip("jieba", reason="the lexicon is made by jieba (pip install jieba)")
-    assert lexicon.generated() == lexicon.LEXICON.read_text(encoding="utf-8"), (
+    assert lexicon.generated() == Path(lexicon.LEXICON).read_text(encoding="utf-8"), (
         "i18n/zh_words.txt is stale: regenerate it with python -m handformer.render.common.lexicon")
 
 

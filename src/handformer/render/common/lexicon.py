@@ -14,12 +14,14 @@ never imported at run time.
 
 from __future__ import annotations
 
+import os
 import string
 import sys
 from functools import lru_cache
-from pathlib import Path
 
-LEXICON = Path(__file__).resolve().parents[2] / "i18n" / "zh_words.txt"
+# i18n/zh_words.txt: a plain path, so that importing this module never loads pathlib
+LEXICON = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
+    __file__)))), "i18n", "zh_words.txt")
 HEADER = "# Chinese words of the i18n tables, found by jieba: python -m handformer.render.common.lexicon\n"
 
 
@@ -40,7 +42,8 @@ def holds_hanzi(text: str) -> bool:
 @lru_cache(maxsize=1)
 def words() -> frozenset[str]:
     """The shipped words (read once)."""
-    lines = LEXICON.read_text(encoding="utf-8").splitlines()
+    with open(LEXICON, encoding="utf-8") as f:
+        lines = f.read().splitlines()
     return frozenset(line for line in lines if line and not line.startswith("#"))
 
 
