@@ -35,9 +35,16 @@ class Run:
 
 
 def family_for(options: dict) -> Family:
-    if options.get("pretrained"):
-        return registry.for_pretrained()
-    return registry.get(options.get("family") or "transformer")
+    """The family named by ``options["family"]`` (the encoder-decoder by default), or the one
+    that loads ``options["pretrained"]``; both given must agree."""
+    named = options.get("family")
+    if not options.get("pretrained"):
+        return registry.get(named or "transformer")
+    family = registry.for_pretrained()
+    if named and named != family.name:
+        raise HandformerError(f"--pretrained walks a model of the {family.name} family, not "
+                              f"{named}; drop --family {named}")
+    return family
 
 
 def prepare(options: dict) -> tuple[Family, Any]:

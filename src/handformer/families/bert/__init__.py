@@ -11,6 +11,8 @@ from ...errors import HandformerError
 from ..registry import Family, register
 from . import load, model
 
+DEFAULT_MODEL = "all-minilm-l6-v2"  # the model `walk --family bert` walks without --pretrained
+
 
 def narrators(tape) -> list:
     """The story's narrators (story.py), imported when a tape is narrated."""
@@ -20,8 +22,9 @@ def narrators(tape) -> list:
 
 
 def prepare(options: dict) -> load.Pretrained:
-    """The model named by ``options["pretrained"]`` (a folder, or a known model's name); every
-    other option is refused, since the folder brings the sizes, weights and vocabulary."""
+    """The model named by ``options["pretrained"]`` (a folder, or a known model's name;
+    all-MiniLM-L6-v2 with `walk --family bert`); every other option is refused, since the
+    folder brings the sizes, weights and vocabulary."""
     if not options.get("src"):
         raise HandformerError("--pretrained needs a sentence: --src \"...\"")
     given = [k for k, v in options.items() if k not in ("pretrained", "src", "lr", "preset")
@@ -33,7 +36,7 @@ def prepare(options: dict) -> load.Pretrained:
         raise HandformerError(
             f"--pretrained reads its sizes, weights and vocabulary from the model folder, and "
             f"walks one sentence forward only; drop {flags}")
-    return load.load(options["pretrained"])
+    return load.load(options.get("pretrained") or DEFAULT_MODEL)
 
 
 def walk(pretrained: load.Pretrained, options: dict):
