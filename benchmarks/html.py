@@ -3,7 +3,7 @@
 Each run is the whole command in its own process (start-up, the forward pass, narration in
 both languages for HTML / one for the terminal, rendering, writing the file), as a reader runs
 it. The two sides alternate (A B A B …) and the medians are compared, since absolute times on
-these shared machines drift (BENCHMARKING.md). Reported per preset: the page's size, the median
+shared machines drift. Reported per preset: the page's size, the median
 seconds of each side and their ratio (html / terminal; above 1 means the page takes longer).
 
     .venv/bin/python benchmarks/html.py             # tutorial and paper, 5 runs each side

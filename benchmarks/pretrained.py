@@ -5,8 +5,8 @@
 One sentence, float32 on both sides, the same ids (tokenizing is not timed), up to the sentence
 embedding (mean pooling and L2 normalization on both sides). torch runs in eval mode under
 no_grad. Printed: median time per forward over alternating blocks (A B A B …, who goes first
-alternates too, 0.3 s of rest before each block so idle BLAS threads do not steal a core; see
-/work/shared/BENCHMARKING.md), and the ratios
+alternates too, 0.3 s of rest before each block so idle BLAS threads do not steal a core),
+and the ratios
 
     handformer (Tape(record=False)) / BertModel     target ≤ 2.0
     handformer record=True / record=False           the cost of keeping every step for showing

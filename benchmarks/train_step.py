@@ -2,7 +2,7 @@
 
 Both sides run in this one process on the same weights and batch, in alternating timed blocks
 (A B A B …), each block after a 0.3 s sleep so the other library's idle BLAS/OpenMP threads
-stop spinning (BENCHMARKING.md). Reported: the median time per step of each side, their ratio
+stop spinning. Reported: the median time per step of each side, their ratio
 (handformer / torch; below 1 means handformer is faster) and minor page faults per step.
 
     .venv/bin/python benchmarks/train_step.py            # every config, float64 and float32

@@ -5,7 +5,7 @@ batches in the same order (each from its own generator, seeded alike), and step 
 optimizer (train/optim.py follows torch.optim's formulas; the torch twin is torch.optim
 itself, on interop.torch_ref's torch.nn.Transformer, through `train --engine torch`). Epochs
 alternate (handformer, torch, handformer, …), each after a 0.3 s sleep so the other library's
-idle BLAS/OpenMP threads stop spinning (BENCHMARKING.md). Printed per epoch: wall time of the
+idle BLAS/OpenMP threads stop spinning. Printed per epoch: wall time of the
 training pass, target tokens per second, validation loss, test BLEU (greedy), for each twin,
 and the ratios (handformer / torch: time below 1 means handformer is faster).
 
@@ -74,7 +74,8 @@ def twins(a: argparse.Namespace):
 
 
 def timed_epoch(run) -> dict:
-    """One training pass: seconds, target tokens, minor page faults (BENCHMARKING trap 3)."""
+    """One training pass: seconds, target tokens, minor page faults (a rise means memory
+    given back to the OS and faulted in again)."""
     tokens = []
     time.sleep(0.3)
     faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt

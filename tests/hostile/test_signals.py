@@ -5,10 +5,12 @@ and status 2. Never a traceback."""
 from __future__ import annotations
 
 import os
+import subprocess
 
 import pytest
 
 from support.writer import (
+    HANDFORMER,
     LONG_TRAIN,
     computing,
     digest,
@@ -76,6 +78,19 @@ def test_a_reader_that_went_away_ends_quietly_with_141(trained, what):
     finally:
         os.close(write)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"])
+def test_a_reader_that_leaves_after_one_line_ends_quietly_with_141(tmp_path, unbuffered):
+    """`walk | head -1`: the walkthrough (about 130 kB) is more than a pipe holds (64 KiB),
+    so the reader leaves in the middle of the write, buffered or not (PYTHONUNBUFFERED)."""
+    env = os.environ | {"COLUMNS": "100", "PYTHONUNBUFFERED": unbuffered}
+    proc = subprocess.Popen([*HANDFORMER, "walk"], cwd=tmp_path, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert (proc.wait(timeout=300), err) == (141, b"")
 
 
 @pytest.mark.parametrize("what", [*PRINTING, "train", "help"])

@@ -98,3 +98,13 @@ def test_padded_batch_shapes():
     np.testing.assert_array_equal(src_pad, [[False] * 5, [False, False, True, True, True]])
     np.testing.assert_array_equal(tgt, [[23, 6, 12], [23, 0, 0]])
     assert tgt_pad.sum() == 2
+
+
+def test_without_torch_train_engine_torch_names_itself(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    result = CliRunner().invoke(main, ["train", "--engine", "torch", "--preset", "small",
+                                       "--epochs", "1", "--save", str(tmp_path / "c.ckpt")])
+    assert result.exit_code == 2, result.output
+    assert "train --engine torch" in result.output
+    assert "pip install 'handformer[torch]'" in result.output
+    assert "only for verification" not in result.output

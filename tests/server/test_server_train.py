@@ -65,6 +65,10 @@ def test_event_stream_sends_every_epoch_then_ends(client):
     assert [e["from"] for e in events] == [0] + [
         sum(len(x["losses"]) for x in events[:i]) for i in range(1, len(events))]
     assert [v for e in events for v in e["losses"]] == final["losses"]
+    # 40 tutorial epochs take well under the stream's 0.2 s poll: still one line each
+    assert [e["epochs_done"] for e in events] == [*range(1, 41), 40]
+    assert [len(e["losses"]) for e in events] == [1] * 40 + [0]
+    assert {e["state"] for e in events[:-1]} == {"running"}
 
 
 def test_cancel_stops_a_job_early(client):

@@ -21,7 +21,7 @@ import pytest
 SCRIPT = Path(sys.executable).parent / "handformer"
 HANDFORMER = [str(SCRIPT)] if SCRIPT.exists() else [
     sys.executable, "-c", "import sys; from handformer.cli import main; sys.exit(main())"]
-TEMP_SUFFIX = ".hf-tmp"  # the writer's temporary files end so (handformer/io_temp.py)
+TEMP_SUFFIX = ".hf-tmp"  # the writer's temporary files end so (handformer/files/temp.py)
 LONG_TRAIN = ["train", "--preset", "small", "--d-ff", "1024", "--epochs", "100000", "--quiet"]
 
 

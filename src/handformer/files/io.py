@@ -228,10 +228,22 @@ BROKEN_PIPE_STATUS = 141  # 128 + SIGPIPE: what a shell reports for `yes | head 
 
 
 def write_stream(stream, text: str) -> None:
-    """Write and flush in one go; a reader that went away (`| head`) ends the run quietly."""
+    """Write and flush in one go; a reader that went away (`| head`) ends the run quietly.
+
+    A stream on a real descriptor is written with os.write until every byte is out: through
+    the stream's buffer, a reader that left in the middle of a large write (`walk | head -1`)
+    went unnoticed, and the run ended with status 0 and its output cut."""
     try:
-        stream.write(text)
-        stream.flush()
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # CliRunner's streams, ClosedStdout
+        fd = None
+    try:
+        if fd is None:
+            stream.write(text)
+            stream.flush()
+        else:
+            stream.flush()
+            _write_all(fd, text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
     except UnicodeEncodeError:
         encoding = getattr(stream, "encoding", "?")
         raise OutputError(f"the terminal's encoding ({encoding}) cannot show the "
@@ -239,6 +251,13 @@ def write_stream(stream, text: str) -> None:
                           "a file with -o FILE") from None
     except OSError as err:
         stdout_failed(err)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Every byte, however many writes it takes; a failed one raises (EPIPE, ENOSPC, EBADF)."""
+    view, done = memoryview(data), 0
+    while done < len(data):
+        done += os.write(fd, view[done:])
 
 
 class ClosedStdout(io.TextIOBase):

@@ -19,7 +19,7 @@ def import_torch():
         import torch
     except ImportError:
         raise TorchMissing(
-            "PyTorch is not installed; it is needed only for verification. "
+            "PyTorch is not installed; `handformer verify` and `train --engine torch` need it. "
             "Install it with: pip install 'handformer[torch]'") from None
     return torch
 

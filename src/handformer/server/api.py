@@ -163,26 +163,36 @@ async def train_status(request: Request) -> Response:
 
 @handles_errors
 async def train_events(request: Request) -> Response:
-    """Server-sent events: the status after every finished epoch (only the new losses and
-    accuracies, from index "from"), until the job ends."""
+    """Server-sent events: one line per finished epoch (the status as of that epoch, its loss
+    and accuracy from index "from"), then the final status, until the job ends."""
     job = _job(request)
 
     async def events():
         sent = 0
         while True:
             s = job.status()
-            done = s["state"] != "running"
-            if s["epochs_done"] > sent or done:
-                s |= {"from": sent, "losses": s["losses"][sent:],
-                      "accuracy": s["accuracy"][sent:]}
-                sent = s["epochs_done"]
-                yield f"data: {json.dumps(s)}\n\n"
-            if done:
+            # Epochs can finish faster than this polls: each still gets its own line.
+            for epoch in range(sent, s["epochs_done"]):
+                yield _event(_as_of_epoch(s, epoch))
+            sent = s["epochs_done"]
+            if s["state"] != "running":
+                yield _event(s | {"from": sent, "losses": [], "accuracy": []})
                 return
             await asyncio.sleep(0.2)
 
     return StreamingResponse(events(), media_type="text/event-stream",
                              headers={"Cache-Control": "no-store"})
+
+
+def _as_of_epoch(status: dict, epoch: int) -> dict:
+    """The job's status as it stood when epoch ``epoch`` (from 0) had just finished."""
+    loss, accuracy = status["losses"][epoch], status["accuracy"][epoch]
+    return status | {"state": "running", "epochs_done": epoch + 1, "loss": loss, "final": None,
+                     "from": epoch, "losses": [loss], "accuracy": [accuracy]}
+
+
+def _event(status: dict) -> str:
+    return f"data: {json.dumps(status)}\n\n"
 
 
 @handles_errors
