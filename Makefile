@@ -16,12 +16,10 @@ $(VENV)/.core: pyproject.toml
 	$(BIN)/pip install -q -e .
 	touch $@
 
-# torch first, pinned, from PyTorch's CPU index: PyPI's Linux wheel is the multi-GB CUDA build.
-# (Where that index cannot be reached, pip says so and takes torch from its other sources.)
-TORCH_INDEX ?= https://download.pytorch.org/whl/cpu
+# torch first and pinned: it is the CPU build; anything else pulls a multi-GB CUDA build.
 $(VENV)/.dev: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q torch==2.13.0 --extra-index-url $(TORCH_INDEX)
+	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(VENV)/.core $@
 
