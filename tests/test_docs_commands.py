@@ -1,0 +1,68 @@
+"""Every quick command the README and docs/ show, run as written: each fenced shell block's
+`handformer ...` lines in order, in one temporary folder (so a file one line writes is there for
+the next), each expected to exit 0. Lines that train on real corpora, start a server, take
+minutes or need what such a line makes are left out by the patterns in SLOW, said here."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from support.paths import ROOT
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+SLOW = ("handformer serve", "--dataset", "--preset paper", "hsk.ckpt", "tatoeba", "torchrun",
+        "benchmarks/", "pip install", "make ", "curl ")
+FENCE = re.compile(r"```(?:bash|sh|shell)\n(.*?)```", re.S)
+
+pytestmark = pytest.mark.slow
+
+
+def commands(text: str) -> list[list[str]]:
+    """Each shell block's handformer command lines (continuations joined), block by block."""
+    blocks = []
+    for body in FENCE.findall(text):
+        lines = body.replace("\\\n", " ").splitlines()
+        runs = [line.strip() for line in lines if re.match(r"\s*(\w+=\S+ )?handformer ", line)]
+        if runs:
+            blocks.append(runs)
+    return blocks
+
+
+def quick(line: str) -> bool:
+    return not any(pattern in line for pattern in SLOW)
+
+
+def test_the_extractor_reads_continuations_and_leaves_prose_out():
+    text = ("text handformer walk\n```bash\nhandformer walk --src \"a b\" \\\n    --tgt c  # x\n"
+            "make demo\n```\n```python\nhandformer.walk()\n```\n")
+    assert commands(text) == [['handformer walk --src "a b"      --tgt c  # x']]
+
+
+def test_the_docs_show_commands_to_run():
+    found = [line for doc in DOCS for block in commands(doc.read_text(encoding="utf-8"))
+             for line in block if quick(line)]
+    assert len(found) >= 20 and any("render tape.json" in line for line in found)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_quick_command_of_a_doc_exits_0(doc, tmp_path):
+    shutil_examples(tmp_path)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "COLUMNS": "100"}
+    for block in commands(doc.read_text(encoding="utf-8")):
+        for line in filter(quick, block):
+            done = subprocess.run(["bash", "-c", line], cwd=tmp_path, env=env, timeout=300,
+                                  capture_output=True, text=True, stdin=subprocess.DEVNULL)
+            assert done.returncode == 0, f"{doc.name}: {line}\n{done.stderr[-2000:]}"
+
+
+def shutil_examples(folder: Path) -> None:
+    """The repository's examples/ beside the commands, as a reader who cloned it has them."""
+    import shutil
+
+    shutil.copytree(ROOT / "examples", folder / "examples")
+
