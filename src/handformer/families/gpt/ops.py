@@ -9,7 +9,6 @@ pass like any value read twice.
 
 from __future__ import annotations
 
-from ...engine.formula import clauses
 from ...engine.ops import op
 
 
@@ -19,7 +18,7 @@ def transpose_forward(x):
 
 @op("transpose", transpose_forward,
     r"$out = $x^\top",
-    clauses(r"\dL{$x} \mathrel{+}= \left(\dL{$out}\right)^\top"),
+    r"\dL{$x} = \left(\dL{$out}\right)^\top",
     out="W", x="E")
 def transpose(g, out, args, cache, attrs):
     return (g.T,)

@@ -133,25 +133,11 @@ def prepare(options: dict) -> Model:
     continuation), ``backward`` and ``lr`` are read by ``walk`` and ``backward``."""
     options = {k: v for k, v in options.items()
                if k not in ("src", "tgt", "lr", "backward", "family")}
-    checkpoint = options.pop("checkpoint", None)
-    if checkpoint:
-        return from_checkpoint(checkpoint, options)
+    if options.pop("checkpoint", None):
+        raise HandformerError("the gpt family reads no checkpoint yet; drop --checkpoint")
     corpus, tokenizer = options.pop("corpus", None), options.pop("tokenizer", None)
     dataset = read_corpus(corpus) if corpus else None
     return build(from_options(options), dataset, tokenizer or "tutorial")
-
-
-def from_checkpoint(path: str, options: dict) -> Model:
-    """A model saved by ``handformer train --family gpt`` (its sizes, vocabulary, weights)."""
-    given = sorted(k for k, v in options.items() if v not in (None, False)
-                   and not (k == "preset" and v == "tutorial"))
-    if given:
-        flags = ", ".join("--" + k.replace("_", "-") for k in given)
-        raise HandformerError(f"--checkpoint reads its sizes, weights and vocabulary from the "
-                              f"checkpoint; drop {flags}")
-    from .train import load
-
-    return load(path)
 
 
 def walk(model: Model, options: dict) -> Tape:
