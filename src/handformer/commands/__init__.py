@@ -9,5 +9,5 @@ COMMAND_MODULES = {
     "walk": "commands.walk", "render": "commands.walk", "verify": "commands.verify",
     "train": "commands.train", "translate": "commands.train", "evaluate": "commands.train",
     "embed": "families.bert.commands", "similarity": "families.bert.commands",
-    "serve": "commands.serve",
+    "generate": "families.gpt.commands", "serve": "commands.serve",
 }

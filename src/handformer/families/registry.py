@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..errors import HandformerError
 
-BUILT_IN = ("transformer", "bert")  # folders of this package, imported on first lookup
+BUILT_IN = ("transformer", "bert", "gpt")  # folders of this package, imported on first lookup
 
 
 def _no_notes(model, tape) -> list[str]:

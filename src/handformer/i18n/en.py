@@ -378,6 +378,95 @@ TEXT = {
     "place.self_attn": ", self-attention",
     "place.cross_attn": ", cross-attention",
     "place.ffn": ", feed-forward",
+    # the decoder-only (GPT) walkthrough
+    "gpt.overview.title": "The big picture: a decoder-only Transformer (GPT-style), by hand",
+    "gpt.overview.p1": "This walkthrough computes one decoder-only Transformer by hand, the kind "
+                       "GPT and LLaMA are: {layers} layer(s), every token a row of d_model = {d} "
+                       "numbers, {h} heads of d_k = {dk}, a feed-forward width d_ff = {dff}, and "
+                       "a vocabulary of {V} tokens.",
+    "gpt.overview.p2": "It reads one text, “{text}”, as {n} tokens after <start>, and at every "
+                       "position predicts the next token.",
+    "gpt.changed.memory": "What changed from the encoder-decoder: there is no memory M. Nothing "
+                          "is encoded first and read later; the only thing a position can "
+                          "consult is the tokens before it.",
+    "gpt.changed.stack": "One stack instead of two: the tutorial's question and its answer, "
+                         "“when you play the game of thrones” and “you win or you die”, are one "
+                         "text. The prompt is simply where the text starts; answering is "
+                         "continuing it.",
+    "gpt.changed.mask": "So the causal mask does all the work. In the encoder-decoder it only "
+                        "kept the decoder from reading its answer; here it is the whole "
+                        "difference between reading and predicting: position i sees tokens 0…i "
+                        "and is trained to predict token i+1, all positions in one pass.",
+    "gpt.changed.pre": "Layer norm comes before each sublayer (pre-norm, as GPT-2): "
+                       "X + MHA(LN(X)). The residual stream X itself is never normalized inside "
+                       "the stack, which lets deep stacks train without a warm-up; one last "
+                       "layer norm comes after the stack. The paper's post-norm is the switch "
+                       "norm=\"post\".",
+    "gpt.changed.post": "Layer norm comes after each residual sum (post-norm, as the paper and "
+                        "GPT-1): LN(X + MHA(X)). GPT-2 moved it before each sublayer "
+                        "(pre-norm, the default here).",
+    "gpt.changed.tied": "The output layer has no weights of its own: it is the embedding table "
+                        "transposed, W_out = Eᵀ (the paper's §3.4, GPT-2). E is used twice, and "
+                        "its gradient is the sum of the two uses.",
+    "gpt.changed.untied": "The output layer has its own weights W_out (the embeddings are not "
+                          "tied).",
+    "gpt.changed.steps": "The steps keep the tutorial's numbers. Steps 11 and 12, the decoder's "
+                         "own input and its cross-attention, have no counterpart: after the "
+                         "layers (7–10) comes the prediction (13).",
+    "gpt.arch.embed": "Text: embedding + positional encoding",
+    "gpt.arch.stack": "Decoder-only stack × {n}",
+    "gpt.arch.generator": "Linear with Eᵀ + softmax",
+    "gpt.text.title": "The dataset, read as plain text",
+    "gpt.text.p1": "The tutorial's {count} sentences, read as plain text: a language model has "
+                   "no source and no target, only text to continue.",
+    "gpt.text.p2": "The example is the tutorial's sentence pair read as one text: “{prompt}” "
+                   "and then “{rest}”. The encoder-decoder reads the first and writes the "
+                   "second; this model reads both, one token after the other.",
+    "gpt.ids.title": "Encoding, and the target: the input shifted by one",
+    "gpt.ids.p1": "The model reads <start> and the words, {n} tokens. At every position it "
+                  "should predict the token that comes next, so the target is the input "
+                  "shifted left by one, ending with <end>: one text gives {n} lessons at once.",
+    "gpt.ids.p2": "Position 0 sees “{first}” and should predict “{want}”; the last position, "
+                  "{last}, sees “{tok}” and should predict “{end}”.",
+    "gpt.embed.tied": "Keep this table in mind: the output layer of step 13 uses the same E, "
+                      "transposed.",
+    "gpt.embed.untied": "The output layer of step 13 has its own weights; this table is used "
+                        "only here.",
+    "gpt.pos.why": "GPT-2 learns a table of positions instead. The fixed sines keep this "
+                   "input exactly the encoder-decoder's, so that what differs is the stack alone.",
+    "gpt.arch.norm": "Layer norm {k}",
+    "gpt.input.title": "The input: embedding + position",
+    "gpt.input.p1": "Embedding and positional encoding are added number by number: X "
+                    "({n}×{d}) is the only input of the stack; there is no second sentence.",
+    "gpt.norm.title.attn": "Layer norm before the attention ({where})",
+    "gpt.norm.title.ffn": "Layer norm before the feed-forward network ({where})",
+    "gpt.norm.pre": "Pre-norm: the sublayer reads the normalized rows, but the residual sum "
+                    "after it adds the sublayer's output to X itself, not to LN(X).",
+    "gpt.resid.pre": "With pre-norm this sum is not normalized: it is the residual stream, "
+                     "which carries every layer's contribution, added up, to the end.",
+    "gpt.ffn.relu": "GPT-2 uses GELU here, a smooth ReLU; ReLU keeps every number easy to check.",
+    "gpt.final.title": "Final layer normalization",
+    "gpt.final.p1": "With pre-norm nothing has normalized the residual stream yet: one last "
+                    "layer norm (GPT-2's ln_f) gives the output layer rows of a steady size.",
+    "gpt.logits.tied": "W_out is not a new matrix: it is the embedding table transposed, "
+                       "Eᵀ ({d}×{V}). The row that placed a word in step 4 now scores how well "
+                       "each position's vector matches that word. Sharing it saves {saved} "
+                       "numbers.",
+    "gpt.logits.untied": "W_out ({d}×{V}) has its own numbers, apart from the embedding table.",
+    "gpt.tied.title": "Backward: the tied table E, one gradient from two uses",
+    "gpt.tied.p1": "E was used twice: to look up the {n} input tokens (step 4) and, "
+                   "transposed, as W_out (step 13). The reverse pass adds what each use sends "
+                   "back: ∂L/∂E = the rows of ∂L/∂X_tok added into the rows of their tokens, "
+                   "plus (∂L/∂W_out)ᵀ.",
+    "gpt.tied.p2": "For “{word}” (row {row}), column {col}: {a} from the lookup + {b} from the "
+                   "output layer = {c}.",
+    "gpt.tied.p3": "The {rest} tokens that are not in the text get a gradient too, from the "
+                   "output layer alone: every word's score took part in the softmax.",
+    "gpt.recap.computed": "What was computed: {steps} steps on the tape, from the {n} ids of the "
+                          "text to {V} probabilities at each of its {n} positions.",
+    "gpt.recap.lesson": "The same lesson as the encoder-decoder's, told by its other half: one "
+                        "stack, no memory, and a causal mask that turns reading into "
+                        "predicting.",
     # the pretrained (BERT) walkthrough
     "bert.overview.title": "A real pretrained model, by hand: {model}",
     "bert.overview.sizes": "The same arithmetic as the tutorial, at full size and with learned weights: "

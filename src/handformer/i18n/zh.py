@@ -312,6 +312,75 @@ TEXT = {
     "place.self_attn": "，自注意力",
     "place.cross_attn": "，交叉注意力",
     "place.ffn": "，前馈网络",
+    # the decoder-only (GPT) walkthrough
+    "gpt.overview.title": "全局概览：手算一个只有解码器的 Transformer（GPT 式）",
+    "gpt.overview.p1": "本教程手算一个只有解码器的 Transformer，GPT 和 LLaMA 都是这一类：{layers} 层，"
+                       "每个词元是一行 d_model = {d} 个数，{h} 个头、每头 d_k = {dk}，前馈网络宽 "
+                       "d_ff = {dff}，词表共 {V} 个词元。",
+    "gpt.overview.p2": "它读一段文本“{text}”，在 <start> 之后共 {n} 个词元，并在每个位置预测下一个词元。",
+    "gpt.changed.memory": "和编码器-解码器相比，第一处变化：没有记忆 M。没有什么要先编码、再回头去读；"
+                          "每个位置能参考的只有它前面的词元。",
+    "gpt.changed.stack": "只有一摞层，而不是两摞：教程里的问句和答句，“when you play the game of "
+                         "thrones”和“you win or you die”，在这里是同一段文本。提示只是文本的开头，"
+                         "回答就是把它接着写下去。",
+    "gpt.changed.mask": "所以全部工作都落在因果掩码上。在编码器-解码器里，它只是不让解码器偷看答案；"
+                        "在这里，读和预测的区别全靠它：位置 i 只看得到第 0…i 个词元，训练它预测第 "
+                        "i+1 个，所有位置一次算完。",
+    "gpt.changed.pre": "层归一化放在每个子层之前（前置归一化，和 GPT-2 一样）：X + MHA(LN(X))。"
+                       "残差流 X 本身在层内从不归一化，所以很深的模型不用预热也能训练；整摞层之后"
+                       "再做最后一次层归一化。论文的后置归一化可用开关 norm=\"post\" 选用。",
+    "gpt.changed.post": "层归一化放在每次残差相加之后（后置归一化，和论文、GPT-1 一样）："
+                        "LN(X + MHA(X))。GPT-2 把它移到了每个子层之前（前置归一化，这里的默认）。",
+    "gpt.changed.tied": "输出层没有自己的权重：它就是嵌入表的转置，W_out = Eᵀ（论文第 3.4 节，"
+                        "GPT-2 也这样做）。E 被用了两次，它的梯度就是这两处用法的梯度之和。",
+    "gpt.changed.untied": "输出层有自己的权重 W_out（嵌入没有共享）。",
+    "gpt.changed.steps": "步骤沿用教程的编号。第十一步和第十二步（解码器自己的输入和交叉注意力）"
+                         "在这里没有对应：各层（第七至第十步）之后直接是预测（第十三步）。",
+    "gpt.arch.embed": "文本：嵌入 + 位置编码",
+    "gpt.arch.stack": "只有解码器的层 × {n}",
+    "gpt.arch.generator": "用 Eᵀ 的线性层 + softmax",
+    "gpt.text.title": "数据集，当作普通文本来读",
+    "gpt.text.p1": "教程的 {count} 句话，当作普通文本来读：语言模型没有源句和目标句之分，"
+                   "只有要接着写下去的文本。",
+    "gpt.text.p2": "例子是把教程的句对连成一段文本：先是“{prompt}”，再是“{rest}”。编码器-解码器"
+                   "读前一句、写后一句；这个模型把两句都读进来，一个词元接一个词元。",
+    "gpt.ids.title": "编码，以及目标：输入错开一位",
+    "gpt.ids.p1": "模型读入 <start> 和各个词，共 {n} 个词元。在每个位置它都要预测下一个词元，"
+                  "所以目标就是输入向左错开一位，最后是 <end>：一段文本一次给出 {n} 道题。",
+    "gpt.ids.p2": "位置 0 看到“{first}”，应该预测“{want}”；最后的位置 {last} 看到“{tok}”，"
+                  "应该预测“{end}”。",
+    "gpt.embed.tied": "请记住这张表：第十三步的输出层用的是同一个 E，只是转置了。",
+    "gpt.embed.untied": "第十三步的输出层有自己的权重；这张表只在这里用到。",
+    "gpt.pos.why": "GPT-2 改为学习一张位置表。这里保留固定的正弦余弦，让输入和编码器-解码器的完全一样，"
+                   "这样不同之处就只在那摞层上。",
+    "gpt.arch.norm": "层归一化 {k}",
+    "gpt.input.title": "输入：嵌入 + 位置",
+    "gpt.input.p1": "嵌入和位置编码逐个数相加：X（{n}×{d}）是这摞层唯一的输入；没有第二句话。",
+    "gpt.norm.title.attn": "注意力之前的层归一化（{where}）",
+    "gpt.norm.title.ffn": "前馈网络之前的层归一化（{where}）",
+    "gpt.norm.pre": "前置归一化：子层读的是归一化后的行，但之后的残差相加把子层的输出加回到 X 本身，"
+                    "而不是 LN(X)。",
+    "gpt.resid.pre": "在前置归一化里，这个和不再归一化：它就是残差流，把每一层的贡献一路累加到最后。",
+    "gpt.ffn.relu": "GPT-2 在这里用 GELU，一种平滑的 ReLU；用 ReLU 是为了让每个数都容易手算核对。",
+    "gpt.final.title": "最后的层归一化",
+    "gpt.final.p1": "在前置归一化里，残差流到这里还没有归一化过：最后再做一次层归一化（GPT-2 的 "
+                    "ln_f），让送进输出层的每一行大小稳定。",
+    "gpt.logits.tied": "W_out 不是一个新矩阵：它就是嵌入表的转置 Eᵀ（{d}×{V}）。第四步里把一个词放到"
+                       "空间中某处的那一行，现在用来给每个位置的向量和这个词的匹配程度打分。共享它省下 "
+                       "{saved} 个数。",
+    "gpt.logits.untied": "W_out（{d}×{V}）有自己的数，和嵌入表无关。",
+    "gpt.tied.title": "反向：共享的嵌入表 E，两处用法合成一个梯度",
+    "gpt.tied.p1": "E 用了两次：查出 {n} 个输入词元（第四步），以及转置后当作 W_out（第十三步）。"
+                   "反向传播把两处传回来的梯度相加：∂L/∂E = 把 ∂L/∂X_tok 的各行加到对应词元的行上，"
+                   "再加上 (∂L/∂W_out)ᵀ。",
+    "gpt.tied.p2": "以“{word}”（第 {row} 行）的 {col} 列为例：查表这边给 {a}，输出层给 {b}，"
+                   "合起来是 {c}。",
+    "gpt.tied.p3": "文本里没出现的 {rest} 个词元也有梯度，全部来自输出层：每个词的得分都参与了 "
+                   "softmax。",
+    "gpt.recap.computed": "算了什么：磁带上共 {steps} 步，从文本的 {n} 个编号，到它 {n} 个位置上"
+                          "各 {V} 个概率。",
+    "gpt.recap.lesson": "和编码器-解码器讲的是同一课，只是换成它的另一半来讲：一摞层，没有记忆，"
+                        "一个因果掩码把“读”变成了“预测”。",
     # the pretrained (BERT) walkthrough
     "bert.overview.title": "手算一个真实的预训练模型：{model}",
     "bert.overview.sizes": "与教程相同的运算，只是规模完整、权重是训练好的：{layers} 层，d_model = "

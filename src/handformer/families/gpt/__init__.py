@@ -1,0 +1,25 @@
+"""A decoder-only Transformer (GPT-style), as a family: the encoder-decoder's decoder without
+the encoder and the cross-attention, reading one text and predicting each next word.
+
+config.py: sizes, presets and the options it takes; ops.py: Eᵀ as a step (tied embeddings);
+model.py: parameters and the forward pass; run.py: options → model → tape → gradients (what the
+pipeline calls); story.py: the narration.
+"""
+
+from __future__ import annotations
+
+from ..registry import Family, register
+from . import model, run
+from .config import GptConfig
+
+
+def narrators(tape) -> list:
+    """The story's narrators (story.py), imported when a tape is narrated."""
+    from .story import story
+
+    return story(tape)
+
+
+FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, narrators,
+                         prepare=run.prepare, walk=run.walk, backward=run.backward,
+                         notes=run.notes))

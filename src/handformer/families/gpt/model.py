@@ -1,0 +1,146 @@
+"""The decoder-only Transformer (GPT-style), composed from the shared ops and sublayers, every
+step onto a tape.
+
+    X = E[ids] + PE;  for each layer: X ← X + MHA(LN₁(X)) (causal), X ← X + FFN(LN₂(X));
+    Y = LN_f(X);  logits = Y Eᵀ;  L = cross-entropy(logits, ids shifted by one)
+
+Pre-norm by default (GPT-2); ``norm="post"`` is the paper's LN(X + Sublayer(X)). Shapes: a
+sequence of n tokens is (n, d_model); heads sit on axis -3. Step names follow the encoder-
+decoder's decoder (``decoder.0.self_attn.pattern``, ``generator.logits``): it is that decoder
+without the cross-attention, so the shared narrators and names read it as such.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from ...engine.formula import head, sub
+from ...engine.layers import add_norm, attention, feed_forward, maybe_dropout, row_stats
+from ...engine.tape import Tape
+from . import ops  # noqa: F401  (registers "transpose")
+from .config import GptConfig, check_size
+
+# --- parameters -----------------------------------------------------------------------------
+
+
+def param_shapes(cfg: GptConfig, vocab_size: int) -> dict[str, tuple[tuple[int, ...], str]]:
+    """Every parameter's name, shape and kind, in the order they are initialized."""
+    check_size(cfg, vocab_size)
+    d, qk, v = cfg.d_model, cfg.heads * cfg.d_k, cfg.heads * cfg.d_v
+    shapes = {"embed.weight": ((vocab_size, d), "embed")}
+    for i in range(cfg.layers):
+        p = f"decoder.{i}"
+        shapes |= _norm(d, f"{p}.ln1")
+        shapes |= {f"{p}.self_attn.w_q": ((d, qk), "weight"), f"{p}.self_attn.w_k": ((d, qk), "weight"),
+                   f"{p}.self_attn.w_v": ((d, v), "weight"), f"{p}.self_attn.w_o": ((v, d), "weight")}
+        if cfg.attn_bias:
+            shapes |= {f"{p}.self_attn.b_q": ((qk,), "bias"), f"{p}.self_attn.b_k": ((qk,), "bias"),
+                       f"{p}.self_attn.b_v": ((v,), "bias"), f"{p}.self_attn.b_o": ((d,), "bias")}
+        shapes |= _norm(d, f"{p}.ln2")
+        shapes |= {f"{p}.ffn.w_1": ((d, cfg.d_ff), "weight"), f"{p}.ffn.b_1": ((cfg.d_ff,), "bias"),
+                   f"{p}.ffn.w_2": ((cfg.d_ff, d), "weight"), f"{p}.ffn.b_2": ((d,), "bias")}
+    if cfg.final_norm:
+        shapes |= _norm(d, "decoder.norm")
+    if not cfg.tie_embeddings:
+        shapes["generator.w"] = ((d, vocab_size), "weight")
+    return shapes
+
+
+def _norm(d: int, p: str) -> dict:
+    return {f"{p}.gamma": ((d,), "gamma"), f"{p}.beta": ((d,), "beta")}
+
+
+def init_params(cfg: GptConfig, vocab_size: int, dtype="float64") -> dict[str, np.ndarray]:
+    """Xavier-uniform matrices, zero biases, γ = 1, β = 0; the same config and seed give the
+    same numbers."""
+    rng = np.random.default_rng(cfg.seed)
+    params = {}
+    for name, (shape, kind) in param_shapes(cfg, vocab_size).items():
+        if kind == "gamma":
+            value = np.ones(shape)
+        elif kind in ("beta", "bias"):
+            value = np.zeros(shape)
+        else:
+            limit = math.sqrt(6.0 / (shape[0] + shape[-1]))
+            value = rng.uniform(-limit, limit, shape)
+        params[name] = value.astype(dtype)
+    return params
+
+
+# --- the forward pass -----------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=64)
+def causal_mask(n: int) -> np.ndarray:
+    """Lower-triangular n×n: position i sees positions j ≤ i. Shared, so read-only."""
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    mask.flags.writeable = False
+    return mask
+
+
+def forward(tape: Tape, cfg: GptConfig, ids) -> str:
+    """Embedding, the layers, the final norm and the output layer for ids of shape (n,) or
+    (B, n); returns the logits' name."""
+    ids = np.asarray(ids)
+    x = embed(tape, cfg, tape.constant("ids", ids))
+    allowed = causal_mask(ids.shape[-1])
+    for i in range(cfg.layers):
+        layer = pre_norm_layer if cfg.norm == "pre" else post_norm_layer
+        x = layer(tape, cfg, f"decoder.{i}", x, allowed)
+        x = tape.run(f"decoder.{i}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
+    if cfg.final_norm:
+        x = tape.run("decoder.norm.out", "layer_norm", [x, "decoder.norm.gamma", "decoder.norm.beta"],
+                     {"eps": cfg.ln_eps}, symbols={"out": "Y"})
+    return generator(tape, cfg, x)
+
+
+def embed(tape: Tape, cfg: GptConfig, ids: str) -> str:
+    """X = E[ids] + PE: token embedding plus sinusoidal positional encoding."""
+    x = tape.run("embed.tok", "embed", [ids, "embed.weight"], symbols={"out": sub("X", "tok")})
+    n, dtype = tape.value(ids).shape[-1], tape.value(x).dtype
+    pos = tape.run("embed.pos", "positional", [], {"n": n, "d": cfg.d_model, "dtype": dtype})
+    out = tape.run("embed.out", "add", [x, pos], symbols={"out": "X", "a": sub("X", "tok"), "b": "PE"})
+    return maybe_dropout(tape, cfg, "embed.dropout", out)
+
+
+def pre_norm_layer(tape: Tape, cfg: GptConfig, p: str, x: str, allowed) -> str:
+    """X + MHA(LN₁(X)), then that + FFN(LN₂(·)): the residual stream is never normalized."""
+    h = _norm_step(tape, cfg, f"{p}.ln1", x)
+    a = attention(tape, cfg, f"{p}.self_attn", h, h, cfg.heads, allowed)
+    x = tape.run(f"{p}.self_attn.resid", "add", [x, a],
+                 symbols={"out": "R", "a": "X", "b": r"\mathrm{MHA}"})
+    h = _norm_step(tape, cfg, f"{p}.ln2", x)
+    f = feed_forward(tape, cfg, f"{p}.ffn", h)
+    return tape.run(f"{p}.ffn.resid", "add", [x, f],
+                    symbols={"out": "R", "a": "X", "b": r"\mathrm{FFN}"})
+
+
+def post_norm_layer(tape: Tape, cfg: GptConfig, p: str, x: str, allowed) -> str:
+    """LN₁(X + MHA(X)), then LN₂(· + FFN(·)): the paper's order."""
+    a = attention(tape, cfg, f"{p}.self_attn", x, x, cfg.heads, allowed)
+    x = add_norm(tape, cfg, p, "ln1", x, a)
+    return add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, cfg, f"{p}.ffn", x))
+
+
+def _norm_step(tape: Tape, cfg: GptConfig, p: str, x: str) -> str:
+    extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None
+    return tape.run(f"{p}.out", "layer_norm", [x, f"{p}.gamma", f"{p}.beta"],
+                    {"eps": cfg.ln_eps}, symbols={"out": r"\mathrm{LN}(X)", "x": "X"},
+                    extras=extras)
+
+
+def generator(tape: Tape, cfg: GptConfig, y: str, probs: bool = True) -> str:
+    """logits = Y W_out, with W_out = Eᵀ when the embeddings are tied; then p = softmax."""
+    w = "generator.w"
+    if cfg.tie_embeddings:
+        w = tape.run("generator.w", "transpose", ["embed.weight"],
+                     symbols={"out": sub("W", "out"), "x": "E"})
+    logits = tape.run("generator.logits", "linear", [y, w],
+                      symbols={"out": r"\mathrm{logits}", "x": "Y", "w": sub("W", "out"),
+                               "b": None})
+    if probs:
+        tape.run("generator.probs", "softmax", [logits], symbols={"out": "p", "s": r"\mathrm{logits}"})
+    return logits

@@ -1,0 +1,156 @@
+"""The decoder-only model's run: options → model (vocabulary, parameters), one text forward
+onto a tape with the next-token loss, the backward pass with one SGD update.
+
+The default text is the tutorial's sentence pair read as one text, "when you play the game of
+thrones you win or you die": the prompt (``src``) and its continuation (``tgt``). The model
+reads <start> and the words, and at each position should predict the next word (the last one
+<end>): the target is the input shifted by one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...engine.tape import Tape
+from ...errors import HandformerError, TextError, UpdateOverflow
+from ...limits import check_walk
+from ...text import END, START, TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, read_corpus
+from .config import GptConfig, from_options
+from .model import forward, init_params
+
+
+@dataclass
+class Model:
+    """What a walk starts from: config, the texts the vocabulary came from, vocabulary,
+    parameters."""
+
+    config: GptConfig
+    dataset: list[str]
+    vocab: Vocab
+    params: dict[str, np.ndarray]
+    trained: dict | None = None  # for a checkpoint: where it came from and its epochs
+    notes: list[str] = field(default_factory=list)
+
+
+def build(config: GptConfig, dataset: list[str] | None = None,
+          tokenizer: str = "tutorial") -> Model:
+    """The vocabulary of ``dataset`` (the tutorial's three lines as plain text by default) and
+    fresh parameters."""
+    dataset = list(TUTORIAL_DATASET) if dataset is None else dataset
+    vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
+    return Model(config, dataset, vocab, init_params(config, len(vocab)))
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text as the model reads it: input <start> w₁ … w_n, target w₁ … w_n <end>."""
+
+    prompt: list[str]
+    input_tokens: list[str]
+    input_ids: list[int]
+    target_tokens: list[str]
+    target_ids: list[int]
+
+
+def make_text(vocab: Vocab, prompt: str, continuation: str, max_len: int) -> Text:
+    """The prompt and its continuation as one text, shifted by one for the next-token loss."""
+    words = vocab.tokenize(prompt) + vocab.tokenize(continuation)
+    if not words:
+        raise TextError("the text is empty: give at least one word (--src, --tgt)")
+    ids = vocab.encode(" ".join(words), "text")
+    if len(ids) + 1 > max_len:
+        raise TextError(f"the text has {len(ids)} words (+1 for <start>), more than the "
+                        f"model's maximum length {max_len}; shorten it or raise max_len")
+    inp, out = [vocab.id(START), *ids], [*ids, vocab.id(END)]
+    return Text(vocab.tokenize(prompt), vocab.decode(inp), inp, vocab.decode(out), out)
+
+
+def run_forward(model: Model, prompt: str, continuation: str, record: bool = True) -> Tape:
+    """One text through the model, every step on the tape, the loss last."""
+    cfg, text = model.config, make_text(model.vocab, prompt, continuation, model.config.max_len)
+    n = len(text.input_ids)
+    check_walk(_sized(cfg), 0, n, len(model.vocab))
+    tape = Tape(model.params, record=record)
+    tape.meta.update(
+        family="gpt", config=cfg.to_dict(), dataset=list(model.dataset), vocab=model.vocab.tokens,
+        tokenizer=model.vocab.tokenizer, prompt={"tokens": text.prompt},
+        tgt={"tokens": text.input_tokens, "ids": text.input_ids},
+        target={"tokens": text.target_tokens, "ids": text.target_ids})
+    if model.trained:
+        tape.meta["trained"] = dict(model.trained)
+    logits = forward(tape, cfg, text.input_ids)
+    targets = np.asarray(text.target_ids)
+    tape.run("loss", "cross_entropy", [logits], {"targets": targets, "weights": np.ones(n)},
+             symbols={"out": "L", "x": r"\mathrm{logits}"})
+    return tape
+
+
+def _sized(cfg: GptConfig):
+    """The sizes limits.check_walk reads, for one stack (it counts an encoder and a decoder)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(d_model=cfg.d_model, d_ff=cfg.d_ff, heads=cfg.heads,
+                           decoder_heads=cfg.heads, d_k=cfg.d_k, d_v=cfg.d_v,
+                           encoder_layers=0, decoder_layers=cfg.layers)
+
+
+def run_backward(tape: Tape, lr: float) -> None:
+    """The reverse pass, then one plain SGD step θ ← θ − η g, recorded for showing; the tied
+    table E gets one gradient, the sum of its two uses, and so one update."""
+    grads = tape.backward("loss")
+    tape.meta["update"] = {"optimizer": "sgd", "lr": lr}
+    tape.updates = {name: (value, grads[name], value - lr * grads[name])
+                    for name, value in tape.params.items() if name in grads}
+    after = {name: tape.updates[name][2] if name in tape.updates else value
+             for name, value in tape.params.items()}
+    if not all(np.isfinite(u[2]).all() for u in tape.updates.values()):
+        raise UpdateOverflow(f"with lr {lr:g} the updated weights are not finite numbers "
+                             "(they overflowed); choose a smaller lr")
+    with np.errstate(over="ignore", invalid="ignore"):
+        loss_after = loss_with(tape, after)
+    if not np.isfinite(loss_after):
+        raise UpdateOverflow(f"with lr {lr:g} the loss after the update is {loss_after} "
+                             "(not a finite number); choose a smaller lr")
+    tape.meta["update"]["loss_after"] = loss_after
+
+
+def loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:
+    """The same text's loss under other parameters (the updated ones): a second forward pass."""
+    again = Tape(params, record=False)
+    logits = forward(again, GptConfig.from_dict(tape.meta["config"]), tape["ids"])
+    loss = tape.index["loss"]
+    again.run("loss", loss.op, [logits], dict(loss.attrs))
+    return float(np.asarray(again.value("loss")).reshape(-1)[0])
+
+
+# --- what the pipeline calls (through the family registry) -----------------------------------
+
+
+def prepare(options: dict) -> Model:
+    """Options → a checked config and a ready model. ``src`` (the prompt), ``tgt`` (its
+    continuation), ``backward`` and ``lr`` are read by ``walk`` and ``backward``."""
+    options = {k: v for k, v in options.items()
+               if k not in ("src", "tgt", "lr", "backward", "family")}
+    if options.pop("checkpoint", None):
+        raise HandformerError("the gpt family reads no checkpoint yet; drop --checkpoint")
+    corpus, tokenizer = options.pop("corpus", None), options.pop("tokenizer", None)
+    dataset = read_corpus(corpus) if corpus else None
+    return build(from_options(options), dataset, tokenizer or "tutorial")
+
+
+def walk(model: Model, options: dict) -> Tape:
+    """The prompt and its continuation (the tutorial's when not given; "" is empty) forward."""
+    src, tgt = options.get("src"), options.get("tgt")
+    return run_forward(model, TUTORIAL_SRC if src is None else src,
+                       TUTORIAL_TGT if tgt is None else tgt)
+
+
+def backward(tape: Tape, model: Model, options: dict) -> None:
+    lr = options.get("lr")
+    run_backward(tape, 0.1 if lr is None else lr)
+
+
+def notes(model: Model, tape: Tape) -> list[str]:
+    return list(model.notes)
