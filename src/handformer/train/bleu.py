@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..config import Config, HandformerError
-from ..model import Masks, causal_mask, encode, make_masks
-from ..model import decode as decoder
+from ..incremental import KVCache
+from ..model import encode, make_masks
 from ..tape import Tape
 from ..text import END, PAD, START, Vocab
 from ..tokenize import detokenize
@@ -19,7 +19,8 @@ from ..tokenize import detokenize
 
 def greedy_batch(params, cfg: Config, vocab: Vocab, sources: list[list[int]],
                  batch_size: int = 64) -> list[list[int]]:
-    """The greedy translation (ids, without <start>/<end>) of every source, batch by batch."""
+    """The greedy translation (ids, without <start>/<end>) of every source, batch by batch,
+    each step computing only the newest position (the key/value cache of handformer.incremental)."""
     out = []
     for lo in range(0, len(sources), batch_size):
         out += _greedy_chunk(params, cfg, vocab, sources[lo:lo + batch_size])
@@ -35,15 +36,12 @@ def _greedy_chunk(params, cfg: Config, vocab: Vocab, sources) -> list[list[int]]
     src_mask = make_masks(src == pad, None, 1).src
     tape = Tape(params, record=False)
     memory = tape[encode(tape, cfg, tape.constant("src.ids", src), src_mask)]
+    cache = KVCache(params, cfg, memory, src_mask)
     prefix = np.full((len(sources), 1), start, dtype=np.int64)
     done = np.zeros(len(sources), dtype=bool)
     for _ in range(min(2 * n + 10, cfg.max_len - 1)):
-        step = Tape(params, record=False)
-        step.constant("memory", memory)
-        y = decoder(step, cfg, step.constant("tgt.ids", prefix), "memory",
-                    Masks(src_mask, causal_mask(prefix.shape[1])))
-        logits = step.run("generator.logits", "linear", [y, "generator.w", "generator.b"])
-        best = np.where(done, pad, step[logits][:, -1, :].argmax(axis=-1))
+        _, p = cache.step(prefix[:, -1])
+        best = np.where(done, pad, p.argmax(axis=-1))
         prefix = np.concatenate([prefix, best[:, None]], axis=1)
         done |= best == end
         if done.all():
