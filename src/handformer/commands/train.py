@@ -98,7 +98,7 @@ def _start_or_resume(o: dict, given: dict):
     from ..train.datasets import source_name
 
     source = source_name(o.pop("dataset"), o.pop("pairs_file"), o.pop("direction"),
-                         o.pop("levels"))
+                         o.pop("levels"), o.pop("simplify"))
     if o["resume"]:
         ckpt = checkpoint.load(o["resume"])
         source = _stored_pairs(ckpt) if source == "default" else source
@@ -109,7 +109,7 @@ def _start_or_resume(o: dict, given: dict):
         return loop.resume(ckpt, _pairs(source), given.get("epochs")), source
     cfg = config_from_options(o)
     options = loop.Options(**corpus_defaults(given, source, cfg.preset))
-    return loop.start(cfg, _pairs(source), options), source
+    return loop.start(cfg, _pairs(source), options, source), source
 
 
 def _stored_pairs(ckpt) -> str:
@@ -156,15 +156,21 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
 
 
 def _announce(run, source: str, engine: str, lang: str) -> None:
-    from ..train.datasets import HSK_CREDIT, is_dataset
+    from ..train.datasets import credit_of
 
     cfg, opts = run.config, run.options
-    if is_dataset(source):
-        click.echo(HSK_CREDIT, err=True)
+    if credit_of(source):
+        click.echo(credit_of(source), err=True)
     held_out = i18n.t(lang, "train.held_out", n=len(run.valid)) if run.valid else ""
     click.echo(i18n.t(lang, "train.start", preset=cfg.preset, d_model=cfg.d_model,
                       init=cfg.init, pairs=len(run.train), held_out=held_out,
                       optimizer=opts.optimizer, lr=opts.lr, dtype=opts.dtype), err=True)
+    if opts.schedule == "warmup":
+        from ..train.optim import warmup_lr
+
+        peak = warmup_lr(opts.warmup, cfg.d_model, opts.warmup, opts.lr)
+        click.echo(i18n.t(lang, "train.schedule", factor=opts.lr, warmup=opts.warmup, peak=peak),
+                   err=True)
     if source == "default" and engine == "numpy":
         return  # the tutorial's run: one line, as ever
     click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
@@ -267,29 +273,71 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
               type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
               help="UTF-8 'source<TAB>target' file (default: the tutorial's pairs)")
+@click.option("--dataset", type=click.Choice(["hsk", "tatoeba"]), default=None,
+              help="the checkpoint's dataset: evaluate on its --split, cut as training cut it")
+@click.option("--split", type=click.Choice(["train", "valid", "test"]), default="test",
+              show_default=True, help="with --dataset: which part")
 @click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
               help="beam width of the decoding behind exact match")
 @user_errors
-def evaluate(checkpoint, pairs_file, beam):
-    """Loss, perplexity, token accuracy (teacher forcing) and exact match (decoding)."""
-    from ..decode import translate as run
+def evaluate(checkpoint, pairs_file, dataset, split, beam):
+    """Loss, perplexity, token accuracy (teacher forcing), exact match and BLEU (decoding)."""
     from ..train import loop
     from ..train.checkpoint import load
     from ..train.data import encode_pairs
 
     ckpt = load(checkpoint)
-    pairs = _pairs(pairs_file)
+    source = _evaluated_source(ckpt, dataset, pairs_file)
+    pairs = _pairs(source)
+    if dataset:
+        from ..train.datasets import credit_of
+
+        click.echo(credit_of(source), err=True)
+        pairs = loop.held_out(ckpt, pairs, split)
     encoded = encode_pairs(ckpt.vocab, pairs, ckpt.config.max_len)
     m = loop.evaluate(ckpt.params, ckpt.config, ckpt.vocab, encoded,
                       dtype=str(ckpt.params["generator.w"].dtype))
-    right = sum(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens == ckpt.vocab.tokenize(tgt)
-                for src, tgt in pairs)
+    hyps, right = _decoded(ckpt, pairs, beam)
     click.echo(f"pairs           {m['pairs']} ({m['tokens']} target tokens)")
     click.echo(f"loss            {m['loss']:.4f}")
     click.echo(f"perplexity      {m['perplexity']:.4f}")
     click.echo(f"token accuracy  {m['accuracy']:.1%}  (teacher forcing)")
     click.echo(f"exact match     {right / len(pairs):.1%}  ({right}/{len(pairs)}, "
                f"{'greedy' if beam == 1 else f'beam {beam}'} decoding)")
+    if source != "default":
+        from ..train.bleu import corpus_bleu
+        from ..train.datasets import target_language
+
+        bleu = corpus_bleu(hyps, [t for _, t in pairs], target_language(source))
+        click.echo(f"BLEU            {bleu:.2f}  (sacrebleu, lower-cased)")
+
+
+def _evaluated_source(ckpt, dataset, pairs_file) -> str:
+    if dataset and pairs_file:
+        raise HandformerError("give --dataset or --pairs, not both")
+    if not dataset:
+        return pairs_file or "default"
+    stored = ckpt.run.get("pairs", "default")
+    if not stored.startswith(f"{dataset}:"):
+        raise HandformerError(f"this checkpoint was not trained on --dataset {dataset} "
+                              f"(its pairs: {stored[:200]!r})")
+    return stored
+
+
+def _decoded(ckpt, pairs, beam: int) -> tuple[list[str], int]:
+    """The translations (greedy in batches, or beam one by one) and how many equal the target."""
+    from ..decode import translate as run
+    from ..tokenize import detokenize
+    from ..train.bleu import translate_all
+
+    if beam == 1:
+        hyps = translate_all(ckpt.params, ckpt.config, ckpt.vocab, [s for s, _ in pairs])
+    else:
+        hyps = [detokenize(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens)
+                for src, _ in pairs]
+    right = sum(ckpt.vocab.tokenize(h) == ckpt.vocab.tokenize(t)
+                for h, (_, t) in zip(hyps, pairs, strict=True))
+    return hyps, right
 
 
 COMMANDS = [train, translate, evaluate]

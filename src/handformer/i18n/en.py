@@ -526,6 +526,8 @@ TEXT = {
     "train.setup": "{test} pairs for testing; {tokenizer} tokens, {vocab} in the vocabulary; "
                    "engine {engine}, {world} process(es)",
     "train.held_out": ", {n} held out",
+    "train.schedule": "the paper's warm-up schedule: lr factor {factor:.4g}, {warmup} warm-up steps, "
+                      "peak rate {peak:.2e} at step {warmup}",
     "train.interrupted": "\ninterrupted; the checkpoint {path} holds epoch {epoch}, the last one "
                          "saved; continue with `handformer train --resume {path}`",
     "train.interrupted_unsaved": "\ninterrupted before an epoch was saved; {path} was not written",

@@ -433,6 +433,8 @@ TEXT = {
     "train.setup": "测试集 {test} 对；{tokenizer} 分词，词汇表 {vocab} 个词元；"
                    "引擎 {engine}，{world} 个进程",
     "train.held_out": "，另留出 {n} 对",
+    "train.schedule": "论文的预热学习率：系数 {factor:.4g}，预热 {warmup} 步，第 {warmup} 步达到峰值 "
+                      "{peak:.2e}",
     "train.interrupted": "\n已中断；检查点 {path} 保存着最后保存的第 {epoch} 轮；继续训练："
                          "`handformer train --resume {path}`",
     "train.interrupted_unsaved": "\n在保存任何一轮之前中断；没有写入 {path}",
