@@ -68,7 +68,7 @@ def corpus_defaults(given: dict, source: str, preset: str) -> dict:
     """
     from ..train.datasets import default_tokenizer, is_dataset
 
-    given = dict(given)
+    original, given = given, dict(given)
     keep_rule = preset == "tutorial" and not is_dataset(source)
     given.setdefault("tokenizer", "tutorial" if keep_rule else default_tokenizer(source))
     if source != "default":
@@ -77,6 +77,8 @@ def corpus_defaults(given: dict, source: str, preset: str) -> dict:
     if is_dataset(source):
         for key, value in DATASET_DEFAULTS:
             given.setdefault(key, value)
+        if not given["bleu"] and given["stop_on"] == "bleu":  # --no-bleu: watch the loss
+            given["stop_on"] = "loss" if "stop_on" not in original else "bleu"
     if source != "default" and given.get("schedule") == "warmup":
         given.setdefault("lr", None)  # train.loop.resolve_schedule: peak 7e-4 at d_model 128
         given.setdefault("warmup", None)  # one epoch of steps, within 100-4000
