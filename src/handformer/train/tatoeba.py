@@ -10,14 +10,14 @@ keeps it as written), pairs holding a word of ``tatoeba_filter.txt`` are dropped
 file), so are pairs longer than 50 Chinese characters or 30 English words, and a pair equal to
 an earlier one after conversion.
 
-The split is by a hash of each pair's source sentence (``split_of``): a pair's part never
-depends on which other pairs were loaded (``--limit``, the filter), and a sentence with several
-translations lies wholly in one part, so no test source was ever a training source.
+The split is by a hash of each pair's source sentence (datasets.split_of, 2.5 % each for
+validation and test): a pair's part never depends on which other pairs were loaded
+(``--limit``, the filter), and a sentence with several translations lies wholly in one part,
+so no test source was ever a training source.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from functools import lru_cache
 from importlib.resources import files
@@ -29,7 +29,6 @@ TATOEBA_CREDIT = ("Tatoeba sentence pairs (https://tatoeba.org, via the hsg pack
 TATOEBA_LICENCE = {"name": "Tatoeba (tatoeba.org contributors), via the hsg package",
                    "licence": "CC-BY 2.0 FR",
                    "url": "https://creativecommons.org/licenses/by/2.0/fr/"}
-PARTS = {"test": range(0, 25), "valid": range(25, 50)}  # of 1000 hash buckets: 2.5 % each
 MAX_ZH, MAX_EN = 50, 30  # longer pairs are dropped (0.2 %): the model's positions stop at max_len
 
 
@@ -100,10 +99,3 @@ def _simplifier():
         raise TatoebaError("converting Tatoeba's traditional characters needs the zhconv "
                            "package: pip install 'handformer[corpus]'") from None
     return lambda text: zhconv.convert(text, "zh-cn")
-
-
-def split_of(source_sentence: str) -> str:
-    """'train', 'valid' or 'test', from the first 8 bytes of the sentence's SHA-256."""
-    digest = hashlib.sha256(source_sentence.encode("utf-8")).digest()
-    bucket = int.from_bytes(digest[:8], "big") % 1000
-    return next((part for part, span in PARTS.items() if bucket in span), "train")
