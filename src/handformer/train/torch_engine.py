@@ -54,8 +54,9 @@ class TorchEngine:
         torch.manual_seed(int(np.random.SeedSequence([run.config.seed, self.rank])
                               .generate_state(1)[0]))
         if self.world > 1 and not torch.distributed.is_initialized():
-            backend = "nccl" if torch.cuda.is_available() else "gloo"
-            torch.distributed.init_process_group(backend)
+            # Note: CPU only. Every tensor is built on the CPU and nothing reads LOCAL_RANK, so
+            # the backend is gloo even where CUDA is present (nccl would need GPU tensors).
+            torch.distributed.init_process_group("gloo")
             atexit.register(torch.distributed.destroy_process_group)
         self.ref = TorchReference(run.params, run.config, dtype=run.options.dtype)
         self.net = _network(torch, self.ref, run.config.dropout)
