@@ -492,7 +492,7 @@ TEXT = {
                           "kept in a cache and the new position's key and value appended. The "
                           "cross-attention's keys and values are projections of M, which never "
                           "changes: computed once. Every other step works row by row, so the "
-                          "numbers equal a full pass over the prefix's (tested to 1e-12); only the "
+                          "numbers equal those of a full pass over the prefix (tested to 1e-12); the "
                           "work shrinks, from the whole prefix per step to one row.",
     "decode.d9": "In training the whole shifted target enters at once under the causal mask "
                  "(teacher forcing); only here, at inference, does the decoder take one token at a "
