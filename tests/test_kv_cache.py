@@ -10,7 +10,7 @@ from handformer import decode
 from handformer.config import preset
 from handformer.model import forward, init_params
 from handformer.tape import Tape
-from handformer.text import END, START, UNK, PAD, Vocab
+from handformer.text import END, PAD, START, UNK, Vocab
 from handformer.train.bleu import greedy_batch
 
 WORDS = "a b c d e f g h i j k l".split()

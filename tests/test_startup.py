@@ -23,7 +23,7 @@ def test_each_command_is_found_in_the_module_that_defines_it():
     from handformer.commands import COMMAND_MODULES
 
     defined = {}
-    for module in ("walk", "verify", "train", "pretrained", "serve"):
+    for module in ("walk", "verify", "train", "evaluate", "pretrained", "serve"):
         commands = importlib.import_module(f"handformer.commands.{module}").COMMANDS
         defined |= {command.name: module for command in commands}
     assert COMMAND_MODULES == defined

@@ -7,6 +7,6 @@ command, the module that defines it.
 
 COMMAND_MODULES = {
     "walk": "walk", "render": "walk", "verify": "verify",
-    "train": "train", "translate": "train", "evaluate": "train",
+    "train": "train", "translate": "train", "evaluate": "evaluate",
     "embed": "pretrained", "similarity": "pretrained", "serve": "serve",
 }
