@@ -22,10 +22,10 @@ from ..tokenize import TOKENIZERS
 from . import checkpoint as ckpt_io
 from . import finite
 from .checkpoint import Checkpoint
-from .data import batches, encode_pairs, pairs_vocab, split3
+from .data import batches, encode_pairs, pairs_vocab, split_parts
 from .loss import batch_loss
 from .memory import keep_freed_memory
-from .optim import clip_grad_norm, make_optimizer, warmup_lr
+from .optim import clip_grad_norm, make_optimizer, resolve_schedule, warmup_lr
 
 MAX_LR = 100.0
 
@@ -114,37 +114,6 @@ def _vocab(options: Options, pairs):
     return pairs_vocab(pairs, options.tokenizer, options.vocab_size, options.min_count)
 
 
-PEAK_LR = 7e-4  # the paper's peak (d_model 512, warm-up 4000), here for d_model 128
-
-
-def resolve_schedule(options: Options, d_model: int, train_pairs: int) -> Options:
-    """Fill a warm-up or rate left as None. Warm-up: one epoch of steps, within 100–4000.
-    Rate of the paper's schedule: the factor whose peak, reached at the end of the warm-up, is
-    7e-4 · √(128 / d_model) (the paper's 1/√d_model scaling, 7e-4 at d_model 128); so
-    factor = 7e-4 · √(128 · warmup). With the constant schedule a rate left as None is 0.01."""
-    if options.warmup is None:
-        steps = -(-train_pairs // options.batch_size)
-        options.warmup = min(4000, max(100, steps))
-    if options.lr is None:
-        options.lr = (PEAK_LR * math.sqrt(128 * options.warmup) if options.schedule == "warmup"
-                      else 0.01)
-    return options
-
-
-def _parts(pairs, seed: int, source: str) -> tuple[list, list, list]:
-    """Indices of the train / validation / test pairs: by a hash of each source sentence for a
-    dataset (datasets.split_of), else drawn from the config's seed (the same pairs always split
-    alike)."""
-    from .datasets import hash_split, split_of
-
-    if hash_split(source):
-        parts = {"train": [], "valid": [], "test": []}
-        for i, (src, _) in enumerate(pairs):
-            parts[split_of(source, src)].append(i)
-        return parts["train"], parts["valid"], parts["test"]
-    return split3(range(len(pairs)), np.random.default_rng([seed, 1]))
-
-
 def _run_vocab(options: Options, pairs, parts):
     """The vocabulary of the training pairs only when unknown words can read <unk> (any
     tokenizer but the tutorial's), so held-out words are not in it; else of every pair."""
@@ -165,7 +134,7 @@ def _split(run: Run, pairs, parts) -> Run:
 def start(cfg: Config, pairs, options: Options, source: str = "default") -> Run:
     """A fresh run: vocabulary, initial weights (cfg.seed), optimizer, held-out splits."""
     pairs = pairs[:options.limit] if options.limit else pairs
-    parts = _parts(pairs, cfg.seed, source)
+    parts = split_parts(pairs, cfg.seed, source)
     options = resolve_schedule(options, cfg.d_model, len(parts[0]))
     options.check()
     vocab = _run_vocab(options, pairs, parts)
@@ -186,7 +155,7 @@ def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
     options.check()
     pairs = pairs[:options.limit] if options.limit else pairs
     cfg, vocab = ckpt.config, ckpt.vocab
-    parts = _parts(pairs, cfg.seed, ckpt.run.get("pairs", "default"))
+    parts = split_parts(pairs, cfg.seed, ckpt.run.get("pairs", "default"))
     if _run_vocab(options, pairs, parts).tokens != vocab.tokens:
         raise HandformerError("these pairs are not the ones the checkpoint was trained on "
                               "(their vocabulary differs); give the same --pairs FILE")
@@ -206,7 +175,7 @@ def held_out(ckpt: Checkpoint, pairs, split: str) -> list[tuple[str, str]]:
     cut them (same limit, seed and source)."""
     options = Options.from_dict(ckpt.run.get("options", {}))
     pairs = pairs[:options.limit] if options.limit else pairs
-    parts = _parts(pairs, ckpt.config.seed, ckpt.run.get("pairs", "default"))
+    parts = split_parts(pairs, ckpt.config.seed, ckpt.run.get("pairs", "default"))
     index = ("train", "valid", "test").index(split)
     return [pairs[i] for i in parts[index]]
 
