@@ -147,7 +147,8 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
                 with np.errstate(all="ignore"):
                     loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
-        _say_interrupted(run, o, first_epoch)
+        if primary:  # the other ranks save nothing, so they have nothing to say
+            _say_interrupted(run, o, first_epoch)
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
