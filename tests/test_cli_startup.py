@@ -23,8 +23,8 @@ def test_each_command_is_found_in_the_module_that_defines_it():
     from handformer.commands import COMMAND_MODULES
 
     defined = {}
-    for module in ("commands.walk", "commands.verify", "commands.train", "commands.serve",
-                   "families.bert.commands", "families.gpt.commands"):
+    for module in ("commands.walk", "commands.verify", "commands.train", "commands.evaluate",
+                   "commands.serve", "families.bert.commands", "families.gpt.commands"):
         commands = importlib.import_module(f"handformer.{module}").COMMANDS
         defined |= {command.name: module for command in commands}
     assert COMMAND_MODULES == defined

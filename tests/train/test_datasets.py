@@ -108,7 +108,12 @@ def test_cli_trains_on_an_hsk_slice_and_translates(tmp_path, monkeypatch):
         "train", "--dataset", "hsk", "--limit", "120", "--preset", "small", "--d-model", "16",
         "--heads", "2", "--epochs", "3", "--lr", "0.003", "--quiet", "--patience", "5"])
     assert result.exit_code == 0, result.output
-    assert "CC-BY-SA 4.0" in result.output and "test (12 pairs)" in result.output
+    # the test part: the sentences whose SHA-256 (first 8 bytes mod 1000) falls below 100
+    import hashlib
+
+    tested = sum(int.from_bytes(hashlib.sha256(zh.encode()).digest()[:8], "big") % 1000 < 100
+                 for zh, _ in hsk_pairs("zh-en", (1, 2, 3))[:120])
+    assert "CC-BY-SA 4.0" in result.output and f"test ({tested} pairs)" in result.output
     ckpt = checkpoint.load("handformer.ckpt")
     assert ckpt.vocab.tokenizer == "char" and "<unk>" in ckpt.vocab.specials
     assert ckpt.params["generator.w"].dtype == np.float32  # a real corpus trains in float32

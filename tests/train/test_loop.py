@@ -124,3 +124,16 @@ def test_train_suggests_a_sentence_of_its_own_pairs(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, ["train", "--pairs", "p.tsv", "--epochs", "1", "--quiet"])
     assert result.exit_code == 0, result.output
     assert 'translate --checkpoint handformer.ckpt "the storm"' in result.output
+
+
+def test_the_default_schedule_peaks_at_7e_4_for_d_model_128():
+    """resolve_schedule: warm-up one epoch of steps (100-4000), peak 7e-4·√(128/d_model);
+    the peak by the paper's formula by hand: factor · d^-0.5 · warmup^-0.5."""
+    for d_model, pairs, warmup in ((128, 64 * 828, 828), (512, 64 * 10, 100), (128, 64 * 9000, 4000)):
+        o = loop.resolve_schedule(loop.Options(schedule="warmup", lr=None, warmup=None,
+                                               batch_size=64), d_model, pairs)
+        assert o.warmup == warmup
+        peak = o.lr * d_model ** -0.5 * warmup ** -0.5
+        assert peak == pytest.approx(7e-4 * (128 / d_model) ** 0.5, rel=1e-12)
+    constant = loop.resolve_schedule(loop.Options(lr=None), 128, 1000)
+    assert constant.lr == 0.01 and constant.warmup == 4000

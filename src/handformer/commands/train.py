@@ -98,7 +98,7 @@ def _start_or_resume(o: dict, given: dict):
     from ..train.datasets import source_name
 
     source = source_name(o.pop("dataset"), o.pop("pairs_file"), o.pop("direction"),
-                         o.pop("levels"))
+                         o.pop("levels"), o.pop("simplify"))
     if o["resume"]:
         ckpt = checkpoint.load(o["resume"])
         source = _stored_pairs(ckpt) if source == "default" else source
@@ -109,7 +109,7 @@ def _start_or_resume(o: dict, given: dict):
         return loop.resume(ckpt, _pairs(source), given.get("epochs")), source
     cfg = config_from_options(o)
     options = loop.Options(**corpus_defaults(given, source, cfg.preset))
-    return loop.start(cfg, _pairs(source), options), source
+    return loop.start(cfg, _pairs(source), options, source), source
 
 
 def _stored_pairs(ckpt) -> str:
@@ -147,7 +147,8 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
                 with np.errstate(all="ignore"):
                     loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
-        _say_interrupted(run, o, first_epoch)
+        if primary:  # the other ranks save nothing, so they have nothing to say
+            _say_interrupted(run, o, first_epoch)
         raise SystemExit(130) from None
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -156,15 +157,21 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
 
 
 def _announce(run, source: str, engine: str, lang: str) -> None:
-    from ..train.datasets import HSK_CREDIT, is_dataset
+    from ..train.datasets import credit_of
 
     cfg, opts = run.config, run.options
-    if is_dataset(source):
-        click.echo(HSK_CREDIT, err=True)
+    if credit_of(source):
+        click.echo(credit_of(source), err=True)
     held_out = i18n.t(lang, "train.held_out", n=len(run.valid)) if run.valid else ""
     click.echo(i18n.t(lang, "train.start", preset=cfg.preset, d_model=cfg.d_model,
                       init=cfg.init, pairs=len(run.train), held_out=held_out,
                       optimizer=opts.optimizer, lr=opts.lr, dtype=opts.dtype), err=True)
+    if opts.schedule == "warmup":
+        from ..train.optim import warmup_lr
+
+        peak = warmup_lr(opts.warmup, cfg.d_model, opts.warmup, opts.lr)
+        click.echo(i18n.t(lang, "train.schedule", factor=opts.lr, warmup=opts.warmup, peak=peak),
+                   err=True)
     if source == "default" and engine == "numpy":
         return  # the tutorial's run: one line, as ever
     click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
@@ -262,34 +269,4 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
                      else detokenize(result.tokens)))
 
 
-@click.command()
-@click.option("--checkpoint", default=DEFAULT_CKPT, show_default=True,
-              type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
-@click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
-              help="UTF-8 'source<TAB>target' file (default: the tutorial's pairs)")
-@click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
-              help="beam width of the decoding behind exact match")
-@user_errors
-def evaluate(checkpoint, pairs_file, beam):
-    """Loss, perplexity, token accuracy (teacher forcing) and exact match (decoding)."""
-    from ..families.transformer.decode import translate as run
-    from ..train import loop
-    from ..train.checkpoint import load
-    from ..train.data import encode_pairs
-
-    ckpt = load(checkpoint)
-    pairs = _pairs(pairs_file)
-    encoded = encode_pairs(ckpt.vocab, pairs, ckpt.config.max_len)
-    m = loop.evaluate(ckpt.params, ckpt.config, ckpt.vocab, encoded,
-                      dtype=str(ckpt.params["generator.w"].dtype))
-    right = sum(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens == ckpt.vocab.tokenize(tgt)
-                for src, tgt in pairs)
-    click.echo(f"pairs           {m['pairs']} ({m['tokens']} target tokens)")
-    click.echo(f"loss            {m['loss']:.4f}")
-    click.echo(f"perplexity      {m['perplexity']:.4f}")
-    click.echo(f"token accuracy  {m['accuracy']:.1%}  (teacher forcing)")
-    click.echo(f"exact match     {right / len(pairs):.1%}  ({right}/{len(pairs)}, "
-               f"{'greedy' if beam == 1 else f'beam {beam}'} decoding)")
-
-
-COMMANDS = [train, translate, evaluate]
+COMMANDS = [train, translate]

@@ -8,14 +8,22 @@ import click
 from ..tokenize import TOKENIZERS
 
 # Run options (saved in the checkpoint, see train.loop.Options) that these flags set.
-RUN_KEYS = ("tokenizer", "vocab_size", "min_count", "by_length", "patience", "limit", "bleu")
+RUN_KEYS = ("tokenizer", "vocab_size", "min_count", "by_length", "patience", "limit", "bleu",
+            "stop_on", "bleu_pairs")
+# With --dataset: the recipe that trains (the README's translator section measured it).
+DATASET_DEFAULTS = (("schedule", "warmup"), ("batch_size", 64), ("patience", 5),
+                    ("stop_on", "bleu"), ("bleu_pairs", 500))
 
 
 def corpus_options(func):
     """Options of `train` beyond the tutorial's three lines."""
     options = [
-        click.option("--dataset", type=click.Choice(["hsk"]), default=None,
-                     help="HSK sentence pairs (hsk-sentences-audio, CC-BY-SA 4.0)"),
+        click.option("--dataset", type=click.Choice(["hsk", "tatoeba"]), default=None,
+                     help="hsk: HSK sentence pairs (hsk-sentences-audio, CC-BY-SA 4.0); "
+                          "tatoeba: Tatoeba's Mandarin-English pairs (via hsg, CC-BY 2.0 FR)"),
+        click.option("--simplified/--as-written", "simplify", default=True, show_default=True,
+                     help="with --dataset tatoeba: convert traditional characters to "
+                          "simplified, or keep them as written"),
         click.option("--direction", type=click.Choice(["zh-en", "en-zh"]), default="zh-en",
                      show_default=True, help="with --dataset: which side is the source"),
         click.option("--levels", default="1-3", show_default=True,
@@ -30,7 +38,14 @@ def corpus_options(func):
         click.option("--by-length/--no-by-length", default=None,
                      help="batches of similar lengths  [default: on for real corpora]"),
         click.option("--patience", type=int, default=None,
-                     help="stop after this many epochs without a better validation loss"),
+                     help="stop after this many epochs without a better validation score; the "
+                          "best weights go to NAME.best.ckpt  [default: 5 with --dataset]"),
+        click.option("--stop-on", type=click.Choice(["loss", "bleu"]), default=None,
+                     help="the validation score --patience watches  [default: bleu with "
+                          "--dataset, else loss]"),
+        click.option("--bleu-pairs", type=int, default=None,
+                     help="validation BLEU on the first N validation pairs only  [default: "
+                          "500 with --dataset, else all]"),
         click.option("--limit", type=int, default=None, help="train on the first N pairs only"),
         click.option("--bleu/--no-bleu", default=None,
                      help="validation BLEU every epoch  [default: on for real corpora]"),
@@ -46,15 +61,25 @@ def corpus_options(func):
 
 def corpus_defaults(given: dict, source: str, preset: str) -> dict:
     """A real corpus (any source but the tutorial's pairs) trains in float32, in batches of
-    similar lengths, with validation BLEU; the tutorial's pairs keep every old default, and the
+    similar lengths, with validation BLEU; a dataset also with the paper's warm-up schedule
+    scaled to the model (train.loop.resolve_schedule), batches of 64, and early stopping on the
+    BLEU of 500 validation pairs; the tutorial's pairs keep every old default, and the
     tutorial preset keeps the tutorial's tokenizer for a pairs file too (its rule, its numbers).
     """
     from ..train.datasets import default_tokenizer, is_dataset
 
-    given = dict(given)
+    original, given = given, dict(given)
     keep_rule = preset == "tutorial" and not is_dataset(source)
     given.setdefault("tokenizer", "tutorial" if keep_rule else default_tokenizer(source))
     if source != "default":
         for key, value in (("dtype", "float32"), ("by_length", True), ("bleu", True)):
             given.setdefault(key, value)
+    if is_dataset(source):
+        for key, value in DATASET_DEFAULTS:
+            given.setdefault(key, value)
+        if not given["bleu"] and given["stop_on"] == "bleu":  # --no-bleu: watch the loss
+            given["stop_on"] = "loss" if "stop_on" not in original else "bleu"
+    if source != "default" and given.get("schedule") == "warmup":
+        given.setdefault("lr", None)  # train.loop.resolve_schedule: peak 7e-4 at d_model 128
+        given.setdefault("warmup", None)  # one epoch of steps, within 100-4000
     return given

@@ -28,9 +28,9 @@ def maybe_dropout(tape: Tape, cfg, name: str, x: str) -> str:
 def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
               kv_symbol: str = "X") -> str:
     """Multi-head attention: per head softmax(Q Kᵀ/√d_k) V, heads concatenated, times W_O."""
-    q = _project(tape, cfg, p, "q", x, "X", heads)
-    k = _project(tape, cfg, p, "k", kv, kv_symbol, heads)
-    v = _project(tape, cfg, p, "v", kv, kv_symbol, heads)
+    q = project(tape, cfg, p, "q", x, "X", heads)
+    k = project(tape, cfg, p, "k", kv, kv_symbol, heads)
+    v = project(tape, cfg, p, "v", kv, kv_symbol, heads)
     s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)})
     shown = [q, k, v, s]
     if allowed is not None:
@@ -39,7 +39,7 @@ def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
     a = tape.run(f"{p}.pattern", "softmax", [s])
     z = tape.run(f"{p}.z", "attend", [maybe_dropout(tape, cfg, f"{p}.pattern_dropout", a), v])
     if tape.record:
-        _head_views(tape, p, heads, [*shown, a, z])
+        head_views(tape, p, heads, [*shown, a, z])
     concat = tape.run(f"{p}.concat", "merge_heads", [z])
     bias = [f"{p}.b_o"] if cfg.attn_bias else []
     out = tape.run(f"{p}.out", "linear", [concat, f"{p}.w_o", *bias],
@@ -48,7 +48,7 @@ def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
     return maybe_dropout(tape, cfg, f"{p}.dropout", out)
 
 
-def _project(tape: Tape, cfg, p: str, which: str, x: str, x_sym: str, heads: int) -> str:
+def project(tape: Tape, cfg, p: str, which: str, x: str, x_sym: str, heads: int) -> str:
     big = which.upper()
     bias = [f"{p}.b_{which}"] if cfg.attn_bias else []
     return tape.run(f"{p}.{which}", "head_proj", [x, f"{p}.w_{which}", *bias], {"heads": heads},
@@ -56,7 +56,7 @@ def _project(tape: Tape, cfg, p: str, which: str, x: str, x_sym: str, heads: int
                              "b": sup("b", big) if cfg.attn_bias else None})
 
 
-def _head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
+def head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
     wholes = [symbol_of(tape, n) for n in names]
     for h in range(heads):
         for name, whole in zip(names, wholes, strict=True):

@@ -12,15 +12,16 @@ import numpy as np
 from ..config import Config
 from ..engine.tape import Tape
 from ..errors import HandformerError
-from ..families.transformer.model import Masks, causal_mask, encode, generator, make_masks
-from ..families.transformer.model import decode as decoder
+from ..families.transformer.incremental import KVCache
+from ..families.transformer.model import encode, make_masks
 from ..text import END, PAD, START, Vocab
 from ..tokenize import detokenize
 
 
 def greedy_batch(params, cfg: Config, vocab: Vocab, sources: list[list[int]],
                  batch_size: int = 64) -> list[list[int]]:
-    """The greedy translation (ids, without <start>/<end>) of every source, batch by batch."""
+    """The greedy translation (ids, without <start>/<end>) of every source, batch by batch,
+    each step computing only the newest position (the key/value cache of families/transformer/incremental.py)."""
     out = []
     for lo in range(0, len(sources), batch_size):
         out += _greedy_chunk(params, cfg, vocab, sources[lo:lo + batch_size])
@@ -36,15 +37,12 @@ def _greedy_chunk(params, cfg: Config, vocab: Vocab, sources) -> list[list[int]]
     src_mask = make_masks(src == pad, None, 1).src
     tape = Tape(params, record=False)
     memory = tape[encode(tape, cfg, tape.constant("src.ids", src), src_mask)]
+    cache = KVCache(params, cfg, memory, src_mask)
     prefix = np.full((len(sources), 1), start, dtype=np.int64)
     done = np.zeros(len(sources), dtype=bool)
     for _ in range(min(2 * n + 10, cfg.max_len - 1)):
-        step = Tape(params, record=False)
-        step.constant("memory", memory)
-        y = decoder(step, cfg, step.constant("tgt.ids", prefix), "memory",
-                    Masks(src_mask, causal_mask(prefix.shape[1])))
-        logits = generator(step, y, probs=False)
-        best = np.where(done, pad, step[logits][:, -1, :].argmax(axis=-1))
+        _, p = cache.step(prefix[:, -1])
+        best = np.where(done, pad, p.argmax(axis=-1))
         prefix = np.concatenate([prefix, best[:, None]], axis=1)
         done |= best == end
         if done.all():

@@ -154,3 +154,17 @@ def batches(vocab: Vocab, encoded, batch_size: int, rng: np.random.Generator | N
     """Mini-batches in an order shuffled by ``rng`` (None: in file order)."""
     for idx in batch_order(encoded, batch_size, rng, by_length):
         yield make_batch(vocab, [encoded[i] for i in idx], dtype)
+
+
+def split_parts(pairs, seed: int, source: str) -> tuple[list, list, list]:
+    """Indices of the train / validation / test pairs: by a hash of each source sentence for a
+    dataset (datasets.split_of), else drawn from the config's seed (the same pairs always split
+    alike)."""
+    from .datasets import hash_split, split_of
+
+    if hash_split(source):
+        parts = {"train": [], "valid": [], "test": []}
+        for i, (src, _) in enumerate(pairs):
+            parts[split_of(source, src)].append(i)
+        return parts["train"], parts["valid"], parts["test"]
+    return split3(range(len(pairs)), np.random.default_rng([seed, 1]))

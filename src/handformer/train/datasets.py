@@ -1,4 +1,5 @@
-"""Where training pairs come from: the tutorial's lines, a TSV file, or the HSK sentences.
+"""Where training pairs come from: the tutorial's lines, a TSV file, the HSK sentences or
+Tatoeba's (train/tatoeba.py).
 
 A source is named by one string, saved in the checkpoint so that --resume and `walk
 --checkpoint` find the same pairs again: ``default``, a file path, or ``hsk:zh-en:1-3``.
@@ -21,7 +22,7 @@ HSK_CREDIT = ("HSK sentence pairs from the hsk-sentences-audio package (hsk-sent
 HSK_LICENCE = {"name": "hsk-sentences-audio (hsk-sentences-audio contributors)",
                "licence": "CC-BY-SA 4.0", "url": "https://creativecommons.org/licenses/by-sa/4.0/"}
 DIRECTIONS = ("zh-en", "en-zh")
-DATASETS = ("hsk",)
+DATASETS = ("hsk", "tatoeba")
 
 
 
@@ -40,13 +41,17 @@ def parse_levels(text: str) -> tuple[int, ...]:
     return tuple(sorted(levels))
 
 
-def source_name(dataset: str | None, pairs_file: str | None, direction: str, levels: str) -> str:
-    """The one string that names where the pairs come from."""
+def source_name(dataset: str | None, pairs_file: str | None, direction: str, levels: str,
+                simplify: bool = True) -> str:
+    """The one string that names where the pairs come from: ``hsk:zh-en:1,2,3``,
+    ``tatoeba:zh-en:simplified`` (or ``:as-written``), a file path, or ``default``."""
     if dataset and pairs_file:
         raise DatasetError("give --dataset or --pairs, not both")
     if dataset:
         if direction not in DIRECTIONS:
             raise DatasetError(f"--direction must be zh-en or en-zh, got {direction!r}")
+        if dataset == "tatoeba":
+            return f"tatoeba:{direction}:{'simplified' if simplify else 'as-written'}"
         span = ",".join(map(str, parse_levels(levels)))
         return f"{dataset}:{direction}:{span}"
     return pairs_file or "default"
@@ -59,6 +64,11 @@ def load_pairs(source: str) -> list[tuple[str, str]]:
     if source.startswith("hsk:"):
         _, direction, span = source.split(":")
         return hsk_pairs(direction, parse_levels(span))
+    if source.startswith("tatoeba:"):
+        from .tatoeba import tatoeba_pairs
+
+        _, direction, script = source.split(":")
+        return tatoeba_pairs(direction, simplify=script == "simplified")
     return read_pairs(source)
 
 
@@ -79,7 +89,41 @@ def source_sentences(source: str) -> list[str]:
 def licence_of(source: str) -> dict | None:
     """The data licence to credit wherever a source's sentences are shown (None: nothing to
     credit, e.g. the tutorial's lines or the user's own file)."""
+    from .tatoeba import TATOEBA_LICENCE
+
+    if source.startswith("tatoeba:"):
+        return dict(TATOEBA_LICENCE)
     return dict(HSK_LICENCE) if source.startswith("hsk:") else None
+
+
+def credit_of(source: str) -> str | None:
+    """The line that credits a dataset's authors and names its licence (None: nothing to
+    credit)."""
+    from .tatoeba import TATOEBA_CREDIT
+
+    if source.startswith("tatoeba:"):
+        return TATOEBA_CREDIT
+    return HSK_CREDIT if source.startswith("hsk:") else None
+
+
+HELD_OUT = {"tatoeba": 25, "hsk": 100}  # per mille of the sentences, for validation and for test
+
+
+def hash_split(source: str) -> bool:
+    """A dataset splits by a hash of each source sentence, not by the seed's permutation."""
+    return is_dataset(source)
+
+
+def split_of(source: str, sentence: str) -> str:
+    """'train', 'valid' or 'test' for a pair of a dataset, from its source sentence alone (the
+    first 8 bytes of its SHA-256, as a number, mod 1000): the same sentence is always in the
+    same part, whatever --levels or --limit loaded, and all its translations with it."""
+    import hashlib
+
+    held = HELD_OUT[source.split(":")[0]]
+    digest = hashlib.sha256(sentence.encode("utf-8")).digest()
+    bucket = int.from_bytes(digest[:8], "big") % 1000
+    return "test" if bucket < held else "valid" if bucket < 2 * held else "train"
 
 
 def is_dataset(source: str) -> bool:
@@ -109,7 +153,7 @@ def hsk_pairs(direction: str, levels) -> list[tuple[str, str]]:
 
 def target_language(source: str) -> str:
     """'zh' when the targets are Chinese (BLEU then splits them by character), else 'en'."""
-    return "zh" if source.startswith("hsk:en-zh") else "en"
+    return "zh" if source.startswith(("hsk:en-zh", "tatoeba:en-zh")) else "en"
 
 
 def default_tokenizer(source: str) -> str:

@@ -23,10 +23,10 @@ from ..tokenize import TOKENIZERS
 from . import checkpoint as ckpt_io
 from . import finite
 from .checkpoint import Checkpoint
-from .data import batches, encode_pairs, pairs_vocab, split3
+from .data import batches, encode_pairs, pairs_vocab, split_parts
 from .loss import batch_loss
 from .memory import keep_freed_memory
-from .optim import clip_grad_norm, make_optimizer, warmup_lr
+from .optim import clip_grad_norm, make_optimizer, resolve_schedule, warmup_lr
 
 MAX_LR = 100.0
 
@@ -36,28 +36,33 @@ class Options:
     """How to train (saved in the checkpoint so that --resume continues the same run)."""
 
     epochs: int = 200
-    lr: float = 0.01
+    lr: float | None = 0.01  # None: the rule of resolve_schedule
     optimizer: str = "adam"
     momentum: float = 0.9
     batch_size: int = 16
     schedule: str = "constant"  # or "warmup": the paper's, lr is then its factor
-    warmup: int = 4000
+    warmup: int | None = 4000  # None: the rule of resolve_schedule
     clip: float | None = None
     dtype: str = "float64"
     tokenizer: str = "tutorial"
     vocab_size: int | None = None  # keep the most frequent words; the rest read <unk>
     min_count: int = 1  # words seen fewer times read <unk>
     by_length: bool = False  # batches of similar lengths (less padding)
-    patience: int | None = None  # stop after this many epochs without a better validation loss
+    patience: int | None = None  # stop after this many epochs without a better validation score
+    stop_on: str = "loss"  # the validation score: "loss" (lower is better) or "bleu" (higher)
+    bleu_pairs: int | None = None  # BLEU on the first N validation pairs only (None: all)
     limit: int | None = None  # train on the source's first pairs only
     bleu: bool = False  # BLEU of greedy translations of the validation pairs, every epoch
 
     def check(self) -> None:
         if self.epochs < 1 or self.batch_size < 1 or self.warmup < 1:
             raise HandformerError("epochs, batch_size and warmup must be at least 1")
-        for name in ("min_count", "vocab_size", "patience", "limit"):
+        for name in ("min_count", "vocab_size", "patience", "limit", "bleu_pairs"):
             if getattr(self, name) is not None and getattr(self, name) < 1:
                 raise HandformerError(f"{name} must be at least 1")
+        if self.stop_on not in ("loss", "bleu") or (self.stop_on == "bleu" and not self.bleu):
+            raise HandformerError(f"stop_on must be loss, or bleu with validation BLEU on, got "
+                                  f"{self.stop_on!r}")
         if self.schedule not in ("constant", "warmup"):
             raise HandformerError(f"schedule must be constant or warmup, got {self.schedule!r}")
         if self.dtype not in ("float64", "float32"):
@@ -103,31 +108,41 @@ class Run:
     test: list = field(default_factory=list)
     texts: dict = field(default_factory=dict)  # "valid"/"test": the (source, target) strings
     engine: object = None  # None: the NumPy engine; else an object with step(run, batch), sync
-    best: float = math.inf  # the lowest validation loss so far
+    best: float = math.inf  # the best validation score so far (see merit: lower is better)
 
 
 def _vocab(options: Options, pairs):
     return pairs_vocab(pairs, options.tokenizer, options.vocab_size, options.min_count)
 
 
-def _split(run: Run, pairs) -> Run:
-    """Train / validation / test from the config's seed; the same pairs always split alike."""
+def _run_vocab(options: Options, pairs, parts):
+    """The vocabulary of the training pairs only when unknown words can read <unk> (any
+    tokenizer but the tutorial's), so held-out words are not in it; else of every pair."""
+    if options.tokenizer == "tutorial":
+        return _vocab(options, pairs)
+    return _vocab(options, [pairs[i] for i in parts[0]])
+
+
+def _split(run: Run, pairs, parts) -> Run:
+    """Train / validation / test pairs, encoded (held-out words unknown to the vocabulary read
+    <unk>)."""
     encoded = encode_pairs(run.vocab, pairs, run.config.max_len)
-    parts = split3(range(len(pairs)), np.random.default_rng([run.config.seed, 1]))
     run.train, run.valid, run.test = ([encoded[i] for i in part] for part in parts)
     run.texts = {"valid": [pairs[i] for i in parts[1]], "test": [pairs[i] for i in parts[2]]}
     return run
 
 
-def start(cfg: Config, pairs, options: Options) -> Run:
+def start(cfg: Config, pairs, options: Options, source: str = "default") -> Run:
     """A fresh run: vocabulary, initial weights (cfg.seed), optimizer, held-out splits."""
-    options.check()
     pairs = pairs[:options.limit] if options.limit else pairs
-    vocab = _vocab(options, pairs)
+    parts = split_parts(pairs, cfg.seed, source)
+    options = resolve_schedule(options, cfg.d_model, len(parts[0]))
+    options.check()
+    vocab = _run_vocab(options, pairs, parts)
     params = init_params(cfg, len(vocab), options.dtype)
     opt = make_optimizer(options.optimizer, params, options.lr, options.momentum)
     run = Run(cfg, options, vocab, params, opt, np.random.default_rng(cfg.seed), [], [], 0, [])
-    return _split(run, pairs)
+    return _split(run, pairs, parts)
 
 
 def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
@@ -141,7 +156,8 @@ def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
     options.check()
     pairs = pairs[:options.limit] if options.limit else pairs
     cfg, vocab = ckpt.config, ckpt.vocab
-    if _vocab(options, pairs).tokens != vocab.tokens:
+    parts = split_parts(pairs, cfg.seed, ckpt.run.get("pairs", "default"))
+    if _run_vocab(options, pairs, parts).tokens != vocab.tokens:
         raise HandformerError("these pairs are not the ones the checkpoint was trained on "
                               "(their vocabulary differs); give the same --pairs FILE")
     opt = make_optimizer(options.optimizer, ckpt.params, options.lr, options.momentum)
@@ -150,8 +166,19 @@ def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
     rng.bit_generator.state = ckpt.rng_state
     run = Run(cfg, options, vocab, ckpt.params, opt, rng, [], [], ckpt.epoch,
               list(ckpt.history))
-    run.best = min((h["val_loss"] for h in run.history if "val_loss" in h), default=math.inf)
-    return _split(run, pairs)
+    run.best = min((m for m in map(lambda h: merit(h, options), run.history) if m is not None),
+                   default=math.inf)
+    return _split(run, pairs, parts)
+
+
+def held_out(ckpt: Checkpoint, pairs, split: str) -> list[tuple[str, str]]:
+    """The text pairs of a checkpoint's ``split`` ('train', 'valid' or 'test'), cut as its run
+    cut them (same limit, seed and source)."""
+    options = Options.from_dict(ckpt.run.get("options", {}))
+    pairs = pairs[:options.limit] if options.limit else pairs
+    parts = split_parts(pairs, ckpt.config.seed, ckpt.run.get("pairs", "default"))
+    index = ("train", "valid", "test").index(split)
+    return [pairs[i] for i in parts[index]]
 
 
 def snapshot(run: Run, pairs_source: str) -> Checkpoint:
@@ -221,17 +248,19 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
     ``run.saved_epoch`` says which epoch the file at ``save_path`` holds (None: none yet)."""
     keep_freed_memory()
     last_save, pending = time.monotonic(), None
+    stop = _agreed(run, stopped_early(run))
     try:
-        while run.epoch < run.options.epochs and not stopped_early(run):
+        while run.epoch < run.options.epochs and not stop:
             stats = train_epoch(run, on_batch)
             finite.check_params(run.epoch, run.params)
             stats |= validate(run, pairs_source)
             run.history.append(stats)
-            if save_path and run.options.patience and stats.get("val_loss") == run.best:
+            stop = _agreed(run, stopped_early(run))
+            if save_path and run.options.patience and merit(stats, run.options) == run.best:
                 ckpt_io.save(best_path(save_path), snapshot(run, pairs_source))
             pending = snapshot(run, pairs_source) if save_path else None
             if pending and (time.monotonic() - last_save >= save_interval
-                            or run.epoch == run.options.epochs or stopped_early(run)):
+                            or run.epoch == run.options.epochs or stop):
                 _save(run, save_path, pending)
                 last_save, pending = time.monotonic(), None
             if on_epoch:
@@ -254,32 +283,48 @@ def _save(run: Run, path, ckpt: Checkpoint) -> None:
     run.saved_epoch = ckpt.epoch
 
 
+def _agreed(run: Run, stop: bool) -> bool:
+    """Under torchrun only rank 0 validates, so its decision to stop is everyone's."""
+    share = getattr(run.engine, "share_flag", None)
+    return share(stop) if share else stop
+
+
 def validate(run: Run, pairs_source="default") -> dict:
-    """Validation loss and accuracy (and BLEU, if asked); remembers the best loss."""
-    if not run.valid:
+    """Validation loss and accuracy, and BLEU (if asked) on the first ``bleu_pairs`` validation
+    pairs (a fixed subset, so an epoch's evaluation stays cheap); remembers the best score.
+    Under torchrun only rank 0 validates (the others would compute the same numbers)."""
+    if not run.valid or getattr(run.engine, "rank", 0):
         return {}
     v = evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
     stats = {"val_loss": v["loss"], "val_accuracy": v["accuracy"]}
     if run.options.bleu:
         from .bleu import bleu_of
 
-        stats["val_bleu"] = bleu_of(run.params, run.config, run.vocab, run.texts["valid"],
-                                    pairs_source)
-    run.best = min(run.best, v["loss"])
+        subset = run.texts["valid"][:run.options.bleu_pairs]
+        stats["val_bleu"] = bleu_of(run.params, run.config, run.vocab, subset, pairs_source)
+    run.best = min(run.best, merit(stats, run.options))
     return stats
 
 
+def merit(stats: dict, options: Options) -> float | None:
+    """The validation score early stopping watches, as lower-is-better: the loss, or −BLEU
+    (None: the epoch has none)."""
+    if options.stop_on == "bleu":
+        return -stats["val_bleu"] if "val_bleu" in stats else None
+    return stats.get("val_loss")
+
+
 def stopped_early(run: Run) -> bool:
-    """Early stopping: ``patience`` epochs have passed since the best validation loss."""
+    """Early stopping: ``patience`` epochs have passed since the best validation score."""
     p = run.options.patience
     if not p or not run.valid:
         return False
-    losses = [h["val_loss"] for h in run.history if "val_loss" in h]
-    return len(losses) > p and min(losses[-p:]) > min(losses)
+    scores = [m for m in (merit(h, run.options) for h in run.history) if m is not None]
+    return len(scores) > p and min(scores[-p:]) > min(scores)
 
 
 def best_path(save_path) -> str:
-    """run.ckpt → run.best.ckpt: where the weights with the best validation loss are kept."""
+    """run.ckpt → run.best.ckpt: where the weights with the best validation score are kept."""
     from pathlib import Path
 
     path = Path(save_path)

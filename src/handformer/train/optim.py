@@ -20,6 +20,23 @@ def warmup_lr(step: int, d_model: int, warmup: int, factor: float = 1.0) -> floa
     return factor * d_model ** -0.5 * min(step ** -0.5, step * warmup ** -1.5)
 
 
+PEAK_LR = 7e-4  # the paper's peak (d_model 512, warm-up 4000), here for d_model 128
+
+
+def resolve_schedule(options, d_model: int, train_pairs: int):
+    """Fill a warm-up or rate left as None. Warm-up: one epoch of steps, within 100–4000.
+    Rate of the paper's schedule: the factor whose peak, reached at the end of the warm-up, is
+    7e-4 · √(128 / d_model) (the paper's 1/√d_model scaling, 7e-4 at d_model 128); so
+    factor = 7e-4 · √(128 · warmup). With the constant schedule a rate left as None is 0.01."""
+    if options.warmup is None:
+        steps = -(-train_pairs // options.batch_size)
+        options.warmup = min(4000, max(100, steps))
+    if options.lr is None:
+        options.lr = (PEAK_LR * math.sqrt(128 * options.warmup) if options.schedule == "warmup"
+                      else 0.01)
+    return options
+
+
 def clip_grad_norm(grads: dict[str, np.ndarray], max_norm: float) -> float:
     """g ← g · max_norm / (‖g‖ + 1e-6) when the global norm ‖g‖ exceeds max_norm (as torch)."""
     total = math.sqrt(sum(float(np.vdot(g, g)) for g in grads.values()))

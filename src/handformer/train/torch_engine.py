@@ -10,8 +10,11 @@ After every epoch the weights and the optimizer's state come back under our name
 Under ``torchrun`` every process draws the same global batch and computes its share of the
 rows; each share's loss is scaled by (world size / all target tokens), so DistributedDataParallel's
 mean of the gradients is the gradient of the whole batch: --batch-size stays the global batch.
-Dropout, when configured, draws its masks from torch's generator (and torch's layer also drops
-inside the feed-forward block), so only dropout-free runs match the NumPy engine number for number.
+Dropout, when configured, draws its masks from torch's generator, seeded from the config's seed
+and the rank (and torch's layer also drops inside the feed-forward block), so only dropout-free
+runs match the NumPy engine number for number; two runs with the same seed and world size
+match each other. Only rank 0 validates, reports and saves; its decision to stop early is
+broadcast to the others.
 """
 
 from __future__ import annotations
@@ -47,9 +50,13 @@ class TorchEngine:
     def __init__(self, run):
         torch = import_torch()
         self.torch, self.rank, self.world = torch, *distributed()
+        # dropout's masks: reproducible from --seed, and different on every rank (other rows)
+        torch.manual_seed(int(np.random.SeedSequence([run.config.seed, self.rank])
+                              .generate_state(1)[0]))
         if self.world > 1 and not torch.distributed.is_initialized():
-            backend = "nccl" if torch.cuda.is_available() else "gloo"
-            torch.distributed.init_process_group(backend)
+            # Note: CPU only. Every tensor is built on the CPU and nothing reads LOCAL_RANK, so
+            # the backend is gloo even where CUDA is present (nccl would need GPU tensors).
+            torch.distributed.init_process_group("gloo")
             atexit.register(torch.distributed.destroy_process_group)
         self.ref = TorchReference(run.params, run.config, dtype=run.options.dtype)
         self.net = _network(torch, self.ref, run.config.dropout)
@@ -97,6 +104,14 @@ class TorchEngine:
             self.torch.distributed.all_reduce(sums)
         tokens = batch.tokens
         return Result(float(sums[0]) / tokens, int(sums[1]), tokens, int(sums[2]))
+
+    def share_flag(self, flag: bool) -> bool:
+        """Rank 0's decision (to stop early), made everyone's."""
+        if self.world == 1:
+            return flag
+        value = self.torch.tensor([1.0 if flag else 0.0], dtype=self.torch.float64)
+        self.torch.distributed.broadcast(value, src=0)
+        return bool(value[0])
 
     def sync(self, run) -> None:
         """The weights and the optimizer's state back into the run, under our names."""

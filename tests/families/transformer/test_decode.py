@@ -58,8 +58,10 @@ def test_beam_one_is_greedy(trained):
     src = "the true enemy won't wait out the storm"
     greedy = decode.translate(params, cfg, vocab, src, beam=1)
     encoder, memory = decode.run_encoder(params, cfg, vocab.encode(src), False)
-    ids, score, _, _ = decode._beam(params, cfg, vocab, encoder[memory], memory, 1, 0.0, 20, False, 3)
-    assert ids == greedy.ids and score == pytest.approx(greedy.score, rel=1e-12)
+    for stepper in (decode.Cached, decode.Recompute):
+        search = stepper(params, cfg, encoder[memory], memory, False)
+        ids, score, _, _ = decode._beam(search, vocab, 1, 0.0, 20, 3)
+        assert ids == greedy.ids and score == pytest.approx(greedy.score, rel=1e-12)
 
 
 # A hand-made model: after <start>, "a" 0.5 "b" 0.4; after "a" nothing is sure; after "b" <end>
@@ -85,10 +87,10 @@ def hand_model(monkeypatch):
 
 def test_greedy_and_beam_by_hand(hand_model):
     cfg = preset("tutorial")
-    greedy = decode.translate({}, cfg, hand_model, "a", beam=1)
+    greedy = decode.translate({}, cfg, hand_model, "a", beam=1, cache=False)
     assert greedy.tokens == ["a", "a"]
     assert greedy.score == pytest.approx(math.log(0.5 * 0.35 * 0.9))
-    beam = decode.translate({}, cfg, hand_model, "a", beam=2, alpha=0.6)
+    beam = decode.translate({}, cfg, hand_model, "a", beam=2, alpha=0.6, cache=False)
     assert beam.tokens == ["b"]
     # GNMT: log P / ((5 + |Y|) / 6)^α with |Y| = 2 ("b", <end>)
     assert beam.score == pytest.approx(math.log(0.4 * 0.9) / (7 / 6) ** 0.6)
@@ -107,8 +109,10 @@ def test_stops_at_the_length_limit():
     params["generator.b"] = params["generator.b"].copy()
     params["generator.b"][vocab.id(END)] = -1e9  # <end> is never chosen: only the limit stops it
     for beam in (1, 3):
-        result = decode.translate(params, cfg, vocab, "the storm", beam=beam, max_length=3)
-        assert len(result.steps) == 3 and len(result.ids) == 3 and not result.finished
+        for cache in (True, False):
+            result = decode.translate(params, cfg, vocab, "the storm", beam=beam, max_length=3,
+                                      cache=cache)
+            assert len(result.steps) == 3 and len(result.ids) == 3 and not result.finished
 
 
 def test_bad_input_is_a_clear_error(trained):

@@ -1,8 +1,12 @@
 """Inference, one new token at a time: greedy search and beam search, every step on a tape.
 
-The encoder runs once (its own tape). Each decoding step is a tape of the decoder over the
+The encoder runs once (its own tape). Each decoding step is a tape of the decoder for the
 tokens chosen so far, ``<start> y_1 … y_t`` under the causal mask, whose last position's
-probabilities choose y_{t+1}; decoding stops at ``<end>`` or at the length limit (the tutorial's step 13).
+probabilities choose y_{t+1}; decoding stops at ``<end>`` or at the length limit (the tutorial's
+step 13). By default a step computes only the newest position, reading the earlier positions'
+keys and values from a cache (families/transformer/incremental.py); ``cache=False`` runs the decoder over the
+whole prefix every step, as the tutorial describes. Both give the same tokens and, to round-off,
+the same probabilities (tests/test_decode.py).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from ...engine.tape import Tape
 from ...errors import HandformerError
 from ...limits import check_walk
 from ...text import END, START, UNK, Vocab
+from .incremental import KVCache
 from .model import Masks, causal_mask, encode, generator
 from .model import decode as decoder
 
@@ -42,6 +47,7 @@ class Translation:
     alpha: float = 0.0
     memory: str = ""  # the encoder tape's output step
     finished: bool = True  # False: stopped at the length limit without <end>
+    cached: bool = True  # decoded with the key/value cache (families/transformer/incremental.py)
 
 
 def length_penalty(length: int, alpha: float) -> float:
@@ -72,9 +78,40 @@ def top_k(p: np.ndarray, k: int) -> list[tuple[int, float]]:
     return [(int(i), float(p[i])) for i in order]
 
 
+class Recompute:
+    """No cache: every step runs the decoder over each whole prefix (the tutorial's step 13)."""
+
+    def __init__(self, params, cfg: Config, memory: np.ndarray, memory_name: str, record: bool):
+        self.params, self.cfg, self.memory, self.memory_name = params, cfg, memory, memory_name
+        self.record = record
+
+    def step(self, prefixes) -> tuple[Tape, np.ndarray]:
+        return decoder_step(self.params, self.cfg, self.memory, self.memory_name, prefixes,
+                            self.record)
+
+    def reorder(self, rows) -> None:
+        """Nothing is kept between steps, so nothing follows the hypotheses."""
+
+
+class Cached:
+    """The key/value cache (families/transformer/incremental.py): each step computes the newest position
+    only; the same numbers as Recompute, up to round-off."""
+
+    def __init__(self, params, cfg: Config, memory: np.ndarray, memory_name: str, record: bool):
+        self.cache, self.record = KVCache(params, cfg, memory), record
+
+    def step(self, prefixes) -> tuple[Tape, np.ndarray]:
+        return self.cache.step([prefix[-1] for prefix in prefixes], self.record)
+
+    def reorder(self, rows) -> None:
+        self.cache.reorder(rows)
+
+
 def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha: float = 0.0,
-              max_length: int | None = None, record: bool = False, k: int = 5) -> Translation:
-    """Greedy search (beam 1) or beam search with the GNMT length penalty α."""
+              max_length: int | None = None, record: bool = False, k: int = 5,
+              cache: bool = True) -> Translation:
+    """Greedy search (beam 1) or beam search with the GNMT length penalty α; ``cache`` False
+    recomputes every prefix in full at every step."""
     if beam < 1:
         raise HandformerError(f"the beam width must be at least 1, got {beam}")
     unknown = vocab.unknown(src)
@@ -89,18 +126,21 @@ def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha:
     limit = min(max_length or len(src_ids) * 2 + 10, cfg.max_len - 1)
     check_walk(cfg, len(src_ids), limit + 1, len(vocab), beam * (limit if record else 1))
     enc_tape, memory_name = run_encoder(params, cfg, src_ids, record)
-    search = _greedy if beam == 1 else _beam
-    ids, score, steps, finished = search(params, cfg, vocab, enc_tape[memory_name], memory_name,
-                                         beam, alpha, limit, record, k)
+    stepper = (Cached if cache else Recompute)(params, cfg, enc_tape[memory_name], memory_name,
+                                               record)
+    if beam == 1:
+        ids, score, steps, finished = _greedy(stepper, vocab, limit, k)
+    else:
+        ids, score, steps, finished = _beam(stepper, vocab, beam, alpha, limit, k)
     return Translation(ids, vocab.decode(ids), score, enc_tape, steps, beam, alpha, memory_name,
-                       finished)
+                       finished, cache)
 
 
-def _greedy(params, cfg, vocab, memory, memory_name, beam, alpha, limit, record, k):
+def _greedy(stepper, vocab, limit, k):
     start, end = vocab.id(START), vocab.id(END)
     prefix, score, steps = [start], 0.0, []
     for _ in range(limit):
-        tape, p = decoder_step(params, cfg, memory, memory_name, [prefix], record)
+        tape, p = stepper.step([prefix])
         best = int(np.argmax(p[0]))
         score += math.log(max(float(p[0, best]), 1e-300))
         steps.append(DecodeStep(tape, [list(prefix)], [top_k(p[0], k)], [(0, best, score)]))
@@ -110,18 +150,18 @@ def _greedy(params, cfg, vocab, memory, memory_name, beam, alpha, limit, record,
     return prefix[1:], score, steps, False
 
 
-def _beam(params, cfg, vocab, memory, memory_name, beam, alpha, limit, record, k):
+def _beam(stepper, vocab, beam, alpha, limit, k):
     """Keep the ``beam`` best prefixes by log-probability; a finished one is scored
     log P / lp(length); stop when ``beam`` have finished or at the limit."""
     start, end = vocab.id(START), vocab.id(END)
     alive, finished, steps = [([start], 0.0)], [], []
     for _ in range(limit):
-        tape, p = decoder_step(params, cfg, memory, memory_name, [a[0] for a in alive], record)
+        tape, p = stepper.step([a[0] for a in alive])
         logp = np.log(np.maximum(p, 1e-300))
         candidates = [(score + logp[h, w], h, w) for h, (_, score) in enumerate(alive)
                       for w, _ in top_k(p[h], beam)]
         candidates.sort(key=lambda c: -c[0])
-        kept, chosen = [], []
+        kept, chosen, parents = [], [], []
         for total, h, w in candidates[:beam]:
             chosen.append((h, w, float(total)))
             prefix = alive[h][0] + [w]
@@ -129,11 +169,13 @@ def _beam(params, cfg, vocab, memory, memory_name, beam, alpha, limit, record, k
                 finished.append((prefix, total / length_penalty(len(prefix) - 1, alpha)))
             else:
                 kept.append((prefix, float(total)))
+                parents.append(h)
         steps.append(DecodeStep(tape, [a[0] for a in alive], [top_k(row, k) for row in p],
                                 chosen))
         alive = kept
         if len(finished) >= beam or not alive:
             break
+        stepper.reorder(parents)
     done = bool(finished)
     if not finished:
         finished = [(a[0], a[1] / length_penalty(len(a[0]) - 1, alpha)) for a in alive]

@@ -38,6 +38,8 @@ def _intro(result, vocab, ctx, src) -> Section:
     paragraphs = [ctx.t("decode.intro.p1", n=n, d=d),
                   ctx.t("decode.intro.greedy") if result.beam == 1 else
                   ctx.t("decode.intro.beam", beam=result.beam, alpha=result.alpha)]
+    if getattr(result, "cached", False):
+        paragraphs.append(ctx.t("decode.intro.cache"))
     matrix = Matrix(_memory_name(result), "M", memory, _src_tokens(result, vocab),
                     [f"d{j}" for j in range(d)])
     return Section("decode.encoder", "13", ctx.t("decode.intro.title", src=src), paragraphs,
