@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...engine.tape import Tape
-from ...errors import HandformerError, TextError, UpdateOverflow
+from ...engine.update import sgd_update
+from ...errors import HandformerError, TextError
 from ...limits import check_walk
 from ...text import END, START, TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, read_corpus
 from .config import GptConfig, from_options
@@ -99,21 +100,7 @@ def _sized(cfg: GptConfig):
 def run_backward(tape: Tape, lr: float) -> None:
     """The reverse pass, then one plain SGD step θ ← θ − η g, recorded for showing; the tied
     table E gets one gradient, the sum of its two uses, and so one update."""
-    grads = tape.backward("loss")
-    tape.meta["update"] = {"optimizer": "sgd", "lr": lr}
-    tape.updates = {name: (value, grads[name], value - lr * grads[name])
-                    for name, value in tape.params.items() if name in grads}
-    after = {name: tape.updates[name][2] if name in tape.updates else value
-             for name, value in tape.params.items()}
-    if not all(np.isfinite(u[2]).all() for u in tape.updates.values()):
-        raise UpdateOverflow(f"with lr {lr:g} the updated weights are not finite numbers "
-                             "(they overflowed); choose a smaller lr")
-    with np.errstate(over="ignore", invalid="ignore"):
-        loss_after = loss_with(tape, after)
-    if not np.isfinite(loss_after):
-        raise UpdateOverflow(f"with lr {lr:g} the loss after the update is {loss_after} "
-                             "(not a finite number); choose a smaller lr")
-    tape.meta["update"]["loss_after"] = loss_after
+    sgd_update(tape, lr, loss_with)
 
 
 def loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:

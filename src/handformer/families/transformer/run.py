@@ -15,7 +15,8 @@ import numpy as np
 from ...config import Config
 from ...config import preset as make_preset
 from ...engine.tape import Tape
-from ...errors import HandformerError, UpdateOverflow  # noqa: F401  (raised here)
+from ...engine.update import sgd_update
+from ...errors import HandformerError
 from ...limits import check_walk
 from ...text import (
     END,
@@ -117,21 +118,7 @@ def _target_probs(s: Setup, example) -> list[float]:
 
 def run_backward(tape: Tape, lr: float) -> None:
     """The reverse pass, then one plain SGD step θ ← θ − η g, recorded for showing."""
-    grads = tape.backward("loss")
-    tape.meta["update"] = {"optimizer": "sgd", "lr": lr}
-    tape.updates = {name: (value, grads[name], value - lr * grads[name])
-                    for name, value in tape.params.items() if name in grads}
-    after = {name: tape.updates[name][2] if name in tape.updates else value
-             for name, value in tape.params.items()}
-    if not all(np.isfinite(u[2]).all() for u in tape.updates.values()):
-        raise UpdateOverflow(f"with lr {lr:g} the updated weights are not finite numbers "
-                             "(they overflowed); choose a smaller lr")
-    with np.errstate(over="ignore", invalid="ignore"):
-        loss_after = _loss_with(tape, after)
-    if not np.isfinite(loss_after):
-        raise UpdateOverflow(f"with lr {lr:g} the loss after the update is {loss_after} "
-                             "(not a finite number); choose a smaller lr")
-    tape.meta["update"]["loss_after"] = loss_after
+    sgd_update(tape, lr, _loss_with)
 
 
 def _loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:
