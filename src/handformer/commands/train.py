@@ -1,4 +1,4 @@
-"""`handformer train`, `translate` and `evaluate`: the part the tutorial could not show."""
+"""`handformer train` and `translate`: the part the tutorial could not show (evaluate: evaluate.py)."""
 
 from __future__ import annotations
 
