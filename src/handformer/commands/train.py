@@ -11,6 +11,10 @@ from ..errors import HandformerError
 from ..textsafe import shown
 from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
+# |α| beyond 10 overflows ((5 + length) / 6)^α, or underflows it to 0, for long outputs; GNMT
+# uses 0.6 to 1
+ALPHA_MAX = 10.0
+
 DEFAULT_CKPT = "handformer.ckpt"
 
 
@@ -235,8 +239,9 @@ def _summary(run, o: dict, source: str) -> None:
               type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
 @click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
               help="beam width; 1 is greedy search")
-@click.option("--length-penalty", "alpha", type=Finite(), default=0.6, show_default=True,
-              help="GNMT α in ((5 + length) / 6)^α (beam search only)")
+@click.option("--length-penalty", "alpha", type=Finite(-ALPHA_MAX, ALPHA_MAX), default=0.6,
+              show_default=True, help="GNMT α in ((5 + length) / 6)^α (beam search only), "
+              f"from -{ALPHA_MAX:g} to {ALPHA_MAX:g}")
 @click.option("--max-length", type=click.IntRange(1, None), default=None,
               help="longest output, in tokens  [default: 2 × the source length + 10]")
 @click.option("--explain", is_flag=True, help="walk through every decoding step")

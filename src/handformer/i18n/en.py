@@ -696,6 +696,10 @@ TEXT = {
     "xlsx.block": "block",
     "xlsx.shape": "shape",
     "xlsx.step": "step",
+    "xlsx.replaced": "Note: characters no workbook can hold (control characters, lone "
+                     "surrogates, U+FFFE) are shown as ␀…␟ or �.",
+    "xlsx.cut": "Note: {cut} text(s) longer than a cell holds (32,767 characters) end in "
+                "'… [cut: …]'.",
     # the overview (first) and the recap (last)
     "overview.title": "The big picture: the model computed here",
     "overview.p1": "This walkthrough computes one encoder-decoder Transformer by hand: "

@@ -580,6 +580,8 @@ TEXT = {
     "xlsx.block": "块",
     "xlsx.shape": "形状",
     "xlsx.step": "步骤",
+    "xlsx.replaced": "注意：工作簿无法保存的字符（控制字符、单独的代理项、U+FFFE）显示为 ␀…␟ 或 �。",
+    "xlsx.cut": "注意：{cut} 段超出单元格长度（32,767 个字符）的文字以“… [cut: …]”结尾。",
     # 概览（开头）与回顾（结尾）
     "overview.title": "全局概览：这里计算的模型",
     "overview.p1": "本教程手算一个编码器—解码器 Transformer：编码器 {enc} 层，解码器 {dec} "

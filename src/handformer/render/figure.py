@@ -31,8 +31,51 @@ def need_matplotlib() -> None:
                               "pip install 'handformer[plot]'")
 
 
+def writable_config_dir() -> None:
+    """Point MPLCONFIGDIR at a fresh temporary folder (removed at exit) when matplotlib's own
+    folders for its configuration and font cache cannot be written (a read-only HOME, HOME
+    unset or a file), so it never prints its "created a temporary cache directory" warning.
+    Only before matplotlib is first imported: it reads the variable once."""
+    import os
+    import sys
+
+    if "matplotlib" in sys.modules:
+        return
+    home = Path(os.environ.get("HOME") or "~").expanduser()
+    if os.environ.get("MPLCONFIGDIR"):
+        folders = [Path(os.environ["MPLCONFIGDIR"])]
+    else:
+        folders = [Path(os.environ.get(xdg) or home / default) / "matplotlib"
+                   for xdg, default in (("XDG_CONFIG_HOME", ".config"),
+                                        ("XDG_CACHE_HOME", ".cache"))]
+    if all(_writable(folder) for folder in folders):
+        return
+    import atexit
+    import shutil
+    import tempfile
+
+    try:
+        folder = tempfile.mkdtemp(prefix="handformer-matplotlib-")
+    except OSError:
+        return  # no writable temporary folder either: matplotlib says so itself
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ["MPLCONFIGDIR"] = folder
+
+
+def _writable(folder: Path) -> bool:
+    """What matplotlib asks of the folder: it can be made, is a folder and can be written."""
+    import os
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return folder.is_dir() and os.access(folder, os.W_OK)
+
+
 def _plt(lang: str = "en"):
     need_matplotlib()
+    writable_config_dir()
     import matplotlib
 
     matplotlib.use("Agg")

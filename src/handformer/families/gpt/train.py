@@ -83,7 +83,9 @@ def generate(model: Model, prompt: str, max_new: int = 20, temperature: float = 
 def _choose(p: np.ndarray, temperature: float, top_k: int | None, rng) -> int:
     if temperature == 0:
         return int(np.argmax(p))
-    logits = np.log(np.maximum(p, 1e-300)) / temperature
+    logits = np.log(np.maximum(p, 1e-300))
+    with np.errstate(over="ignore"):  # the largest 0, the rest -inf for a tiny T: greedy
+        logits = (logits - logits.max()) / temperature
     if top_k is not None and top_k < len(p):
         logits[np.argsort(logits)[:-top_k]] = -np.inf
     q = np.exp(logits - logits.max())

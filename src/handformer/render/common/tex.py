@@ -96,6 +96,9 @@ def mathtext(latex: str) -> str:
 
 @lru_cache(maxsize=1)
 def _mathtext_parser():
+    from ..figure import writable_config_dir
+
+    writable_config_dir()  # before matplotlib's first import
     from matplotlib.mathtext import MathTextParser
 
     return MathTextParser("path")  # one, so its cache of parsed formulas is shared

@@ -28,15 +28,19 @@ MAX_CELLS = 100_000  # beyond this LibreOffice takes long to open it and nobody 
 def render_xlsx(tape, lang: str = "en", precision: int = 3) -> bytes:
     """The workbook's bytes: contents, then one sheet per stage, each matrix a named block."""
     xlsxwriter = _xlsxwriter()
+    from .cells import SafeText, add_sheet, check_words
+
     check_ops(tape, SUPPORTED_OPS, NEEDED_ATTRS)
     _check_size(tape)
+    check_words(tape.meta)
     plan = plan_workbook(tape, lang)
     output = io.BytesIO()
     book = xlsxwriter.Workbook(output, {"in_memory": True})
     styles = make_styles(book, precision)
-    contents = book.add_worksheet("contents")
+    safe = SafeText()
+    contents = add_sheet(book, "contents", safe)
     for name in plan.sheets.bands:
-        sheet = book.add_worksheet(name)
+        sheet = add_sheet(book, name, safe)
         blocks = plan.sheets.blocks(name)
         for block in blocks:
             write_block(book, sheet, block, plan, styles)
@@ -44,6 +48,10 @@ def render_xlsx(tape, lang: str = "en", precision: int = 3) -> bytes:
             sheet.set_column(col, col, width)
         _page_setup(sheet)
     _write_contents(contents, plan, tape, lang, styles)
+    notes = [t(lang, "xlsx.replaced")] * bool(safe.replaced) + [
+        t(lang, "xlsx.cut", cut=safe.cut)] * bool(safe.cut)
+    if notes:  # row 5 is kept free for it
+        contents.write_string(4, 1, " ".join(notes), styles.formula)
     _page_setup(contents)
     book.close()
     return output.getvalue()
