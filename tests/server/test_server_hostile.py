@@ -98,12 +98,16 @@ def test_a_session_flood_does_not_orphan_a_running_job(server):
     from .conftest import Client
 
     owner = Client(server.url)
-    status, job = owner.json("POST", "/api/train", {"epochs": 2000})
+    # a job that runs for minutes (small preset, 240 pairs, 2000 epochs), so that it is still
+    # running when the flood has passed however fast the machine is; DELETE stops it below
+    pairs = "\n".join(f"w{i} x{i % 7}\ty{i % 5} z{i}" for i in range(240))
+    status, job = owner.json("POST", "/api/train", {"epochs": 2000, "preset": "small",
+                                                    "pairs": pairs})
     assert status == 202, job
     for _ in range(501):  # each cookie-less request makes a new session
         urllib.request.urlopen(server.url + "/favicon.ico", timeout=30).read()
     status, seen = owner.json("GET", f"/api/train/{job['id']}")
-    assert status == 200 and seen["id"] == job["id"]
+    assert status == 200 and seen["id"] == job["id"] and seen["state"] == "running", seen
     status, stopped = owner.json("DELETE", f"/api/train/{job['id']}")
     assert status == 200
     deadline = time.monotonic() + 30
