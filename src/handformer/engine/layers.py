@@ -1,5 +1,6 @@
 """The sublayers every family builds from, each writing its steps onto a tape: multi-head
-attention, the residual sum with layer norm, the feed-forward network, dropout.
+attention (and its causal mask), the residual sum with layer norm, the feed-forward network,
+dropout; and the initial weights of a family's parameter shapes.
 
 ``cfg`` is any family's config with the fields these read: ``d_model``, ``ln_eps``,
 ``attn_bias``, ``ffn``, ``dropout``.
@@ -7,6 +8,7 @@ attention, the residual sum with layer norm, the feed-forward network, dropout.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -100,3 +102,33 @@ def feed_forward(tape: Tape, cfg, p: str, x: str) -> str:
     out = tape.run(f"{p}.out", "linear", [act, f"{p}.w_2", f"{p}.b_2"],
                    symbols={"out": r"\mathrm{FFN}", "x": "H", "w": sub("W", 2), "b": sub("b", 2)})
     return maybe_dropout(tape, cfg, f"{p}.dropout", out)
+
+
+@functools.lru_cache(maxsize=64)
+def causal_mask(n: int) -> np.ndarray:
+    """Lower-triangular n×n: query i sees keys j ≤ i. Shared between calls, so read-only."""
+    mask = np.tril(np.ones((n, n), dtype=bool))
+    mask.flags.writeable = False
+    return mask
+
+
+def init_weights(shapes: dict, seed: int, dtype="float64", uniform: bool = False) -> dict:
+    """Parameters for ``shapes`` (name → (shape, kind)): γ = 1, β = 0, zero biases and
+    Xavier-uniform matrices; ``uniform``: every weight and bias in [0, 1) (the tutorial's).
+    The same shapes and seed give the same numbers."""
+    rng = np.random.default_rng(seed)
+    params = {}
+    for name, (shape, kind) in shapes.items():
+        if kind == "gamma":
+            value = np.ones(shape)
+        elif kind == "beta":
+            value = np.zeros(shape)
+        elif uniform:
+            value = rng.random(shape)
+        elif kind == "bias":
+            value = np.zeros(shape)
+        else:
+            limit = math.sqrt(6.0 / (shape[0] + shape[-1]))
+            value = rng.uniform(-limit, limit, shape)
+        params[name] = value.astype(dtype)
+    return params

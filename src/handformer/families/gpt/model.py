@@ -12,13 +12,18 @@ without the cross-attention, so the shared narrators and names read it as such.
 
 from __future__ import annotations
 
-import functools
-import math
-
 import numpy as np
 
 from ...engine.formula import head, sub
-from ...engine.layers import add_norm, attention, feed_forward, maybe_dropout, row_stats
+from ...engine.layers import (
+    add_norm,
+    attention,
+    causal_mask,
+    feed_forward,
+    init_weights,
+    maybe_dropout,
+    row_stats,
+)
 from ...engine.tape import Tape
 from . import ops  # noqa: F401  (registers "transpose")
 from .config import GptConfig, check_size
@@ -56,29 +61,10 @@ def _norm(d: int, p: str) -> dict:
 def init_params(cfg: GptConfig, vocab_size: int, dtype="float64") -> dict[str, np.ndarray]:
     """Xavier-uniform matrices, zero biases, γ = 1, β = 0; the same config and seed give the
     same numbers."""
-    rng = np.random.default_rng(cfg.seed)
-    params = {}
-    for name, (shape, kind) in param_shapes(cfg, vocab_size).items():
-        if kind == "gamma":
-            value = np.ones(shape)
-        elif kind in ("beta", "bias"):
-            value = np.zeros(shape)
-        else:
-            limit = math.sqrt(6.0 / (shape[0] + shape[-1]))
-            value = rng.uniform(-limit, limit, shape)
-        params[name] = value.astype(dtype)
-    return params
+    return init_weights(param_shapes(cfg, vocab_size), cfg.seed, dtype)
 
 
 # --- the forward pass -----------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=64)
-def causal_mask(n: int) -> np.ndarray:
-    """Lower-triangular n×n: position i sees positions j ≤ i. Shared, so read-only."""
-    mask = np.tril(np.ones((n, n), dtype=bool))
-    mask.flags.writeable = False
-    return mask
 
 
 def forward(tape: Tape, cfg: GptConfig, ids) -> str:

@@ -6,7 +6,6 @@ so one head's scores are (n, m) and all of them (…, h, n, m).
 
 from __future__ import annotations
 
-import functools
 import math
 from dataclasses import dataclass
 
@@ -14,7 +13,14 @@ import numpy as np
 
 from ...config import Config, check_size
 from ...engine.formula import head, prime, sub
-from ...engine.layers import add_norm, attention, feed_forward, maybe_dropout
+from ...engine.layers import (
+    add_norm,
+    attention,
+    causal_mask,
+    feed_forward,
+    init_weights,
+    maybe_dropout,
+)
 from ...engine.tape import Tape
 
 # --- parameters -----------------------------------------------------------------------------
@@ -70,22 +76,8 @@ def init_params(cfg: Config, vocab_size: int, dtype="float64") -> dict[str, np.n
     """Tutorial: every weight and bias uniform in [0, 1). Otherwise Xavier-uniform matrices,
     zero biases. Layer norms start at γ = 1, β = 0. The same config and seed give the same
     numbers."""
-    rng = np.random.default_rng(cfg.seed)
-    params = {}
-    for name, (shape, kind) in param_shapes(cfg, vocab_size).items():
-        if kind == "gamma":
-            value = np.ones(shape)
-        elif kind == "beta":
-            value = np.zeros(shape)
-        elif cfg.init == "uniform":
-            value = rng.random(shape)
-        elif kind == "bias":
-            value = np.zeros(shape)
-        else:
-            limit = math.sqrt(6.0 / (shape[0] + shape[-1]))
-            value = rng.uniform(-limit, limit, shape)
-        params[name] = value.astype(dtype)
-    return params
+    return init_weights(param_shapes(cfg, vocab_size), cfg.seed, dtype,
+                        uniform=cfg.init == "uniform")
 
 
 # --- the forward pass -----------------------------------------------------------------------
@@ -97,14 +89,6 @@ class Masks:
 
     src: np.ndarray | None
     tgt: np.ndarray | None
-
-
-@functools.lru_cache(maxsize=64)
-def causal_mask(n: int) -> np.ndarray:
-    """Lower-triangular n×n: query i sees keys j ≤ i. Shared between calls, so read-only."""
-    mask = np.tril(np.ones((n, n), dtype=bool))
-    mask.flags.writeable = False
-    return mask
 
 
 def make_masks(src_pad: np.ndarray | None, tgt_pad: np.ndarray | None, n_tgt: int) -> Masks:
