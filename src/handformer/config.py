@@ -40,7 +40,7 @@ class Config:
         if self.decoder_heads is None:
             object.__setattr__(self, "decoder_heads", self.heads)
         if self.d_k is None:
-            object.__setattr__(self, "d_k", _per_head(self.d_model, self.heads, "d_k"))
+            object.__setattr__(self, "d_k", per_head(self.d_model, self.heads, "d_k"))
         if self.d_v is None:
             object.__setattr__(self, "d_v", self.d_k)
         _validate(self)
@@ -76,7 +76,7 @@ class Config:
             raise ConfigError(str(err)) from None
 
 
-def _per_head(d_model: int, heads: int, what: str) -> int:
+def per_head(d_model: int, heads: int, what: str) -> int:
     if heads < 1:
         raise ConfigError(f"heads must be at least 1, got {heads}")
     if d_model % heads:

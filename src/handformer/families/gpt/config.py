@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ...config import per_head
 from ...errors import ConfigError
 from ...limits import check, limit
 
@@ -46,14 +47,8 @@ class GptConfig:
     ffn: str = "paper"  # read by engine.layers.feed_forward: two linear layers, always
 
     def __post_init__(self) -> None:
-        if self.heads < 1:
-            raise ConfigError(f"heads must be at least 1, got {self.heads}")
-        if self.d_k is None:
-            if self.d_model % self.heads:
-                fits = [h for h in range(1, self.d_model + 1) if self.d_model % h == 0]
-                raise ConfigError(f"d_model {self.d_model} is not divisible by heads "
-                                  f"{self.heads}; choose heads from {fits[:12]} or give d_k")
-            object.__setattr__(self, "d_k", self.d_model // self.heads)
+        if self.d_k is None:  # d_model / heads, or a message saying which heads would fit
+            object.__setattr__(self, "d_k", per_head(self.d_model, self.heads, "d_k"))
         if self.d_v is None:
             object.__setattr__(self, "d_v", self.d_k)
         if self.final_norm is None:
