@@ -3,7 +3,7 @@ the encoder and the cross-attention, reading one text and predicting each next w
 
 config.py: sizes, presets and the options it takes; ops.py: Eᵀ as a step (tied embeddings);
 model.py: parameters and the forward pass; run.py: options → model → tape → gradients (what the
-pipeline calls); story.py: the narration.
+pipeline calls); story.py and stack.py: the narration (the text and input; the layers).
 """
 
 from __future__ import annotations

@@ -1,0 +1,204 @@
+"""The decoder-only model's stack in its walkthrough: each layer (layer norm, attention,
+residual sum, feed-forward), the final norm, the logits through Eᵀ, and after a backward pass
+the tied table's gradient as the sum of its two uses. Numbers are read off the tape."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...narrate.attention import attention
+from ...narrate.context import Ctx, dims, f3, mark
+from ...narrate.document import Section
+
+
+def d_model(ctx: Ctx) -> int:
+    """The model's width, read off the tape's config."""
+    return int(ctx.cfg["d_model"])
+
+
+def input_tokens(ctx: Ctx) -> list[str]:
+    """The input tokens (<start> and the words): the decoder's input, meta["tgt"]."""
+    return ctx.tokens("tgt")
+
+
+def layer(ctx: Ctx, i: int) -> None:
+    p = f"decoder.{i}"
+    if ctx.cfg["norm"] == "pre":
+        norm(ctx, f"{p}.ln1", "7", i, before="attn")
+        attention(ctx, f"{p}.self_attn", "self", "7", i)
+        residual(ctx, f"{p}.self_attn", "8", i)
+        norm(ctx, f"{p}.ln2", "9", i, before="ffn")
+        feed_forward(ctx, p, "9", i)
+        residual(ctx, f"{p}.ffn", "10", i)
+    else:
+        attention(ctx, f"{p}.self_attn", "self", "7", i)
+        residual(ctx, f"{p}.ln1", "8", i)
+        norm(ctx, f"{p}.ln1", "8", i)
+        feed_forward(ctx, p, "9", i)
+        residual(ctx, f"{p}.ln2", "10", i)
+        norm(ctx, f"{p}.ln2", "10", i)
+
+
+def _where(ctx: Ctx, i: int) -> str:
+    return ctx.t("where.decoder", layer=i + 1)
+
+
+# The pre-norm layer norms are titled by the sublayer they feed.
+PRE_NORM_TITLES = {"attn": "gpt.norm.title.attn", "ffn": "gpt.norm.title.ffn"}
+
+
+def norm(ctx: Ctx, p: str, number: str, i: int, before: str | None = None) -> None:
+    """LN of each row: before a sublayer (pre-norm) or after the residual sum (post-norm)."""
+    tokens, d = input_tokens(ctx), d_model(ctx)
+    step = ctx.tape.index[f"{p}.out"]
+    x_name = step.inputs[0]
+    x, y = ctx.value(x_name), ctx.value(f"{p}.out")
+    mean, std = ctx.extra(f"{p}.out", "mean"), ctx.extra(f"{p}.out", "std")
+    paragraphs = [ctx.t("norm.p1"), ctx.t("norm.eps", eps=f"{float(ctx.cfg['ln_eps']):g}")]
+    paragraphs.append(ctx.t("norm.p2", tok=tokens[0], mu=f3(mean[0]), sd=f3(std[0]),
+                            x=f3(x[0, 0]), y=f3(y[0, 0])))
+    gamma, beta = ctx.value(f"{p}.gamma"), ctx.value(f"{p}.beta")
+    start = np.all(gamma == 1) and np.all(beta == 0)
+    paragraphs.append(ctx.t("norm.gamma_start" if start else "norm.gamma"))
+    if before is not None:
+        paragraphs.append(ctx.t("gpt.norm.pre"))
+    x_sym = "X" if before is not None else "R"
+    stats = np.stack([mean, std], axis=-1)
+    equation = [mark(ctx.mat(x_name, x_sym, x, tokens, dims(d)), cell=(0, 0)), r"\Rightarrow",
+                mark(ctx.mat(f"{p}.out.stats", r"\mu,\ \sqrt{\sigma^2+\varepsilon}", stats,
+                             tokens, ["μ", "√(σ²+ε)"]), rows=(0,)), r"\Rightarrow",
+                mark(ctx.mat(f"{p}.out", rf"\mathrm{{LN}}({x_sym})", y, tokens, dims(d)),
+                     cell=(0, 0))]
+    title = ctx.t(PRE_NORM_TITLES[before], where=_where(ctx, i)) if before else \
+        ctx.t("norm.title", where=_where(ctx, i))
+    ctx.add(Section(f"{p}.out", number, title, paragraphs,
+                    formula=ctx.formula(f"{p}.out", x=x_sym), equation=equation,
+                    steps=[f"{p}.out"]))
+
+
+def residual(ctx: Ctx, p: str, number: str, i: int) -> None:
+    """R = X + Sublayer(…): ``p`` is the sublayer (pre-norm) or the layer norm (post-norm)
+    whose ``.resid`` step is the sum."""
+    tokens, d = input_tokens(ctx), d_model(ctx)
+    step = ctx.tape.index[f"{p}.resid"]
+    x, s, r = (ctx.value(n) for n in (*step.inputs, f"{p}.resid"))
+    s_sym = r"\mathrm{FFN}" if ".ffn" in step.inputs[1] else r"\mathrm{MHA}"
+    paragraphs = [ctx.t("resid.p1", tok=tokens[0], a=f3(x[0, 0]), b=f3(s[0, 0]), c=f3(r[0, 0]))]
+    if ctx.cfg["norm"] == "pre":
+        paragraphs.append(ctx.t("gpt.resid.pre"))
+    equation = [mark(ctx.mat(step.inputs[0], "X", x, tokens, dims(d)), cell=(0, 0)), "+",
+                mark(ctx.mat(step.inputs[1], s_sym, s, tokens, dims(d)), cell=(0, 0)), "=",
+                mark(ctx.mat(f"{p}.resid", "R", r, tokens, dims(d)), cell=(0, 0))]
+    ctx.add(Section(f"{p}.resid", number, ctx.t("resid.title", where=_where(ctx, i)),
+                    paragraphs, formula=ctx.formula(f"{p}.resid", out="R", a="X", b=s_sym),
+                    equation=equation, steps=[f"{p}.resid"]))
+
+
+def feed_forward(ctx: Ctx, p: str, number: str, i: int) -> None:
+    """H = X W₁ + b₁, max(0, H), then H W₂ + b₂: each position alone."""
+    tokens, d, where = input_tokens(ctx), d_model(ctx), _where(ctx, i)
+    f = f"{p}.ffn"
+    pre = ctx.tape.index[f"{f}.pre"]
+    x, h, a, out = (ctx.value(n) for n in (pre.inputs[0], f"{f}.pre", f"{f}.act", f"{f}.out"))
+    w = h.shape[-1]
+    hidden = dims(w, "h")
+    ctx.add(Section(f"{f}.pre", number, ctx.t("ffn.title.pre", where=where),
+                    [ctx.t("ffn.pre", d=d, w=w)], formula=ctx.formula(f"{f}.pre"),
+                    equation=[ctx.mat(pre.inputs[0], "X", x, tokens, dims(d)), r"\cdot",
+                              ctx.param(f"{f}.w_1", "W_1", dims(d), hidden), "+",
+                              ctx.mat(f"{f}.b_1", "b_1", ctx.value(f"{f}.b_1"), cols=hidden,
+                                      kind="vector"),
+                              "=", ctx.mat(f"{f}.pre", "H", h, tokens, hidden)],
+                    steps=[f"{f}.pre"]))
+    ctx.add(Section(f"{f}.act", number, ctx.t("ffn.title.relu", where=where),
+                    [ctx.t("ffn.relu", k=int(np.sum(h < 0)), total=h.size), ctx.t("gpt.ffn.relu")],
+                    formula=ctx.formula(f"{f}.act"),
+                    equation=[ctx.mat(f"{f}.act", r"\max(0, H)", a, tokens, hidden)],
+                    steps=[f"{f}.act"]))
+    ctx.add(Section(f"{f}.out", number, ctx.t("ffn.title.out", where=where),
+                    [ctx.t("ffn.out", d=d, w=w)], formula=ctx.formula(f"{f}.out"),
+                    equation=[ctx.mat(f"{f}.act", "H", a, tokens, hidden), r"\cdot",
+                              ctx.param(f"{f}.w_2", "W_2", hidden, dims(d)), "+",
+                              ctx.mat(f"{f}.b_2", "b_2", ctx.value(f"{f}.b_2"), cols=dims(d),
+                                      kind="vector"),
+                              "=", ctx.mat(f"{f}.out", r"\mathrm{FFN}", out, tokens, dims(d))],
+                    steps=[f"{f}.out"]))
+
+
+def final_norm(ctx: Ctx) -> None:
+    if not ctx.has("decoder.norm.out"):
+        return
+    tokens, d = input_tokens(ctx), d_model(ctx)
+    last = ctx.tape.index["decoder.norm.out"].inputs[0]
+    ctx.add(Section("decoder.norm.out", "10", ctx.t("gpt.final.title"),
+                    [ctx.t("gpt.final.p1")], formula=ctx.formula("decoder.norm.out", x="X"),
+                    equation=[ctx.mat(last, "X", ctx.value(last), tokens, dims(d)),
+                              r"\rightarrow",
+                              ctx.mat("decoder.norm.out", "Y", ctx.value("decoder.norm.out"),
+                                      tokens, dims(d))],
+                    steps=["decoder.norm.out"]))
+
+
+# --- the prediction: step 13 ------------------------------------------------------------------
+
+
+def logits(ctx: Ctx) -> None:
+    """logits = Y W_out, W_out = Eᵀ when tied (a step of its own on the tape)."""
+    step = ctx.tape.index["generator.logits"]
+    y_name, d, tokens = step.inputs[0], d_model(ctx), input_tokens(ctx)
+    z, V = ctx.value("generator.logits"), len(ctx.vocab)
+    paragraphs = [ctx.t("logits.p1", d=d, V=V, n=len(tokens))]
+    w_out = ctx.mat("generator.w", r"W_{out}", ctx.value("generator.w"), dims(d), ctx.vocab)
+    equation = [ctx.mat(y_name, "Y", ctx.value(y_name), tokens, dims(d)), r"\cdot", w_out]
+    steps = ["generator.logits"]
+    if "generator.w" in ctx.tape.index:  # tied: W_out is Eᵀ, computed on the tape
+        paragraphs.append(ctx.t("gpt.logits.tied", d=d, V=V, saved=d * V))
+        steps.insert(0, "generator.w")
+    else:
+        paragraphs.append(ctx.t("gpt.logits.untied", d=d, V=V))
+    targets = (ctx.meta.get("target") or {}).get("ids") or []
+    equation += ["=", mark(ctx.mat("generator.logits", r"\mathrm{logits}", z, tokens, ctx.vocab),
+                           keep_cols=[*np.argmax(z, axis=-1), *targets])]
+    formula = ctx.formula("generator.logits")
+    if "generator.w" in ctx.tape.index:
+        formula = ctx.formula("generator.w") + r",\quad " + formula
+    ctx.add(Section("generator.logits", "13", ctx.t("logits.title"), paragraphs,
+                    formula=formula, equation=equation, steps=steps))
+
+
+# --- after the backward pass: the tied table -----------------------------------------------------
+
+
+TIED_FORMULA = (r"\frac{\partial L}{\partial E_{w}} = \sum_{t:\,\mathrm{ids}_t = w} "
+                r"\frac{\partial L}{\partial X_{tok,t}} + "
+                r"\left(\frac{\partial L}{\partial W_{out}}\right)^\top_{w}")
+
+
+def tied_gradient(ctx: Ctx) -> None:
+    """∂L/∂E as the sum of the lookup's share and the output layer's (∂L/∂W_out)ᵀ, one entry
+    worked out with the three numbers read off the tape."""
+    if "generator.w" not in ctx.tape.index or ctx.grad("embed.weight") is None:
+        return
+    tokens, ids = input_tokens(ctx), [int(i) for i in np.ravel(ctx.value("ids"))]
+    g_e, g_w, g_x = ctx.grad("embed.weight"), ctx.grad("generator.w"), ctx.grad("embed.tok")
+    t = next((k for k, i in enumerate(ids) if k and ids.count(i) == 1), 0)  # a word used once
+    w, j = ids[t], int(np.argmax(np.abs(g_e[ids[t]])))
+    unused = len(ctx.vocab) - len(set(ids))
+    paragraphs = [ctx.t("gpt.tied.p1", n=len(tokens)),
+                  ctx.t("gpt.tied.p2", word=tokens[t], row=w, col=f"d{j}", a=f3(g_x[t, j]),
+                        b=f3(g_w[j, w]), c=f3(g_e[w, j])),
+                  ctx.t("gpt.tied.p3", rest=unused)]
+    d = d_model(ctx)
+    equation = [mark(ctx.mat("grad.embed.tok", r"\partial L/\partial\, X_{tok}", g_x, tokens,
+                             dims(d)), cell=(t, j)), r"\quad",
+                mark(ctx.mat("grad.generator.w.T", r"(\partial L/\partial\, W_{out})^\top",
+                             g_w.T, ctx.vocab, dims(d)), cell=(w, j), keep_rows=(w,)),
+                r"\Rightarrow",
+                mark(ctx.mat("grad.embed.weight.tied", r"\partial L/\partial\, E", g_e, ctx.vocab,
+                             dims(d)), cell=(w, j), keep_rows=(w,))]
+    ctx.add(Section("grad.embed.weight.tied", "15", ctx.t("gpt.tied.title"), paragraphs,
+                    formula=TIED_FORMULA, equation=equation,
+                    steps=["embed.tok", "generator.w"], phase="backward"))
+
+
+# --- the recap ----------------------------------------------------------------------------------
