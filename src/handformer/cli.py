@@ -149,7 +149,7 @@ class _Commands(click.Group):
 
 @contextlib.contextmanager
 def _streams_and_signals():
-    from .files.io import ClosedStdout, stdout_failed
+    from .files.stdout import ClosedStdout, stdout_failed
 
     sys.stdout = ClosedStdout() if sys.stdout is None else sys.stdout
     try:
@@ -186,7 +186,7 @@ def write_output(data: str | bytes, output: str | None, done: str | None = None,
     if output is None:
         if isinstance(data, bytes):
             raise HandformerError("this output is a binary file: give -o FILE")
-        from .files.io import write_stream
+        from .files.stdout import write_stream
 
         write_stream(sys.stdout, data)
         return
