@@ -55,6 +55,18 @@ class GptConfig:
             object.__setattr__(self, "final_norm", self.norm == "pre")
         _validate(self)
 
+    # The sizes limits.check_walk reads of every family (it counts an encoder and a decoder):
+    # one stack, no encoder.
+    @property
+    def decoder_heads(self) -> int:
+        return self.heads
+
+    @property
+    def decoder_layers(self) -> int:
+        return self.layers
+
+    encoder_layers = 0
+
     def to_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 

@@ -72,7 +72,7 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
     """One text through the model, every step on the tape, the loss last."""
     cfg, text = model.config, make_text(model.vocab, prompt, continuation, model.config.max_len)
     n = len(text.input_ids)
-    check_walk(_sized(cfg), 0, n, len(model.vocab))
+    check_walk(cfg, 0, n, len(model.vocab))
     tape = Tape(model.params, record=record)
     tape.meta.update(
         family="gpt", config=cfg.to_dict(), dataset=list(model.dataset), vocab=model.vocab.tokens,
@@ -86,15 +86,6 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
     tape.run("loss", "cross_entropy", [logits], {"targets": targets, "weights": np.ones(n)},
              symbols={"out": "L", "x": r"\mathrm{logits}"})
     return tape
-
-
-def _sized(cfg: GptConfig):
-    """The sizes limits.check_walk reads, for one stack (it counts an encoder and a decoder)."""
-    from types import SimpleNamespace
-
-    return SimpleNamespace(d_model=cfg.d_model, d_ff=cfg.d_ff, heads=cfg.heads,
-                           decoder_heads=cfg.heads, d_k=cfg.d_k, d_v=cfg.d_v,
-                           encoder_layers=0, decoder_layers=cfg.layers)
 
 
 def run_backward(tape: Tape, lr: float) -> None:
