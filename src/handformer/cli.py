@@ -23,6 +23,8 @@ _CONFIG_HELP = {
     "ffn": "feed-forward: 'single' (one linear + ReLU, the tutorial) or 'paper' (two linears)",
     "attn_bias": "biases in the attention projections", "scale_embeddings": "multiply embeddings by √d_model",
     "final_norm": "one more LayerNorm after each stack (as torch.nn.Transformer)",
+    "norm": "'post': LN(x + Sublayer(x)), the paper; 'pre': x + Sublayer(LN(x)), GPT-2",
+    "tie_embeddings": "one table for the embeddings and the output layer (W_out = Eᵀ, §3.4)",
     "init": "initial weights: 'uniform' [0, 1) or 'xavier'", "ln_eps": "layer-norm ε",
     "max_len": "longest sentence the model takes", "dropout": "dropout rate (training only)",
     "label_smoothing": "label smoothing ε of the loss", "seed": "random seed of the initial weights",

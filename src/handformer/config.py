@@ -13,7 +13,9 @@ class Config:
     """Every size and switch of the encoder-decoder Transformer.
 
     ``d_k``/``d_v``/``decoder_heads`` left as None follow the paper: d_model / heads and the
-    encoder's head count.
+    encoder's head count. ``norm``: "post" (LN(x + Sublayer(x)), the paper) or "pre"
+    (x + Sublayer(LN(x)), the Annotated Transformer, GPT-2). ``tie_embeddings``: one table E
+    for the source and target embeddings and the output layer's weights (W_out = Eᵀ, §3.4).
     """
 
     preset: str = "custom"
@@ -29,6 +31,8 @@ class Config:
     attn_bias: bool = True
     scale_embeddings: bool = True
     final_norm: bool = True
+    norm: str = "post"
+    tie_embeddings: bool = False
     init: str = "xavier"
     ln_eps: float = 1e-5
     max_len: int = 64
@@ -110,6 +114,9 @@ def _validate(c: Config) -> None:
         raise ConfigError(
             f"ffn 'single' is one d_model × d_model linear layer, so d_ff must equal d_model "
             f"{c.d_model}, got d_ff {c.d_ff}; leave d_ff out or use ffn 'paper'")
+    if c.norm not in ("post", "pre"):
+        raise ConfigError(f"norm must be 'post' (LN(x + Sublayer(x)), the paper) or 'pre' "
+                          f"(x + Sublayer(LN(x))), got {c.norm!r}")
     if c.init not in ("uniform", "xavier"):
         raise ConfigError(f"init must be 'uniform' or 'xavier', got {c.init!r}")
     if not 0.0 <= c.dropout < 1.0:
@@ -140,8 +147,9 @@ def weight_count(c: Config, vocab_size: int = 0) -> int:
         return 2 * c.d_model * h * c.d_k + 2 * c.d_model * h * c.d_v
 
     ffn = 2 * c.d_model * c.d_ff
+    tables = 1 if c.tie_embeddings else 3  # the source and target embeddings and W_out
     return c.encoder_layers * (attn(c.heads) + ffn) + c.decoder_layers * (
-        2 * attn(c.decoder_heads) + ffn) + 3 * vocab_size * c.d_model
+        2 * attn(c.decoder_heads) + ffn) + tables * vocab_size * c.d_model
 
 
 def check_size(c: Config, vocab_size: int = 0) -> None:

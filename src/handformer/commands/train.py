@@ -52,6 +52,12 @@ def _pairs(source):
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
+@click.option("--family", type=click.Choice(["transformer", "gpt"]), default="transformer",
+              show_default=True, help="transformer: the encoder-decoder on sentence pairs; "
+              "gpt: the decoder-only model on plain text lines (--corpus)")
+@click.option("--corpus", type=click.Path(dir_okay=False), default=None,
+              help="with --family gpt: UTF-8 file, one text per line (default: the tutorial's "
+                   "three lines)")
 @user_errors
 def train(**o):
     """Train the model on sentence pairs; checkpoint to --save (default ./handformer.ckpt).
@@ -61,6 +67,11 @@ def train(**o):
     "when you play the game of thrones"` reads ./handformer.ckpt.
     """
 
+    if o["family"] != "transformer":
+        return _train_family(o)
+    if o.pop("corpus"):
+        raise HandformerError("--corpus is the decoder-only model's plain text (--family gpt); "
+                              "the encoder-decoder trains on sentence pairs: give --pairs FILE")
     if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
         raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
     if o["plot"]:  # refused before training, not after it
@@ -83,6 +94,24 @@ def train(**o):
             if run.engine.rank:  # under torchrun, one process speaks and saves for all
                 return _fit(run, o | {"quiet": True, "save": None}, source, primary=False)
         _fit(run, o, source)
+
+
+def _train_family(o: dict) -> None:
+    """Another family's own training (its registry entry's ``train``), told which options the
+    user gave (the rest are the encoder-decoder's defaults)."""
+    from ..families import registry
+
+    if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
+        raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
+    ctx = click.get_current_context()
+    flags = {p.name: p.opts[0] for p in ctx.command.params}
+    given = {name for name in o
+             if ctx.get_parameter_source(name) not in (None, click.core.ParameterSource.DEFAULT)}
+    o["flags"] = {name: flags.get(name, name) for name in given}
+    family = registry.get(o["family"])
+    if family.train is None:
+        raise HandformerError(f"the {family.name} family has no training by hand")
+    family.train(o, given)
 
 
 def _check_train_outputs(o: dict) -> None:

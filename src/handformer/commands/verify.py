@@ -8,12 +8,16 @@ import click
 
 from ..cli import config_from_options, model_options, user_errors
 from ..cli_checks import Finite
+from ..errors import HandformerError
 
 
 @click.command()
 @model_options
 @click.option("--tol", type=Finite(lo=0.0), default=1e-10, show_default=True,
               help="largest allowed |ours − torch| at any stage")
+@click.option("--family", type=click.Choice(["transformer", "gpt"]), default="transformer",
+              show_default=True, help="transformer: against torch.nn.Transformer; gpt: the "
+              "decoder-only model against one built from torch's layers (every gradient too)")
 @user_errors
 def verify(**options):
     """Build the same model in PyTorch (float64, dropout off) and compare every stage.
@@ -27,6 +31,8 @@ def verify(**options):
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
     tol = options.pop("tol")
+    if options.pop("family") == "gpt":
+        return _verify_gpt(options, tol)
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     corpus, weights = options.pop("corpus"), options.pop("weights")
@@ -38,6 +44,43 @@ def verify(**options):
     report = run_verify(s, src, tgt, tol)
     _print(report, s.config)
     sys.exit(0 if report.passed else 1)
+
+
+def _verify_gpt(options: dict, tol: float) -> None:
+    """The decoder-only model's stages, loss and every gradient against torch, float64."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..families.gpt.run import make_text, prepare
+    from ..interop.torch_ref import import_torch
+    from ..text import TUTORIAL_SRC, TUTORIAL_TGT
+
+    import_torch()
+    src, tgt = options.pop("src"), options.pop("tgt")
+    if options.pop("weights"):
+        raise HandformerError("the gpt family reads no weights file; drop --weights")
+    model = prepare(options)
+    from ..families.gpt.torch_ref import compare
+
+    text = make_text(model.vocab, TUTORIAL_SRC if src is None else src,
+                     TUTORIAL_TGT if tgt is None else tgt, model.config.max_len)
+    rows = compare(model.config, model.params, text.input_ids, text.target_ids)
+    table = Table(title=f"ours vs a GPT from torch's layers, preset {model.config.preset}, "
+                        f"norm {model.config.norm}, float64", title_justify="left")
+    for name, justify in (("stage", "left"), ("shape", "right"), ("max |diff|", "right"),
+                          ("", "center")):
+        table.add_column(name, justify=justify)
+    for name, shape, diff in rows:
+        table.add_row(name, "×".join(map(str, shape)), f"{diff:.1e}",
+                      "[green]ok[/]" if diff <= tol else "[bold red]FAIL[/]")
+    console = Console(highlight=False)
+    console.print(table)
+    worst = max(rows, key=lambda r: r[2])
+    passed = worst[2] <= tol
+    console.print(f"{'[bold green]PASS[/]' if passed else '[bold red]FAIL[/]'}: {len(rows)} "
+                  f"stages and gradients, tolerance {tol:.0e}, largest {worst[2]:.1e} at "
+                  f"{worst[0]}")
+    sys.exit(0 if passed else 1)
 
 
 def _print(report, cfg) -> None:

@@ -3,7 +3,7 @@ attention (and its causal mask), the residual sum with layer norm, the feed-forw
 dropout; and the initial weights of a family's parameter shapes.
 
 ``cfg`` is any family's config with the fields these read: ``d_model``, ``ln_eps``,
-``attn_bias``, ``ffn``, ``dropout``.
+``attn_bias``, ``ffn``, ``dropout``, and for ``sublayer`` ``norm`` ("post" or "pre").
 """
 
 from __future__ import annotations
@@ -71,6 +71,26 @@ def symbol_of(tape: Tape, name: str) -> str:
     """The symbol a step's formula gives its output (Q, S, \\mathrm{MHA}, ...)."""
     step = tape.index[name]
     return (dict(OPS[step.op].symbols) | step.symbols).get("out", "Y")
+
+
+def sublayer(tape: Tape, cfg, p: str, ln: str, part: str, x: str, make) -> str:
+    """One residual sublayer in the config's order. Post-norm (the paper): LN(x + make(x)),
+    the sum ``{p}.{ln}.resid``, the norm ``{p}.{ln}.out``. Pre-norm (GPT-2, the Annotated
+    Transformer): x + make(LN(x)), the norm ``{p}.{ln}.out``, the sum ``{p}.{part}.resid``:
+    the residual stream itself is never normalized."""
+    if cfg.norm != "pre":
+        return add_norm(tape, cfg, p, ln, x, make(x))
+    out = make(norm_step(tape, cfg, f"{p}.{ln}", x))
+    return tape.run(f"{p}.{part}.resid", "add", [x, out],
+                    symbols={"out": "R", "a": "X", "b": symbol_of(tape, out)})
+
+
+def norm_step(tape: Tape, cfg, p: str, x: str) -> str:
+    """LN(x) as a step of its own, ``{p}.out`` (pre-norm: what a sublayer reads)."""
+    extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None
+    return tape.run(f"{p}.out", "layer_norm", [x, f"{p}.gamma", f"{p}.beta"],
+                    {"eps": cfg.ln_eps}, symbols={"out": r"\mathrm{LN}(X)", "x": "X"},
+                    extras=extras)
 
 
 def add_norm(tape: Tape, cfg, p: str, ln: str, x: str, sublayer: str) -> str:

@@ -38,6 +38,8 @@ class Family:
     lang)`` the sections that tell it. ``pretrained``: ``prepare`` reads
     ``options["pretrained"]``, a model folder or a known model's name. ``errata(tape)``: the
     records of the family's errata pass on a tape (where a tutorial it follows went wrong).
+    ``train(options)``: what `handformer train --family NAME` runs, given the command's options
+    (None: the encoder-decoder's training loop, train/loop.py, which only it reads).
     """
 
     name: str
@@ -53,6 +55,7 @@ class Family:
     explain: Callable | None = None
     errata: Callable | None = None
     pretrained: bool = False
+    train: Callable | None = None
 
 
 FAMILIES: dict[str, Family] = {}

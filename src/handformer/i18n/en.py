@@ -422,6 +422,9 @@ TEXT = {
     "gpt.text.p2": "The example is the tutorial's sentence pair read as one text: “{prompt}” "
                    "and then “{rest}”. The encoder-decoder reads the first and writes the "
                    "second; this model reads both, one token after the other.",
+    "gpt.text.trained": "These weights are not random: they come from the checkpoint {path}, "
+                        "trained for {steps} Adam steps on these lines (the mean loss ended at "
+                        "{loss}). Every number below is the trained model's.",
     "gpt.ids.title": "Encoding, and the target: the input shifted by one",
     "gpt.ids.p1": "The model reads <start> and the words, {n} tokens. At every position it "
                   "should predict the token that comes next, so the target is the input "
@@ -438,11 +441,12 @@ TEXT = {
     "gpt.input.title": "The input: embedding + position",
     "gpt.input.p1": "Embedding and positional encoding are added number by number: X "
                     "({n}×{d}) is the only input of the stack; there is no second sentence.",
-    "gpt.norm.title.attn": "Layer norm before the attention ({where})",
-    "gpt.norm.title.ffn": "Layer norm before the feed-forward network ({where})",
-    "gpt.norm.pre": "Pre-norm: the sublayer reads the normalized rows, but the residual sum "
+    "prenorm.title.attn": "Layer norm before the attention ({where})",
+    "prenorm.title.ffn": "Layer norm before the feed-forward network ({where})",
+    "prenorm.title.cross": "Layer norm before the cross-attention ({where})",
+    "prenorm.p1": "Pre-norm: the sublayer reads the normalized rows, but the residual sum "
                     "after it adds the sublayer's output to X itself, not to LN(X).",
-    "gpt.resid.pre": "With pre-norm this sum is not normalized: it is the residual stream, "
+    "prenorm.resid": "With pre-norm this sum is not normalized: it is the residual stream, "
                      "which carries every layer's contribution, added up, to the end.",
     "gpt.ffn.relu": "GPT-2 uses GELU here, a smooth ReLU; ReLU keeps every number easy to check.",
     "gpt.final.title": "Final layer normalization",
@@ -707,6 +711,27 @@ TEXT = {
                    "d_model = {d} numbers, and a vocabulary of {V} tokens.",
     "overview.p2": "The encoder reads “{src}” ({n} tokens) once. The decoder reads “{tgt}” "
                    "({m} tokens) and, at every position, predicts the next word.",
+    "overview.pre_norm": "Pre-norm (--norm pre): each sublayer reads LN(X) and its output is "
+                         "added to X itself, X + Sublayer(LN(X)), instead of the paper's "
+                         "LN(X + Sublayer(X)). The Annotated Transformer and GPT-2 do this (it "
+                         "trains deep stacks more stably); torch.nn.Transformer calls it "
+                         "norm_first=True.",
+    "overview.pre_norm.no_final": "This run has no final layer norm (--no-final-norm), so "
+                                  "nothing normalizes the residual stream before the output "
+                                  "layer: its numbers grow layer by layer. Pre-norm models "
+                                  "end with one more LayerNorm (--final-norm).",
+    "overview.tied": "Tied embeddings (--tie-embeddings, §3.4 of the paper): one table E "
+                     "({V}×{d}) is the source embedding, the target embedding and, "
+                     "transposed, the output layer's weights, W_out = Eᵀ; that is {saved} "
+                     "numbers fewer. Its gradient in the backward pass is the sum of what its "
+                     "three uses send back.",
+    "overview.paper_count": "Parameters: {here} in this run (a vocabulary of {V}). With the "
+                            "paper's shared vocabulary of about {vocab} tokens this "
+                            "configuration has {tied} parameters ({m_tied}M) with tied "
+                            "embeddings and {untied} ({m_untied}M) without. Table 3 gives 65M "
+                            "for the base model; the paper does not say what it counted, and "
+                            "the tied count reaches 65M at a vocabulary of about {at_65m} "
+                            "tokens.",
     "overview.heads": "The tutorial gives the encoder {enc} head and the decoder {dec}, to show "
                       "both cases: one head alone, and several heads side by side joined by "
                       "W^O. The paper uses the same number (8) everywhere.",

@@ -344,6 +344,8 @@ TEXT = {
                    "只有要接着写下去的文本。",
     "gpt.text.p2": "例子是把教程的句对连成一段文本：先是“{prompt}”，再是“{rest}”。编码器-解码器"
                    "读前一句、写后一句；这个模型把两句都读进来，一个词元接一个词元。",
+    "gpt.text.trained": "这些权重不是随机的：它们来自检查点 {path}，在这几行文本上用 Adam 训练了 "
+                        "{steps} 步（平均损失最后是 {loss}）。下面的每个数都是训练后模型的。",
     "gpt.ids.title": "编码，以及目标：输入错开一位",
     "gpt.ids.p1": "模型读入 <start> 和各个词，共 {n} 个词元。在每个位置它都要预测下一个词元，"
                   "所以目标就是输入向左错开一位，最后是 <end>：一段文本一次给出 {n} 道题。",
@@ -356,11 +358,12 @@ TEXT = {
     "gpt.arch.norm": "层归一化 {k}",
     "gpt.input.title": "输入：嵌入 + 位置",
     "gpt.input.p1": "嵌入和位置编码逐个数相加：X（{n}×{d}）是这摞层唯一的输入；没有第二句话。",
-    "gpt.norm.title.attn": "注意力之前的层归一化（{where}）",
-    "gpt.norm.title.ffn": "前馈网络之前的层归一化（{where}）",
-    "gpt.norm.pre": "前置归一化：子层读的是归一化后的行，但之后的残差相加把子层的输出加回到 X 本身，"
+    "prenorm.title.attn": "注意力之前的层归一化（{where}）",
+    "prenorm.title.ffn": "前馈网络之前的层归一化（{where}）",
+    "prenorm.title.cross": "交叉注意力之前的层归一化（{where}）",
+    "prenorm.p1": "前置归一化：子层读的是归一化后的行，但之后的残差相加把子层的输出加回到 X 本身，"
                     "而不是 LN(X)。",
-    "gpt.resid.pre": "在前置归一化里，这个和不再归一化：它就是残差流，把每一层的贡献一路累加到最后。",
+    "prenorm.resid": "在前置归一化里，这个和不再归一化：它就是残差流，把每一层的贡献一路累加到最后。",
     "gpt.ffn.relu": "GPT-2 在这里用 GELU，一种平滑的 ReLU；用 ReLU 是为了让每个数都容易手算核对。",
     "gpt.final.title": "最后的层归一化",
     "gpt.final.p1": "在前置归一化里，残差流到这里还没有归一化过：最后再做一次层归一化（GPT-2 的 "
@@ -588,6 +591,20 @@ TEXT = {
                    "层，每个词是一行 d_model = {d} 个数，词汇表共 {V} 个词元。",
     "overview.p2": "编码器读一次“{src}”（{n} 个词元）。解码器读“{tgt}”（{m} 个词元），"
                    "并在每个位置预测下一个词。",
+    "overview.pre_norm": "前置归一化（--norm pre）：每个子层读的是 LN(X)，它的输出加回到 X 本身，"
+                         "即 X + Sublayer(LN(X))，而不是论文的 LN(X + Sublayer(X))。"
+                         "The Annotated Transformer 和 GPT-2 都这样做（深的堆叠训练起来更稳）；"
+                         "torch.nn.Transformer 里叫 norm_first=True。",
+    "overview.pre_norm.no_final": "这次运行没有最后的层归一化（--no-final-norm），所以在输出层"
+                                  "之前没有任何东西把残差流归一化：它的数一层比一层大。"
+                                  "前置归一化的模型最后都再加一个 LayerNorm（--final-norm）。",
+    "overview.tied": "共享嵌入（--tie-embeddings，论文 §3.4）：一张表 E（{V}×{d}）既是源嵌入，"
+                     "也是目标嵌入，转置后还是输出层的权重 W_out = Eᵀ；这样少了 {saved} 个数。"
+                     "反向传播时它的梯度是三处用法传回来的梯度之和。",
+    "overview.paper_count": "参数：这次运行有 {here} 个（词表 {V} 个词）。用论文的共享词表（约 "
+                            "{vocab} 个词），这个配置共享嵌入时有 {tied} 个参数（{m_tied}M），"
+                            "不共享时有 {untied} 个（{m_untied}M）。论文表 3 给出基础模型 65M；"
+                            "论文没有说明它数了哪些参数，共享嵌入时词表约 {at_65m} 个词才到 65M。",
     "overview.heads": "教程给编码器 {enc} 个头、解码器 {dec} 个头，正好展示两种情形：单个头，"
                       "以及多个头并排、再由 W^O 合并。论文中各处都用同样的头数（8 个）。",
     "overview.map": "下面的结构图就是本教程的顺序：每个方块注明计算它的步骤。--level overview "

@@ -63,7 +63,7 @@ class TorchReference:
         check_expressible(cfg)
         self.torch, self.cfg = torch, cfg
         self.dtype = getattr(torch, dtype)
-        vocab_size = params["src_embed.weight"].shape[0]
+        vocab_size = params["embed.weight" if cfg.tie_embeddings else "src_embed.weight"].shape[0]
         nn = torch.nn
         # The stacks are built on the meta device: no memory and no random init (seconds, not
         # minutes, for `paper`); the real tensors arrive with load_state_dict(assign=True). The
@@ -76,11 +76,14 @@ class TorchReference:
         self.modules = nn.ModuleDict({"src_embed": self.src_embed, "tgt_embed": self.tgt_embed,
                                       "generator": self.generator, "transformer": self.transformer})
         self._load(to_state_dict(params, cfg))
+        if cfg.tie_embeddings:  # one Parameter in three places: autograd adds its three uses
+            self.tgt_embed.weight = self.generator.weight = self.src_embed.weight
 
     def _transformer(self, nn, factory: dict):
         c = self.cfg
         kw = dict(d_model=c.d_model, nhead=c.heads, dim_feedforward=c.d_ff, dropout=0.0,
-                  batch_first=True, layer_norm_eps=c.ln_eps, **factory)
+                  batch_first=True, layer_norm_eps=c.ln_eps, norm_first=c.norm == "pre",
+                  **factory)
         norm = (lambda: nn.LayerNorm(c.d_model, eps=c.ln_eps, **factory)) if c.final_norm else (
             lambda: None)
         enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(**kw), c.encoder_layers,

@@ -30,11 +30,16 @@ _NORMS = {"ln1": "norm1", "ln2": "norm2", "ln3": "norm3"}
 
 
 def to_state_dict(params: dict[str, np.ndarray], cfg: Config) -> dict[str, np.ndarray]:
-    """Our flat parameters under torch names and layouts."""
-    out = {"src_embed.weight": params["src_embed.weight"],
-           "tgt_embed.weight": params["tgt_embed.weight"],
-           "generator.weight": params["generator.w"].T,
-           "generator.bias": params["generator.b"]}
+    """Our flat parameters under torch names and layouts. Tied embeddings are one table under
+    the three names a tied torch model's state_dict lists it by."""
+    if cfg.tie_embeddings:
+        table = params["embed.weight"]
+        out = {"src_embed.weight": table, "tgt_embed.weight": table, "generator.weight": table}
+    else:
+        out = {"src_embed.weight": params["src_embed.weight"],
+               "tgt_embed.weight": params["tgt_embed.weight"],
+               "generator.weight": params["generator.w"].T}
+    out["generator.bias"] = params["generator.b"]
     for side, count in (("encoder", cfg.encoder_layers), ("decoder", cfg.decoder_layers)):
         for i in range(count):
             out |= _layer_to_torch(params, cfg, side, i)
@@ -81,6 +86,11 @@ def from_state_dict(state: dict[str, np.ndarray], cfg: Config, vocab_size: int) 
                 f"tensor {name!r} has shape {tuple(state[name].shape)}, but this model "
                 f"(d_model {cfg.d_model}, heads {cfg.heads}, d_k {cfg.d_k}, d_ff {cfg.d_ff}, "
                 f"vocabulary {vocab_size}) needs {want.shape}")
+    if cfg.tie_embeddings and not all(np.array_equal(state["src_embed.weight"], state[n])
+                                      for n in ("tgt_embed.weight", "generator.weight")):
+        raise WeightsError("the model ties its embeddings (--tie-embeddings), but the file's "
+                           "src_embed.weight, tgt_embed.weight and generator.weight differ; "
+                           "load it without --tie-embeddings")
     return _params_from_torch(state, cfg, vocab_size)
 
 
@@ -105,6 +115,8 @@ def _params_from_torch(state, cfg: Config, vocab_size: int) -> dict[str, np.ndar
 def _lookup(state, cfg: Config, name: str) -> np.ndarray:
     if name in ("src_embed.weight", "tgt_embed.weight"):
         return state[name]
+    if name == "embed.weight":  # tied: the one table, under the first of its torch names
+        return state["src_embed.weight"]
     if name == "generator.w":
         return state["generator.weight"].T
     if name == "generator.b":

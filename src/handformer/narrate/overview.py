@@ -25,8 +25,47 @@ def overview(ctx: Ctx) -> None:
                   ctx.t("overview.map")]
     if enc_h != dec_h:
         paragraphs.insert(2, ctx.t("overview.heads", enc=enc_h, dec=dec_h))
+    paragraphs[2:2] = switches(ctx)
     ctx.add(Section("overview", "", ctx.t("overview.title"), paragraphs, phase="text",
                     level="overview", architecture=architecture(ctx)), numbered=False)
+
+
+def switches(ctx: Ctx) -> list[str]:
+    """What the paper's switches (--norm, --tie-embeddings) change in this run, and for the
+    paper preset its parameter count beside Table 3's."""
+    c, said = ctx.cfg, []
+    if c.get("norm") == "pre":
+        said.append(ctx.t("overview.pre_norm"))
+        if not c.get("final_norm"):
+            said.append(ctx.t("overview.pre_norm.no_final"))
+    if c.get("tie_embeddings"):
+        said.append(ctx.t("overview.tied", V=len(ctx.vocab), d=c.get("d_model"),
+                          saved=f"{2 * len(ctx.vocab) * int(c.get('d_model', 0)):,}"))
+    if c.get("preset") == "paper":
+        said.append(paper_count(ctx))
+    return said
+
+
+# Table 3 of the paper: the base model, a shared source-target vocabulary of about 37,000
+# tokens (byte-pair encoding, WMT 2014 English-German), tied embeddings.
+PAPER_PARAMS, PAPER_VOCAB = 65_000_000, 37_000
+
+
+def paper_count(ctx: Ctx) -> str:
+    """This model's parameter count at the paper's vocabulary, tied and untied, beside 65M."""
+    from ..families.registry import family_of
+
+    family, c = family_of(ctx.tape), dict(ctx.cfg)
+    count = {tie: sum(int(np.prod(shape)) for shape, _ in family.param_shapes(
+        family.config.from_dict(c | {"tie_embeddings": tie}), PAPER_VOCAB).values())
+        for tie in (True, False)}
+    per_word = int(c.get("d_model", 0)) + 1  # tied, a word costs a row of E and a bias of W_out
+    at_65m = (PAPER_PARAMS - (count[True] - PAPER_VOCAB * per_word)) / per_word
+    here = sum(int(np.prod(np.shape(v))) for v in ctx.tape.params.values())
+    return ctx.t("overview.paper_count", tied=f"{count[True]:,}", untied=f"{count[False]:,}",
+                 vocab=f"{PAPER_VOCAB:,}", here=f"{here:,}", V=len(ctx.vocab),
+                 m_tied=f"{count[True] / 1e6:.1f}", m_untied=f"{count[False] / 1e6:.1f}",
+                 at_65m=f"{round(at_65m, -2):,.0f}")
 
 
 def architecture(ctx: Ctx) -> Architecture:
@@ -63,7 +102,20 @@ def architecture(ctx: Ctx) -> Architecture:
     return Architecture(blocks, sizes)
 
 
+def _in_order(ctx: Ctx, parts: list[tuple]) -> list[tuple]:
+    """The sublayers as the config runs them: post-norm, each followed by its add & norm;
+    pre-norm, each preceded by its layer norm."""
+    if ctx.cfg.get("norm") != "pre":
+        return parts
+    ordered = []
+    for sub, norm in zip(parts[::2], parts[1::2], strict=True):
+        key = norm[0]
+        ordered += [(key, ctx.t("gpt.arch.norm", k=key[2:]), "norm", ""), sub]
+    return ordered
+
+
 def _stack(ctx: Ctx, stack: str, layers: int, parts: list[tuple]) -> Block:
+    parts = _in_order(ctx, parts)
     children = [Block(f"{stack}.{i}", ctx.t("arch.layer", i=i + 1), "stack",
                       children=[Block(f"{stack}.{i}.{leaf}", label, kind, detail=detail)
                                 for leaf, label, kind, detail in parts])

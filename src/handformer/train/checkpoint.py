@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 
-from ..config import Config
 from ..errors import CheckpointError, ConfigError  # noqa: F401  (raised here)
 from ..files.io import atomic_write, read_bytes
 from ..interop import tensor_file
@@ -33,7 +32,11 @@ DEFAULT_PATH = "handformer.ckpt"
 
 @dataclass
 class Checkpoint:
-    config: Config
+    """What a checkpoint holds. ``family``: the model family whose config and parameters these
+    are (families/registry.py); a checkpoint saved before families were named is the
+    encoder-decoder's."""
+
+    config: object
     vocab: Vocab
     params: dict[str, np.ndarray]
     optimizer: dict = field(default_factory=dict)  # name, hyper, step
@@ -42,6 +45,7 @@ class Checkpoint:
     rng_state: dict | None = None
     history: list[dict] = field(default_factory=list)
     run: dict = field(default_factory=dict)  # the training options, to resume with the same
+    family: str = "transformer"
 
 
 def digest(tensors: dict[str, np.ndarray]) -> str:
@@ -67,12 +71,15 @@ def save(path, ckpt: Checkpoint) -> None:
         "optimizer": ckpt.optimizer, "epoch": ckpt.epoch, "rng_state": ckpt.rng_state,
         "history": ckpt.history, "run": ckpt.run, "sha256": digest(tensors),
     }
+    if ckpt.family != "transformer":  # the encoder-decoder's checkpoints stay as they were
+        meta["family"] = ckpt.family
     data = st_save(tensors, metadata={"handformer": json.dumps(meta)})
     atomic_write(path, data)
 
 
-def load(path) -> Checkpoint:
-    """Read and check a checkpoint; anything truncated, corrupted or foreign is refused.
+def load(path, family: str | None = "transformer") -> Checkpoint:
+    """Read and check a checkpoint; anything truncated, corrupted or foreign is refused, and so
+    is a checkpoint of another model family than ``family`` (None: any family).
 
     Header first (interop/tensor_file.py): the checksum is taken over the stored bytes, and
     names, shapes and dtypes are checked before any tensor is decoded; bfloat16 and float16
@@ -85,14 +92,19 @@ def load(path) -> Checkpoint:
                               f"checksum saved with them; use an earlier checkpoint")
     try:
         check_meta(meta)
-        config = Config.from_dict(meta["config"])
+        found = _family(meta)
+        config = found.config.from_dict(meta["config"])
         vocab = Vocab(tuple(meta["vocab"]["words"]), tuple(meta["vocab"]["specials"]),
                       meta["vocab"].get("tokenizer", "tutorial"))
     except (SchemaError, ConfigError) as err:
         raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
+    if family is not None and found.name != family:
+        raise CheckpointError(f"{str(path)!r} holds a model of the {found.name} family, not "
+                              f"the {family} family this command runs; walk it with "
+                              f"`handformer walk --family {found.name} --checkpoint FILE`")
     shapes = {k: _Shape(tuple(e["shape"])) for k, e in entries.items()}
     order = _check_shapes(path, {k[6:]: v for k, v in shapes.items() if k.startswith("param.")},
-                          config, len(vocab))
+                          found, config, len(vocab))
     tensor_file.refuse_non_floats(entries, CheckpointError, repr(str(path)))
     try:
         check_optimizer_state(meta.get("optimizer", {}).get("name", "adam"),
@@ -110,7 +122,17 @@ def load(path) -> Checkpoint:
     state = {k[6:]: v for k, v in tensors.items() if k.startswith("optim.")}
     return Checkpoint(config, vocab, params, meta.get("optimizer", {}), state,
                       meta.get("epoch", 0), meta.get("rng_state"), meta.get("history", []),
-                      meta.get("run", {}))
+                      meta.get("run", {}), found.name)
+
+
+def _family(meta: dict):
+    from ..families import registry
+
+    name = meta.get("family", "transformer")
+    if not isinstance(name, str) or name not in registry.names():
+        raise SchemaError(f"its family {str(name)[:40]!r} is not one of "
+                          f"{', '.join(registry.names())}")
+    return registry.get(name)
 
 
 @dataclass(frozen=True)
@@ -178,12 +200,10 @@ def _meta(path: Path, header: dict) -> dict:
     return meta
 
 
-def _check_shapes(path, params, config: Config, vocab_size: int) -> list[str]:
+def _check_shapes(path, params, family, config, vocab_size: int) -> list[str]:
     """The parameters' names in the model's own order (safetensors sorts names; the order
     matters: the global gradient norm sums in it, and resuming must repeat every rounding)."""
-    from ..families.transformer.model import param_shapes
-
-    want = param_shapes(config, vocab_size)
+    want = family.param_shapes(config, vocab_size)
     if set(want) != set(params):
         missing = sorted(set(want) - set(params))[:3]
         raise CheckpointError(f"{str(path)!r} does not fit its own config (missing {missing})")

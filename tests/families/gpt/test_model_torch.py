@@ -1,9 +1,8 @@
-"""The decoder-only model against torch: a GPT of the same architecture built here from torch's
+"""The decoder-only model against torch: a GPT of the same architecture built from torch's
 own parts (nn.TransformerEncoderLayer with a causal mask, norm_first for pre-norm, nn.LayerNorm,
 the logits through the embedding table itself when tied), float64, the same weights. Every
 stage and every gradient agree to 1e-10."""
 
-import math
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ import torch.nn.functional as F
 from handformer.engine.tape import Tape
 from handformer.families.gpt.config import GptConfig
 from handformer.families.gpt.model import forward, init_params
+from handformer.families.gpt.torch_ref import TorchGpt, torch_grad_as_ours
 
 TOL = 1e-10
 IDS = [23, 5, 6, 7, 8, 9, 10, 11, 6, 12, 13, 6, 14]  # <start> when you play … you die
@@ -29,110 +29,6 @@ CONFIGS = {
     "pre-no-final-norm": dict(d_model=4, heads=1, d_ff=8, layers=3, final_norm=False,
                               tie_embeddings=False, seed=3),
 }
-
-
-def positional(n: int, d: int) -> torch.Tensor:
-    """The paper's sinusoids, written out again: PE(pos, 2i) = sin, PE(pos, 2i+1) = cos."""
-    pe = torch.zeros(n, d, dtype=torch.float64)
-    for pos in range(n):
-        for i in range(0, d, 2):
-            angle = pos / 10000 ** (i / d)
-            pe[pos, i], pe[pos, i + 1] = math.sin(angle), math.cos(angle)
-    return pe
-
-
-class TorchGpt(torch.nn.Module):
-    """A GPT from torch's parts, loaded with our parameters."""
-
-    def __init__(self, cfg: GptConfig, params: dict):
-        super().__init__()
-        t = {k: torch.tensor(v, dtype=torch.float64) for k, v in params.items()}
-        self.cfg = cfg
-        self.embed = torch.nn.Parameter(t["embed.weight"].clone())
-        self.layers = torch.nn.ModuleList()
-        for i in range(cfg.layers):
-            p = f"decoder.{i}"
-            layer = torch.nn.TransformerEncoderLayer(
-                cfg.d_model, cfg.heads, cfg.d_ff, dropout=0.0, activation="relu",
-                layer_norm_eps=cfg.ln_eps, batch_first=True, norm_first=cfg.norm == "pre",
-                dtype=torch.float64)
-            with torch.no_grad():
-                attn = layer.self_attn
-                attn.in_proj_weight.copy_(torch.cat([t[f"{p}.self_attn.w_{x}"].T for x in "qkv"]))
-                attn.out_proj.weight.copy_(t[f"{p}.self_attn.w_o"].T)
-                if cfg.attn_bias:
-                    attn.in_proj_bias.copy_(torch.cat([t[f"{p}.self_attn.b_{x}"] for x in "qkv"]))
-                    attn.out_proj.bias.copy_(t[f"{p}.self_attn.b_o"])
-                else:
-                    attn.in_proj_bias.zero_()
-                    attn.out_proj.bias.zero_()
-                layer.linear1.weight.copy_(t[f"{p}.ffn.w_1"].T)
-                layer.linear1.bias.copy_(t[f"{p}.ffn.b_1"])
-                layer.linear2.weight.copy_(t[f"{p}.ffn.w_2"].T)
-                layer.linear2.bias.copy_(t[f"{p}.ffn.b_2"])
-                for ln, norm in (("ln1", layer.norm1), ("ln2", layer.norm2)):
-                    norm.weight.copy_(t[f"{p}.{ln}.gamma"])
-                    norm.bias.copy_(t[f"{p}.{ln}.beta"])
-            self.layers.append(layer)
-        self.final = None
-        if cfg.final_norm:
-            self.final = torch.nn.LayerNorm(cfg.d_model, eps=cfg.ln_eps, dtype=torch.float64)
-            with torch.no_grad():
-                self.final.weight.copy_(t["decoder.norm.gamma"])
-                self.final.bias.copy_(t["decoder.norm.beta"])
-        self.w_out = None if cfg.tie_embeddings else torch.nn.Parameter(t["generator.w"].clone())
-
-    def forward(self, ids: list[int]) -> dict:
-        n = len(ids)
-        stages = {"embed.out": self.embed[torch.tensor(ids)] + positional(n, self.cfg.d_model)}
-        x = stages["embed.out"]
-        causal = torch.nn.Transformer.generate_square_subsequent_mask(n, dtype=torch.float64)
-        for i, layer in enumerate(self.layers):
-            x = layer(x[None], src_mask=causal, is_causal=True)[0]
-            stages[f"decoder.{i}.out"] = x
-        if self.final is not None:
-            x = stages["decoder.norm.out"] = self.final(x)
-        w = self.embed.T if self.w_out is None else self.w_out
-        stages["generator.logits"] = x @ w
-        for value in stages.values():
-            value.retain_grad()
-        return stages
-
-    def named(self) -> dict:
-        """torch's parameters under our names (the attention's packed in_proj split back)."""
-        out = {"embed.weight": self.embed}
-        if self.w_out is not None:
-            out["generator.w"] = self.w_out
-        if self.final is not None:
-            out |= {"decoder.norm.gamma": self.final.weight, "decoder.norm.beta": self.final.bias}
-        for i, layer in enumerate(self.layers):
-            p = f"decoder.{i}"
-            out |= {f"{p}.self_attn.in_proj": layer.self_attn.in_proj_weight,
-                    f"{p}.self_attn.w_o": layer.self_attn.out_proj.weight,
-                    f"{p}.ffn.w_1": layer.linear1.weight, f"{p}.ffn.b_1": layer.linear1.bias,
-                    f"{p}.ffn.w_2": layer.linear2.weight, f"{p}.ffn.b_2": layer.linear2.bias,
-                    f"{p}.ln1.gamma": layer.norm1.weight, f"{p}.ln1.beta": layer.norm1.bias,
-                    f"{p}.ln2.gamma": layer.norm2.weight, f"{p}.ln2.beta": layer.norm2.bias}
-            if self.cfg.attn_bias:
-                out |= {f"{p}.self_attn.in_bias": layer.self_attn.in_proj_bias,
-                        f"{p}.self_attn.b_o": layer.self_attn.out_proj.bias}
-        return out
-
-
-def torch_grad_as_ours(name: str, grads: dict, cfg: GptConfig) -> dict:
-    """Our parameters' gradients read off torch's: transposed where torch stores Wᵀ, the
-    packed in_proj split into W^Q, W^K, W^V."""
-    g = grads[name].numpy()
-    if name.endswith("in_proj"):
-        p = name.rsplit(".", 1)[0]
-        q, k, v = np.split(g, [cfg.heads * cfg.d_k, 2 * cfg.heads * cfg.d_k])
-        return {f"{p}.w_q": q.T, f"{p}.w_k": k.T, f"{p}.w_v": v.T}
-    if name.endswith("in_bias"):
-        p = name.rsplit(".", 1)[0]
-        return dict(zip((f"{p}.b_q", f"{p}.b_k", f"{p}.b_v"), np.split(g, 3), strict=True))
-    if name.endswith(("w_o", "w_1", "w_2")):
-        return {name: g.T}
-    return {name: g}
 
 
 def both(overrides: dict):

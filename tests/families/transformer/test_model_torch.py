@@ -6,7 +6,7 @@ weighted out, optional label smoothing) for every parameter against torch autogr
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from handformer.config import Config
@@ -25,7 +25,8 @@ def configs(draw):
         d_model=heads * d_k, heads=heads, d_ff=draw(st.integers(1, 12)),
         encoder_layers=draw(st.integers(1, 3)), decoder_layers=draw(st.integers(1, 3)),
         final_norm=draw(st.booleans()), scale_embeddings=draw(st.booleans()),
-        ln_eps=draw(st.sampled_from([1e-5, 1e-6])), seed=draw(st.integers(0, 2**16)))
+        ln_eps=draw(st.sampled_from([1e-5, 1e-6])), seed=draw(st.integers(0, 2**16)),
+        norm=draw(st.sampled_from(["post", "pre"])), tie_embeddings=draw(st.booleans()))
 
 
 @st.composite
@@ -56,6 +57,10 @@ def perturbed_params(cfg, seed):
 
 @pytest.mark.slow
 @given(cfg=configs(), batch=batches(), smoothing=st.sampled_from([0.0, 0.1]))
+@example(cfg=Config(d_model=4, heads=2, d_ff=5, encoder_layers=2, decoder_layers=2, norm="pre",
+                    tie_embeddings=True, seed=3),
+         batch=(np.array([1, 2, 3]), np.array([4, 5]), None, None, np.array([5, 6])),
+         smoothing=0.0)
 @settings(max_examples=25)  # ~1 s each; the budget is small on purpose
 def test_random_configs_match_torch_forward_and_gradients(cfg, batch, smoothing):
     assert torch_unsupported(cfg) == []
@@ -153,3 +158,36 @@ def test_unequal_widths_without_bias_padded_batch_by_finite_differences():
     tgt_pad = np.array([[False] * 3, [False, True, True]])
     check_finite_differences(params, cfg, src, tgt, rng.integers(0, VOCAB, (2, 3)),
                              (~tgt_pad).astype(float), 0.1, src_pad, tgt_pad)
+
+
+@pytest.mark.parametrize("norm, tied", [("pre", False), ("pre", True), ("post", True)])
+def test_the_tutorial_preset_with_the_papers_switches_by_finite_differences(norm, tied):
+    """--norm pre and --tie-embeddings on the tutorial's sizes (d_k 4 with d_model 6, 1 and 2
+    heads), which torch.nn.Transformer cannot build."""
+    from handformer.config import preset
+
+    cfg = preset("tutorial", norm=norm, tie_embeddings=tied)
+    assert torch_unsupported(cfg)
+    params = perturbed_params(cfg, 11)
+    assert ("embed.weight" in params) == tied and ("generator.w" in params) != tied
+    rng = np.random.default_rng(11)
+    src, tgt = rng.integers(0, VOCAB, 5), rng.integers(0, VOCAB, 4)
+    check_finite_differences(params, cfg, src, tgt, rng.integers(0, VOCAB, 4), np.ones(4), 0.0)
+
+
+def test_a_tied_table_gets_the_sum_of_its_three_uses():
+    """∂L/∂E with tying = ∂L/∂E_src + ∂L/∂E_tgt + (∂L/∂W_out)ᵀ of the untied model holding E
+    in all three places (the same numbers, computed apart)."""
+    tied = Config(d_model=4, heads=2, d_ff=5, tie_embeddings=True, seed=2)
+    params = perturbed_params(tied, 2)
+    table = params["embed.weight"]
+    untied = {k: v for k, v in params.items() if k != "embed.weight"} | {
+        "src_embed.weight": table.copy(), "tgt_embed.weight": table.copy(),
+        "generator.w": table.T.copy()}
+    src, tgt, targets = np.array([1, 2, 3]), np.array([4, 1]), np.array([1, 6])
+    g_tied = loss_of(params, tied, src, tgt, targets, np.ones(2), 0.0).backward("loss")
+    g = loss_of(untied, Config(d_model=4, heads=2, d_ff=5, seed=2), src, tgt, targets,
+                np.ones(2), 0.0).backward("loss")
+    np.testing.assert_allclose(
+        g_tied["embed.weight"],
+        g["src_embed.weight"] + g["tgt_embed.weight"] + g["generator.w"].T, rtol=0, atol=1e-14)

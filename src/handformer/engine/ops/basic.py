@@ -237,4 +237,19 @@ def at_targets(x: np.ndarray, targets) -> np.ndarray:
     return x.reshape(-1, x.shape[-1])[rows, cols].reshape(np.shape(targets))
 
 
+def transpose_forward(x):
+    return x.T, None
+
+
+# The embedding table transposed into the output layer's weights, W_out = Eᵀ (tied embeddings,
+# §3.4 of the paper, GPT-2's lm_head): its own step, so the two uses of E stay visible; E's
+# gradient is the lookup's plus this step's (∂L/∂W_out)ᵀ, added like any value read twice.
+@op("transpose", transpose_forward,
+    r"$out = $x^\top",
+    r"\dL{$x} = \left(\dL{$out}\right)^\top",
+    out="W", x="E")
+def transpose(g, out, args, cache, attrs):
+    return (g.T,)
+
+
 # The attention operations live in their own module; importing it registers them.

@@ -1,7 +1,7 @@
 """A decoder-only Transformer (GPT-style), as a family: the encoder-decoder's decoder without
 the encoder and the cross-attention, reading one text and predicting each next word.
 
-config.py: sizes, presets and the options it takes; ops.py: Eᵀ as a step (tied embeddings);
+config.py: sizes, presets and the options it takes;
 model.py: parameters and the forward pass; run.py: options → model → tape → gradients (what the
 pipeline calls); story.py and stack.py: the narration (the text and input; the layers).
 """
@@ -20,6 +20,14 @@ def narrators(tape) -> list:
     return story(tape)
 
 
+def train_command(options: dict, given: set[str]) -> None:
+    """`handformer train --family gpt` (commands.py), imported when it runs."""
+    from .commands import train
+
+    train(options, given)
+
+
 FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, narrators,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
-                         notes=run.notes))
+                         notes=run.notes, train=train_command))
+

@@ -1,24 +1,38 @@
-"""`handformer generate`: the decoder-only model trained on the tutorial's three lines (a few
-seconds, the same every run), then continuing a prompt one token at a time."""
+"""`handformer generate` and `handformer train --family gpt`: the decoder-only model trained on
+its texts (the tutorial's three lines unless --corpus; a few seconds, the same every run),
+saved as a checkpoint, and continuing a prompt one token at a time."""
 
 from __future__ import annotations
 
 import math
+import os
 
 import click
 import numpy as np
 
-from ...cli import user_errors
+from ...cli import check_outputs, user_errors
 from ...cli_checks import Finite
 from ...errors import HandformerError
+
+DEFAULT_CKPT = "handformer.gpt.ckpt"
+DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
+# What `train --family gpt` reads of the train command's options; any other given is refused.
+TRAIN_TAKES = {"epochs", "lr", "save", "corpus", "tokenizer", "quiet", "lang", "plot", "family",
+               "preset", "d_model", "heads", "d_k", "d_v", "d_ff", "layers", "norm",
+               "final_norm", "tie_embeddings", "attn_bias", "ln_eps", "max_len", "dropout",
+               "seed"}
 
 
 @click.command()
 @click.argument("prompt")
-@click.option("--train-steps", type=click.IntRange(0, 100_000), default=400, show_default=True,
-              help="Adam steps on the dataset's lines before generating (0: untrained)")
-@click.option("--lr", type=Finite(lo=0.0), default=0.02, show_default=True,
-              help="Adam's learning rate")
+@click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
+              help=f"a model `handformer train --family gpt` saved  [default: ./{DEFAULT_CKPT} "
+                   "when it exists, else a model trained here first]")
+@click.option("--train-steps", type=click.IntRange(0, 100_000), default=None,
+              help=f"without a checkpoint: Adam steps on the dataset's lines before generating "
+                   f"(0: untrained)  [default: {DEFAULT_STEPS}]")
+@click.option("--lr", type=Finite(lo=0.0), default=None,
+              help=f"without a checkpoint: Adam's learning rate  [default: {DEFAULT_LR}]")
 @click.option("--temperature", type=Finite(lo=0.0), default=0.0, show_default=True,
               help="0: greedy (the most likely token); above 0: sample p^(1/T)")
 @click.option("--top-k", type=click.IntRange(1, None), default=None,
@@ -28,26 +42,96 @@ from ...errors import HandformerError
 @click.option("--max-new", type=click.IntRange(1, 1000), default=20, show_default=True,
               help="most tokens to add")
 @click.option("--corpus", type=click.Path(dir_okay=False), default=None,
-              help="UTF-8 file, one text per line (default: the tutorial's three lines)")
+              help="without a checkpoint: UTF-8 file, one text per line (default: the "
+                   "tutorial's three lines)")
 @user_errors
-def generate(prompt, train_steps, lr, temperature, top_k, seed, max_new, corpus):
+def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_new, corpus):
     """Continue PROMPT with the decoder-only (GPT-style) model of `walk --family gpt`."""
-    from .run import prepare
-    from .train import fit
     from .train import generate as continue_text
 
-    model = prepare({"seed": seed, "corpus": corpus})
-    model.vocab.encode(prompt, "prompt")  # an unknown word is refused before any training
-    with np.errstate(over="ignore", invalid="ignore"):  # a diverging run: one line below
-        history = fit(model, train_steps, lr) if train_steps else []
-    if history and not math.isfinite(history[-1]):
-        raise HandformerError(f"training diverged: the loss is {history[-1]} after "
-                              f"{train_steps} Adam steps; the learning rate {lr:g} is too high")
-    if history:
-        click.echo(f"trained {train_steps} Adam steps on {len(model.dataset)} lines: loss "
-                   f"{history[0]:.3f} → {history[-1]:.3f}", err=True)
+    model = _model(checkpoint, train_steps, lr, seed, corpus)
+    model.vocab.encode(prompt, "prompt")  # an unknown word is refused by name
     out = continue_text(model, prompt, max_new, temperature, top_k, seed)
     click.echo(" ".join(out.tokens))
+
+
+def _model(checkpoint, train_steps, lr, seed, corpus):
+    """The checkpoint's model (given, or ./handformer.gpt.ckpt), or one trained here."""
+    if checkpoint is None and train_steps is None and lr is None and corpus is None \
+            and os.path.isfile(DEFAULT_CKPT):
+        checkpoint = DEFAULT_CKPT
+        click.echo(f"using {DEFAULT_CKPT} (give --train-steps to train a fresh model here)",
+                   err=True)
+    if checkpoint is not None:
+        given = [f for f, v in (("--train-steps", train_steps), ("--lr", lr),
+                                ("--corpus", corpus)) if v is not None]
+        if given:
+            raise HandformerError(f"--checkpoint is a trained model; {given[0]} trains a new "
+                                  f"one: give one or the other")
+        from .saved import load
+
+        return load(checkpoint)
+    from .run import prepare
+
+    model = prepare({"seed": seed, "corpus": corpus})
+    steps = DEFAULT_STEPS if train_steps is None else train_steps
+    _fit(model, steps, DEFAULT_LR if lr is None else lr, quiet=True)
+    return model
+
+
+def _fit(model, steps: int, lr: float, quiet: bool) -> list[float]:
+    """Adam on the model's texts, a line every tenth of the way unless ``quiet``; a diverging
+    run is one error line."""
+    from .train import fit
+
+    every = max(1, steps // 10)
+
+    def progress(step: int, loss: float) -> None:
+        if not quiet and ((step + 1) % every == 0 or step + 1 == steps):
+            click.echo(f"step {step + 1:>{len(str(steps))}}/{steps}  loss {loss:.4f}", err=True)
+
+    with np.errstate(over="ignore", invalid="ignore"):  # a diverging run: one line below
+        history = fit(model, steps, lr, progress) if steps else []
+    if history and not math.isfinite(history[-1]):
+        raise HandformerError(f"training diverged: the loss is {history[-1]} after "
+                              f"{steps} Adam steps; the learning rate {lr:g} is too high")
+    if history:
+        click.echo(f"trained {steps} Adam steps on {len(model.dataset)} lines: loss "
+                   f"{history[0]:.3f} → {history[-1]:.3f}", err=True)
+    return history
+
+
+def train(options: dict, given: set[str]) -> None:
+    """`handformer train --family gpt`: Adam on the texts, then the checkpoint (and the
+    curve) written; the options of the encoder-decoder's training are refused by name."""
+    from .run import prepare
+    from .saved import save
+
+    refused = sorted(given - TRAIN_TAKES)
+    if refused:
+        flag = options.get("flags", {}).get(refused[0], "--" + refused[0].replace("_", "-"))
+        raise HandformerError(f"train --family gpt does not take {flag} (it trains the decoder-only model on --corpus lines with Adam: "
+                              f"--epochs steps at --lr)")
+    path = options["save"] or DEFAULT_CKPT
+    check_outputs({"--save": path, "--plot": options["plot"]},
+                  {"--corpus file": options["corpus"]})
+    config = {k: options.get(k) for k in TRAIN_TAKES - {"epochs", "lr", "save", "quiet", "lang",
+                                                       "plot", "family"}}
+    model = prepare(config)
+    steps = DEFAULT_STEPS if options["epochs"] is None else options["epochs"]
+    if steps < 1:
+        raise HandformerError(f"--epochs must be at least 1, got {steps}")
+    lr = DEFAULT_LR if options["lr"] is None else options["lr"]
+    history = _fit(model, steps, lr, options["quiet"])
+    save(path, model, history, lr)
+    click.echo(f"wrote {path}; continue a text with: handformer generate --checkpoint {path} "
+               f"\"when you play the game of thrones\"", err=True)
+    if options["plot"]:
+        from ...cli import write_output
+        from ...render.figure import loss_curve, plot_format
+
+        write_output(loss_curve([{"loss": x} for x in history], plot_format(options["plot"]),
+                                options["lang"]), options["plot"])
 
 
 COMMANDS = [generate]

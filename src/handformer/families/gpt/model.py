@@ -16,16 +16,14 @@ import numpy as np
 
 from ...engine.formula import head, sub
 from ...engine.layers import (
-    add_norm,
     attention,
     causal_mask,
     feed_forward,
     init_weights,
     maybe_dropout,
-    row_stats,
+    sublayer,
 )
 from ...engine.tape import Tape
-from . import ops  # noqa: F401  (registers "transpose")
 from .config import GptConfig, check_size
 
 # --- parameters -----------------------------------------------------------------------------
@@ -74,7 +72,6 @@ def forward(tape: Tape, cfg: GptConfig, ids) -> str:
     x = embed(tape, cfg, tape.constant("ids", ids))
     allowed = causal_mask(ids.shape[-1])
     for i in range(cfg.layers):
-        layer = pre_norm_layer if cfg.norm == "pre" else post_norm_layer
         x = layer(tape, cfg, f"decoder.{i}", x, allowed)
         x = tape.run(f"decoder.{i}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
     if cfg.final_norm:
@@ -92,30 +89,14 @@ def embed(tape: Tape, cfg: GptConfig, ids: str) -> str:
     return maybe_dropout(tape, cfg, "embed.dropout", out)
 
 
-def pre_norm_layer(tape: Tape, cfg: GptConfig, p: str, x: str, allowed) -> str:
-    """X + MHA(LN₁(X)), then that + FFN(LN₂(·)): the residual stream is never normalized."""
-    h = _norm_step(tape, cfg, f"{p}.ln1", x)
-    a = attention(tape, cfg, f"{p}.self_attn", h, h, cfg.heads, allowed)
-    x = tape.run(f"{p}.self_attn.resid", "add", [x, a],
-                 symbols={"out": "R", "a": "X", "b": r"\mathrm{MHA}"})
-    h = _norm_step(tape, cfg, f"{p}.ln2", x)
-    f = feed_forward(tape, cfg, f"{p}.ffn", h)
-    return tape.run(f"{p}.ffn.resid", "add", [x, f],
-                    symbols={"out": "R", "a": "X", "b": r"\mathrm{FFN}"})
-
-
-def post_norm_layer(tape: Tape, cfg: GptConfig, p: str, x: str, allowed) -> str:
-    """LN₁(X + MHA(X)), then LN₂(· + FFN(·)): the paper's order."""
-    a = attention(tape, cfg, f"{p}.self_attn", x, x, cfg.heads, allowed)
-    x = add_norm(tape, cfg, p, "ln1", x, a)
-    return add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, cfg, f"{p}.ffn", x))
-
-
-def _norm_step(tape: Tape, cfg: GptConfig, p: str, x: str) -> str:
-    extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None
-    return tape.run(f"{p}.out", "layer_norm", [x, f"{p}.gamma", f"{p}.beta"],
-                    {"eps": cfg.ln_eps}, symbols={"out": r"\mathrm{LN}(X)", "x": "X"},
-                    extras=extras)
+def layer(tape: Tape, cfg: GptConfig, p: str, x: str, allowed) -> str:
+    """Masked self-attention, then the feed-forward network, each a residual sublayer: pre-norm
+    X + Sublayer(LN(X)) (the residual stream never normalized), or post-norm LN(X + Sublayer(X))
+    (the paper's order)."""
+    x = sublayer(tape, cfg, p, "ln1", "self_attn", x,
+                 lambda h: attention(tape, cfg, f"{p}.self_attn", h, h, cfg.heads, allowed))
+    return sublayer(tape, cfg, p, "ln2", "ffn", x,
+                    lambda h: feed_forward(tape, cfg, f"{p}.ffn", h))
 
 
 def generator(tape: Tape, cfg: GptConfig, y: str, probs: bool = True) -> str:

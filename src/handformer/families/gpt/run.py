@@ -80,12 +80,22 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
         tgt={"tokens": text.input_tokens, "ids": text.input_ids},
         target={"tokens": text.target_tokens, "ids": text.target_ids})
     if model.trained:
-        tape.meta["trained"] = dict(model.trained)
+        tape.meta["trained"] = dict(model.trained) | {
+            "untrained_p_target": _untrained_probs(model, text)}
     logits = forward(tape, cfg, text.input_ids)
     targets = np.asarray(text.target_ids)
     tape.run("loss", "cross_entropy", [logits], {"targets": targets, "weights": np.ones(n)},
              symbols={"out": "L", "x": r"\mathrm{logits}"})
     return tape
+
+
+def _untrained_probs(model: Model, text: Text) -> list[float]:
+    """p(target) at each position under the initial weights of the same config and seed:
+    what the untrained walk shows, for a before/after comparison."""
+    tape = Tape(init_params(model.config, len(model.vocab)), record=False)
+    forward(tape, model.config, text.input_ids)
+    p = tape["generator.probs"]
+    return [float(p[t, i]) for t, i in enumerate(text.target_ids)]
 
 
 def run_backward(tape: Tape, lr: float) -> None:
@@ -111,11 +121,28 @@ def prepare(options: dict) -> Model:
     continuation), ``backward`` and ``lr`` are read by ``walk`` and ``backward``."""
     options = {k: v for k, v in options.items()
                if k not in ("src", "tgt", "lr", "backward", "family")}
-    if options.pop("checkpoint", None):
-        raise HandformerError("the gpt family reads no checkpoint yet; drop --checkpoint")
+    checkpoint = options.pop("checkpoint", None)
+    if checkpoint:
+        return from_checkpoint(checkpoint, options)
     corpus, tokenizer = options.pop("corpus", None), options.pop("tokenizer", None)
     dataset = read_corpus(corpus) if corpus else None
     return build(from_options(options), dataset, tokenizer or "tutorial")
+
+
+def from_checkpoint(path: str, options: dict) -> Model:
+    """A model `handformer train --family gpt` saved: its config, vocabulary, texts and
+    weights; sizes given beside it are refused (they are the checkpoint's)."""
+    from .saved import load
+
+    given = sorted(k for k, v in options.items() if v is not None and v is not False
+                   and k not in ("corpus", "tokenizer", "preset"))
+    given += [k for k in ("corpus", "tokenizer", "preset") if options.get(k)]
+    if given:
+        raise HandformerError(f"--checkpoint brings its own sizes, vocabulary and texts; drop "
+                              f"--{given[0].replace('_', '-')}")
+    model = load(path)
+    model.params = {k: np.asarray(v, dtype=np.float64) for k, v in model.params.items()}
+    return model
 
 
 def walk(model: Model, options: dict) -> Tape:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...narrate import prenorm
 from ...narrate.attention import attention
 from ...narrate.context import Ctx, dims, f3, mark
 from ...narrate.document import Section
@@ -43,55 +44,12 @@ def _where(ctx: Ctx, i: int) -> str:
     return ctx.t("where.decoder", layer=i + 1)
 
 
-# The pre-norm layer norms are titled by the sublayer they feed.
-PRE_NORM_TITLES = {"attn": "gpt.norm.title.attn", "ffn": "gpt.norm.title.ffn"}
-
-
 def norm(ctx: Ctx, p: str, number: str, i: int, before: str | None = None) -> None:
-    """LN of each row: before a sublayer (pre-norm) or after the residual sum (post-norm)."""
-    tokens, d = input_tokens(ctx), d_model(ctx)
-    step = ctx.tape.index[f"{p}.out"]
-    x_name = step.inputs[0]
-    x, y = ctx.value(x_name), ctx.value(f"{p}.out")
-    mean, std = ctx.extra(f"{p}.out", "mean"), ctx.extra(f"{p}.out", "std")
-    paragraphs = [ctx.t("norm.p1"), ctx.t("norm.eps", eps=f"{float(ctx.cfg['ln_eps']):g}")]
-    paragraphs.append(ctx.t("norm.p2", tok=tokens[0], mu=f3(mean[0]), sd=f3(std[0]),
-                            x=f3(x[0, 0]), y=f3(y[0, 0])))
-    gamma, beta = ctx.value(f"{p}.gamma"), ctx.value(f"{p}.beta")
-    start = np.all(gamma == 1) and np.all(beta == 0)
-    paragraphs.append(ctx.t("norm.gamma_start" if start else "norm.gamma"))
-    if before is not None:
-        paragraphs.append(ctx.t("gpt.norm.pre"))
-    x_sym = "X" if before is not None else "R"
-    stats = np.stack([mean, std], axis=-1)
-    equation = [mark(ctx.mat(x_name, x_sym, x, tokens, dims(d)), cell=(0, 0)), r"\Rightarrow",
-                mark(ctx.mat(f"{p}.out.stats", r"\mu,\ \sqrt{\sigma^2+\varepsilon}", stats,
-                             tokens, ["μ", "√(σ²+ε)"]), rows=(0,)), r"\Rightarrow",
-                mark(ctx.mat(f"{p}.out", rf"\mathrm{{LN}}({x_sym})", y, tokens, dims(d)),
-                     cell=(0, 0))]
-    title = ctx.t(PRE_NORM_TITLES[before], where=_where(ctx, i)) if before else \
-        ctx.t("norm.title", where=_where(ctx, i))
-    ctx.add(Section(f"{p}.out", number, title, paragraphs,
-                    formula=ctx.formula(f"{p}.out", x=x_sym), equation=equation,
-                    steps=[f"{p}.out"]))
+    prenorm.norm(ctx, p, number, input_tokens(ctx), _where(ctx, i), before)
 
 
 def residual(ctx: Ctx, p: str, number: str, i: int) -> None:
-    """R = X + Sublayer(…): ``p`` is the sublayer (pre-norm) or the layer norm (post-norm)
-    whose ``.resid`` step is the sum."""
-    tokens, d = input_tokens(ctx), d_model(ctx)
-    step = ctx.tape.index[f"{p}.resid"]
-    x, s, r = (ctx.value(n) for n in (*step.inputs, f"{p}.resid"))
-    s_sym = r"\mathrm{FFN}" if ".ffn" in step.inputs[1] else r"\mathrm{MHA}"
-    paragraphs = [ctx.t("resid.p1", tok=tokens[0], a=f3(x[0, 0]), b=f3(s[0, 0]), c=f3(r[0, 0]))]
-    if ctx.cfg["norm"] == "pre":
-        paragraphs.append(ctx.t("gpt.resid.pre"))
-    equation = [mark(ctx.mat(step.inputs[0], "X", x, tokens, dims(d)), cell=(0, 0)), "+",
-                mark(ctx.mat(step.inputs[1], s_sym, s, tokens, dims(d)), cell=(0, 0)), "=",
-                mark(ctx.mat(f"{p}.resid", "R", r, tokens, dims(d)), cell=(0, 0))]
-    ctx.add(Section(f"{p}.resid", number, ctx.t("resid.title", where=_where(ctx, i)),
-                    paragraphs, formula=ctx.formula(f"{p}.resid", out="R", a="X", b=s_sym),
-                    equation=equation, steps=[f"{p}.resid"]))
+    prenorm.residual(ctx, p, number, input_tokens(ctx), _where(ctx, i))
 
 
 def feed_forward(ctx: Ctx, p: str, number: str, i: int) -> None:

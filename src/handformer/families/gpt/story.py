@@ -91,6 +91,12 @@ def text(ctx: Ctx) -> None:
                                                           for i, s in enumerate(data[:30]))]
     paragraphs.append(ctx.t("gpt.text.p2", prompt=" ".join(prompt),
                             rest=" ".join(words[len(prompt):])))
+    trained = ctx.meta.get("trained")
+    if trained:
+        loss = trained.get("loss")
+        paragraphs.append(ctx.t("gpt.text.trained", path=trained["checkpoint"],
+                                steps=trained["epochs"],
+                                loss="?" if loss is None else f"{loss:.3f}"))
     ctx.add(Section("dataset", "1", ctx.t("gpt.text.title"), paragraphs, phase="text"))
 
 

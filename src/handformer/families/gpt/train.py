@@ -25,8 +25,9 @@ def texts_ids(model: Model) -> list[list[int]]:
     return [[start, *model.vocab.encode(line, "line"), end] for line in model.dataset]
 
 
-def loss_and_grads(params: dict, model: Model, ids: list[int]) -> tuple[float, dict]:
-    tape = Tape(params, record=False)
+def loss_and_grads(params: dict, model: Model, ids: list[int], rng=None) -> tuple[float, dict]:
+    """One text's next-token loss and its gradients (dropout on when ``rng`` is given)."""
+    tape = Tape(params, record=False, dropout_rng=rng)
     logits = forward(tape, model.config, ids[:-1])
     tape.run("loss", "cross_entropy", [logits], {"targets": np.asarray(ids[1:]),
                                                  "weights": np.ones(len(ids) - 1)})
@@ -34,21 +35,24 @@ def loss_and_grads(params: dict, model: Model, ids: list[int]) -> tuple[float, d
     return float(tape["loss"]), {n: grads[n] for n in params if n in grads}
 
 
-def fit(model: Model, steps: int = 300, lr: float = 0.01) -> list[float]:
+def fit(model: Model, steps: int = 300, lr: float = 0.01, on_step=None) -> list[float]:
     """``steps`` Adam steps on the mean loss of the texts; the model's parameters are updated
-    in place. Returns the loss before each step."""
+    in place. Returns the loss before each step; ``on_step(i, loss)`` is told each one."""
     from ...train.optim import Adam
 
     texts, optimizer, history = texts_ids(model), Adam(model.params, lr), []
-    for _ in range(steps):
+    rng = np.random.default_rng(model.config.seed) if model.config.dropout else None
+    for step in range(steps):
         total, summed = 0.0, {}
         for ids in texts:
-            loss, grads = loss_and_grads(model.params, model, ids)
+            loss, grads = loss_and_grads(model.params, model, ids, rng)
             total += loss / len(texts)
             for name, g in grads.items():
                 summed[name] = summed.get(name, 0.0) + g / len(texts)
         history.append(total)
         optimizer.step(summed)
+        if on_step is not None:
+            on_step(step, total)
     return history
 
 

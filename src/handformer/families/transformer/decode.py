@@ -69,7 +69,7 @@ def decoder_step(params, cfg: Config, memory: np.ndarray, memory_name: str, pref
     tape.constant(memory_name, np.broadcast_to(memory, (len(ids), *memory.shape)))
     masks = Masks(None, causal_mask(ids.shape[-1]))
     y = decoder(tape, cfg, tape.constant("tgt.ids", ids), memory_name, masks)
-    generator(tape, y)
+    generator(tape, y, tied=cfg.tie_embeddings)
     return tape, tape["generator.probs"][:, -1, :]
 
 

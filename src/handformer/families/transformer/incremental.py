@@ -21,10 +21,10 @@ import math
 import numpy as np
 
 from ...config import Config
-from ...engine.layers import add_norm, feed_forward, head_views, project
+from ...engine.layers import feed_forward, head_views, project, sublayer
 from ...engine.ops import OPS
 from ...engine.tape import Tape
-from .model import final_norm, generator
+from .model import final_norm, generator, table_of
 
 
 class KVCache:
@@ -58,15 +58,16 @@ class KVCache:
         y = _embed_at(tape, cfg, ids, t)
         for i in range(cfg.decoder_layers):
             p = f"decoder.{i}"
-            a = self._self_attention(tape, f"{p}.self_attn", y, i)
-            y = add_norm(tape, cfg, p, "ln1", y, a)
+            y = sublayer(tape, cfg, p, "ln1", "self_attn", y,
+                         lambda h, p=p, i=i: self._self_attention(tape, f"{p}.self_attn", h, i))
             k, v = (tape.constant(f"{p}.cross_attn.{w}", kv)
                     for w, kv in zip("kv", self.cross_kv[i], strict=True))
-            c = _attend(tape, cfg, f"{p}.cross_attn", y, k, v, self.src_mask)
-            y = add_norm(tape, cfg, p, "ln2", y, c)
-            y = add_norm(tape, cfg, p, "ln3", y, feed_forward(tape, cfg, f"{p}.ffn", y))
+            y = sublayer(tape, cfg, p, "ln2", "cross_attn", y, lambda h, p=p, k=k, v=v: _attend(
+                tape, cfg, f"{p}.cross_attn", h, k, v, self.src_mask))
+            y = sublayer(tape, cfg, p, "ln3", "ffn", y,
+                         lambda h, p=p: feed_forward(tape, cfg, f"{p}.ffn", h))
         y = final_norm(tape, cfg, "decoder", y, "Y")
-        generator(tape, y)
+        generator(tape, y, tied=cfg.tie_embeddings)
         self.length += 1
         return tape, tape["generator.probs"][:, -1, :]
 
@@ -114,7 +115,7 @@ def _attend(tape: Tape, cfg: Config, p: str, x: str, k: str, v: str, allowed) ->
 
 def _embed_at(tape: Tape, cfg: Config, ids: str, position: int) -> str:
     """Token embedding (× √d_model) plus the positional encoding of row ``position`` only."""
-    x = tape.run("tgt_embed.tok", "embed", [ids, "tgt_embed.weight"])
+    x = tape.run("tgt_embed.tok", "embed", [ids, table_of(cfg, "tgt_embed")])
     if cfg.scale_embeddings:
         x = tape.run("tgt_embed.scaled", "scale", [x], {"factor": math.sqrt(cfg.d_model)})
     table, _ = OPS["positional"].forward(n=position + 1, d=cfg.d_model, dtype=tape[x].dtype)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...narrate import prenorm
 from ...narrate.attention import attention
 from ...narrate.context import Ctx, dims, f3, mark
 from ...narrate.document import Section
@@ -24,11 +25,41 @@ def encoder(ctx: Ctx) -> None:
     layers = int(ctx.cfg.get("encoder_layers", 0)) or _count(ctx, "encoder")
     for i in range(layers):
         p = f"encoder.{i}"
+        if _pre_norm(ctx):
+            _pre(ctx, "encoder", i, "ln1", "self_attn", "attn")
+            attention(ctx, f"{p}.self_attn", "enc", "7", i)
+            _sum(ctx, "encoder", i, "ln1", "self_attn")
+            _pre(ctx, "encoder", i, "ln2", "ffn", "ffn")
+            feed_forward(ctx, "encoder", i)
+            _sum(ctx, "encoder", i, "ln2", "ffn")
+            continue
         attention(ctx, f"{p}.self_attn", "enc", "7", i)
         add_norm(ctx, "encoder", i, "ln1", f"{p}.self_attn.out")
         feed_forward(ctx, "encoder", i)
         add_norm(ctx, "encoder", i, "ln2", f"{p}.ffn.out", last=i == layers - 1)
     final_norm(ctx, "encoder", "10")
+
+
+def _pre_norm(ctx: Ctx) -> bool:
+    return ctx.cfg.get("norm") == "pre"
+
+
+def _pre(ctx: Ctx, stack: str, i: int, ln: str, part: str, before: str) -> None:
+    """Pre-norm: the layer norm that feeds a sublayer, numbered with that sublayer."""
+    number = FFN_NUMBER[stack] if part == "ffn" else (
+        "7" if stack == "encoder" else "12" if part == "self_attn" else "12b")
+    prenorm.norm(ctx, f"{stack}.{i}.{ln}", number, _tokens(ctx, stack),
+                 ctx.t(STACK_KEYS[stack]["where"], layer=i + 1), before)
+
+
+def _sum(ctx: Ctx, stack: str, i: int, ln: str, part: str) -> None:
+    """Pre-norm: the residual sum after a sublayer, never normalized."""
+    prenorm.residual(ctx, f"{stack}.{i}.{part}", NORM_NUMBERS[stack][ln], _tokens(ctx, stack),
+                     ctx.t(STACK_KEYS[stack]["where"], layer=i + 1))
+
+
+def _tokens(ctx: Ctx, stack: str) -> list[str]:
+    return ctx.tokens("src" if stack == "encoder" else "tgt")
 
 
 def decoder(ctx: Ctx) -> None:
@@ -39,6 +70,9 @@ def decoder(ctx: Ctx) -> None:
     layers = int(ctx.cfg.get("decoder_layers", 0)) or _count(ctx, "decoder")
     for i in range(layers):
         p = f"decoder.{i}"
+        if _pre_norm(ctx):
+            _pre_norm_decoder_layer(ctx, i)
+            continue
         attention(ctx, f"{p}.self_attn", "self", "12", i)
         add_norm(ctx, "decoder", i, "ln1", f"{p}.self_attn.out")
         attention(ctx, f"{p}.cross_attn", "cross", "12b", i)
@@ -46,6 +80,19 @@ def decoder(ctx: Ctx) -> None:
         feed_forward(ctx, "decoder", i)
         add_norm(ctx, "decoder", i, "ln3", f"{p}.ffn.out", last=i == layers - 1)
     final_norm(ctx, "decoder", "12b")
+
+
+def _pre_norm_decoder_layer(ctx: Ctx, i: int) -> None:
+    p = f"decoder.{i}"
+    _pre(ctx, "decoder", i, "ln1", "self_attn", "attn")
+    attention(ctx, f"{p}.self_attn", "self", "12", i)
+    _sum(ctx, "decoder", i, "ln1", "self_attn")
+    _pre(ctx, "decoder", i, "ln2", "cross_attn", "cross")
+    attention(ctx, f"{p}.cross_attn", "cross", "12b", i)
+    _sum(ctx, "decoder", i, "ln2", "cross_attn")
+    _pre(ctx, "decoder", i, "ln3", "ffn", "ffn")
+    feed_forward(ctx, "decoder", i)
+    _sum(ctx, "decoder", i, "ln3", "ffn")
 
 
 def _count(ctx: Ctx, stack: str) -> int:

@@ -14,12 +14,12 @@ import numpy as np
 from ...config import Config, check_size
 from ...engine.formula import head, prime, sub
 from ...engine.layers import (
-    add_norm,
     attention,
     causal_mask,
     feed_forward,
     init_weights,
     maybe_dropout,
+    sublayer,
 )
 from ...engine.tape import Tape
 
@@ -30,8 +30,9 @@ def param_shapes(cfg: Config, vocab_size: int) -> dict[str, tuple[tuple[int, ...
     """Every parameter's name, shape and kind, in the order they are initialized."""
     check_size(cfg, vocab_size)  # a vocabulary from a file can make the model too large
     d = cfg.d_model
-    shapes = {"src_embed.weight": ((vocab_size, d), "embed"),
-              "tgt_embed.weight": ((vocab_size, d), "embed")}
+    shapes = {"embed.weight": ((vocab_size, d), "embed")} if cfg.tie_embeddings else {
+        "src_embed.weight": ((vocab_size, d), "embed"),
+        "tgt_embed.weight": ((vocab_size, d), "embed")}
     for i in range(cfg.encoder_layers):
         shapes |= _attention_shapes(cfg, f"encoder.{i}.self_attn", cfg.heads)
         shapes |= _norm_shapes(d, f"encoder.{i}.ln1") | _ffn_shapes(cfg, f"encoder.{i}.ffn")
@@ -46,8 +47,15 @@ def param_shapes(cfg: Config, vocab_size: int) -> dict[str, tuple[tuple[int, ...
         shapes |= _norm_shapes(d, f"decoder.{i}.ln3")
     if cfg.final_norm:
         shapes |= _norm_shapes(d, "decoder.norm")
-    return shapes | {"generator.w": ((d, vocab_size), "weight"),
-                     "generator.b": ((vocab_size,), "bias")}
+    if not cfg.tie_embeddings:
+        shapes["generator.w"] = ((d, vocab_size), "weight")
+    return shapes | {"generator.b": ((vocab_size,), "bias")}
+
+
+def table_of(cfg: Config, p: str) -> str:
+    """The parameter an embedding (``src_embed``, ``tgt_embed``) looks its rows up in: its own
+    table, or the one table E when the embeddings are tied."""
+    return "embed.weight" if cfg.tie_embeddings else f"{p}.weight"
 
 
 def _attention_shapes(cfg: Config, p: str, heads: int) -> dict:
@@ -106,13 +114,18 @@ def forward(tape: Tape, cfg: Config, src_ids, tgt_ids, src_pad=None, tgt_pad=Non
     masks = make_masks(src_pad, tgt_pad, tgt_ids.shape[-1])
     memory = encode(tape, cfg, tape.constant("src.ids", src_ids), masks.src)
     y = decode(tape, cfg, tape.constant("tgt.ids", tgt_ids), memory, masks)
-    return generator(tape, y)
+    return generator(tape, y, tied=cfg.tie_embeddings)
 
 
-def generator(tape: Tape, y: str, probs: bool = True) -> str:
+def generator(tape: Tape, y: str, probs: bool = True, tied: bool = False) -> str:
     """logits = Y W_out + b_out, then p = softmax(logits) unless ``probs`` is False (the
-    tutorial's steps 12-13); returns the logits' name. The walk, decoding and BLEU all use it."""
-    logits = tape.run("generator.logits", "linear", [y, "generator.w", "generator.b"],
+    tutorial's steps 12-13); returns the logits' name. The walk, decoding and BLEU all use it.
+    ``tied``: W_out is the embedding table transposed, Eᵀ, a step of its own."""
+    w = "generator.w"
+    if tied:
+        w = tape.run("generator.w", "transpose", ["embed.weight"],
+                     symbols={"out": sub("W", "out"), "x": "E"})
+    logits = tape.run("generator.logits", "linear", [y, w, "generator.b"],
                       symbols={"out": r"\mathrm{logits}", "x": "Y", "w": sub("W", "out"),
                                "b": sub("b", "out")})
     if probs:
@@ -125,9 +138,10 @@ def encode(tape: Tape, cfg: Config, ids: str, src_mask) -> str:
     x = embed(tape, cfg, "src_embed", ids, "X")
     for i in range(cfg.encoder_layers):
         p = f"encoder.{i}"
-        a = attention(tape, cfg, f"{p}.self_attn", x, x, cfg.heads, src_mask)
-        x = add_norm(tape, cfg, p, "ln1", x, a)
-        x = add_norm(tape, cfg, p, "ln2", x, feed_forward(tape, cfg, f"{p}.ffn", x))
+        x = sublayer(tape, cfg, p, "ln1", "self_attn", x, lambda h, p=p: attention(
+            tape, cfg, f"{p}.self_attn", h, h, cfg.heads, src_mask))
+        x = sublayer(tape, cfg, p, "ln2", "ffn", x,
+                     lambda h, p=p: feed_forward(tape, cfg, f"{p}.ffn", h))
         x = tape.run(f"{p}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
     return final_norm(tape, cfg, "encoder", x, "M")
 
@@ -136,12 +150,13 @@ def decode(tape: Tape, cfg: Config, ids: str, memory: str, masks: Masks) -> str:
     y = embed(tape, cfg, "tgt_embed", ids, "Y")
     for i in range(cfg.decoder_layers):
         p = f"decoder.{i}"
-        a = attention(tape, cfg, f"{p}.self_attn", y, y, cfg.decoder_heads, masks.tgt)
-        y = add_norm(tape, cfg, p, "ln1", y, a)
-        c = attention(tape, cfg, f"{p}.cross_attn", y, memory, cfg.decoder_heads, masks.src,
-                      kv_symbol="M")
-        y = add_norm(tape, cfg, p, "ln2", y, c)
-        y = add_norm(tape, cfg, p, "ln3", y, feed_forward(tape, cfg, f"{p}.ffn", y))
+        y = sublayer(tape, cfg, p, "ln1", "self_attn", y, lambda h, p=p: attention(
+            tape, cfg, f"{p}.self_attn", h, h, cfg.decoder_heads, masks.tgt))
+        y = sublayer(tape, cfg, p, "ln2", "cross_attn", y, lambda h, p=p: attention(
+            tape, cfg, f"{p}.cross_attn", h, memory, cfg.decoder_heads, masks.src,
+            kv_symbol="M"))
+        y = sublayer(tape, cfg, p, "ln3", "ffn", y,
+                     lambda h, p=p: feed_forward(tape, cfg, f"{p}.ffn", h))
         y = tape.run(f"{p}.out", "identity", [y], symbols={"out": head("Y", i + 1), "x": "Y"})
     return final_norm(tape, cfg, "decoder", y, "Y")
 
@@ -157,7 +172,7 @@ def final_norm(tape: Tape, cfg: Config, side: str, x: str, sym: str) -> str:
 
 def embed(tape: Tape, cfg: Config, p: str, ids: str, sym: str) -> str:
     """Token embedding (× √d_model in the paper) plus sinusoidal positional encoding."""
-    x = tape.run(f"{p}.tok", "embed", [ids, f"{p}.weight"], symbols={"out": sub(sym, "tok")})
+    x = tape.run(f"{p}.tok", "embed", [ids, table_of(cfg, p)], symbols={"out": sub(sym, "tok")})
     if cfg.scale_embeddings:
         x = tape.run(f"{p}.scaled", "scale", [x], {"factor": math.sqrt(cfg.d_model)},
                      symbols={"out": prime(sub(sym, "tok")), "x": sub(sym, "tok"),
