@@ -108,3 +108,12 @@ def test_without_torch_train_engine_torch_names_itself(monkeypatch, tmp_path):
     assert "train --engine torch" in result.output
     assert "pip install 'handformer[torch]'" in result.output
     assert "only for verification" not in result.output
+
+
+@pytest.mark.parametrize("switches", [["--norm", "pre"], ["--tie-embeddings"],
+                                      ["--norm", "pre", "--tie-embeddings"]])
+def test_the_papers_switches_pass_against_torch(switches):
+    """norm_first=True and one tied table in torch.nn.Transformer, stage by stage."""
+    out = CliRunner().invoke(main, ["verify", "--preset", "small", *switches])
+    assert out.exit_code == 0, out.output
+    assert "PASS: 9 stages" in out.output

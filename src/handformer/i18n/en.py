@@ -457,15 +457,22 @@ TEXT = {
                        "each position's vector matches that word. Sharing it saves {saved} "
                        "numbers.",
     "gpt.logits.untied": "W_out ({d}×{V}) has its own numbers, apart from the embedding table.",
-    "gpt.tied.title": "Backward: the tied table E, one gradient from two uses",
-    "gpt.tied.p1": "E was used twice: to look up the {n} input tokens (step 4) and, "
-                   "transposed, as W_out (step 13). The reverse pass adds what each use sends "
-                   "back: ∂L/∂E = the rows of ∂L/∂X_tok added into the rows of their tokens, "
-                   "plus (∂L/∂W_out)ᵀ.",
-    "gpt.tied.p2": "For “{word}” (row {row}), column {col}: {a} from the lookup + {b} from the "
-                   "output layer = {c}.",
-    "gpt.tied.p3": "The {rest} tokens that are not in the text get a gradient too, from the "
-                   "output layer alone: every word's score took part in the softmax.",
+    "tied.and": "; ",
+    "tied.plus": " + ",
+    "tied.what.src": "the source sentence",
+    "tied.what.tgt": "the decoder's input",
+    "tied.what.text": "the text",
+    "tied.title": "Backward: the tied table E, one gradient from {k} uses",
+    "tied.p1": "E was used {k} times: {uses}. The reverse pass adds what each use sends back: "
+               "∂L/∂E = the rows of each lookup's ∂L/∂X_tok added into the rows of their "
+               "tokens, plus (∂L/∂W_out)ᵀ.",
+    "tied.use.lookup": "to look up the {n} tokens of {what} (step {step})",
+    "tied.use.out": "transposed, as W_out (step 13)",
+    "tied.term.lookup": "{v} from the lookup of {what}",
+    "tied.term.out": "{v} from the output layer",
+    "tied.p2": "For “{word}” (row {row}), column {col}: {terms} = {c}.",
+    "tied.p3": "The {rest} tokens that are not in the input get a gradient too, from the "
+               "output layer alone: every word's score took part in the softmax.",
     "gpt.recap.computed": "What was computed: {steps} steps on the tape, from the {n} ids of the "
                           "text to {V} probabilities at each of its {n} positions.",
     "gpt.recap.lesson": "The same lesson as the encoder-decoder's, told by its other half: one "

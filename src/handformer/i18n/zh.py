@@ -372,14 +372,21 @@ TEXT = {
                        "空间中某处的那一行，现在用来给每个位置的向量和这个词的匹配程度打分。共享它省下 "
                        "{saved} 个数。",
     "gpt.logits.untied": "W_out（{d}×{V}）有自己的数，和嵌入表无关。",
-    "gpt.tied.title": "反向：共享的嵌入表 E，两处用法合成一个梯度",
-    "gpt.tied.p1": "E 用了两次：查出 {n} 个输入词元（第四步），以及转置后当作 W_out（第十三步）。"
-                   "反向传播把两处传回来的梯度相加：∂L/∂E = 把 ∂L/∂X_tok 的各行加到对应词元的行上，"
-                   "再加上 (∂L/∂W_out)ᵀ。",
-    "gpt.tied.p2": "以“{word}”（第 {row} 行）的 {col} 列为例：查表这边给 {a}，输出层给 {b}，"
-                   "合起来是 {c}。",
-    "gpt.tied.p3": "文本里没出现的 {rest} 个词元也有梯度，全部来自输出层：每个词的得分都参与了 "
-                   "softmax。",
+    "tied.and": "；",
+    "tied.plus": "，",
+    "tied.what.src": "源句",
+    "tied.what.tgt": "解码器输入",
+    "tied.what.text": "文本",
+    "tied.title": "反向：共享的嵌入表 E，{k} 处用法合成一个梯度",
+    "tied.p1": "E 用了 {k} 次：{uses}。反向传播把每处传回来的梯度相加：∂L/∂E = 把每次查表的 "
+               "∂L/∂X_tok 的各行加到对应词元的行上，再加上 (∂L/∂W_out)ᵀ。",
+    "tied.use.lookup": "查出{what}的 {n} 个词元（第 {step} 步）",
+    "tied.use.out": "转置后当作 W_out（第 13 步）",
+    "tied.term.lookup": "{what}的查表给 {v}",
+    "tied.term.out": "输出层给 {v}",
+    "tied.p2": "以“{word}”（第 {row} 行）的 {col} 列为例：{terms}，合起来是 {c}。",
+    "tied.p3": "输入里没出现的 {rest} 个词元也有梯度，全部来自输出层：每个词的得分都参与了 "
+               "softmax。",
     "gpt.recap.computed": "算了什么：磁带上共 {steps} 步，从文本的 {n} 个编号，到它 {n} 个位置上"
                           "各 {V} 个概率。",
     "gpt.recap.lesson": "和编码器-解码器讲的是同一课，只是换成它的另一半来讲：一摞层，没有记忆，"

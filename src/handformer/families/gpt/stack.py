@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...narrate import prenorm
+from ...narrate import prenorm, tied
 from ...narrate.attention import attention
-from ...narrate.context import Ctx, dims, f3, mark
+from ...narrate.context import Ctx, dims, mark
 from ...narrate.document import Section
 
 
@@ -127,36 +127,10 @@ def logits(ctx: Ctx) -> None:
 # --- after the backward pass: the tied table -----------------------------------------------------
 
 
-TIED_FORMULA = (r"\frac{\partial L}{\partial E_{w}} = \sum_{t:\,\mathrm{ids}_t = w} "
-                r"\frac{\partial L}{\partial X_{tok,t}} + "
-                r"\left(\frac{\partial L}{\partial W_{out}}\right)^\top_{w}")
-
-
 def tied_gradient(ctx: Ctx) -> None:
-    """∂L/∂E as the sum of the lookup's share and the output layer's (∂L/∂W_out)ᵀ, one entry
-    worked out with the three numbers read off the tape."""
-    if "generator.w" not in ctx.tape.index or ctx.grad("embed.weight") is None:
-        return
-    tokens, ids = input_tokens(ctx), [int(i) for i in np.ravel(ctx.value("ids"))]
-    g_e, g_w, g_x = ctx.grad("embed.weight"), ctx.grad("generator.w"), ctx.grad("embed.tok")
-    t = next((k for k, i in enumerate(ids) if k and ids.count(i) == 1), 0)  # a word used once
-    w, j = ids[t], int(np.argmax(np.abs(g_e[ids[t]])))
-    unused = len(ctx.vocab) - len(set(ids))
-    paragraphs = [ctx.t("gpt.tied.p1", n=len(tokens)),
-                  ctx.t("gpt.tied.p2", word=tokens[t], row=w, col=f"d{j}", a=f3(g_x[t, j]),
-                        b=f3(g_w[j, w]), c=f3(g_e[w, j])),
-                  ctx.t("gpt.tied.p3", rest=unused)]
-    d = d_model(ctx)
-    equation = [mark(ctx.mat("grad.embed.tok", r"\partial L/\partial\, X_{tok}", g_x, tokens,
-                             dims(d)), cell=(t, j)), r"\quad",
-                mark(ctx.mat("grad.generator.w.T", r"(\partial L/\partial\, W_{out})^\top",
-                             g_w.T, ctx.vocab, dims(d)), cell=(w, j), keep_rows=(w,)),
-                r"\Rightarrow",
-                mark(ctx.mat("grad.embed.weight.tied", r"\partial L/\partial\, E", g_e, ctx.vocab,
-                             dims(d)), cell=(w, j), keep_rows=(w,))]
-    ctx.add(Section("grad.embed.weight.tied", "15", ctx.t("gpt.tied.title"), paragraphs,
-                    formula=TIED_FORMULA, equation=equation,
-                    steps=["embed.tok", "generator.w"], phase="backward"))
+    """∂L/∂E: the input's lookup (step 4) and the output layer's Eᵀ (step 13)."""
+    tied.tied_gradient(ctx, [tied.Lookup("embed.tok", "ids", input_tokens(ctx), "X_{tok}",
+                                         "tied.what.text", "4")])
 
 
 # --- the recap ----------------------------------------------------------------------------------

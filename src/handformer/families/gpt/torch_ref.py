@@ -30,9 +30,9 @@ class TorchGpt(torch.nn.Module):
 
     def __init__(self, cfg: GptConfig, params: dict):
         super().__init__()
-        t = {k: torch.tensor(v, dtype=torch.float64) for k, v in params.items()}
+        ours = {k: torch.tensor(v, dtype=torch.float64) for k, v in params.items()}
         self.cfg = cfg
-        self.embed = torch.nn.Parameter(t["embed.weight"].clone())
+        self.embed = torch.nn.Parameter(ours["embed.weight"].clone())
         self.layers = torch.nn.ModuleList()
         for i in range(cfg.layers):
             p = f"decoder.{i}"
@@ -42,29 +42,29 @@ class TorchGpt(torch.nn.Module):
                 dtype=torch.float64)
             with torch.no_grad():
                 attn = layer.self_attn
-                attn.in_proj_weight.copy_(torch.cat([t[f"{p}.self_attn.w_{x}"].T for x in "qkv"]))
-                attn.out_proj.weight.copy_(t[f"{p}.self_attn.w_o"].T)
+                attn.in_proj_weight.copy_(torch.cat([ours[f"{p}.self_attn.w_{x}"].T for x in "qkv"]))
+                attn.out_proj.weight.copy_(ours[f"{p}.self_attn.w_o"].T)
                 if cfg.attn_bias:
-                    attn.in_proj_bias.copy_(torch.cat([t[f"{p}.self_attn.b_{x}"] for x in "qkv"]))
-                    attn.out_proj.bias.copy_(t[f"{p}.self_attn.b_o"])
+                    attn.in_proj_bias.copy_(torch.cat([ours[f"{p}.self_attn.b_{x}"] for x in "qkv"]))
+                    attn.out_proj.bias.copy_(ours[f"{p}.self_attn.b_o"])
                 else:
                     attn.in_proj_bias.zero_()
                     attn.out_proj.bias.zero_()
-                layer.linear1.weight.copy_(t[f"{p}.ffn.w_1"].T)
-                layer.linear1.bias.copy_(t[f"{p}.ffn.b_1"])
-                layer.linear2.weight.copy_(t[f"{p}.ffn.w_2"].T)
-                layer.linear2.bias.copy_(t[f"{p}.ffn.b_2"])
+                layer.linear1.weight.copy_(ours[f"{p}.ffn.w_1"].T)
+                layer.linear1.bias.copy_(ours[f"{p}.ffn.b_1"])
+                layer.linear2.weight.copy_(ours[f"{p}.ffn.w_2"].T)
+                layer.linear2.bias.copy_(ours[f"{p}.ffn.b_2"])
                 for ln, norm in (("ln1", layer.norm1), ("ln2", layer.norm2)):
-                    norm.weight.copy_(t[f"{p}.{ln}.gamma"])
-                    norm.bias.copy_(t[f"{p}.{ln}.beta"])
+                    norm.weight.copy_(ours[f"{p}.{ln}.gamma"])
+                    norm.bias.copy_(ours[f"{p}.{ln}.beta"])
             self.layers.append(layer)
         self.final = None
         if cfg.final_norm:
             self.final = torch.nn.LayerNorm(cfg.d_model, eps=cfg.ln_eps, dtype=torch.float64)
             with torch.no_grad():
-                self.final.weight.copy_(t["decoder.norm.gamma"])
-                self.final.bias.copy_(t["decoder.norm.beta"])
-        self.w_out = None if cfg.tie_embeddings else torch.nn.Parameter(t["generator.w"].clone())
+                self.final.weight.copy_(ours["decoder.norm.gamma"])
+                self.final.bias.copy_(ours["decoder.norm.beta"])
+        self.w_out = None if cfg.tie_embeddings else torch.nn.Parameter(ours["generator.w"].clone())
 
     def forward(self, ids: list[int]) -> dict:
         n = len(ids)

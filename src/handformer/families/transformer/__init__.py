@@ -30,8 +30,19 @@ def story(tape) -> list:
         from ...narrate.backward import backward, updates
         from ...narrate.shards import shards
 
-        after = [predict.loss, backward, shards, updates]
+        after = [predict.loss, backward, tied_gradient, shards, updates]
     return told + after + [overview.recap]
+
+
+def tied_gradient(ctx) -> None:
+    """With --tie-embeddings: ∂L/∂E from its three uses (the source and target lookups, Eᵀ)."""
+    from ...narrate.tied import Lookup
+    from ...narrate.tied import tied_gradient as tell
+
+    tell(ctx, [Lookup("src_embed.tok", "src.ids", ctx.tokens("src"), "X_{tok}", "tied.what.src",
+                      "4"),
+               Lookup("tgt_embed.tok", "tgt.ids", ctx.tokens("tgt"), "Y_{tok}", "tied.what.tgt",
+                      "11")])
 
 
 def translate(params, cfg, vocab, src: str, *args, **options):
