@@ -14,8 +14,12 @@ from .document import Matrix, Section
 class Block:
     """One attention block on the tape: its name, kind, step number and sizes."""
 
-    def __init__(self, ctx: Ctx, p: str, kind: str, number: str, layer: int):
+    def __init__(self, ctx: Ctx, p: str, kind: str, number: str, layer: int,
+                 stream: str | None = None):
         self.p, self.kind, self.number, self.layer = p, kind, number, layer
+        # The symbol of the rows the queries are made from: X in the encoder, Y in the decoder,
+        # unless the family names its own (the decoder-only model's stream is X).
+        self.stream = stream or ("X" if kind == "enc" else "Y")
         q, v = ctx.value(f"{p}.q"), ctx.value(f"{p}.v")
         self.heads, self.dk, self.dv = q.shape[-3], q.shape[-1], v.shape[-1]
         self.q_side = ctx.side_of(p)
@@ -51,9 +55,11 @@ PROJECTION_KEYS = {"q": ("proj.q", "proj.title.q"), "k": ("proj.k", "proj.title.
 CROSS_KEYS = {"k": "proj.k.cross", "v": "proj.v.cross"}  # keys and values read the memory M
 
 
-def attention(ctx: Ctx, p: str, kind: str, number: str, layer: int) -> None:
-    """kind: "enc" (encoder self-attention), "self" (masked, decoder) or "cross"."""
-    b = Block(ctx, p, kind, number, layer)
+def attention(ctx: Ctx, p: str, kind: str, number: str, layer: int,
+              stream: str | None = None) -> None:
+    """kind: "enc" (encoder self-attention), "self" (masked, decoder) or "cross"; ``stream``:
+    the symbol of the rows the queries are made from (default X in the encoder, else Y)."""
+    b = Block(ctx, p, kind, number, layer, stream)
     if b.shown:
         intro(ctx, b)
         for h in range(b.shown):
@@ -89,7 +95,11 @@ def intro(ctx: Ctx, b: Block) -> None:
 
 def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     """One head's Q, K or V: the input times that head's columns of W (plus bias)."""
-    x_sym = "X" if b.kind == "enc" else ("M" if which != "q" and b.kind == "cross" else "Y")
+    x_sym = "M" if which != "q" and b.kind == "cross" else b.stream
+    x_name = b.x_name if which == "q" else b.kv_name
+    shown_sym = x_sym
+    if ctx.cfg.get("norm") == "pre" and x_name.rsplit(".", 2)[-2:-1] in (["ln1"], ["ln2"], ["ln3"]):
+        x_sym, shown_sym = rf"\mathrm{{LN}}({x_sym})", f"LN({x_sym})"  # pre-norm: LN of the input
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
     out = ctx.head(f"{b.p}.{which}", h)
@@ -100,7 +110,7 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     if which == "q" and ctx.first("D7"):
         callouts.append(ctx.callout("D7", "D7"))
     ctx.add(Section(f"{b.p}.head.{h}.{which}", b.number,
-                    ctx.t(PROJECTION_KEYS[which][1], where=b.where(ctx, h), x=x_sym),
+                    ctx.t(PROJECTION_KEYS[which][1], where=b.where(ctx, h), x=shown_sym),
                     paragraphs, formula=ctx.formula(f"{b.p}.{which}"),
                     equation=_projection_equation(ctx, b, h, which, x_sym, out),
                     callouts=callouts, steps=[f"{b.p}.head.{h}.{which}"]))

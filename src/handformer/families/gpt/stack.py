@@ -26,13 +26,13 @@ def layer(ctx: Ctx, i: int) -> None:
     p = f"decoder.{i}"
     if ctx.cfg["norm"] == "pre":
         norm(ctx, f"{p}.ln1", "7", i, before="attn")
-        attention(ctx, f"{p}.self_attn", "self", "7", i)
+        attention(ctx, f"{p}.self_attn", "self", "7", i, stream="X")
         residual(ctx, f"{p}.self_attn", "8", i)
         norm(ctx, f"{p}.ln2", "9", i, before="ffn")
         feed_forward(ctx, p, "9", i)
         residual(ctx, f"{p}.ffn", "10", i)
     else:
-        attention(ctx, f"{p}.self_attn", "self", "7", i)
+        attention(ctx, f"{p}.self_attn", "self", "7", i, stream="X")
         residual(ctx, f"{p}.ln1", "8", i)
         norm(ctx, f"{p}.ln1", "8", i)
         feed_forward(ctx, p, "9", i)

@@ -173,9 +173,14 @@ def render_fragment(sections: list, precision: int = 3, lang: str = "en") -> str
 
 
 def page_title(meta: dict) -> str:
-    """"src → tgt" from the tape's meta, or plain "handformer"."""
-    src = " ".join(meta.get("src", {}).get("tokens", []))
-    tgt = " ".join(t for t in meta.get("target", {}).get("tokens", []) if t != "<end>")
+    """"src → tgt" from the tape's meta (a decoder-only text: "prompt → continuation"), or
+    plain "handformer"."""
+    words = [t for t in meta.get("target", {}).get("tokens", []) if t != "<end>"]
+    prompt = meta.get("prompt", {}).get("tokens")
+    if prompt is not None:  # one text: the prompt, then what the model should continue with
+        src, tgt = " ".join(prompt), " ".join(words[len(prompt):])
+    else:
+        src, tgt = " ".join(meta.get("src", {}).get("tokens", [])), " ".join(words)
     if src and tgt:
         return f"handformer · {src} → {tgt}"
     return f"handformer · {src}" if src else "handformer"
