@@ -452,7 +452,7 @@ TEXT = {
     "gpt.final.title": "Final layer normalization",
     "gpt.final.p1": "With pre-norm nothing has normalized the residual stream yet: one last "
                     "layer norm (GPT-2's ln_f) gives the output layer rows of a steady size.",
-    "gpt.logits.tied": "W_out is not a new matrix: it is the embedding table transposed, "
+    "logits.tied": "W_out is not a new matrix: it is the embedding table transposed, "
                        "Eᵀ ({d}×{V}). The row that placed a word in step 4 now scores how well "
                        "each position's vector matches that word. Sharing it saves {saved} "
                        "numbers.",

@@ -35,9 +35,13 @@ def logits(ctx: Ctx) -> None:
     named = [*np.argmax(z, axis=-1), *_targets(ctx)]  # every position's pick and target
     equation += ["=", mark(ctx.mat("generator.logits", r"\mathrm{logits}", z, tokens, ctx.vocab),
                            keep_cols=named)]
+    formula, steps = ctx.formula("generator.logits"), ["generator.logits"]
+    if "generator.w" in ctx.tape.index:  # tied: W_out = Eᵀ, a step of its own
+        paragraphs.append(ctx.t("logits.tied", d=d, V=len(ctx.vocab),
+                                saved=2 * d * len(ctx.vocab)))
+        formula, steps = ctx.formula("generator.w") + r",\quad " + formula, ["generator.w", *steps]
     ctx.add(Section("generator.logits", "13", ctx.t("logits.title"), paragraphs,
-                    formula=ctx.formula("generator.logits"), equation=equation,
-                    callouts=callouts, steps=["generator.logits"]))
+                    formula=formula, equation=equation, callouts=callouts, steps=steps))
 
 
 def probabilities(ctx: Ctx) -> None:

@@ -16,11 +16,14 @@ from handformer.train.bleu import greedy_batch
 WORDS = "a b c d e f g h i j k l".split()
 
 
-@pytest.fixture(scope="module")
-def model():
+@pytest.fixture(scope="module", params=[("post", False), ("pre", True)], ids=["paper", "pre-tied"])
+def model(request):
     """A random 2-layer model with several heads whose <end> is unlikely, so decoding runs
-    long enough for the cache to matter."""
-    cfg = preset("small").replace(d_model=16, heads=4, d_ff=32, layers=2, seed=3)
+    long enough for the cache to matter; post-norm untied, and pre-norm with tied embeddings
+    (the cache's keys and values are then projections of LN(Y))."""
+    norm, tied = request.param
+    cfg = preset("small").replace(d_model=16, heads=4, d_ff=32, layers=2, seed=3, norm=norm,
+                                  tie_embeddings=tied)
     vocab = Vocab(tuple(WORDS), (START, END, PAD, UNK))
     params = init_params(cfg, len(vocab))
     params["generator.b"][vocab.id(END)] = -4.0

@@ -48,6 +48,7 @@ CONFIGS = {
                                  heads=2, decoder_heads=3, d_k=3, d_v=2, scale_embeddings=True,
                                  final_norm=True, encoder_layers=2, corpus=True,
                                  src="the cat sat on my homework", tgt="a dog ate the mat"),
+    "pre-norm": dict(preset="tutorial", norm="pre", final_norm=True),
 }
 
 

@@ -110,7 +110,7 @@ def logits(ctx: Ctx) -> None:
     equation = [ctx.mat(y_name, "Y", ctx.value(y_name), tokens, dims(d)), r"\cdot", w_out]
     steps = ["generator.logits"]
     if "generator.w" in ctx.tape.index:  # tied: W_out is Eᵀ, computed on the tape
-        paragraphs.append(ctx.t("gpt.logits.tied", d=d, V=V, saved=d * V))
+        paragraphs.append(ctx.t("logits.tied", d=d, V=V, saved=d * V))
         steps.insert(0, "generator.w")
     else:
         paragraphs.append(ctx.t("gpt.logits.untied", d=d, V=V))
