@@ -91,3 +91,31 @@ def test_in_chinese_an_odd_d_model_is_explained_in_chinese_by_its_field(browser,
                            ".textContent.startsWith('d_model 7 is odd: the positional')")
     assert page.errors == []
     page.context.close()
+
+
+def test_choose_the_decoder_only_family_and_the_papers_switches(browser, app):
+    """The family select walks the GPT-style model (its numbers the engine's), says what the
+    training below is, and pre-norm is one select away."""
+    import handformer
+
+    page = open_app(browser, app)
+    page.select_option("#f-family", "gpt")
+    scores = '#panels figure.mx[data-name="decoder.0.self_attn.head.0.scores"] tbody'
+    page.wait_for_function(f"document.querySelector('{scores}') && "
+                           f"document.querySelector('{scores}').rows.length === 13")
+    assert page.locator("#family-note").is_visible() and page.locator("#train").is_disabled()
+    tape = handformer.walk(family="gpt")
+    name = "decoder.0.self_attn.head.0.scores"
+    np.testing.assert_allclose(matrix(page, name), tape[name], atol=5e-4 + 1e-12)
+    page.select_option("#f-norm", "post")
+    page.wait_for_function("!document.querySelector('#panels [data-name=\"decoder.0.ln1.out\"]')"
+                           " || document.querySelector('#panels [data-name=\"decoder.0.ln1.resid\"]')")
+    post = handformer.walk(family="gpt", norm="post")
+    page.wait_for_selector('#panels figure.mx[data-name="decoder.0.ln1.resid"]', state="attached")
+    np.testing.assert_allclose(matrix(page, "decoder.0.ln1.resid"), post["decoder.0.ln1.resid"],
+                               atol=5e-4 + 1e-12)
+    page.select_option("#f-family", "transformer")
+    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.ln1.resid"]', state="attached")
+    assert page.locator("#family-note").is_hidden() and page.locator("#train").is_enabled()
+    assert page.errors == []
+    page.context.close()

@@ -43,10 +43,12 @@ def test_the_paper_preset_is_beyond_this_servers_walk_limits(client):
     assert status == 422 and err["field"] == "preset" and "max_len is 512" in err["error"]
     status, err = client.json("POST", "/api/walk", {"preset": "small", "config": {
         "d_model": 512, "d_ff": 2048, "layers": 6, "heads": 8}})
-    # per layer: Q, K, V, O of 512 × 512 (and twice in the decoder), two 512 × 2048 linears
-    n = 6 * (4 * 512 * 512 + 2 * 512 * 2048) + 6 * (2 * 4 * 512 * 512 + 2 * 512 * 2048)
-    n += 3 * 25 * 512  # embeddings, decoder embeddings and output layer over 25 tokens
-    assert status == 422 and err["field"] == "config" and f"{n:,} weights" in err["error"]
+    # per layer: Q, K, V, O of 512 × 512 and their biases (twice in the decoder), two linears
+    # 512 × 2048 and 2048 × 512 with their biases, and a layer norm's γ, β after each sublayer
+    attention, ffn, norm = 4 * 512 * 512 + 4 * 512, 2 * 512 * 2048 + 2048 + 512, 2 * 512
+    n = 6 * (attention + ffn + 2 * norm) + 6 * (2 * attention + ffn + 3 * norm) + 2 * norm
+    n += 3 * 25 * 512 + 25  # both embeddings and the output layer over 25 tokens, its bias
+    assert status == 422 and err["field"] == "config" and f"{n:,} parameters" in err["error"]
     still_serving(client)
 
 

@@ -24,6 +24,13 @@ CASES = [
      ["--src", "the storm brings the rain", "--tgt", "we wait out the rain", "--corpus", None]),
     ({"backward": True, "lr": 0.05, "config": {"decoder_heads": 1}},
      ["--backward", "--lr", "0.05", "--decoder-heads", "1"]),
+    ({"config": {"norm": "pre", "tie_embeddings": True}, "backward": True},
+     ["--norm", "pre", "--tie-embeddings", "--backward"]),
+    ({"family": "gpt"}, ["--family", "gpt"]),
+    ({"family": "gpt", "preset": "small", "config": {"norm": "post", "tie_embeddings": False},
+      "backward": True, "src": "the storm", "tgt": "brings the rain", "corpus": CORPUS},
+     ["--family", "gpt", "--preset", "small", "--norm", "post", "--no-tie-embeddings",
+      "--backward", "--src", "the storm", "--tgt", "brings the rain", "--corpus", None]),
 ]
 
 
@@ -73,3 +80,14 @@ def test_contents_nest_like_the_export_and_number_as_the_panels_do(client):
     assert numbers == [str(k) for k in range(1, len(numbers) + 1)]  # no repeats, no jumps
     zh = r'</span><span class="l-zh" lang="zh-CN">(?:[^<]|<wbr>)*</span></summary>'
     assert re.search(rf"Encoder{zh}.*?Layer 1{zh}.*?Self-attention{zh}", data["toc"], re.S)
+
+
+@pytest.mark.parametrize(("body", "field", "words"), [
+    ({"family": "bert"}, "family", "family must be one of transformer, gpt"),
+    ({"family": "gpt", "preset": "paper"}, "preset", "presets tutorial, small"),
+    ({"family": "gpt", "config": {"ffn": "single"}}, "config.ffn", "does not take --ffn"),
+    ({"config": {"norm": "middle"}}, "config.norm", "norm must be 'post'"),
+])
+def test_a_family_or_switch_it_cannot_build_is_refused_by_field(client, body, field, words):
+    status, answer = client.json("POST", "/api/walk", body)
+    assert status == 422 and answer["field"] == field and words in answer["error"], answer

@@ -38,7 +38,9 @@ class Family:
     lang)`` the sections that tell it. ``pretrained``: ``prepare`` reads
     ``options["pretrained"]``, a model folder or a known model's name. ``errata(tape)``: the
     records of the family's errata pass on a tape (where a tutorial it follows went wrong).
-    ``train(options)``: what `handformer train --family NAME` runs, given the command's options
+    ``configure(options)``: the config alone from a preset name and size fields (what a web
+    request checks before any parameter is made), refusing what the family does not take.
+    ``train(options, given)``: what `handformer train --family NAME` runs, given the command's options
     (None: the encoder-decoder's training loop, train/loop.py, which only it reads).
     """
 
@@ -56,6 +58,7 @@ class Family:
     errata: Callable | None = None
     pretrained: bool = False
     train: Callable | None = None
+    configure: Callable | None = None
 
 
 FAMILIES: dict[str, Family] = {}

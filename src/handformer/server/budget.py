@@ -25,8 +25,11 @@ def walk_numbers(walk) -> int:
     update's before and after)."""
     s = walk.setup
     example = make_example(s.vocab, walk.src, walk.tgt, s.config.max_len)
-    steps = tape_numbers(s.config, len(example.src_ids), len(example.tgt_ids), len(s.vocab))
-    weights = weight_count(s.config, len(s.vocab))
+    n, m = len(example.src_ids), len(example.tgt_ids)
+    if not s.config.encoder_layers:  # decoder-only: one text, the source then the target
+        n, m = 0, n + m
+    steps = tape_numbers(s.config, n, m, len(s.vocab))
+    weights = weight_count(walk.family, s.config, len(s.vocab))
     return 2 * steps + 4 * weights if walk.backward else steps + weights
 
 

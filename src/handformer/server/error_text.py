@@ -24,7 +24,7 @@ PATTERNS = [
         rf"(?P<name>[\w.]+) is (?P<value>{N}), more than this server's limit of "
         rf"(?P<cap>{N})$")),
     ("err.too_many_weights", re.compile(
-        rf"^this model would have (?P<value>{N}) weights, more than this "
+        rf"^this model would have (?P<value>{N}) parameters, more than this "
         rf"server's limit of (?P<cap>{N})")),
     ("err.too_long", re.compile(
         rf"^(?P<name>\w+) has (?P<value>{N}) (?P<unit>words|characters|lines), "

@@ -6,9 +6,8 @@ Every refusal is a RequestError naming the field, the value and the limit, answe
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-
-from ..config import Config
 
 
 class RequestError(Exception):
@@ -53,24 +52,19 @@ def check_caps(values: dict, field: str | None = None, source: str = "config.") 
                                f"of {cap:,}", field or f"config.{name}")
 
 
-def weight_count(c: Config, vocab: int) -> int:
-    """Weights of the model (as config._check_size counts them) plus embeddings and output."""
-    def attn(heads):
-        return 2 * c.d_model * heads * (c.d_k + c.d_v)
-
-    ffn = 2 * c.d_model * c.d_ff
-    body = c.encoder_layers * (attn(c.heads) + ffn) + c.decoder_layers * (
-        2 * attn(c.decoder_heads) + ffn)
-    return body + 3 * vocab * c.d_model
+def weight_count(family, c, vocab: int) -> int:
+    """Every number of the model's parameters, counted off the family's parameter shapes
+    (nothing is allocated)."""
+    return sum(math.prod(shape) for shape, _ in family.param_shapes(c, vocab).values())
 
 
-def check_model(c: Config, vocab: int, limits: Limits, field: str = "config") -> None:
+def check_model(family, c, vocab: int, limits: Limits, field: str = "config") -> None:
     """The built model within limits. The overrides were checked already, so a size over its
     cap here is the preset's own: the error then names "preset"."""
     check_caps(c.to_dict(), "preset", f"the {c.preset} preset's ")
-    n = weight_count(c, vocab)
+    n = weight_count(family, c, vocab)
     if n > limits.max_weights:
-        raise RequestError(f"this model would have {n:,} weights, more than this server's "
+        raise RequestError(f"this model would have {n:,} parameters, more than this server's "
                            f"limit of {limits.max_weights:,}; choose smaller sizes", field)
 
 

@@ -16,11 +16,15 @@ from .. import pipeline
 from ..cli import CONFIG_FIELDS, config_from_options
 from ..config import PRESETS, Config
 from ..errors import HandformerError
+from ..families import registry
 from ..families.registry import Family
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, corpus_lines
 from .limits import Limits, RequestError, check_caps, check_corpus, check_model, check_sentence
 
-WALK_FIELDS = {"src", "tgt", "corpus", "preset", "config", "backward", "lr"}
+WALK_FIELDS = {"src", "tgt", "corpus", "preset", "config", "backward", "lr", "family"}
+# The families a request may name: those whose config a preset and size fields make (BERT
+# walks a pretrained folder, which a request never names).
+APP_FAMILIES = ("transformer", "gpt")
 _HINTS = typing.get_type_hints(Config)
 
 
@@ -58,17 +62,40 @@ def reject_unknown(body: dict, known: set, where: str = "") -> None:
                            f"{', '.join(sorted(known))}", where + unknown[0])
 
 
-def build_config(body: dict) -> Config:
-    """``preset`` plus ``config`` overrides, exactly as `--preset NAME --d-model 8 ...` do."""
+def build_config(body: dict, family: Family | None = None):
+    """``preset`` plus ``config`` overrides, exactly as `--preset NAME --d-model 8 ...` do
+    (for another family than the encoder-decoder, as `--family NAME ...` does)."""
     name = body.get("preset") or "tutorial"
-    if name not in PRESETS:
-        raise RequestError(f"preset must be one of {', '.join(PRESETS)}, got {name!r}", "preset")
     overrides = expect_object(body.get("config") or {}, "config")
     reject_unknown(overrides, set(CONFIG_FIELDS), "config.")
     for key, value in overrides.items():
         _check_type(key, value)
     check_caps(overrides)
+    if family is not None and family.name != "transformer":
+        try:
+            return family.configure({"preset": name, **overrides})
+        except HandformerError as err:
+            raise RequestError(str(err), _family_field(str(err), err)) from None
+    if name not in PRESETS:
+        raise RequestError(f"preset must be one of {', '.join(PRESETS)}, got {name!r}", "preset")
     return config_from_options({"preset": name, **overrides})
+
+
+def _family_field(message: str, err: HandformerError) -> str:
+    """The field a family's refusal names: its flag (--ffn), its presets, or a size."""
+    flag = re.search(r"--([a-z][a-z-]*)", message)
+    if flag:
+        return f"config.{flag[1].replace('-', '_')}"
+    return "preset" if "preset" in message else field_of(err) or "config"
+
+
+def family_of(body: dict) -> Family:
+    """The family a request names (the encoder-decoder when it names none)."""
+    name = body.get("family") or "transformer"
+    if name not in APP_FAMILIES:
+        raise RequestError(f"family must be one of {', '.join(APP_FAMILIES)}, got "
+                           f"{str(name)[:40]!r}", "family")
+    return registry.get(name)
 
 
 def _check_type(name: str, value) -> None:
@@ -110,11 +137,12 @@ def parse_walk(body, limits: Limits) -> Walk:
         raise RequestError(f"lr must be a number, got {lr!r}", "lr")
     if not math.isfinite(lr):
         raise RequestError(f"lr must be a finite number, got {lr!r}", "lr")
-    cfg = build_config(body)
+    family = family_of(body)
+    cfg = build_config(body, family)
     dataset = dataset_of(body, limits)
-    check_model(cfg, len(Vocab.from_corpus(dataset or TUTORIAL_DATASET)), limits,
+    check_model(family, cfg, len(Vocab.from_corpus(dataset or TUTORIAL_DATASET)), limits,
                 "config" if body.get("config") else "preset")
-    family, model = pipeline.prepare({"config": cfg, "dataset": dataset})
+    family, model = pipeline.prepare({"family": family.name, "config": cfg, "dataset": dataset})
     return Walk(family, model, src, tgt, backward, float(lr))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..families import registry
 from ..train import loop
 from ..train.data import default_pairs, pairs_from_lines, parse_pairs
 from .limits import Limits, RequestError, check_corpus, check_model, check_range, check_sentence
@@ -35,7 +36,8 @@ def parse_train(body, limits: Limits):
         raise RequestError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}", "optimizer")
     from ..train.data import pairs_vocab
 
-    check_model(cfg, len(pairs_vocab(pairs)), limits, "config" if body.get("config") else "preset")
+    check_model(registry.get("transformer"), cfg, len(pairs_vocab(pairs)), limits,
+                "config" if body.get("config") else "preset")
     return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
                                     batch_size=batch)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..registry import Family, register
 from . import model, run
-from .config import GptConfig
+from .config import GptConfig, from_options
 
 
 def narrators(tape) -> list:
@@ -29,5 +29,5 @@ def train_command(options: dict, given: set[str]) -> None:
 
 FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, narrators,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
-                         notes=run.notes, train=train_command))
+                         notes=run.notes, train=train_command, configure=from_options))
 

@@ -125,8 +125,11 @@ def prepare(options: dict) -> Model:
     if checkpoint:
         return from_checkpoint(checkpoint, options)
     corpus, tokenizer = options.pop("corpus", None), options.pop("tokenizer", None)
-    dataset = read_corpus(corpus) if corpus else None
-    return build(from_options(options), dataset, tokenizer or "tutorial")
+    dataset = options.pop("dataset", None)  # lines given already (a web request's corpus)
+    if corpus:
+        dataset = read_corpus(corpus)
+    config = options.pop("config", None) or from_options(options)  # prebuilt: checked already
+    return build(config, dataset, tokenizer or "tutorial")
 
 
 def from_checkpoint(path: str, options: dict) -> Model:

@@ -62,4 +62,5 @@ def tell_translation(result, vocab, lang: str) -> list:
 FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, decode=translate,
-                         explain=tell_translation, errata=errata.records))
+                         explain=tell_translation, errata=errata.records,
+                         configure=run.configure))

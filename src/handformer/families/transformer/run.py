@@ -183,6 +183,12 @@ def prepare(options: dict) -> Setup:
     return s
 
 
+def configure(options: dict) -> Config:
+    """The preset (tutorial unless named) with the options' config fields over it."""
+    fields = {k: v for k, v in options.items() if k != "preset"}
+    return make_preset(options.get("preset") or "tutorial", **fields)
+
+
 def walk(s: Setup, options: dict) -> Tape:
     """The sentence pair (the tutorial's when not given; "" is an empty sentence) forward."""
     src, tgt = options.get("src"), options.get("tgt")

@@ -58,6 +58,7 @@
       config[el.name] = kind === "int" ? Number(el.value) : kind === "bool" ? el.value === "true" : el.value;
     });
     var body = {src: $("f-src").value, tgt: $("f-tgt").value, preset: $("f-preset").value, config: config};
+    if ($("f-family").value !== "transformer") { body.family = $("f-family").value; }
     if ($("f-corpus").value.trim() !== "") { body.corpus = $("f-corpus").value; }
     return body;
   };
@@ -179,7 +180,7 @@
     HF.post("/api/panels", body).then(function (r) {
       if (ticket !== pending) { return; }  /* a newer change is on its way */
       $("panels").setAttribute("aria-busy", "false");
-      HF.clearErrors(["src", "tgt", "corpus", "config", "preset", ""]);
+      HF.clearErrors(["src", "tgt", "corpus", "config", "preset", "family", ""]);
       if (!r.ok) { HF.status(""); HF.showAnswer(r.data); return; }
       HF.swapPanels($("panels"), r.data.panels);
       paramNames(r.data.params || {});
@@ -199,6 +200,14 @@
       var v = el.name === "layers" ? p.encoder_layers : p[el.name];
       el.placeholder = v === undefined || v === null ? (el.name === "d_k" ? "d_model / heads" : "0") : String(v);
     });
+  }
+
+  /* The decoder-only family reads the source as its prompt and the target as the continuation;
+     training and translating below stay the encoder-decoder's, so they wait for it. */
+  function familyChanged() {
+    var other = $("f-family").value !== "transformer";
+    $("family-note").hidden = !other;
+    $("train").disabled = other;
   }
 
   function later() { clearTimeout(timer); timer = setTimeout(recompute, 250); }
@@ -229,6 +238,7 @@
     form.addEventListener("input", function (e) { if (!e.target.closest(".no-walk")) { later(); } });
     placeholders();
     $("f-preset").addEventListener("change", placeholders);
+    $("f-family").addEventListener("change", familyChanged);
     form.addEventListener("submit", function (e) { e.preventDefault(); });
     $("backward").addEventListener("click", function () {
       HF.backward = !HF.backward; applyText(); recompute();
