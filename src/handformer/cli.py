@@ -51,6 +51,32 @@ class LanguageChoice(click.Choice):
         pass
 
 
+class Registered(click.Choice):
+    """The names a registry holds, read when the command line is parsed, so a format or a
+    family registered after this module was imported is a choice too."""
+
+    def __init__(self, names):
+        self._names = names
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(self._names())
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice sets its list; the registry holds it
+        pass
+
+
+def family_names(needs: str | None = None) -> list[str]:
+    """The model families (the registry's); with ``needs``, those whose entry has that hook
+    (``train``, ``verify``) and the encoder-decoder, whose own command path is the default."""
+    from .families import registry
+
+    return [name for name in registry.names() if needs is None or name == "transformer"
+            or getattr(registry.get(name), needs) is not None]
+
+
 def _config_options(func):
     """One CLI option per Config field (``--d-model``, ``--final-norm/--no-final-norm``, ...)."""
     hints = typing.get_type_hints(Config)

@@ -5,7 +5,14 @@ from __future__ import annotations
 import click
 
 from .. import i18n
-from ..cli import LanguageChoice, _config_options, config_from_options, user_errors
+from ..cli import (
+    LanguageChoice,
+    Registered,
+    _config_options,
+    config_from_options,
+    family_names,
+    user_errors,
+)
 from ..cli_checks import Bounded, Finite
 from ..errors import HandformerError
 from ..textsafe import shown
@@ -52,7 +59,7 @@ def _pairs(source):
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
-@click.option("--family", type=click.Choice(["transformer", "gpt"]), default="transformer",
+@click.option("--family", type=Registered(lambda: family_names("train")), default="transformer",
               show_default=True, help="transformer: the encoder-decoder on sentence pairs; "
               "gpt: the decoder-only model on plain text lines (--corpus)")
 @click.option("--corpus", type=click.Path(dir_okay=False), default=None,

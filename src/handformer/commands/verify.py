@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from ..cli import config_from_options, model_options, user_errors
+from ..cli import Registered, config_from_options, family_names, model_options, user_errors
 from ..cli_checks import Finite
 from ..errors import HandformerError
 
@@ -15,9 +15,10 @@ from ..errors import HandformerError
 @model_options
 @click.option("--tol", type=Finite(lo=0.0), default=1e-10, show_default=True,
               help="largest allowed |ours − torch| at any stage")
-@click.option("--family", type=click.Choice(["transformer", "gpt"]), default="transformer",
-              show_default=True, help="transformer: against torch.nn.Transformer; gpt: the "
-              "decoder-only model against one built from torch's layers (every gradient too)")
+@click.option("--family", type=Registered(lambda: family_names("verify")), default="transformer",
+              show_default=True, help="transformer: against torch.nn.Transformer; another "
+              "family against its own torch model (gpt: one built from torch's layers, every "
+              "gradient too)")
 @user_errors
 def verify(**options):
     """Build the same model in PyTorch (float64, dropout off) and compare every stage.
@@ -31,8 +32,9 @@ def verify(**options):
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
     tol = options.pop("tol")
-    if options.pop("family") == "gpt":
-        return _verify_gpt(options, tol)
+    family = options.pop("family")
+    if family != "transformer":
+        return _verify_family(family, options, tol)
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     corpus, weights = options.pop("corpus"), options.pop("weights")
@@ -46,32 +48,24 @@ def verify(**options):
     sys.exit(0 if report.passed else 1)
 
 
-def _verify_gpt(options: dict, tol: float) -> None:
-    """The decoder-only model's stages, loss and every gradient against torch, float64."""
+def _verify_family(name: str, options: dict, tol: float) -> None:
+    """Another family's own check against torch (its registry entry's ``verify``): every row
+    it compares, within --tol or not."""
     from rich.console import Console
     from rich.table import Table
 
-    from ..families.gpt.run import make_text, prepare
-    from ..interop.torch_ref import import_torch
-    from ..text import TUTORIAL_SRC, TUTORIAL_TGT
+    from ..families import registry
 
-    import_torch()
-    src, tgt = options.pop("src"), options.pop("tgt")
-    if options.pop("weights"):
-        raise HandformerError("the gpt family reads no weights file; drop --weights")
-    model = prepare(options)
-    from ..families.gpt.torch_ref import compare
-
-    text = make_text(model.vocab, TUTORIAL_SRC if src is None else src,
-                     TUTORIAL_TGT if tgt is None else tgt, model.config.max_len)
-    rows = compare(model.config, model.params, text.input_ids, text.target_ids)
-    table = Table(title=f"ours vs a GPT from torch's layers, preset {model.config.preset}, "
-                        f"norm {model.config.norm}, float64", title_justify="left")
-    for name, justify in (("stage", "left"), ("shape", "right"), ("max |diff|", "right"),
-                          ("", "center")):
-        table.add_column(name, justify=justify)
-    for name, shape, diff in rows:
-        table.add_row(name, "×".join(map(str, shape)), f"{diff:.1e}",
+    family = registry.get(name)
+    if family.verify is None:
+        raise HandformerError(f"the {name} family has no check against torch")
+    title, rows = family.verify(options)
+    table = Table(title=title, title_justify="left")
+    for column, justify in (("stage", "left"), ("shape", "right"), ("max |diff|", "right"),
+                            ("", "center")):
+        table.add_column(column, justify=justify)
+    for row, shape, diff in rows:
+        table.add_row(row, "×".join(map(str, shape)), f"{diff:.1e}",
                       "[green]ok[/]" if diff <= tol else "[bold red]FAIL[/]")
     console = Console(highlight=False)
     console.print(table)

@@ -9,7 +9,9 @@ import click
 from .. import pipeline
 from ..cli import (
     LanguageChoice,
+    Registered,
     check_outputs,
+    family_names,
     model_options,
     user_errors,
     write_output,
@@ -22,29 +24,6 @@ from ..textsafe import one_line
 from ..tokenize import TOKENIZERS
 
 
-class _Registered(click.Choice):
-    """The names a registry holds, read when the command line is parsed, so a format or a
-    family registered after this module was imported is a choice too."""
-
-    def __init__(self, names):
-        self._names = names
-        super().__init__(())
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        return tuple(self._names())
-
-    @choices.setter
-    def choices(self, value) -> None:  # click.Choice sets its list; the registry holds it
-        pass
-
-
-def _family_names() -> list[str]:
-    from ..families import registry as families
-
-    return families.names()
-
-
 def _render_options(func):
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
@@ -52,7 +31,7 @@ def _render_options(func):
                         help="terminal width in columns")(func)
     func = click.option("-o", "--output", metavar="FILE", default=None,
                         help="write to FILE instead of the terminal")(func)
-    func = click.option("--format", "fmt", type=_Registered(registry.names), default="terminal",
+    func = click.option("--format", "fmt", type=Registered(registry.names), default="terminal",
                         show_default=True)(func)
     func = click.option("--steps", default=None,
                         help="only these tutorial steps, e.g. 7-9 or 12")(func)
@@ -84,7 +63,7 @@ def _render_options(func):
               help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
               help="walk a pretrained BERT-family model: a folder, or all-minilm-l6-v2")
-@click.option("--family", type=_Registered(_family_names), default=None,
+@click.option("--family", type=Registered(family_names), default=None,
               help="the model family to walk (its folder under handformer/families)  "
                    "[default: transformer]")
 @user_errors

@@ -40,6 +40,8 @@ class Family:
     records of the family's errata pass on a tape (where a tutorial it follows went wrong).
     ``configure(options)``: the config alone from a preset name and size fields (what a web
     request checks before any parameter is made), refusing what the family does not take.
+    ``verify(options)``: `handformer verify --family NAME`: the family's model against torch,
+    as (title, rows of (name, shape, largest |ours − torch|)).
     ``train(options, given)``: what `handformer train --family NAME` runs, given the command's options
     (None: the encoder-decoder's training loop, train/loop.py, which only it reads).
     """
@@ -59,6 +61,7 @@ class Family:
     pretrained: bool = False
     train: Callable | None = None
     configure: Callable | None = None
+    verify: Callable | None = None
 
 
 FAMILIES: dict[str, Family] = {}

@@ -148,6 +148,25 @@ def from_checkpoint(path: str, options: dict) -> Model:
     return model
 
 
+def verify(options: dict) -> tuple[str, list]:
+    """`verify --family gpt`: one text's stages, loss and every gradient against a GPT built
+    from torch's layers (torch_ref.py), float64."""
+    from ...interop.torch_ref import import_torch
+
+    import_torch()
+    from .torch_ref import compare
+
+    if options.pop("weights", None):
+        raise HandformerError("the gpt family reads no weights file; drop --weights")
+    src, tgt = options.pop("src", None), options.pop("tgt", None)
+    model = prepare(options)
+    text = make_text(model.vocab, TUTORIAL_SRC if src is None else src,
+                     TUTORIAL_TGT if tgt is None else tgt, model.config.max_len)
+    title = (f"ours vs a GPT from torch's layers, preset {model.config.preset}, norm "
+             f"{model.config.norm}, float64")
+    return title, compare(model.config, model.params, text.input_ids, text.target_ids)
+
+
 def walk(model: Model, options: dict) -> Tape:
     """The prompt and its continuation (the tutorial's when not given; "" is empty) forward."""
     src, tgt = options.get("src"), options.get("tgt")
