@@ -284,6 +284,8 @@ TEXT = {
     "grad.intro": "Now the same steps backwards. ∂L/∂{name} says how much the loss L would "
                   "change if each number of {name} were nudged up a little; the chain rule "
                   "carries it from each step to the step before.",
+    "grad.uses": "{sym} was read by {k} steps, so its gradient is the sum of what each sends "
+                  "back: one formula per use.",
     "grad.p1": "Its largest entry is {max}{where}.",
     "grad.at": " (row “{row}”, column “{col}”)",
     "grad.op.linear": "Through a linear layer the gradient goes back through Wᵀ to the input, "
