@@ -66,7 +66,7 @@ def test_in_ci_a_skip_outside_the_required_families_is_listed_not_failed(folder)
     ("could not import 'torch': No module named 'torch'", "torch"),
     ("needs uvicorn (pip install 'handformer[serve]')", "server"),
     ("no Python with LibreOffice's uno module (Debian: python3-uno)", "spreadsheet"),
-    ("mounting a tmpfs needs root", None),
+    ("mounting a tmpfs needs root", None), ("an unordered list", None),
 ])
 def test_reasons_name_their_family(reason, family):
     from support.ci_skips import family_of

@@ -7,6 +7,7 @@ not installed) are listed, not failed."""
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 
 import pytest
@@ -34,9 +35,10 @@ def reason_of(report) -> str:
 
 
 def family_of(reason: str) -> str | None:
+    """The required family a skip reason names a missing part of (by whole words), or None."""
     lower = reason.lower()
-    return next((name for name, words in REQUIRED.items() if any(w in lower for w in words)),
-                None)
+    return next((name for name, words in REQUIRED.items()
+                 if any(re.search(rf"\b{w}\b", lower) for w in words)), None)
 
 
 def pytest_runtest_logreport(report):
