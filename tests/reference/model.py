@@ -1,7 +1,9 @@
 """An independent reference of the encoder-decoder Transformer, for the tests only: plain NumPy
-written from the formulas of the tutorial's steps 4-16 (docs: SPEC "The steps"), sharing no code
-with handformer. Torch cannot build the tutorial's configuration (d_k 4 with d_model 6, one
-encoder head and two decoder heads, one linear layer as FFN), so this is what checks it.
+written from the formulas of the tutorial's steps 4-16 as the project's specification states
+them (sinusoidal positions by pair index, Q Kᵀ/√d_k per head, post-norm LN(x + Sublayer(x))
+with ε inside the root, cross-entropy over the target positions, SGD), sharing no code with
+handformer. Torch cannot build the tutorial's configuration (d_k 4 with d_model 6, one encoder
+head and two decoder heads, one linear layer as FFN), so this is what checks it.
 
 One sentence pair at a time: a sequence is an (n, d) matrix, rows are tokens, weights apply
 as X W + b. Every step keeps its value under the name the tape gives that step and, on the

@@ -1,6 +1,8 @@
 """The tutorial's own configuration, which torch.nn.Transformer cannot build, against the
-independent NumPy reference (tests/reference/model.py): the dataset and ids as the SPEC spells
-them, every forward step, the loss, every gradient, the SGD update, to 1e-12."""
+independent NumPy reference (tests/reference/model.py): the dataset and ids as the specification
+spells them, every forward step, the loss, every gradient, the SGD update, to 1e-12."""
+
+import ast
 
 import numpy as np
 import pytest
@@ -9,30 +11,9 @@ import handformer
 from handformer.config import preset
 
 from .check import assert_tape_is_reference, close, engine_walk, reference_of
-from .model import Sizes
+from .tutorial import SRC, TGT, TUTORIAL, vocabulary, words
 
-# The SPEC's "tutorial's example", written out here rather than read from the engine.
-DATASET = ["I drink and I know things.",
-           "When you play the game of thrones, you win or you die.",
-           "The true enemy won't wait out the storm, He brings the storm."]
-SRC, TGT = "when you play the game of thrones", "you win or you die"
-TUTORIAL = Sizes(d_model=6, enc_heads=1, dec_heads=2, d_k=4, d_v=4, ffn="single",
-                 attn_bias=False, scale_embeddings=False, final_norm=False)
 LR = 0.1
-
-
-def words(sentence: str) -> list[str]:
-    """Lower-case, drop "." and ",", split on white space."""
-    return sentence.lower().replace(".", "").replace(",", "").split()
-
-
-def vocabulary() -> list[str]:
-    seen = []
-    for line in DATASET:
-        for w in words(line):
-            if w not in seen:
-                seen.append(w)
-    return seen + ["<start>", "<end>"]
 
 
 @pytest.fixture(scope="module")
@@ -94,3 +75,13 @@ def test_close_notices_a_difference():
     close(np.array([1.0, 2.0]), np.array([1.0, 2.0 + 1e-13]), "equal to 1e-12")
     with pytest.raises(AssertionError):
         close(np.array([1.0, 2.0]), np.array([1.0, 2.0 + 1e-9]), "apart")
+
+
+def test_the_reference_shares_no_code_with_handformer():
+    from pathlib import Path
+
+    tree = ast.parse((Path(__file__).parent / "model.py").read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert imported == {"__future__", "math", "dataclasses", "numpy"}

@@ -13,7 +13,7 @@ import handformer
 from handformer.cli import main
 
 from .check import reference_of
-from .test_tutorial import TUTORIAL
+from .tutorial import TUTORIAL
 
 MATRIX = re.compile(r"\\underbrace\{[^{}=]*(?:\{[^{}]*\}[^{}=]*)* = \\begin\{bmatrix\}"
                     r"((?:(?!\\end\{bmatrix\}).)*)\\end\{bmatrix\}\}_\{(\d+)(?: \\times (\d+))?\}")
