@@ -7,6 +7,9 @@ from hypothesis import HealthCheck, settings
 
 from support.browser import CHROMIUM_ARGS, open_page  # noqa: F401  (open_page: for tests)
 from support.processes import walk_in_a_fresh_process  # noqa: F401
+from support.unprivileged import open_folder  # noqa: F401  (a folder user nobody may write)
+
+pytest_plugins = ["support.ci_skips"]  # the skip count; in CI, a skipped family fails the run
 
 settings.register_profile(
     "handformer", max_examples=25, deadline=None,

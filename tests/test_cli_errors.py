@@ -1,5 +1,9 @@
 """Bad input through `main([...])`: exit status 2, a message naming the problem, no traceback."""
 
+import json
+import math
+
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -91,9 +95,18 @@ def test_divisibility_error_suggests_a_fix():
 
 
 def test_d_k_given_explicitly_lifts_the_divisibility_rule():
+    """30 / 4 is no whole number; with --d-k 5 each of the 4 heads is 5 wide, scaled by 1/√5."""
     result = CliRunner().invoke(main, ["walk", "--preset", "small", "--d-model", "30",
                                        "--heads", "4", "--d-k", "5", "--format", "json"])
     assert result.exit_code == 0, result.output
+    tape = json.loads(result.stdout)
+    assert (tape["config"]["d_k"], tape["config"]["d_v"], tape["config"]["heads"]) == (5, 5, 4)
+    assert np.shape(tape["params"]["encoder.0.self_attn.w_q"]) == (30, 4 * 5)
+    steps = {s["name"]: np.array(s["value"]) for s in tape["steps"]}
+    q, k = steps["encoder.0.self_attn.q"], steps["encoder.0.self_attn.k"]
+    assert q.shape == k.shape == (4, 7, 5)
+    expected = np.einsum("hic,hjc->hij", q, k) / math.sqrt(5)
+    np.testing.assert_allclose(steps["encoder.0.self_attn.scores"], expected, rtol=1e-12)
 
 
 def test_unreadable_weights_file(tmp_path):

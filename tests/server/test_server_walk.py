@@ -3,7 +3,6 @@ are the attention formula's (recomputed here by hand from the tape's own Q and K
 
 from __future__ import annotations
 
-import json
 import re
 
 import numpy as np
@@ -70,7 +69,15 @@ def test_panels_carry_both_languages(client):
     assert status == 200
     assert "定义数据集" in data["panels"].replace("<wbr>", "") and "Define the dataset" in data["panels"]
     assert data["panels"].count('<section class="panel') == data["toc"].count("<li>")
-    assert json.dumps(data)  # plain JSON strings, nothing else
+    assert set(data) == {"panels", "toc", "params"}
+    assert isinstance(data["panels"], str) and isinstance(data["toc"], str)
+    # the weight-edit list: every parameter's shape, the tutorial's sizes (d_model 6, d_k 4,
+    # one encoder head, two decoder heads, 25 tokens)
+    shapes = data["params"]
+    assert (shapes["src_embed.weight"], shapes["generator.w"]) == ([25, 6], [6, 25])
+    assert shapes["encoder.0.self_attn.w_q"] == [6, 4]
+    assert shapes["decoder.0.cross_attn.w_q"] == shapes["decoder.0.self_attn.w_v"] == [6, 8]
+    assert shapes["decoder.0.self_attn.w_o"] == [8, 6] and len(shapes) == 30
 
 
 def test_contents_nest_like_the_export_and_number_as_the_panels_do(client):

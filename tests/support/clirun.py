@@ -24,9 +24,10 @@ COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [
     sys.executable, "-c", "import sys; from handformer.cli import main; sys.exit(main())"]
 
 
-def run(*args, cwd, env: dict | None = None, timeout: float | None = None
-        ) -> subprocess.CompletedProcess:
+def run(*args, cwd, env: dict | None = None, timeout: float | None = None,
+        user: list[str] = ()) -> subprocess.CompletedProcess:
     """handformer ARGS in ``cwd`` under the memory bound; stdout and stderr as bytes.
+    ``user``: a prefix that runs it as another user (support.unprivileged.as_nobody).
 
     A case that takes longer than HOSTILE_TIMEOUT seconds (default 300) fails: a refusal is
     meant to come before the work, not after minutes of it.
@@ -35,7 +36,7 @@ def run(*args, cwd, env: dict | None = None, timeout: float | None = None
     prefix = ["prlimit", f"--as={MEMORY_BOUND}", "--"] if shutil.which("prlimit") else []
     inherited = {k: v for k, v in os.environ.items() if k != "HANDFORMER_LIMITS"}
     full_env = inherited | {"COLUMNS": "100"} | (env or {})
-    return subprocess.run([*prefix, *COMMAND, *map(str, args)], cwd=cwd, env=full_env,
+    return subprocess.run([*prefix, *user, *COMMAND, *map(str, args)], cwd=cwd, env=full_env,
                           capture_output=True, timeout=timeout)
 
 

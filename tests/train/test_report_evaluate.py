@@ -29,6 +29,20 @@ def unbatched_loss(ckpt, pairs):
     return total / count, right / count
 
 
+def greedy(ckpt, src: str, limit: int = 30) -> list[str]:
+    """Decoding by hand: from <start>, the whole prefix through the model again at each step,
+    the argmax of its last position appended, until <end> (None if it never comes)."""
+    vocab = ckpt.vocab
+    out = [vocab.id("<start>")]
+    for _ in range(limit):
+        tape = Tape(ckpt.params, record=False)
+        forward(tape, ckpt.config, np.array(vocab.encode(src)), np.array(out))
+        out.append(int(tape["generator.probs"][-1].argmax()))
+        if out[-1] == vocab.id("<end>"):
+            return [vocab.tokens[i] for i in out[1:-1]]
+    return None
+
+
 @pytest.fixture(scope="module")
 def trained(tmp_path_factory):
     path = tmp_path_factory.mktemp("eval") / "m.ckpt"
@@ -53,7 +67,11 @@ def test_evaluate_reports_loss_perplexity_accuracy_exact_match(trained, tmp_path
     assert float(m["perplexity"]) == pytest.approx(math.exp(loss), rel=1e-4)
     assert float(m["token accuracy"].rstrip("%")) == pytest.approx(100 * accuracy, abs=0.05)
     assert m["pairs"] == "3"
-    assert m["exact match"].endswith("%")
+    ckpt = checkpoint.load(trained)
+    right = sum(greedy(ckpt, src) == ckpt.vocab.tokenize(tgt) for src, tgt in pairs)
+    assert 0 < right < 3  # neither extreme: a figure that could be wrong either way
+    assert f"exact match     {100 * right / 3:.1f}%  ({right}/3, greedy decoding)" in (
+        result.output.splitlines())
 
 
 def test_evaluate_refuses_unknown_words(trained, tmp_path):

