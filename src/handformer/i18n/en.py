@@ -659,6 +659,10 @@ TEXT = {
     "bert.update.loss": "Before the update L = {before} (cos = {cos}); a second forward pass of "
                         "A and B with the updated weights gives L = {after} (cos = "
                         "{cos_after}): the step pulled them together.",
+    "bert.update.loss.not": "Before the update L = {before} (cos = {cos}); with the updated "
+                            "weights L = {after} (cos = {cos_after}): not lower. The gradient "
+                            "says which way is down only for small steps, and a step of "
+                            "η = {lr} went too far; try a smaller --lr.",
     "bert.layer": "layer {i}",
     "bert.update.word.title": "Update: the rows of E_word that A and B used",
     "bert.update.word": "Only the {k} rows of the tokens in A and B have a gradient, so only "

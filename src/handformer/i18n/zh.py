@@ -539,6 +539,9 @@ TEXT = {
                        "一行里每个分数都加上同一个数 q·b^K，而整行平移不会改变 softmax 的结果。",
     "bert.update.loss": "更新前 L = {before}（cos = {cos}）；用更新后的权重把 A 和 B 再前向算一遍，"
                         "得到 L = {after}（cos = {cos_after}）：这一步把它们拉近了。",
+    "bert.update.loss.not": "更新前 L = {before}（cos = {cos}）；用更新后的权重算得 L = {after}"
+                            "（cos = {cos_after}）：并没有变小。梯度只在小步长时指明下坡方向，"
+                            "η = {lr} 这一步走得太远了；请换一个更小的 --lr。",
     "bert.layer": "第 {i} 层",
     "bert.update.word.title": "更新：A 和 B 用到的 E_word 各行",
     "bert.update.word": "只有 A 和 B 中词元对应的 {k} 行有梯度，所以只有它们会移动（这里列出的就是这些行）；"

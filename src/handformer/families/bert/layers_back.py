@@ -87,9 +87,9 @@ def last_layer(ctx: Ctx) -> None:
 def gelu(ctx: Ctx, p: str) -> None:
     """Back through GELU, one entry worked out: ∂L/∂F = ∂L/∂G · (Φ(F) + F φ(F))."""
     pre, g_act, g_pre = ctx.value(f"{p}.ffn.pre"), ctx.grad(f"{p}.ffn.act"), ctx.grad(f"{p}.ffn.pre")
-    # The entry nearest F = −0.5 (the forward pass's example) among those with a gradient.
-    distance = np.where(np.abs(g_act) > 0, np.abs(pre + 0.5), np.inf)
-    j = np.unravel_index(int(np.argmin(distance)), pre.shape)
+    # Where ReLU would pass nothing (−2 < F < −0.2) and GELU passes the most gradient.
+    passed = np.where((pre > -2) & (pre < -0.2), np.abs(g_pre), -1.0)
+    j = np.unravel_index(int(np.argmax(passed)), pre.shape)
     hidden = dims(pre.shape[-1], "h")
     _back(ctx, p, "ffn.act", "bert.back.gelu.title",
           [ctx.t("bert.back.gelu"),

@@ -126,7 +126,8 @@ def update(ctx: Ctx) -> None:
     before = float(ctx.tape.index["loss"].value)
     if "loss_after" in info:
         after = float(info["loss_after"])
-        paragraphs.append(ctx.t("bert.update.loss", before=f3(before), after=f3(after),
+        paragraphs.append(ctx.t("bert.update.loss" if after < before else "bert.update.loss.not",
+                                before=f3(before), after=f3(after), lr=eta,
                                 cos=f3(1.0 - before), cos_after=f3(1.0 - after)))
     equation = [ctx.mat("update.layers", "‖g‖", table,
                         [s for _, s in LAYER_PARAMS],
