@@ -10,9 +10,8 @@ import numpy as np
 
 from ...engine.formula import head
 from ...narrate.context import Ctx, dims, f3, mark
+from .step_story import GRAD, sig
 from .story import _add, _mat, _sizes, _tokens
-
-GRAD = r"\partial L/\partial\,"
 
 
 def _grad(ctx: Ctx, name: str, sym: str, cols=True) -> object:
@@ -87,14 +86,17 @@ def last_layer(ctx: Ctx) -> None:
 def gelu(ctx: Ctx, p: str) -> None:
     """Back through GELU, one entry worked out: ∂L/∂F = ∂L/∂G · (Φ(F) + F φ(F))."""
     pre, g_act, g_pre = ctx.value(f"{p}.ffn.pre"), ctx.grad(f"{p}.ffn.act"), ctx.grad(f"{p}.ffn.pre")
-    # Where ReLU would pass nothing (−2 < F < −0.2) and GELU passes the most gradient.
-    passed = np.where((pre > -2) & (pre < -0.2), np.abs(g_pre), -1.0)
+    # Where ReLU would pass nothing and GELU's slope is small but positive (−0.75 < F < −0.3),
+    # the entry with the largest gradient.
+    passed = np.where((pre > -0.75) & (pre < -0.3), np.abs(g_pre), -1.0)
     j = np.unravel_index(int(np.argmax(passed)), pre.shape)
     hidden = dims(pre.shape[-1], "h")
-    _back(ctx, p, "ffn.act", "bert.back.gelu.title",
-          [ctx.t("bert.back.gelu"),
-           ctx.t("bert.back.gelu.at", x=f3(pre[j]), token=_tokens(ctx)[j[0]], col=hidden[j[1]],
-                 ga=f3(g_act[j]), slope=f3(g_pre[j] / g_act[j]), gf=f3(g_pre[j]))],
+    paragraphs = [ctx.t("bert.back.gelu")]
+    if passed[j] > 0:  # an entry of that kind with a gradient: worked out
+        paragraphs.append(ctx.t("bert.back.gelu.at", x=f3(pre[j]), token=_tokens(ctx)[j[0]],
+                                col=hidden[j[1]], ga=sig(g_act[j]),
+                                slope=f3(g_pre[j] / g_act[j]), gf=sig(g_pre[j])))
+    _back(ctx, p, "ffn.act", "bert.back.gelu.title", paragraphs,
           [mark(_grad(ctx, f"{p}.ffn.pre", "F", cols=hidden), cell=j, keep_cols=(j[1],))],
           [f"{p}.ffn.act"], f"{p}.ffn.act")
 
@@ -152,12 +154,12 @@ def word_table(ctx: Ctx) -> None:
              for i in ids}
     w = max(ids, key=lambda i: (len(reads[i]), names[i] not in ("[CLS]", "[SEP]")))
     col = int(np.argmax(np.abs(g_e[w])))
-    terms = " + ".join(f3(g_x[r, t, col]) for r, t in reads[w])
+    terms = " + ".join(sig(g_x[r, t, col]) for r, t in reads[w])
     rows = [f"{names[i]} ({i})" for i in ids]
     k = ids.index(w)
     _add(ctx, "grad.embeddings.word.weight", "15", ctx.t("bert.back.word.title"),
          [ctx.t("bert.back.word", token=names[w], k=len(reads[w]), col=f"d{col}", terms=terms,
-                total=f3(g_e[w, col]), rest=g_e.shape[0] - len(ids))],
+                total=sig(g_e[w, col]), rest=g_e.shape[0] - len(ids))],
          formula=ctx.formula("embeddings.word", grad=True),
          equation=[mark(ctx.mat("grad.embeddings.word.weight", GRAD + r"E_{word}[\mathrm{ids}]",
                                 g_e[ids], rows, dims(g_e.shape[1])), cell=(k, col),
@@ -175,8 +177,8 @@ def position_and_type(ctx: Ctx) -> None:
     real = sum(len(s["tokens"]) for s in ctx.meta["sentences"][:2])
     rows = [str(p) for p in range(n)]
     _add(ctx, "grad.embeddings.position.weight", "15", ctx.t("bert.back.pos.title"),
-         [ctx.t("bert.back.pos", col=f"d{col}", a=f3(g_x[0, 1, col]), b=f3(g_x[1, 1, col]),
-                c=f3(g_pos[1, col]), last=n - 1, rest=g_pos.shape[0] - n),
+         [ctx.t("bert.back.pos", col=f"d{col}", a=sig(g_x[0, 1, col]), b=sig(g_x[1, 1, col]),
+                c=sig(g_pos[1, col]), last=n - 1, rest=g_pos.shape[0] - n),
           ctx.t("bert.back.type", k=real)],
          formula=ctx.formula("embeddings.position", grad=True),
          equation=[mark(ctx.mat("grad.embeddings.position.weight", GRAD + r"E_{pos}[0..n-1]",

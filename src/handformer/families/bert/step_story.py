@@ -14,6 +14,11 @@ from .story import _add, _mat, _sizes, _tokens
 GRAD = r"\partial L/\partial\,"
 
 
+def sig(x) -> str:
+    """A gradient in a worked example: three significant digits (they are often below 0.001)."""
+    return f"{float(x):.3g}"
+
+
 def pair(ctx: Ctx) -> None:
     """The two sentences of the step and the batch they make (after A's WordPiece section)."""
     a, b = ctx.meta["sentences"][:2]
@@ -78,7 +83,7 @@ def pooling_grad(ctx: Ctx) -> None:
     tokens = _tokens(ctx)
     n = sum(t != "[PAD]" for t in tokens)
     g_u, g_h = ctx.grad("pooling.mean"), ctx.grad(last)
-    paragraphs = [ctx.t("bert.grad.pool", n=n, gu=f3(g_u[0]), g=f3(g_h[0, 0]))]
+    paragraphs = [ctx.t("bert.grad.pool", n=n, gu=sig(g_u[0]), g=sig(g_h[0, 0]))]
     if n < len(tokens):
         paragraphs.append(ctx.t("bert.grad.pool.pad", k=len(tokens) - n))
     _add(ctx, f"grad.{last}", "15", ctx.t("bert.grad.pool.title", layers=layers), paragraphs,
