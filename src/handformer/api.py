@@ -33,10 +33,12 @@ def walk(src: str | None = None, tgt: str | None = None, preset: str | None = No
     (with ``backward``) also computes one step's gradient of the corpus's pairs as a whole
     batch and as that many data shards (``tape.meta["shards"]``). ``family`` names a model
     family of the registry (default: the encoder-decoder); ``pretrained`` walks ``src``
-    through a pretrained model instead (a folder, or "all-minilm-l6-v2").
+    through a pretrained model instead (a folder, or "all-minilm-l6-v2"), and with
+    ``backward`` takes one fine-tuning step on ``src`` and ``tgt`` (loss 1 − their cosine).
     """
-    if pretrained:
-        return pipeline.run({"pretrained": pretrained, "src": src}).tape
+    if pretrained:  # with backward: one fine-tuning step pulling src and tgt together
+        step = {"tgt": tgt, "backward": True, "lr": lr} if backward else {}
+        return pipeline.run({"pretrained": pretrained, "src": src, **step}).tape
     options = {"src": src, "tgt": tgt, "preset": preset, "corpus": corpus, "weights": weights,
                "backward": backward, "lr": lr, "checkpoint": checkpoint,
                "tokenizer": tokenizer, "shards": shards, "family": family, **overrides}

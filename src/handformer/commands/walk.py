@@ -77,8 +77,7 @@ def walk(**options):
     check_outputs({"-o": render["output"], "--save-weights": save}, inputs)
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
-                              "model folder, and walks one sentence forward only; drop "
-                              "--save-weights")
+                              "model folder and writes no weights; drop --save-weights")
     done = pipeline.run(_options(options), before_backward=_json_fits(render["fmt"]))
     for line in done.notes:
         click.echo(line, err=True)

@@ -579,6 +579,108 @@ TEXT = {
     "bert.cos": "Each embedding has length 1, so the cosine of the angle between two of them is "
                 "their dot product: 1 for the same direction, 0 for unrelated, negative for opposed.",
     "bert.cos.pair": "cos(\"{a}\", \"{b}\") = {cos}.",
+    # walk --pretrained --backward: one fine-tuning step on two sentences
+    "bert.pair.title": "Two sentences, one fine-tuning step",
+    "bert.pair.p1": "This walk takes one step of fine-tuning. A = \"{a}\" and B = \"{b}\" are to "
+                    "mean nearly the same, so their embeddings should point the same way. The "
+                    "loss measures how far apart they are, the backward pass finds how every "
+                    "weight moved it, and one update moves every weight a little to pull A and B "
+                    "together.",
+    "bert.pair.p2": "B is cut into pieces the same way: {tokens}. The two go through the model "
+                    "at once, as a batch padded with [PAD] to {n} tokens; the padding mask keeps "
+                    "every token from looking at [PAD], and the mean pooling leaves [PAD] out.",
+    "bert.pair.p3": "The steps below show sentence A (the first row of the batch); B goes "
+                    "through the same steps, and its numbers sit beside A's on the tape.",
+    "bert.loss.title": "The loss: 1 − cosine similarity",
+    "bert.loss.p1": "L = 1 − cos(u_A, u_B) is 0 when the two embeddings point the same way, 1 "
+                    "when they are at right angles and 2 when they point in opposite ways. "
+                    "Lowering it pulls the two sentences together.",
+    "bert.loss.p2": "Both embeddings have length 1, so the cosine is their dot product, a sum of "
+                    "{d} products: cos = {cos}, and L = {L}.",
+    "bert.loss.p3": "The largest product is in column {col}: {a} · {b} = {ab}.",
+    "bert.grad.intro": "Now backwards, from L to every weight. ∂L/∂x says how much L would change "
+                       "if x were nudged up a little; the chain rule carries it from each step "
+                       "to the step before. The gradients are small numbers, often below a "
+                       "thousandth: --precision 5 shows more of their digits.",
+    "bert.grad.e.title": "Backward: ∂L/∂e, each embedding pulled toward the other",
+    "bert.grad.e": "L = 1 − e_A · e_B, so ∂L/∂e_A = −e_B and ∂L/∂e_B = −e_A (column d0: {g} = "
+                   "−({e})). Gradient descent moves e_A against its gradient, toward e_B, and "
+                   "e_B toward e_A.",
+    "bert.grad.u.title": "Backward through the normalization: ∂L/∂u",
+    "bert.grad.u": "e = u / r, with r = ‖u_A‖ = {r}. Making u longer would not change e, so the "
+                   "normalization passes back only the part of the pull that turns u, divided "
+                   "by r.",
+    "bert.grad.u.along": "The pull along e_A was e_A · ∂L/∂e_A = {before}; after the "
+                         "normalization it is u_A · ∂L/∂u_A = {after}, zero up to round-off.",
+    "bert.grad.pool.title": "Backward through the mean pooling: ∂L/∂H_{layers}",
+    "bert.grad.pool": "u is the mean of {n} token rows, so the row of each real token gets 1/{n} "
+                      "of ∂L/∂u: in column d0, {gu} / {n} = {g}.",
+    "bert.grad.pool.pad": "The {k} [PAD] rows were left out of the mean: their gradient is 0.",
+    "bert.back.ln2.title": "back through add & norm",
+    "bert.back.w2.title": "back through W₂",
+    "bert.back.gelu.title": "back through GELU",
+    "bert.back.gelu": "GELU's slope is Φ(x) + x·φ(x): about 1 for large x, about 0 for very "
+                      "negative x, and small but not 0 in between, where ReLU would pass nothing "
+                      "at all.",
+    "bert.back.gelu.at": "At F = {x} (token {token}, column {col}): ∂L/∂G = {ga} times the slope "
+                         "{slope} gives ∂L/∂F = {gf}.",
+    "bert.back.w1.title": "back through W₁",
+    "bert.back.resid": "H′ was used twice, by the feed-forward and by the residual connection "
+                       "around it, so ∂L/∂H′ is the sum of the two paths.",
+    "bert.back.ln1.title": "back through add & norm after attention",
+    "bert.back.wo.title": "back through W^O",
+    "bert.back.z.title": "back through Z = A V",
+    "bert.back.softmax.title": "back through the softmax and the padding mask",
+    "bert.back.mask": "A [PAD] key had weight 0, and its score −∞: its score gets gradient 0, so "
+                      "no gradient flows into padding ({a} [PAD] keys in A, {b} in B).",
+    "bert.back.scores.title": "back through S = Q Kᵀ / √d_k",
+    "bert.back.qkv.title": "back through the projections to the layer's input",
+    "bert.back.qkv": "H_{k}, the layer's input, was used four times: to make Q, K and V, and "
+                     "along the residual connection. Its gradient is the sum of the four: each "
+                     "projection sends back ∂L/∂Q·(W^Q)ᵀ (likewise for K and V) and gives W^Q "
+                     "its gradient H_{k}ᵀ·∂L/∂Q, all heads at once.",
+    "bert.back.layer.title": "Backward: ∂L/∂H_{k}, the output of layer {k}",
+    "bert.back.input.title": "Backward: ∂L/∂H_{k}, the input of layer 1",
+    "bert.back.layer": "Back through layer {layer} by the same steps as layer {last} above, the "
+                       "gradient reaches its input H_{k}. Every number of those steps is on the "
+                       "tape. Its largest entry is {max} (row “{token}”, column “{col}”).",
+    "bert.back.emb.title": "Backward through the embeddings' layer norm and sum",
+    "bert.back.emb": "The layer norm of the embeddings goes backwards like the others, and γ, β "
+                     "of the embeddings get their gradients. X_sum = X_word + X_pos + X_type "
+                     "then hands ∂L/∂X_sum unchanged to each of the three lookups.",
+    "bert.back.word.title": "Backward: E_word, a scatter-add",
+    "bert.back.word": "Row w of E_word gets the sum of ∂L/∂X_word over every position that read "
+                      "token w, in A and in B. “{token}” was read {k} times: in column {col}, "
+                      "{terms} = {total}. The other {rest} rows get 0.",
+    "bert.back.pos.title": "Backward: E_pos and E_type",
+    "bert.back.pos": "Row p of E_pos gets the gradients of position p in both sentences: row 1, "
+                     "column {col}: {a} + {b} = {c}. Only rows 0 to {last} were read; the other "
+                     "{rest} rows get 0.",
+    "bert.back.type": "Every token read row 0 of E_type, so row 0 gets the sum of the gradients "
+                      "of all {k} real tokens of A and B; row 1, the second segment, was not "
+                      "read and gets 0.",
+    "bert.update.title": "Update: every parameter, one step",
+    "bert.update.first": "One step of plain gradient descent moves every parameter against its "
+                         "gradient: θ ← θ − η·g with learning rate η = {lr}.",
+    "bert.update.count": "All {k} parameter tensors ({total} numbers) move. The table gives the "
+                         "size of each gradient, ‖g‖ (the square root of the sum of its "
+                         "squares), for every weight of every layer and for the embeddings.",
+    "bert.update.table": "The largest is {sym} of layer {layer}.",
+    "bert.update.b_k": "b^K gets no gradient in any layer (at most {max}, round-off): adding "
+                       "the same b^K to every key adds the same number q·b^K to every score of "
+                       "a row, and the softmax does not change when a whole row is shifted.",
+    "bert.update.loss": "Before the update L = {before} (cos = {cos}); a second forward pass of "
+                        "A and B with the updated weights gives L = {after} (cos = "
+                        "{cos_after}): the step pulled them together.",
+    "bert.update.loss.not": "Before the update L = {before} (cos = {cos}); with the updated "
+                            "weights L = {after} (cos = {cos_after}): not lower. The gradient "
+                            "says which way is down only for small steps, and a step of "
+                            "η = {lr} went too far; try a smaller --lr.",
+    "bert.layer": "layer {i}",
+    "bert.update.word.title": "Update: the rows of E_word that A and B used",
+    "bert.update.word": "Only the {k} rows of the tokens in A and B have a gradient, so only "
+                        "they move (shown here); the other {rest} rows of the table stay as they "
+                        "are.",
     # translate --explain
     "decode.intro.title": "Translating “{src}”",
     "decode.intro.p1": "At inference there is no target to copy: the decoder writes one word at a "

@@ -473,6 +473,90 @@ TEXT = {
     "bert.cos": "每个句向量长度都是 1，所以两个向量夹角的余弦就是它们的点积：方向相同为 1，无关为 0，"
                 "相反为负。",
     "bert.cos.pair": "cos(“{a}”, “{b}”) = {cos}。",
+    # walk --pretrained --backward：对两句话做一步微调
+    "bert.pair.title": "两句话，一步微调",
+    "bert.pair.p1": "这次演示做一步微调。A = “{a}” 和 B = “{b}” 意思应当几乎相同，所以它们的句向量"
+                    "应当指向同一方向。损失衡量两者相差多远，反向传播算出每个权重对损失的影响，"
+                    "一次更新让每个权重都挪动一点，把 A 和 B 拉近。",
+    "bert.pair.p2": "B 也按同样的方法切成子词：{tokens}。两句话作为一个批次同时进入模型，用 [PAD] "
+                    "补齐到 {n} 个词元；填充掩码让每个词元都看不到 [PAD]，平均池化也不算 [PAD]。",
+    "bert.pair.p3": "下面各步展示句子 A（批次的第一行）；B 经过完全相同的步骤，它的数字就在 tape 上 A "
+                    "的旁边。",
+    "bert.loss.title": "损失：1 − 余弦相似度",
+    "bert.loss.p1": "L = 1 − cos(u_A, u_B)：两个句向量方向相同时为 0，互相垂直时为 1，方向相反时为 "
+                    "2。降低它，就是把两句话拉近。",
+    "bert.loss.p2": "两个句向量长度都是 1，所以余弦就是它们的点积，即 {d} 个乘积之和：cos = {cos}，"
+                    "L = {L}。",
+    "bert.loss.p3": "最大的乘积在 {col} 列：{a} · {b} = {ab}。",
+    "bert.grad.intro": "现在倒着走，从 L 回到每个权重。∂L/∂x 表示：把 x 稍微调大一点，L 会变化多少；"
+                       "链式法则把它从每一步传到前一步。这里的梯度都很小，常常不到千分之一："
+                       "用 --precision 5 可以看到更多位数。",
+    "bert.grad.e.title": "反向：∂L/∂e，每个句向量被拉向另一个",
+    "bert.grad.e": "L = 1 − e_A · e_B，所以 ∂L/∂e_A = −e_B，∂L/∂e_B = −e_A（d0 列：{g} = "
+                   "−({e})）。梯度下降让 e_A 逆着梯度移动，也就是朝 e_B 移动；e_B 也朝 e_A 移动。",
+    "bert.grad.u.title": "反向经过归一化：∂L/∂u",
+    "bert.grad.u": "e = u / r，其中 r = ‖u_A‖ = {r}。把 u 拉长不会改变 e，所以归一化只把拉力中"
+                   "“转动 u”的那部分传回去，并除以 r。",
+    "bert.grad.u.along": "沿 e_A 方向的拉力原本是 e_A · ∂L/∂e_A = {before}；经过归一化之后是 "
+                         "u_A · ∂L/∂u_A = {after}，在舍入误差内为零。",
+    "bert.grad.pool.title": "反向经过平均池化：∂L/∂H_{layers}",
+    "bert.grad.pool": "u 是 {n} 个词元行的平均，所以每个真实词元的行得到 ∂L/∂u 的 1/{n}：在 d0 列，"
+                      "{gu} / {n} = {g}。",
+    "bert.grad.pool.pad": "{k} 个 [PAD] 行没有参与平均：它们的梯度是 0。",
+    "bert.back.ln2.title": "反向经过残差与归一化",
+    "bert.back.w2.title": "反向经过 W₂",
+    "bert.back.gelu.title": "反向经过 GELU",
+    "bert.back.gelu": "GELU 的斜率是 Φ(x) + x·φ(x)：x 很大时约为 1，x 很负时约为 0，中间则小但不为 0；"
+                      "换成 ReLU，负数处一点梯度也传不过去。",
+    "bert.back.gelu.at": "在 F = {x}（词元 {token}，{col} 列）：∂L/∂G = {ga} 乘以斜率 {slope}，"
+                         "得到 ∂L/∂F = {gf}。",
+    "bert.back.w1.title": "反向经过 W₁",
+    "bert.back.resid": "H′ 用了两次：进入前馈层，以及沿着绕过它的残差连接，所以 ∂L/∂H′ 是两条路径之和。",
+    "bert.back.ln1.title": "反向经过注意力之后的残差与归一化",
+    "bert.back.wo.title": "反向经过 W^O",
+    "bert.back.z.title": "反向经过 Z = A V",
+    "bert.back.softmax.title": "反向经过 softmax 和填充掩码",
+    "bert.back.mask": "[PAD] 键的权重是 0、分数是 −∞：它的分数梯度为 0，所以没有梯度流进填充"
+                      "（A 中有 {a} 个 [PAD] 键，B 中有 {b} 个）。",
+    "bert.back.scores.title": "反向经过 S = Q Kᵀ / √d_k",
+    "bert.back.qkv.title": "反向经过投影，回到这一层的输入",
+    "bert.back.qkv": "这一层的输入 H_{k} 用了四次：生成 Q、K、V，以及沿残差连接直通。它的梯度是这四条"
+                     "路径之和：每个投影传回 ∂L/∂Q·(W^Q)ᵀ（K、V 同理），并给 W^Q 梯度 "
+                     "H_{k}ᵀ·∂L/∂Q，所有头一起算。",
+    "bert.back.layer.title": "反向：∂L/∂H_{k}，第 {k} 层的输出",
+    "bert.back.input.title": "反向：∂L/∂H_{k}，第 1 层的输入",
+    "bert.back.layer": "按与上面第 {last} 层相同的步骤反向经过第 {layer} 层，梯度到达它的输入 H_{k}。"
+                       "这些步骤的每个数都在 tape 上。绝对值最大的一项是 {max}（“{token}”行，"
+                       "“{col}”列）。",
+    "bert.back.emb.title": "反向经过嵌入的层归一化和加法",
+    "bert.back.emb": "嵌入的层归一化和其他层归一化一样反向传播，嵌入的 γ、β 得到各自的梯度。"
+                     "X_sum = X_word + X_pos + X_type 再把 ∂L/∂X_sum 原样交给三次查表。",
+    "bert.back.word.title": "反向：E_word，按行累加",
+    "bert.back.word": "E_word 的第 w 行得到所有读过词元 w 的位置（A 和 B 中）的 ∂L/∂X_word 之和。"
+                      "“{token}”被读了 {k} 次：在 {col} 列，{terms} = {total}。其余 {rest} 行"
+                      "的梯度为 0。",
+    "bert.back.pos.title": "反向：E_pos 和 E_type",
+    "bert.back.pos": "E_pos 的第 p 行得到两句话中位置 p 的梯度之和：第 1 行 {col} 列，{a} + {b} = "
+                     "{c}。只有第 0 到 {last} 行被读过；其余 {rest} 行梯度为 0。",
+    "bert.back.type": "每个词元都读了 E_type 的第 0 行，所以第 0 行得到 A 和 B 全部 {k} 个真实词元的"
+                      "梯度之和；第 1 行（第二段）没有被读，梯度为 0。",
+    "bert.update.title": "更新：每个参数，走一步",
+    "bert.update.first": "最简单的梯度下降一步：每个参数都朝梯度的反方向移动，θ ← θ − η·g，"
+                         "学习率 η = {lr}。",
+    "bert.update.count": "全部 {k} 个参数张量（共 {total} 个数）都会移动。表中给出每个梯度的大小 ‖g‖"
+                         "（各项平方和的平方根），覆盖每一层的每个权重以及嵌入。",
+    "bert.update.table": "最大的是第 {layer} 层的 {sym}。",
+    "bert.update.b_k": "每一层的 b^K 都没有梯度（最多 {max}，只是舍入误差）：给每个键都加上同一个 b^K，"
+                       "一行里每个分数都加上同一个数 q·b^K，而整行平移不会改变 softmax 的结果。",
+    "bert.update.loss": "更新前 L = {before}（cos = {cos}）；用更新后的权重把 A 和 B 再前向算一遍，"
+                        "得到 L = {after}（cos = {cos_after}）：这一步把它们拉近了。",
+    "bert.update.loss.not": "更新前 L = {before}（cos = {cos}）；用更新后的权重算得 L = {after}"
+                            "（cos = {cos_after}）：并没有变小。梯度只在小步长时指明下坡方向，"
+                            "η = {lr} 这一步走得太远了；请换一个更小的 --lr。",
+    "bert.layer": "第 {i} 层",
+    "bert.update.word.title": "更新：A 和 B 用到的 E_word 各行",
+    "bert.update.word": "只有 A 和 B 中词元对应的 {k} 行有梯度，所以只有它们会移动（这里列出的就是这些行）；"
+                        "表中其余 {rest} 行保持不变。",
     # translate --explain
     "decode.intro.title": "翻译“{src}”",
     "decode.intro.p1": "推理时没有目标句可以照抄：解码器一次只写一个词。编码器只运行一次，它的输出"

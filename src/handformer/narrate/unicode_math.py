@@ -18,6 +18,7 @@ SYMBOLS = {
     r"\ge": "≥", r"\langle": "<", r"\rangle": ">", r"\quad": "\x00", r"\qquad": "\x00",
     r"\top": "ᵀ", r"\prime": "′", r"\sin": "sin", r"\cos": "cos", r"\log": "log", r"\max": "max",
     r"\arg": "arg ", r"\lvert": "|", r"\rvert": "|", r"\|": "‖", r"\approx": "≈",
+    r"\Phi": "Φ", r"\varphi": "φ", r"\pi": "π",
 }
 SUPERSCRIPT = str.maketrans("0123456789+-=()abdehijklmnoprstuvwxTO",
                             "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᵈᵉʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣᵀᴼ")

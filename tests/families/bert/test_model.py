@@ -137,3 +137,54 @@ def test_golden_step_names_of_one_layer(folder):
     views = [s.name for s in tape.steps if s.view and s.name.startswith("layer.0.self_attn.head.3")]
     assert views == [f"layer.0.self_attn.head.3.{n}" for n in ("q", "k", "v", "scores", "masked",
                                                                "pattern", "z")]
+
+
+def test_a_fine_tuning_step_equals_bertmodel(folder):
+    """walk --backward's loss 1 − cos(u_A, u_B): every parameter's gradient as torch's."""
+    from handformer.families.bert import finetune
+
+    tape = finetune.pair_tape(load(str(folder)), SENTENCES[0], SENTENCES[1])
+    finetune.backward(tape, 0.1)
+    pad = finetune.padding(tape)
+    model = transformers.BertModel.from_pretrained(str(folder)).double().eval()
+    out = model(input_ids=torch.tensor(tape["src.ids"]), attention_mask=torch.tensor(~pad).long())
+    keep = torch.tensor(~pad).double().unsqueeze(-1)
+    u = (out.last_hidden_state * keep).sum(1) / keep.sum(1)
+    loss = 1 - torch.nn.functional.cosine_similarity(u[0], u[1], dim=0)
+    loss.backward()
+    assert abs(float(tape["loss"]) - loss.item()) < 1e-13
+    theirs = dict(model.named_parameters())
+    for name in tape.params:
+        hf, transposed = hf_name(name)
+        expected = theirs[hf].grad.numpy()
+        np.testing.assert_allclose(tape.grads[name], expected.T if transposed else expected,
+                                   rtol=0, atol=1e-12, err_msg=name)
+    assert tape.meta["update"]["loss_after"] < float(tape["loss"])
+
+
+def test_a_fine_tuning_step_survives_json_then_render(folder, tmp_path):
+    """walk --backward --format json, then `render` in a fresh process: the same terminal
+    walkthrough and the same page as the walk itself (a tiny model: MiniLM's gradients do not
+    fit a JSON tape)."""
+    import subprocess
+    import sys
+
+    from click.testing import CliRunner
+
+    from handformer.cli import main
+
+    walk = ["walk", "--pretrained", str(folder), "--backward", "--src", SENTENCES[0],
+            "--tgt", SENTENCES[1]]
+    saved = tmp_path / "t.json"
+    assert CliRunner().invoke(main, [*walk, "--format", "json", "-o", str(saved)]).exit_code == 0
+    for fmt in ("terminal", "html"):
+        direct, again = tmp_path / f"direct.{fmt}", tmp_path / f"again.{fmt}"
+        done = CliRunner().invoke(main, [*walk, "--format", fmt, "--width", "90",
+                                         "-o", str(direct)])
+        assert done.exit_code == 0, done.output
+        result = subprocess.run([sys.executable, "-m", "handformer", "render", str(saved),
+                                 "--format", fmt, "--width", "90", "-o", str(again)],
+                                capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert again.read_text(encoding="utf-8") == direct.read_text(encoding="utf-8"), fmt
+    assert "Update: every parameter, one step" in again.read_text(encoding="utf-8")

@@ -2,14 +2,15 @@
 
 model.py: the config and the forward pass; ops.py: GELU, pooling and normalizing (its own ops
 beyond the shared ones); wordpiece.py: its tokenizer; load.py: a model folder → config,
-WordPiece and parameters, and sentences → a tape; story.py: the narration.
+WordPiece and parameters, and sentences → a tape; finetune.py: one fine-tuning step on two
+sentences (the loss 1 − cosine, the reverse pass, the update); story.py: the narration.
 """
 
 from __future__ import annotations
 
 from ...errors import HandformerError
 from ..registry import Family, register
-from . import load, model
+from . import finetune, load, model
 
 DEFAULT_MODEL = "all-minilm-l6-v2"  # the model `walk --family bert` walks without --pretrained
 
@@ -23,24 +24,38 @@ def narrators(tape) -> list:
 
 def prepare(options: dict) -> load.Pretrained:
     """The model named by ``options["pretrained"]`` (a folder, or a known model's name;
-    all-MiniLM-L6-v2 with `walk --family bert`); every other option is refused, since the
-    folder brings the sizes, weights and vocabulary."""
+    all-MiniLM-L6-v2 with `walk --family bert`). The folder brings the sizes, weights and
+    vocabulary, so the options are the sentence (``src``) and, with ``backward``, the second
+    sentence (``tgt``) of one fine-tuning step and its ``lr``; any other is refused."""
     if not options.get("src"):
         raise HandformerError("--pretrained needs a sentence: --src \"...\"")
-    given = [k for k, v in options.items() if k not in ("pretrained", "src", "lr", "preset")
-             and v not in (None, False)]
+    step = bool(options.get("backward"))
+    if step and not options.get("tgt"):
+        raise HandformerError(
+            "--backward with --pretrained takes one fine-tuning step that pulls two sentences' "
+            "embeddings together (loss 1 − cosine): give the second one, --tgt \"...\"")
+    allowed = ("pretrained", "src", "lr", "preset") + (("tgt", "backward") if step else ())
+    given = [k for k, v in options.items() if k not in allowed and v not in (None, False)]
     if options.get("preset") not in (None, "tutorial"):
         given.append("preset")
     if given:
         flags = ", ".join("--" + k.replace("_", "-") for k in sorted(given))
         raise HandformerError(
-            f"--pretrained reads its sizes, weights and vocabulary from the model folder, and "
-            f"walks one sentence forward only; drop {flags}")
+            f"--pretrained reads its sizes, weights and vocabulary from the model folder; it "
+            f"walks one sentence (--src) forward, or with --backward one fine-tuning step on "
+            f"two (--src, --tgt); drop {flags}")
     return load.load(options.get("pretrained") or DEFAULT_MODEL)
 
 
 def walk(pretrained: load.Pretrained, options: dict):
+    """One sentence forward; with ``backward``, the pair (src, tgt) and its loss."""
+    if options.get("backward"):
+        return finetune.pair_tape(pretrained, options["src"], options["tgt"])
     return load.run(pretrained, [options["src"]])
+
+
+def backward(tape, pretrained: load.Pretrained, options: dict) -> None:
+    finetune.backward(tape, options.get("lr"))
 
 
 def notes(pretrained: load.Pretrained, tape) -> list[str]:
@@ -48,4 +63,5 @@ def notes(pretrained: load.Pretrained, tape) -> list[str]:
 
 
 FAMILY = register(Family("bert", model.BertConfig, model.param_shapes, model.forward, narrators,
-                         prepare=prepare, walk=walk, notes=notes, pretrained=True))
+                         prepare=prepare, walk=walk, backward=backward, notes=notes,
+                         pretrained=True))

@@ -1,6 +1,7 @@
 """The operations a real BERT-family encoder needs beyond the tutorial's: GELU, the sum of three
-embeddings, mean pooling over the real (non-pad) tokens, L2 normalization, and the dot product of
-every pair of sentence embeddings (their cosine similarity).
+embeddings, mean pooling over the real (non-pad) tokens, L2 normalization, the dot product of
+every pair of sentence embeddings (their cosine similarity), and the loss of one fine-tuning step
+that pulls two sentences' embeddings together (1 − their cosine).
 
 They register in the same ``OPS`` registry as the tutorial's operations (import this module
 before running a BERT model). Learned position and token-type embeddings reuse ``embed``; the
@@ -151,3 +152,20 @@ def gram_forward(x):
 def gram(g, out, args, cache, attrs):
     (x,) = args
     return ((g + np.swapaxes(g, -1, -2)) @ x,)
+
+
+# --- the fine-tuning loss: 1 − cosine of two sentence embeddings ----------------------------
+
+
+def cosine_loss_forward(e):
+    return np.asarray(1.0 - e[0] @ e[1], dtype=e.dtype), None
+
+
+@op("cosine_loss", cosine_loss_forward,
+    clauses(r"$out = 1 - $x_{A} \cdot $x_{B}",
+            r"$x_{A} \cdot $x_{B} = \cos(u_A, u_B)"),
+    r"\dL{$x_{A}} = -$x_{B},\quad \dL{$x_{B}} = -$x_{A}",
+    out="L", x="e")
+def cosine_loss(g, out, args, cache, attrs):
+    (e,) = args
+    return (-g * e[::-1],)

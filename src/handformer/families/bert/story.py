@@ -51,10 +51,23 @@ def _sizes(ctx: Ctx) -> tuple[int, int, int]:
 
 
 def story(tape) -> list:
-    """Every step of the BERT encoder, from WordPiece to the sentence embedding, in order."""
+    """Every step of the BERT encoder, from WordPiece to the sentence embedding, in order; on
+    the tape of a fine-tuning step (a pair and its loss), then the loss, every gradient and the
+    update."""
     layers = int(tape.meta["config"]["layers"])
-    return [overview, wordpiece, embeddings,
+    told = [overview, wordpiece, embeddings,
             *(functools.partial(layer, i=i) for i in range(layers)), pooling]
+    if "loss" not in tape.index:
+        return told
+    from . import layers_back, step_story  # one fine-tuning step (walk --backward)
+
+    told.insert(2, step_story.pair)
+    told.append(step_story.loss)
+    if tape.grads:
+        told += [step_story.embedding_grad, step_story.normalize_grad, step_story.pooling_grad,
+                 layers_back.last_layer, layers_back.other_layers, layers_back.embeddings,
+                 step_story.update]
+    return told
 
 
 def overview(ctx: Ctx) -> None:
