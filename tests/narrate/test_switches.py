@@ -46,3 +46,18 @@ def test_the_switches_are_told_in_the_overview(lang, words):
         assert word in text
     plain = overview_text(handformer.walk(), lang)
     assert not any(word in plain for word in words)
+
+
+def test_the_recap_compares_the_loss_with_guessing_and_tells_a_small_change_apart():
+    import math
+
+    tape = handformer.walk(backward=True)
+    sections = walkthrough(tape, Options(level="overview"))
+    recap = " ".join(next(s for s in sections if s.id == "recap").paragraphs)
+    loss = float(tape["loss"])
+    assert f"ln 25 = {math.log(25):.3f}" in recap  # 25 tokens, each with p = 1/25
+    assert (loss > math.log(25)) == ("did worse than that" in recap)
+    from handformer.narrate.overview import _apart
+
+    assert _apart(0.005612, 0.005571) == ("0.00561", "0.00557")
+    assert _apart(3.3851, 2.9893) == ("3.385", "2.989")

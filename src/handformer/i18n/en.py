@@ -876,6 +876,14 @@ TEXT = {
     "recap.said": "The prediction: “{words}”.",
     "recap.loss": "The loss was L = {before}; after one update with η = {lr} the same sentence "
                   "scores L = {after}.",
+    "recap.uniform": "Guessing every one of the {V} tokens with the same probability would score "
+                     "ln {V} = {u}: these weights did worse than that before the update, because "
+                     "random weights are confidently wrong, not merely unsure.",
+    "recap.uniform.better": "Guessing every one of the {V} tokens with the same probability would "
+                            "score ln {V} = {u}: the model already does better than that.",
+    "recap.uniform.worse": "Guessing every one of the {V} tokens with the same probability would "
+                           "score ln {V} = {u}: on this sentence the trained weights do worse "
+                           "than that.",
     "recap.takeaways": "The tutorial closes with three takeaways; here they are, corrected:",
     "recap.takeaway.1": "1. “The example is simplified and shows no epochs”: true; handformer "
                         "train runs the epochs, and handformer walk --checkpoint FILE walks the "

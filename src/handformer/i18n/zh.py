@@ -727,6 +727,11 @@ TEXT = {
     "recap.said": "预测结果：“{words}”。",
     "recap.loss": "损失原为 L = {before}；以 η = {lr} 更新一次之后，同一句话的损失是 "
                   "L = {after}。",
+    "recap.uniform": "如果对 {V} 个词元一律等概率地猜，损失是 ln {V} = {u}：更新之前这组权重比这还差，"
+                     "因为随机权重不是拿不准，而是很有把握地猜错。",
+    "recap.uniform.better": "如果对 {V} 个词元一律等概率地猜，损失是 ln {V} = {u}：模型已经比这好了。",
+    "recap.uniform.worse": "如果对 {V} 个词元一律等概率地猜，损失是 ln {V} = {u}：在这句话上，训练过的权重"
+                           "比这还差。",
     "recap.takeaways": "教程最后列了三条要点，这里逐条订正：",
     "recap.takeaway.1": "1. “这个例子非常简化，没有涉及 epoch”：确实如此；handformer train "
                         "会跑多个 epoch，handformer walk --checkpoint FILE 可以逐步查看训练后的"

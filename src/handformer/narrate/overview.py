@@ -4,6 +4,8 @@ tutorial's closing takeaways as corrected."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .context import Ctx, f3
@@ -175,12 +177,30 @@ def _prediction(ctx: Ctx) -> list[str]:
 
 
 def _loss(ctx: Ctx) -> list[str]:
+    """The loss before and after the update, in as many decimals as tell them apart, beside
+    what guessing every token with the same probability would score (ln V)."""
     update = ctx.meta.get("update") or {}
     if "loss" not in ctx.tape.index or "loss_after" not in update:
         return []
     before = float(np.asarray(ctx.tape.index["loss"].value).reshape(-1)[0])
-    return [ctx.t("recap.loss", before=f3(before), after=f3(update["loss_after"]),
-                  lr=f"{update['lr']:g}")]
+    after = float(update["loss_after"])
+    shown = _apart(before, after)
+    said = [ctx.t("recap.loss", before=shown[0], after=shown[1], lr=f"{update['lr']:g}")]
+    if ctx.meta.get("family") in (None, "transformer", "gpt"):  # a next-token loss over V
+        uniform = math.log(len(ctx.vocab))
+        key = "recap.uniform.better" if before <= uniform else (
+            "recap.uniform.worse" if ctx.meta.get("trained") else "recap.uniform")
+        said.append(ctx.t(key, V=len(ctx.vocab), u=f3(uniform)))
+    return said
+
+
+def _apart(a: float, b: float) -> tuple[str, str]:
+    """Both numbers with 3 decimals, or with more (up to 8) when 3 would print them equal."""
+    for digits in range(3, 9):
+        x, y = f"{a:.{digits}f}", f"{b:.{digits}f}"
+        if x != y or a == b:
+            return x, y
+    return x, y
 
 
 def at_level(sections: list[Section], level: str, ctx: Ctx) -> list[Section]:
