@@ -98,7 +98,7 @@ def test_bert_heads_captioned_in_both_languages_and_openable(bert):
     tape, page = bert
     head3 = page.split('data-name="layer.0.self_attn.head.2.pattern"', 1)[1].split("</figure>")[0]
     assert "head 3: the previous token" in head3  # a diagonal one below the diagonal
-    assert "第 3 个头看前一个词元" in head3.replace("<wbr>", "")  # <wbr>: breaks between words
+    assert "第 3 个头看前一个词元" in head3.replace("<wbr>", "").replace("\xa0", " ")  # <wbr>, no-break spaces: line breaking only
     assert 'aria-controls="z-layer.0.self_attn.head.2.pattern"' in head3
     # its numeric grid, hidden until the head is clicked
     zoom = page.split('id="z-layer.0.self_attn.head.2.pattern" hidden>', 1)[1].split("</figure>")[0]

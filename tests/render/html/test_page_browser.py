@@ -236,7 +236,7 @@ def test_bert_head_opens_to_its_numbers(browser, bert_file, bert_tape):
     section.locator(".sm").nth(3).locator(".enlarge").click()
     assert section.locator(".zoom:visible").count() == 0
     page.get_by_role("button", name="中文").click()
-    assert head.locator(".head-note:visible").inner_text() == "第 3 个头看前一个词元"
+    assert head.locator(".head-note:visible").inner_text().replace("\xa0", " ") == "第 3 个头看前一个词元"
     assert [int(j) for j in pattern.argmax(axis=1)[1:]] == list(range(n - 1))  # as it says
     assert page.errors == []
     page.context.close()

@@ -10,6 +10,7 @@ Punctuation is the line breaker's business (``wrap`` for the terminal, CSS for t
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from itertools import pairwise
 
@@ -60,3 +61,16 @@ def pieces(text: str) -> list[str]:
     between two Hanzi (it still splits them elsewhere, at spaces or punctuation)."""
     cuts = [0, *hanzi_breaks(text), len(text)]
     return [text[a:b] for a, b in pairwise(cuts) if b > a]
+
+
+# Spaces a Chinese line must not break at: between a number and the measure word or unit after
+# it ("25 个词元", "第 1 层"), and right after "=" (an equation is not cut at its sign).
+_GLUED = re.compile(r"(?<=\d) (?=[\u3400-\u9fff])|(?<=[第共约近])\s(?=\d)|(?<==) (?=\S)")
+NBSP = "\u00a0"
+
+
+def glue(text: str) -> str:
+    """The text with a no-break space wherever a line must not break at a space."""
+    if "=" not in text and not holds_hanzi(text):
+        return text
+    return _GLUED.sub(NBSP, text)

@@ -43,12 +43,13 @@ def environment():
 def with_breaks(text: str):
     """``text`` escaped, with ``<wbr>`` wherever a line may break between two Hanzi
     (``breaks.hanzi_breaks``): the page's ``word-break:keep-all`` for Chinese lets the browser
-    break there, at spaces and at punctuation, and nowhere else inside a word."""
+    break there, at spaces and at punctuation, and nowhere else inside a word; a no-break
+    space where a number meets its measure word or after "=" (``breaks.glue``)."""
     from markupsafe import Markup
 
     if hasattr(text, "__html__"):
         raise TypeError("the wbr filter takes plain text, not markup (it escapes it itself)")
-    return Markup("<wbr>").join(breaks.pieces(str(text)))
+    return Markup("<wbr>").join(breaks.pieces(breaks.glue(str(text))))
 
 
 def stylesheet(langs: list[str]) -> str:

@@ -17,8 +17,8 @@ import re
 from ..common.lexicon import holds_hanzi, is_hanzi
 from .ansi import cells
 
-_TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]+"
-                     r"|[“‘（《「『【]|\s+")
+_TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|(?:[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]|\u00a0)+"
+                     r"|[“‘（《「『【]|[^\S\u00a0]+")
 NO_LINE_START = set("，。、：；！？）》」』】”’%…·,.;:!?)")
 NO_LINE_END = set("（《「『【“‘(")
 _SOFT_AFTER = set("，。、：；！？）》」』】”’")
@@ -29,7 +29,15 @@ def _cjk(char: str) -> bool:
 
 
 def wrap(paragraph: str, width: int) -> list[str]:
-    """The paragraph's lines, each at most ``width`` cells (a single longer word excepted)."""
+    """The paragraph's lines, each at most ``width`` cells (a single longer word excepted); a
+    Chinese number stays with its measure word, an equation's "=" with what follows it
+    (``breaks.glue``)."""
+    from ..common.breaks import NBSP, glue
+
+    return [line.replace(NBSP, " ") for line in _wrap(glue(paragraph), width)]
+
+
+def _wrap(paragraph: str, width: int) -> list[str]:
     lines, line, used = [], [], 0  # used: cells of "".join(line)
     for token in _tokens(paragraph, width):
         if used + cells(token.rstrip()) <= width or not any(t.strip() for t in line):
@@ -51,6 +59,21 @@ def _tokens(paragraph: str, width: int) -> list[str]:
     cuts is one piece (characters again when it is wider than ``width``)."""
     if not holds_hanzi(paragraph):  # most paragraphs: nothing to join, no word list loaded
         return _TOKENS.findall(paragraph)
+    return _glued(_hanzi_tokens(paragraph, width))
+
+
+def _glued(tokens: list[str]) -> list[str]:
+    """Tokens joined across a no-break space (breaks.glue put it where no break may be)."""
+    out: list[str] = []
+    for token in tokens:
+        if out and (out[-1].endswith("\u00a0") or token.startswith("\u00a0")):
+            out[-1] += token
+        else:
+            out.append(token)
+    return out
+
+
+def _hanzi_tokens(paragraph: str, width: int) -> list[str]:
     from ..common.breaks import hanzi_breaks
 
     allowed, out = set(hanzi_breaks(paragraph)), []
