@@ -65,7 +65,9 @@ def mask(tape, rng) -> Question | None:
     step = pick.one(rng, pick.steps(tape, "mask"))
     if step is None:
         return None
-    allowed = np.broadcast_to(np.asarray(step.attrs["allowed"], dtype=bool), step.shape)
+    # The mask the step applied: where its output is finite (no score is −∞ before the mask).
+    # Read off the values, which a tape file keeps, rather than the step's attributes.
+    allowed = np.isfinite(step.value)
     at = pick.cell(rng, step.shape, ~allowed if pick.coin(rng) else allowed)
     row = allowed[at[:-1]].astype(int).tolist()
     given = (Given("ex.given.score", "S_ij", float(tape.value(step.inputs[0])[at])),

@@ -62,11 +62,10 @@ def loss(tape, rng) -> Question | None:
     probability of its target (and, with label smoothing, its mean log-probability)."""
     step = tape.index.get("loss")
     probs = pick.steps(tape, "softmax", "probs")
-    if step is None or step.op != "cross_entropy" or not probs:
+    if step is None or step.op != "cross_entropy" or not probs or "target" not in tape.meta:
         return None
     p = np.asarray(probs[0].value, dtype=float)
-    targets, weights = step.attrs["targets"], np.asarray(step.attrs["weights"]) > 0
-    smoothing = float(step.attrs.get("smoothing", 0.0))
+    targets, weights, smoothing = _targets(tape, p.shape)
     picked = p.reshape(-1, p.shape[-1])[np.arange(np.size(targets)), np.ravel(targets)]
     given = [Given("ex.given.target_probs", "p_t,y_t", pick.plain(picked[np.ravel(weights)]))]
     if smoothing:
@@ -80,21 +79,31 @@ def loss(tape, rng) -> Question | None:
                     {"count": int(weights.sum()), "first": f"−log {picked[0]:.5g}"}, "loss")
 
 
+def _targets(tape, shape) -> tuple[np.ndarray, np.ndarray, float]:
+    """The target ids (one per position), which positions count (not padding) and the label
+    smoothing, from the tape's meta (a tape file keeps it; the loss step's attributes it
+    does not)."""
+    targets = np.asarray(tape.meta["target"]["ids"], dtype=int).reshape(shape[:-1])
+    vocab = list(tape.meta.get("vocab") or [])
+    weights = targets != vocab.index("<pad>") if "<pad>" in vocab else np.ones(targets.shape, bool)
+    config = tape.meta.get("config") or {}
+    return targets, weights, float(config.get("label_smoothing", 0.0) or 0.0)
+
+
 def grad_logit(tape, rng) -> Question | None:
     """∂L/∂z_tj = (p_tj − q_tj) / |T|, q_tj = (1 − ε)·[j = y_t] + ε/V."""
     step = tape.index.get("loss")
     logits = pick.steps(tape, "linear", "logits")
-    if step is None or not logits or logits[0].name not in tape.grads:
+    if step is None or not logits or logits[0].name not in tape.grads or "target" not in tape.meta:
         return None
     name, probs = logits[0].name, pick.steps(tape, "softmax", "probs")[0].value
-    targets = np.asarray(step.attrs["targets"])
+    targets, weights, smoothing = _targets(tape, probs.shape)
     is_target = np.zeros(probs.shape, dtype=bool)
     is_target.reshape(-1, probs.shape[-1])[np.arange(targets.size), targets.ravel()] = True
     at = pick.cell(rng, probs.shape, is_target if pick.coin(rng) else None)
-    smoothing = float(step.attrs.get("smoothing", 0.0))
     given = [Given("ex.given.prob", "p_tj", float(probs[at])),
              Given("ex.given.is_target", "[j = y_t]", int(is_target[at])),
-             Given("ex.given.positions", "|T|", int(np.sum(np.asarray(step.attrs["weights"]) > 0)))]
+             Given("ex.given.positions", "|T|", int(weights.sum()))]
     if smoothing:
         given += [Given("ex.given.smoothing", "ε", smoothing),
                   Given("ex.given.vocab_size", "V", probs.shape[-1])]
@@ -119,7 +128,7 @@ def sgd_update(tape, rng) -> Question | None:
              Given("ex.given.grad", "g", float(grad[at]), 9), Given("ex.given.lr", "η", float(lr)))
     answer = float(after[at])
     return Question("sgd_update", name, "update.after", at, given, answer,
-                    max(1e-7, 0.01 * abs(float(lr) * size[at])), "θ' = θ − η g",
+                    max(1e-7, 0.01 * abs(float(lr) * float(size[at]))), "θ' = θ − η g",
                     "ex.ask.sgd_update", "ex.hint.sgd_update",
                     {"param": name, "cell": list(at),
                      "first": f"η g = {float(lr):g} × {float(grad[at]):.9g}"}, "backward")

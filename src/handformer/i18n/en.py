@@ -965,4 +965,5 @@ TEXT = {
     "ex.where": "step and cell",
     "ex.ask.gelu": "What is the GELU's output at row {i}, column {j}?",
     "ex.hint.gelu": "Start from h/√2 for the erf: {first}.",
+    "ex.check.right_exact": "Right: exactly the answer.",
 }

@@ -833,4 +833,5 @@ TEXT = {
     "ex.where": "步骤与单元格",
     "ex.ask.gelu": "GELU 在第 {i} 行、第 {j} 列的输出是多少？",
     "ex.hint.gelu": "先为 erf 求 h/√2：{first}。",
+    "ex.check.right_exact": "正确：与答案完全一致。",
 }
