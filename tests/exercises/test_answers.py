@@ -215,3 +215,24 @@ def _check(sheet, walk):
         by_hand = recompute(q, givens(q, shown=True))
         assert close(by_hand, answer, 0) or abs(by_hand - answer) <= q["tolerance"], (
             q["kind"], by_hand, answer, q["tolerance"])
+
+
+@pytest.mark.slow
+def test_bert_sheet_answers_hold():
+    """BERT's tape (a pretrained model: its tape file would hold every weight, too large to
+    write here) checked in the process: each answer against the step's own value, looked up
+    here, and against the recomputation from the given values."""
+    from handformer import pipeline
+    from handformer.exercises import render
+    from handformer.exercises.sheet import make_sheet
+
+    tape = pipeline.run({"family": "bert", "src": "the storm comes"}).tape
+    sheet = json.loads(render("json", make_sheet(tape, 16, seed=2), tape.meta, "en"))
+    kinds = {q["kind"] for q in sheet["questions"]}
+    assert {"gelu", "input", "score", "softmax", "ln_norm"} <= kinds
+    for q in sheet["questions"]:
+        table = (tape.index[q["step"]].extras[q["field"].removeprefix("extras.")]
+                 if q["field"].startswith("extras.") else tape.value(q["step"]))
+        expected = float(np.asarray(table)[tuple(q["cell"])])
+        assert close(number(q["answer"]), expected, CLOSE)
+        assert close(recompute(q, givens(q)), expected, CLOSE), q["kind"]
