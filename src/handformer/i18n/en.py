@@ -966,4 +966,12 @@ TEXT = {
     "ex.ask.gelu": "What is the GELU's output at row {i}, column {j}?",
     "ex.hint.gelu": "Start from h/√2 for the erf: {first}.",
     "ex.check.right_exact": "Right: exactly the answer.",
+    "app.quiz": "Quiz",
+    "app.quiz.start": "Ask me 6 questions on this model",
+    "app.quiz.check": "Check",
+    "app.quiz.reveal": "Show the answer",
+    "app.quiz.right": "Right.",
+    "app.quiz.wrong": "Not this: try again.",
+    "app.quiz.score": "Score: {right} right of {answered} answered ({asked} asked)",
+    "app.quiz.answer": "The answer: {answer}",
 }

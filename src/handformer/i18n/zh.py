@@ -834,4 +834,12 @@ TEXT = {
     "ex.ask.gelu": "GELU 在第 {i} 行、第 {j} 列的输出是多少？",
     "ex.hint.gelu": "先为 erf 求 h/√2：{first}。",
     "ex.check.right_exact": "正确：与答案完全一致。",
+    "app.quiz": "测验",
+    "app.quiz.start": "就这个模型问我 6 道题",
+    "app.quiz.check": "检查",
+    "app.quiz.reveal": "显示答案",
+    "app.quiz.right": "正确。",
+    "app.quiz.wrong": "不对：再试一次。",
+    "app.quiz.score": "得分：已答 {answered} 题，答对 {right} 题（共 {asked} 题）",
+    "app.quiz.answer": "答案：{answer}",
 }
