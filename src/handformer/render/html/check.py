@@ -6,6 +6,7 @@ The questions and answers are the worksheet's (handformer.exercises): read off t
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -14,6 +15,7 @@ from ... import i18n
 from ...exercises import words
 from ...exercises.question import Question
 from ...exercises.sheet import KINDS
+from ...files.tape_json import params_kept
 
 # The parts of the walk, each with the kinds of question it may set and how many it sets.
 PARTS = (("embedding", ("positional", "input"), 1),
@@ -27,12 +29,24 @@ SEED = 0  # the page shows the same questions every time it is made from the sam
 
 
 def questions(tape) -> list[Question]:
-    """The page's questions, part by part, kinds in an order the seed shuffles."""
+    """The page's questions, part by part, kinds in an order the seed shuffles. Only what the
+    tape's file keeps is used (a pretrained model's weights it does not), so the page drawn
+    from a saved tape (`handformer render`) is the walk's page."""
+    if not params_kept(tape):
+        tape = copy.copy(tape)
+        tape.params = {}
     rng, found = np.random.default_rng(SEED), []
     for _, kinds, count in PARTS:
-        made = [KINDS[kinds[i]](tape, rng) for i in rng.permutation(len(kinds))]
+        made = [_ask(kinds[i], tape, rng) for i in rng.permutation(len(kinds))]
         found += [q for q in made if q is not None][:count]
     return found
+
+
+def _ask(kind: str, tape, rng) -> Question | None:
+    try:
+        return KINDS[kind](tape, rng)
+    except KeyError:  # a number the question gives is a parameter the tape does not hold
+        return None
 
 
 def panel_of(question: Question) -> str:
