@@ -74,3 +74,27 @@ def test_bad_requests_are_refused_with_their_field(server):
     status, reply = client.json("POST", "/api/quiz/answer", {"id": "q1", "answer": "many"})
     assert status == 422 and reply["field"] == "answer"
     assert json.dumps(reply).count("error") == 1
+
+
+def test_a_quiz_on_a_model_trained_in_this_session(server):
+    from .test_server_train import wait_done
+
+    client = Client(server.url)
+    status, job = client.json("POST", "/api/train", {"epochs": 30})
+    assert status == 202
+    wait_done(client, job["id"])
+    status, quiz = client.json("POST", "/api/quiz", {"job": job["id"], "backward": True,
+                                                     "kinds": ["logit", "grad_logit"],
+                                                     "count": 4, "seed": 1})
+    assert status == 200, quiz
+    fresh = handformer.walk(backward=True)  # the untrained model of the same config
+    for q in quiz["questions"]:
+        status, reply = client.json("POST", "/api/quiz/answer", {"id": q["id"], "reveal": True})
+        assert status == 200
+        if q["cell"][-1] < 25:
+            assert reply["answer"] != read(fresh, q["step"], q["field"], tuple(q["cell"]))
+    status, again = client.json("POST", "/api/quiz/answer", {"id": q["id"],
+                                                             "answer": reply["answer"]})
+    assert again["right"] is True and again["score"]["right"] == 0  # revealed: counted missed
+    status, other = Client(server.url).json("POST", "/api/quiz", {"job": job["id"]})
+    assert status == 404

@@ -3,6 +3,8 @@ configured, the answers kept on the server and checked there, a running score pe
 
     POST /api/quiz          {"walk": a walk body, "count", "seed", "level", "kinds", "lang"}
                             → {"questions": [... without answers], "score": {...}}
+                            or, on a model trained here, {"job": its id, "src", "tgt",
+                            "backward", ...} in place of "walk"
     POST /api/quiz/answer   {"id": a question's id, "answer": a number or "-inf",
                              "reveal": true to see the answer without a try}
                             → {"right": …, "answer" (once right or revealed), "score": {...}}
@@ -14,20 +16,25 @@ A question counts once, at its first answer (so a score cannot be raised by tryi
 from __future__ import annotations
 
 import math
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from .. import pipeline
 from ..exercises.render_json import finite, question_json
 from ..exercises.sheet import make_sheet
+from ..train import checkpoint, loop
 from .api import handles_errors, read_json, settings, within_budget
 from .budget import check_numbers, walk_numbers
-from .limits import RequestError
+from .limits import RequestError, check_sentence
 from .requests import expect_object, parse_walk, reject_unknown
 from .sessions import LRU
 
 QUIZ_FIELDS = {"walk", "count", "seed", "level", "kinds", "lang"}
+JOB_FIELDS = {"job", "src", "tgt", "backward"}
 ANSWER_FIELDS = {"id", "answer", "reveal"}
 MAX_QUESTIONS = 20
 
@@ -82,13 +89,16 @@ async def start(request: Request) -> Response:
     """A new quiz for this session (the last one's questions are forgotten)."""
     limits = settings(request)[0]
     body = expect_object(await read_json(request))
-    asked = _parse({k: v for k, v in body.items() if k != "walk"})
-    walk = parse_walk(body.get("walk", {}), limits)
-    numbers = check_numbers(walk_numbers(walk), limits)
+    asked = _parse({k: v for k, v in body.items() if k not in {"walk"} | JOB_FIELDS})
+    if "job" in body:
+        tape_of, numbers = _trained(request, body), limits.max_server_numbers // 4
+    else:
+        walk = parse_walk(body.get("walk", {}), limits)
+        tape_of, numbers = walk.tape, check_numbers(walk_numbers(walk), limits)
 
     def work():
-        tape = walk.tape()
-        return make_sheet(tape, asked["count"], asked["seed"], asked["kinds"], asked["level"])
+        return make_sheet(tape_of(), asked["count"], asked["seed"], asked["kinds"],
+                          asked["level"])
 
     sheet = await within_budget(request, numbers, work)
     quiz = Quiz({f"q{n}": q for n, q in enumerate(sheet, 1)})
@@ -96,6 +106,33 @@ async def start(request: Request) -> Response:
     views = [question_json(n, q, asked["lang"], key=False) | {"id": f"q{n}"}
              for n, q in enumerate(sheet, 1)]
     return JSONResponse({"questions": views, "score": quiz.score()})
+
+
+def _trained(request: Request, body: dict):
+    """The tape maker of a model this session trained: the job's state saved as the
+    checkpoint `handformer train` writes and walked as `walk --checkpoint` walks one."""
+    if "walk" in body:
+        raise RequestError("give either walk (a configured model) or job (a trained one)", "job")
+    job = request.state.session.jobs.get(body["job"])
+    if job is None:
+        raise RequestError("no such training job in this session", "job", 404)
+    run = settings(request)[1].model(job)
+    if run is None:
+        raise RequestError("this job has no model yet (still training, or stopped before an "
+                           "epoch)", "job", 409)
+    options = {"src": body.get("src"), "tgt": body.get("tgt"),
+               "backward": body.get("backward", False) is True}
+    for name in ("src", "tgt"):
+        if options[name] is not None:
+            options[name] = check_sentence(options[name], name, settings(request)[0])
+
+    def tape():
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "quiz.ckpt"
+            checkpoint.save(path, loop.snapshot(run, ""))  # "": no dataset's sentences shown
+            return pipeline.run({"checkpoint": str(path), **options}).tape
+
+    return tape
 
 
 def typed_number(value) -> float:
