@@ -26,20 +26,30 @@ PARTS = (("embedding", ("positional", "input"), 1),
          ("loss", ("loss",), 1),
          ("backward", ("grad_logit", "sgd_update"), 1))
 SEED = 0  # the page shows the same questions every time it is made from the same run
+DRAWS = 8  # cells drawn for one kind before the part asks another kind
 
 
-def questions(tape) -> list[Question]:
-    """The page's questions, part by part, kinds in an order the seed shuffles. Only what the
-    tape's file keeps is used (a pretrained model's weights it does not), so the page drawn
+def questions(tape, panel_ids: list[str]) -> list[Question]:
+    """The page's questions, part by part, kinds in an order the seed shuffles, each on a step
+    the page shows (a few draws per kind: a model of many heads shows only some). Only what
+    the tape's file keeps is used (a pretrained model's weights it does not), so the page drawn
     from a saved tape (`handformer render`) is the walk's page."""
     if not params_kept(tape):
         tape = copy.copy(tape)
         tape.params = {}
-    rng, found = np.random.default_rng(SEED), []
+    rng, found, shown = np.random.default_rng(SEED), [], set(panel_ids)
     for _, kinds, count in PARTS:
-        made = [_ask(kinds[i], tape, rng) for i in rng.permutation(len(kinds))]
+        made = [_shown(kinds[i], tape, rng, shown) for i in rng.permutation(len(kinds))]
         found += [q for q in made if q is not None][:count]
     return found
+
+
+def _shown(kind: str, tape, rng, shown: set) -> Question | None:
+    for _ in range(DRAWS):
+        question = _ask(kind, tape, rng)
+        if question is None or panel_of(question, shown) is not None:
+            return question
+    return None
 
 
 def _ask(kind: str, tape, rng) -> Question | None:
@@ -49,26 +59,33 @@ def _ask(kind: str, tape, rng) -> Question | None:
         return None
 
 
-def panel_of(question: Question) -> str:
-    """The id of the panel that shows the question's step (one head's panel for attention)."""
+def panels_of(question: Question) -> list[str]:
+    """The ids of the panels that may show the question's step, the closest first: one head's
+    panel for attention, the step's own, the block it is part of (a family whose story shows
+    a layer norm or an FFN as one panel)."""
     if question.field == "update.after":
-        return f"update.{question.step}"
+        return [f"update.{question.step}"]
     if question.field == "grad":
-        return f"grad.{question.step}"
-    if question.part == "attention" and len(question.cell) == 3:
-        block, _, last = question.step.rpartition(".")
-        return f"{block}.head.{question.cell[0]}.{last}"
-    return question.step
+        return [f"grad.{question.step}"]
+    block, _, last = question.step.rpartition(".")
+    head = [f"{block}.head.{question.cell[0]}.{last}"] if (
+        question.part == "attention" and len(question.cell) == 3) else []
+    return [*head, question.step, block]
+
+
+def panel_of(question: Question, shown) -> str | None:
+    """The page's panel for the question (None when the page does not show its step)."""
+    return next((p for p in panels_of(question) if p in shown), None)
 
 
 def check_blocks(tape, langs: list[str], panel_ids: list[str]) -> dict[str, list[dict]]:
     """The checks to draw after each panel (by panel id); a question whose panel is not on the
     page (--steps) is left out."""
-    shown = sorted((q for q in questions(tape) if panel_of(q) in panel_ids),
-                   key=lambda q: panel_ids.index(panel_of(q)))
+    placed = [(panel_ids.index(panel_of(q, panel_ids)), q)
+              for q in questions(tape, panel_ids) if panel_of(q, panel_ids) is not None]
     blocks: dict[str, list[dict]] = {}
-    for n, question in enumerate(shown, 1):  # numbered in reading order
-        blocks.setdefault(panel_of(question), []).append(check_view(n, question, langs))
+    for n, (index, question) in enumerate(sorted(placed, key=lambda p: p[0]), 1):
+        blocks.setdefault(panel_ids[index], []).append(check_view(n, question, langs))
     return blocks
 
 
