@@ -24,7 +24,8 @@ def test_each_command_is_found_in_the_module_that_defines_it():
 
     defined = {}
     for module in ("commands.walk", "commands.verify", "commands.train", "commands.evaluate",
-                   "commands.serve", "families.bert.commands", "families.gpt.commands"):
+                   "commands.serve", "commands.exercises", "families.bert.commands",
+                   "families.gpt.commands"):
         commands = importlib.import_module(f"handformer.{module}").COMMANDS
         defined |= {command.name: module for command in commands}
     assert COMMAND_MODULES == defined

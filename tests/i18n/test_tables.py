@@ -12,7 +12,6 @@ from handformer import i18n
 from handformer.cli import main
 
 SRC = Path(i18n.__file__).parent.parent
-TEMPLATES = SRC / "render" / "html" / "templates"
 STATIC = SRC / "server" / "static"
 
 
@@ -81,7 +80,8 @@ def test_every_key_is_written_out_where_it_is_used():
         if path.parent.name != "i18n":
             literals |= {n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
                          if isinstance(n, ast.Constant) and isinstance(n.value, str)}
-    templates = "".join(p.read_text(encoding="utf-8") for p in TEMPLATES.iterdir())
+    templates = "".join(p.read_text(encoding="utf-8") for folder in SRC.rglob("templates")
+                        for p in folder.iterdir())
     unused = [key for key in i18n.table("en") if key not in literals
               and f"'{key}'" not in templates and f'"{key}"' not in templates
               and not _used_by_the_app(key, literals)]

@@ -10,4 +10,5 @@ COMMAND_MODULES = {
     "train": "commands.train", "translate": "commands.train", "evaluate": "commands.evaluate",
     "embed": "families.bert.commands", "similarity": "families.bert.commands",
     "generate": "families.gpt.commands", "serve": "commands.serve",
+    "exercises": "commands.exercises",
 }

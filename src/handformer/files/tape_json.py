@@ -80,6 +80,17 @@ def check_backward_fits(tape: Tape) -> None:
     check("json_numbers", backward_json_numbers(tape), _TOO_MANY)
 
 
+def _used_params(tape: Tape) -> list[str]:
+    inputs = {i for s in tape.steps for i in s.inputs}
+    return [n for n in tape.params if n in inputs]  # the model's order, kept by loads()
+
+
+def params_kept(tape: Tape) -> bool:
+    """Whether the tape's file holds the parameters its steps read (not when they are many,
+    as a pretrained model's)."""
+    return sum(tape.params[n].size for n in _used_params(tape)) <= PARAMS_LIMIT
+
+
 def tape_to_dict(tape: Tape) -> dict:
     check("json_numbers", _json_numbers(tape), _TOO_MANY)
     meta = dict(tape.meta)
@@ -87,10 +98,8 @@ def tape_to_dict(tape: Tape) -> dict:
            "src": meta.pop("src", {}), "tgt": meta.pop("tgt", {})}
     out |= meta
     out["steps"] = [_step_dict(s) for s in tape.steps]
-    inputs = {i for s in tape.steps for i in s.inputs}
-    used = [n for n in tape.params if n in inputs]  # the model's order, kept by loads()
-    if sum(tape.params[n].size for n in used) <= PARAMS_LIMIT:
-        out["params"] = {n: encode_array(tape.params[n]) for n in used}
+    if params_kept(tape):
+        out["params"] = {n: encode_array(tape.params[n]) for n in _used_params(tape)}
     if tape.grads:
         out["grads"] = [{"name": n, "value": encode_array(tape.grads[n])}
                         for n in _grad_names(tape)]

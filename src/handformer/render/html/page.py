@@ -61,8 +61,9 @@ def stylesheet(langs: list[str]) -> str:
 
 
 def nav_script() -> str:
-    """The page's one script: language and theme toggles, keys, "show all"."""
-    return (TEMPLATES / "nav.js").read_text(encoding="utf-8")
+    """The page's one script: language and theme toggles, keys, "show all", and the check of
+    a typed answer ("check yourself")."""
+    return "".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("nav.js", "check.js"))
 
 
 def content_security_policy(script: str, css: str) -> str:
@@ -81,15 +82,19 @@ def render(tape, precision: int = 3, steps=None, lang: str = "en", level: str = 
     """The whole walkthrough of a tape as one page in every language, opening in ``lang``,
     told at ``level`` ("overview", "steps" or "all", as narrate.build)."""
     from ...narrate import build, select
+    from .check import check_blocks
 
     built = {code: select(build(tape, code, level), steps) for code in i18n.languages()}
-    return render_sections(built, precision, title=page_title(tape.meta), lang=lang)
+    checks = check_blocks(tape, list(built), [s.id for s in built[i18n.FIRST]])
+    return render_sections(built, precision, title=page_title(tape.meta), lang=lang,
+                           checks=checks)
 
 
 def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "",
-                    lang: str = "en") -> str:
+                    lang: str = "en", checks: dict[str, list] | None = None) -> str:
     """The page from sections already built, by language (the same ids in each; the first
-    language's sections give the numbers and the order); the page opens in ``lang``."""
+    language's sections give the numbers and the order); the page opens in ``lang``;
+    ``checks``: the "check yourself" boxes to draw after a panel, by its id (check.py)."""
     from .view import Budget, section_view
 
     langs = list(by_lang)
@@ -102,6 +107,7 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
     script = nav_script()
     return environment().get_template("page.html.j2").render(
         panels=panels, title=title or "handformer", precision=precision, lang=lang,
+        checks=checks or {},
         script=script, csp=content_security_policy(script, text["css"]), **text,
         **wayfinding(panels, langs))
 

@@ -1,0 +1,108 @@
+"""A worksheet: questions of the chosen kinds and level, on cells chosen by a seed, from one
+finished run's tape.
+
+    >>> from handformer import pipeline
+    >>> from handformer.exercises.sheet import make_sheet
+    >>> sheet = make_sheet(pipeline.run({}).tape, count=12, seed=1)
+    >>> len(sheet), len({q.kind for q in sheet}) >= 10
+    (12, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..errors import HandformerError
+from . import kinds_attention as attention
+from . import kinds_embed as embed
+from . import kinds_layers as layers
+from . import kinds_output as output
+from .question import Question
+
+# Every kind in the order the lesson teaches it (a sheet lists its questions in this order).
+KINDS: dict[str, Callable] = {
+    "token_id": embed.token_id, "positional": embed.positional, "input": embed.input_sum,
+    "score": attention.score, "scale": attention.scale, "mask": attention.mask,
+    "softmax": attention.softmax, "weighted_sum": attention.weighted_sum,
+    "residual": embed.residual, "ln_mean": layers.ln_mean, "ln_std": layers.ln_std,
+    "ln_norm": layers.ln_norm, "ln_value": layers.ln_value, "relu": layers.relu,
+    "gelu": layers.gelu, "ffn_unit": layers.ffn_unit, "logit": output.logit,
+    "probability": output.probability,
+    "loss": output.loss, "grad_logit": output.grad_logit, "sgd_update": output.sgd_update,
+}
+BACKWARD_KINDS = ("grad_logit", "sgd_update")
+
+# easy: one operation on a few numbers; medium: one step of the lesson; hard: two steps
+# chained, or a gradient.
+LEVELS = {
+    "easy": ("token_id", "positional", "input", "scale", "mask", "residual", "ln_mean", "relu",
+             "gelu"),
+    "medium": ("token_id", "positional", "input", "score", "scale", "mask", "softmax",
+               "weighted_sum", "residual", "ln_mean", "ln_std", "ln_norm", "relu", "gelu",
+               "logit", "probability", "loss", *BACKWARD_KINDS),
+    "hard": ("score", "softmax", "weighted_sum", "ln_value", "ffn_unit", "logit", "loss",
+             *BACKWARD_KINDS),
+}
+TRIES = 20  # draws of one kind before a sheet settles for fewer distinct cells
+
+
+def kinds_of(tape, names: list[str] | None, level: str) -> list[str]:
+    """The kinds a sheet draws from: those named (each must have a step on this tape), or the
+    level's kinds that this run has."""
+    if level not in LEVELS:
+        raise HandformerError(f"unknown level {level!r}: choose easy, medium or hard")
+    if names:
+        unknown = [n for n in names if n not in KINDS]
+        if unknown:
+            raise HandformerError(f"unknown kind {unknown[0]!r}: choose from {', '.join(KINDS)}")
+        for name in names:
+            _check_available(tape, name)
+        return [n for n in KINDS if n in names]
+    found = [n for n in LEVELS[level] if KINDS[n](tape, np.random.default_rng(0)) is not None]
+    if not found:
+        raise HandformerError(f"this run has no step a {level} question can be set on; "
+                              "try --level medium or --backward")
+    return found
+
+
+def _check_available(tape, name: str) -> None:
+    if KINDS[name](tape, np.random.default_rng(0)) is not None:
+        return
+    if name in BACKWARD_KINDS:
+        raise HandformerError(f"questions of kind {name} need the gradients: add --backward")
+    family = tape.meta.get("family", "this")
+    raise HandformerError(f"the {family} family's run has no step for questions of kind "
+                          f"{name}; choose other --kinds")
+
+
+def make_sheet(tape, count: int = 12, seed: int = 0, kinds: list[str] | None = None,
+               level: str = "medium") -> list[Question]:
+    """``count`` questions on the tape: the kinds taken in turn (in an order the seed
+    shuffles), each on a step and cell the seed chooses, no cell asked twice."""
+    if count < 1:
+        raise HandformerError(f"--count must be at least 1, not {count}")
+    rng = np.random.default_rng(seed)
+    pool = kinds_of(tape, kinds, level)
+    order = [pool[i] for i in rng.permutation(len(pool))]
+    sheet, seen = [], set()
+    for k in range(count):
+        question = _draw(tape, rng, order[k % len(order)], seen)
+        seen.add((question.kind, question.step, question.cell))
+        sheet.append(question)
+    rank = list(KINDS)
+    return sorted(sheet, key=lambda q: (rank.index(q.kind), tape_order(tape, q.step), q.cell))
+
+
+def _draw(tape, rng, kind: str, seen: set) -> Question:
+    for _ in range(TRIES):
+        question = KINDS[kind](tape, rng)
+        if (question.kind, question.step, question.cell) not in seen:
+            return question
+    return question  # a small tape: the same cell may come back
+
+
+def tape_order(tape, name: str) -> int:
+    """Where a step stands on the tape (a parameter, updated last, after every step)."""
+    return next((k for k, s in enumerate(tape.steps) if s.name == name), len(tape.steps))

@@ -1,0 +1,82 @@
+"""A question as words and numbers in one language: its sentence, its given numbers shown to
+their digits, its tolerance, its hint and its answer as the key prints them. Every renderer of a
+worksheet (HTML, Markdown, the page's "check yourself") reads these, so they say the same."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import i18n
+from .question import Given, Question
+
+
+def number(x, digits: int = 5) -> str:
+    """``x`` to ``digits`` significant digits, never in exponent form; −∞ as −∞; an integer
+    as an integer."""
+    if isinstance(x, (int, np.integer)) and not isinstance(x, bool):
+        return str(int(x))
+    x = float(x)
+    if math.isinf(x):
+        return "−∞" if x < 0 else "∞"
+    if x == 0:
+        return "0"
+    text = np.format_float_positional(x, precision=digits, unique=False, fractional=False,
+                                      trim="-")
+    return text.replace("-", "−")
+
+
+def value_text(given: Given) -> str:
+    """A given value: one number, a row of numbers in brackets, or words (quoted)."""
+    value = given.value
+    if isinstance(value, list):
+        if value and isinstance(value[0], str):
+            return " · ".join(f"“{v}”" for v in value)
+        return "[" + ", ".join(number(v, given.digits) for v in value) + "]"
+    return number(value, given.digits)
+
+
+def ask(question: Question, lang: str) -> str:
+    return i18n.t(lang, question.ask, **question.words)
+
+
+def hint(question: Question, lang: str) -> str:
+    return i18n.t(lang, question.hint, **question.words)
+
+
+def decimals(question: Question) -> int:
+    """How many decimals the key prints: one more than the tolerance's first digit."""
+    if question.tolerance <= 0:
+        return 0 if float(question.answer).is_integer() else 6
+    return max(0, 1 - math.floor(math.log10(question.tolerance)))
+
+
+def answer_text(question: Question) -> str:
+    answer = question.answer
+    if math.isinf(answer):
+        return "−∞"
+    return f"{answer:.{decimals(question)}f}".replace("-", "−")
+
+
+def tolerance_text(question: Question, lang: str) -> str:
+    if question.tolerance <= 0:
+        return i18n.t(lang, "ex.exact")
+    return i18n.t(lang, "ex.tolerance", tol=f"{question.tolerance:.2g}")
+
+
+def run_text(meta: dict) -> str:
+    """The run in one line: family, preset and the sentence pair (or prompt)."""
+    config = meta.get("config") or {}
+    parts = [meta.get("family", "transformer"), str(config.get("preset", ""))]
+    for key in ("src", "prompt", "tgt"):
+        tokens = (meta.get(key) or {}).get("tokens")
+        if tokens:
+            parts.append(" ".join(tokens))
+    return " · ".join(p for p in parts if p)
+
+
+def where(question: Question, lang: str) -> str:
+    """The question's kind, step and cell on the tape, in one line."""
+    return i18n.t(lang, "ex.kind", kind=question.kind, step=question.step,
+                  cell=list(question.cell))

@@ -1,0 +1,92 @@
+""""Check yourself" on the walkthrough page, in Chromium: a right answer typed within the
+tolerance is accepted, a wrong one refused, text that is no number asked again; in English and
+in Chinese; and each box's answer is the tape's number at its step and cell."""
+
+import numpy as np
+import pytest
+
+import handformer
+from handformer.engine.tape import Tape
+from handformer.render.html import page as html
+from support.browser import open_page
+
+
+@pytest.fixture(scope="module")
+def run_tape():
+    return handformer.walk(backward=True)
+
+
+@pytest.fixture(scope="module")
+def page_files(run_tape, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("check")
+    files = {}
+    for lang in ("en", "zh"):
+        files[lang] = folder / f"{lang}.html"
+        files[lang].write_text(html.render(run_tape, lang=lang), encoding="utf-8")
+    return files
+
+
+def on_tape(tape: Tape, step: str, cell: list[int]) -> float:
+    """The number a box asks for, looked up here by hand: a step's value, a gradient, an
+    updated parameter (the box names the step; a parameter's update is its after-value)."""
+    if step in tape.updates:
+        table = tape.updates[step][2]
+    elif step in tape.index:
+        table = tape.value(step)
+    else:
+        raise AssertionError(step)
+    return float(np.asarray(table)[tuple(cell)])
+
+
+def test_every_part_has_a_check_and_its_answer_is_the_tapes(run_tape, page_files, browser):
+    page = open_page(browser, page_files["en"])
+    boxes = page.eval_on_selector_all("aside.check", "bs => bs.map(b => [b.dataset.answer, "
+                                      "b.dataset.step, b.dataset.cell, b.previousElementSibling.id])")
+    assert len(boxes) >= 7  # embedding, attention ×2, norm, FFN, prediction, loss, backward
+    for answer, step, cell, after in boxes:
+        cells = [int(i) for i in cell.split(",")] if cell else []
+        grad = after.startswith("grad.")
+        expected = (float(np.asarray(run_tape.grads[step])[tuple(cells)]) if grad
+                    else on_tape(run_tape, step, cells))
+        assert float(answer) == expected
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("lang, right_word, wrong_word", [("en", "Right", "Not this"),
+                                                          ("zh", "正确", "不对")])
+def test_a_right_answer_is_accepted_and_a_wrong_one_refused(page_files, browser, lang,
+                                                            right_word, wrong_word):
+    page = open_page(browser, page_files[lang])
+    boxes = page.query_selector_all("aside.check")
+    for box in boxes:
+        answer, tol = float(box.get_attribute("data-answer")), float(box.get_attribute("data-tol"))
+        box.scroll_into_view_if_needed()
+        if np.isinf(answer):
+            tries = [("-inf", "right"), ("−∞", "right"), ("0", "wrong")]
+        else:
+            near = answer + 0.5 * tol
+            tries = [(f"{near:.12f}".replace("-", "−"), "right"), (repr(answer), "right"),
+                     (f"{answer + 3 * tol + 0.01:.6f}", "wrong"), ("abc", "nan")]
+        for typed, expected in tries:
+            box.query_selector("input").fill(typed)
+            box.query_selector("button.check-it").click()
+            assert box.get_attribute("data-result") == expected, (typed, answer, tol)
+            shown = [v.inner_text() for v in box.query_selector_all(".verdict") if v.is_visible()]
+            assert len(shown) == 1
+            if expected == "right":
+                assert right_word in shown[0]
+            if expected == "wrong":
+                assert wrong_word in shown[0]
+    assert page.errors == []
+
+
+def test_hint_and_worked_answer_open_on_demand(page_files, browser):
+    page = open_page(browser, page_files["zh"])
+    box = page.query_selector("aside.check")
+    worked = box.query_selector("details.worked")
+    assert not worked.query_selector("b.num").is_visible()
+    worked.query_selector("summary").click()
+    assert worked.query_selector("b.num").is_visible()
+    hint = box.query_selector("details.hint")
+    hint.query_selector("summary").click()
+    assert hint.query_selector("code").is_visible()
