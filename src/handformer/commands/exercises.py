@@ -10,10 +10,18 @@ from __future__ import annotations
 import click
 
 from .. import pipeline
-from ..cli import LanguageChoice, check_outputs, model_options, user_errors, write_output
+from ..cli import (
+    LanguageChoice,
+    Registered,
+    check_outputs,
+    family_names,
+    model_options,
+    user_errors,
+    write_output,
+)
 from ..cli_checks import Finite
 from ..tokenize import TOKENIZERS
-from .walk import _family_names, _options, _Registered
+from .walk import walk_options
 
 
 def _weights_seed(func):
@@ -45,7 +53,7 @@ def _kinds(ctx, param, value) -> list[str] | None:
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="questions on a model trained by `handformer train`")
 @click.option("--pretrained", default=None, help="a pretrained BERT-family model (as the walk's)")
-@click.option("--family", type=_Registered(_family_names), default=None,
+@click.option("--family", type=Registered(family_names), default=None,
               help="the model family  [default: transformer]")
 @click.option("--count", type=click.IntRange(1, 200), default=12, show_default=True,
               help="how many questions")
@@ -74,7 +82,7 @@ def exercises(**options):
     inputs = {"--corpus file": options.get("corpus"), "--weights file": options.get("weights"),
               "--checkpoint file": options.get("checkpoint")}
     check_outputs({"-o": sheet_options["output"]}, inputs)
-    tape = pipeline.run(_options(options)).tape
+    tape = pipeline.run(walk_options(options)).tape
     sheet = make_sheet(tape, sheet_options["count"], sheet_options["sheet_seed"],
                        sheet_options["kinds"], sheet_options["level"])
     settings = {"seed": sheet_options["sheet_seed"], "level": sheet_options["level"]}

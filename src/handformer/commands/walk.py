@@ -78,7 +78,7 @@ def walk(**options):
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
                               "model folder and writes no weights; drop --save-weights")
-    done = pipeline.run(_options(options), before_backward=_json_fits(render["fmt"]))
+    done = pipeline.run(walk_options(options), before_backward=_json_fits(render["fmt"]))
     for line in done.notes:
         click.echo(line, err=True)
     data = rendered(done.tape, **render)  # every check passed and every byte computed: now write
@@ -91,7 +91,7 @@ def walk(**options):
     write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 
 
-def _options(options: dict) -> dict:
+def walk_options(options: dict) -> dict:
     """The command line's options as the pipeline reads them (--layers is a config field)."""
     return {k: v for k, v in options.items() if not (k == "pretrained" and v is None)}
 
