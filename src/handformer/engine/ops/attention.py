@@ -86,7 +86,9 @@ def softmax_forward(s):
     r"\dL{$s} = $out \odot \left(\dL{$out} - \operatorname{rowsum}\!\left(\dL{$out} \odot $out\right)\right)",
     out="A", s="S")
 def softmax(g, out, args, cache, attrs):
-    return (out * (g - (g * out).sum(axis=-1, keepdims=True)),)
+    grad = g * out
+    grad -= out * np.add.reduce(grad, axis=-1, keepdims=True)  # out ⊙ (g − rowsum(g ⊙ out))
+    return (grad,)
 
 
 # --- weighted sum of values -----------------------------------------------------------------

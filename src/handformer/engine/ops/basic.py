@@ -1,7 +1,7 @@
 """The operations every family shares: embedding, scaling, positions, sums, affine maps, ReLU,
 identity, dropout and cross-entropy; each forward with its backward right below it.
 
-The helpers at the top (``unbroadcast``, ``rows_matmul``, ``row_mean``, ``matmul_weight_grad``)
+The helpers at the top (``unbroadcast``, ``rows_matmul``, ``row_sum``, ``matmul_weight_grad``)
 are the few array tricks the backward passes share.
 """
 
@@ -35,9 +35,18 @@ def rows_matmul(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return (x.reshape(-1, x.shape[-1]) @ w).reshape(*x.shape[:-1], w.shape[-1])
 
 
-def row_mean(x: np.ndarray) -> np.ndarray:
-    """x.mean(axis=-1, keepdims=True), the same bits, without np.mean's Python wrapper."""
-    return np.add.reduce(x, axis=-1, keepdims=True) / x.shape[-1]
+def row_sum(x: np.ndarray) -> np.ndarray:
+    """Each row's sum, keeping the last axis (size 1), as one matrix-vector product: BLAS sums
+    short rows several times faster than a reduction along the last axis."""
+    d = x.shape[-1]
+    return (x.reshape(-1, d) @ _ones(d, x.dtype.str)).reshape(*x.shape[:-1], 1)
+
+
+@functools.lru_cache(maxsize=64)
+def _ones(d: int, dtype: str) -> np.ndarray:
+    ones = np.ones(d, dtype=dtype)
+    ones.flags.writeable = False
+    return ones
 
 
 def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
@@ -155,7 +164,9 @@ def relu_forward(x):
     r"\dL{$x} = \dL{$out} \odot [$x > 0]",
     out="H", x="X")
 def relu(g, out, args, cache, attrs):
-    return (np.where(args[0] > 0, g, 0.0),)
+    grad = g * (out > 0)  # several times faster than np.where; [x > 0] is [out > 0]
+    grad += 0.0  # a negative g times 0 is −0.0: make it 0.0, as np.where gave
+    return (grad,)
 
 
 # --- identity (a name for a value the reader meets again) -----------------------------------
