@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses, sup
-from .basic import matmul_weight_grad, rows_matmul
+from .basic import column_sum, matmul_weight_grad, rows_matmul
 from .registry import op
 
 # --- per-head projection: X W split into h heads --------------------------------------------
@@ -34,7 +34,7 @@ def head_proj(g, out, args, cache, attrs):
     merged = merged.reshape(*merged.shape[:-2], -1)
     grads = [rows_matmul(merged, w.T), matmul_weight_grad(x, merged)]
     if len(args) == 3:
-        grads.append(merged.reshape(-1, merged.shape[-1]).sum(axis=0))
+        grads.append(column_sum(merged))
     return tuple(grads)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses
-from .basic import row_sum
+from .basic import column_sum, row_sum
 from .registry import op
 
 # --- layer normalization --------------------------------------------------------------------
@@ -43,6 +43,6 @@ def layer_norm(g, out, args, cache, attrs):
     dx -= row_sum(dx) / d
     dx -= np.multiply(xhat, mean_gx, out=gx)
     dx *= inv_std
-    dgamma = np.add.reduce((g * xhat).reshape(-1, d), axis=0)
-    dbeta = np.add.reduce(g.reshape(-1, d), axis=0)
+    dgamma = column_sum(np.multiply(g, xhat, out=gx))
+    dbeta = column_sum(g)
     return dx, dgamma, dbeta
