@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses, sup
-from .basic import column_sum, matmul_weight_grad, rows_matmul
+from .basic import column_sum, matmul_weight_grad, row_sum, rows_matmul
 from .registry import op
 
 # --- per-head projection: X W split into h heads --------------------------------------------
@@ -77,7 +77,7 @@ def mask(g, out, args, cache, attrs):
 def softmax_forward(s):
     e = s - s.max(axis=-1, keepdims=True)
     np.exp(e, out=e)
-    e /= e.sum(axis=-1, keepdims=True)
+    e /= row_sum(e)
     return e, None
 
 
@@ -87,7 +87,7 @@ def softmax_forward(s):
     out="A", s="S")
 def softmax(g, out, args, cache, attrs):
     grad = g * out
-    grad -= out * np.add.reduce(grad, axis=-1, keepdims=True)  # out ⊙ (g − rowsum(g ⊙ out))
+    grad -= out * row_sum(grad)  # out ⊙ (g − rowsum(g ⊙ out))
     return (grad,)
 
 

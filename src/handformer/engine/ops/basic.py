@@ -216,7 +216,7 @@ def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
     picked = at_targets(p, targets)
     mean_shifted = p.mean(axis=-1) if smoothing else 0.0
     np.exp(p, out=p)
-    total = p.sum(axis=-1, keepdims=True)
+    total = row_sum(p)
     log_total = np.log(total[..., 0])
     per_position = (1.0 - smoothing) * (log_total - picked)
     if smoothing:
