@@ -70,11 +70,11 @@ class Tape:
         """Compute ``op`` on the named inputs, record the result as step ``name``, return name."""
         index, params = self.index, self.params
         try:
-            args = tuple(index[i].value if i in index else params[i] for i in inputs)
+            args = tuple([index[i].value if i in index else params[i] for i in inputs])
         except KeyError as err:
             raise KeyError(f"{err.args[0]!r} is neither a step on the tape nor a parameter") from None
         attrs = attrs or {}
-        out, cache = get(op).forward(*args, **attrs)
+        out, cache = (OPS.get(op) or get(op)).forward(*args, **attrs)
         step = Step(name, op, tuple(inputs), out, attrs, symbols or {}, extras or {}, args, cache,
                     view)
         return self._append(step)

@@ -35,9 +35,14 @@ def rows_matmul(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return (x.reshape(-1, x.shape[-1]) @ w).reshape(*x.shape[:-1], w.shape[-1])
 
 
+SMALL = 2048  # below this many numbers a plain reduction beats the BLAS call's overhead
+
+
 def row_sum(x: np.ndarray) -> np.ndarray:
     """Each row's sum, keeping the last axis (size 1), as one matrix-vector product: BLAS sums
     short rows several times faster than a reduction along the last axis."""
+    if x.size < SMALL:
+        return np.add.reduce(x, axis=-1, keepdims=True)
     d = x.shape[-1]
     return (x.reshape(-1, d) @ _ones(d, x.dtype.str)).reshape(*x.shape[:-1], 1)
 
@@ -45,8 +50,9 @@ def row_sum(x: np.ndarray) -> np.ndarray:
 def column_sum(x: np.ndarray) -> np.ndarray:
     """Σ over every row (all leading axes) of x: a bias's or γ's gradient, as one
     vector-matrix product (BLAS), several times faster than a reduction over axis 0."""
-    d = x.shape[-1]
-    rows = x.reshape(-1, d)
+    rows = x.reshape(-1, x.shape[-1])
+    if x.size < SMALL:
+        return np.add.reduce(rows, axis=0)
     return _ones(rows.shape[0], x.dtype.str) @ rows
 
 
