@@ -14,7 +14,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from handformer.engine.ops import positional_forward
+from handformer.engine.ops.basic import positional_forward
 from handformer.interop.torch_ref import TorchReference, torch_unsupported
 
 

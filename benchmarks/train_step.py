@@ -3,7 +3,10 @@
 Both sides run in this one process on the same weights and batch, in alternating timed blocks
 (A B A B …), each block after a 0.3 s sleep so the other library's idle BLAS/OpenMP threads
 stop spinning. Reported: the median time per step of each side, their ratio
-(handformer / torch; below 1 means handformer is faster) and minor page faults per step.
+(handformer / torch; below 1 means handformer is faster) and minor page faults per step; then,
+per side, the time in matrix products vs the rest, and the machine's GEMM ratio numpy / torch for
+the products the step makes (benchmarks/step_profile.py). The top lines name each side's BLAS
+and kernel.
 
     .venv/bin/python benchmarks/train_step.py            # every config, float64 and float32
     .venv/bin/python benchmarks/train_step.py --quick    # fewer blocks
@@ -27,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from step_profile import gemm_ratio, handformer_products, torch_matmul_seconds  # noqa: E402
 from torch_mirror import TorchStep  # noqa: E402
 
 from handformer.config import preset  # noqa: E402
@@ -64,7 +68,7 @@ class HandformerStep:
 
     def __call__(self) -> float:
         tape = Tape(self.params, record=False)
-        logits = forward(tape, self.cfg, self.src, self.tgt)
+        logits = forward(tape, self.cfg, self.src, self.tgt, probs=False)  # as train/loss.py
         tape.run("loss", "cross_entropy", [logits],
                  {"targets": self.out, "weights": self.weights, "smoothing": 0.0})
         grads = tape.backward("loss")
@@ -101,10 +105,13 @@ def measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget):
             results[side].append(t)
             results[f"faults_{side}"].append(f)
     med = {key: statistics.median(v) for key, v in results.items()}
+    products = handformer_products(ours, steps=min(k, 5))
     return {"config": name, "dtype": dtype, "steps": k * blocks, "ours": med["ours"],
             "torch": med["torch"], "ratio": med["ours"] / med["torch"],
             "faults_ours": med["faults_ours"], "faults_torch": med["faults_torch"],
-            "mirror": theirs.mirror}
+            "mirror": theirs.mirror, "matmul_ours": products.seconds,
+            "matmul_torch": torch_matmul_seconds(theirs, steps=min(k, 5)),
+            "gemm_ratio": gemm_ratio(products.shapes)}
 
 
 def print_environment(torch) -> None:
@@ -116,7 +123,8 @@ def print_environment(torch) -> None:
         print(f"  {lib['user_api']:7} {lib['internal_api']:9} {lib.get('version')}  threads "
               f"{lib['num_threads']}  kernel {lib.get('architecture', '-')}  "
               f"{Path(lib['filepath']).name}")
-    print(f"torch config: BLAS {_torch_blas(torch)}")
+    print(f"torch config: BLAS {_torch_blas(torch)}, CPU kernels "
+          f"{torch.backends.cpu.get_cpu_capability()}, {_torch_line(torch, 'Math Kernel')}")
 
 
 def _torch_blas(torch) -> str:
@@ -125,6 +133,11 @@ def _torch_blas(torch) -> str:
         if "BLAS_INFO" in line:
             return line.split("BLAS_INFO=")[1].split(",")[0]
     return "?"
+
+
+def _torch_line(torch, text: str) -> str:
+    found = [line.strip() for line in torch.__config__.show().splitlines() if text in line]
+    return found[0] if found else f"({text}: not in torch's build config)"
 
 
 def main(argv=None) -> int:
@@ -169,6 +182,24 @@ def print_table(rows) -> None:
               f"{'functional mirror' if r['mirror'] else 'nn.Transformer'}")
     print("ratio = handformer / torch per step (median of alternating blocks); "
           "faults = minor page faults per step (handformer/torch)")
+    print_breakdown(rows)
+
+
+def print_breakdown(rows) -> None:
+    """Where each side's step goes: matrix products vs the rest (benchmarks/step_profile.py)."""
+    print()
+    print(f"{'config':9} {'dtype':8} {'handformer: matmul':>19} {'rest':>9}   "
+          f"{'torch: matmul':>14} {'rest':>9}   {'GEMM numpy/torch':>16}")
+    for r in rows:
+        sides = []
+        for side in ("ours", "torch"):
+            mm = min(r[f"matmul_{side}"], r[side])
+            sides.append(f"{mm * 1e3:9.3f}ms {mm / r[side]:4.0%} {(r[side] - mm) * 1e3:8.3f}ms")
+        print(f"{r['config']:9} {r['dtype']:8} {sides[0]:>29}   {sides[1]:>24}   "
+              f"{r['gemm_ratio']:16.2f}")
+    print("matmul = time in matrix products per step (handformer: timed one by one in one "
+          "step; torch: profiler self time of mm/addmm/bmm); rest = step median − matmul; "
+          "GEMM = the step's product shapes timed alone in each library, weighted by count")
 
 
 if __name__ == "__main__":

@@ -86,11 +86,13 @@ def _unbrace(piece: str) -> str:
     return piece[1:-1] if piece.startswith("{") and piece.endswith("}") else piece
 
 
+@lru_cache(maxsize=1024)  # every forward pass asks for the same symbols again
 def sub(symbol: str, index) -> str:
     """symbol with a subscript; one already there gets the index after a comma: X_{sum,j}."""
     return parse(symbol).plus("_", str(index)).tex()
 
 
+@lru_cache(maxsize=1024)
 def sup(symbol: str, mark) -> str:
     """symbol with a superscript; one already there is extended: W^Q → W^{Q(i)}."""
     return parse(symbol).plus("^", str(mark)).tex()

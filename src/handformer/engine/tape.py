@@ -70,11 +70,11 @@ class Tape:
         """Compute ``op`` on the named inputs, record the result as step ``name``, return name."""
         index, params = self.index, self.params
         try:
-            args = tuple(index[i].value if i in index else params[i] for i in inputs)
+            args = tuple([index[i].value if i in index else params[i] for i in inputs])
         except KeyError as err:
             raise KeyError(f"{err.args[0]!r} is neither a step on the tape nor a parameter") from None
         attrs = attrs or {}
-        out, cache = get(op).forward(*args, **attrs)
+        out, cache = (OPS.get(op) or get(op)).forward(*args, **attrs)
         step = Step(name, op, tuple(inputs), out, attrs, symbols or {}, extras or {}, args, cache,
                     view)
         return self._append(step)
@@ -120,6 +120,7 @@ class Tape:
         """
         grads = {loss: np.ones_like(self.value(loss))}
         order = []
+        summed = set()  # names whose gradient is a sum this pass allocated: added to in place
         for step in reversed(self.steps):
             g = grads.get(step.name)
             if g is None or step.view or not step.inputs:
@@ -127,8 +128,15 @@ class Tape:
             order.append(step.name)
             input_grads = OPS[step.op].backward(g, step.value, step.args, step.cache, step.attrs)
             for name, grad in zip(step.inputs, input_grads, strict=True):
-                if grad is not None:
-                    grads[name] = grad if name not in grads else grads[name] + grad
+                if grad is None:
+                    continue
+                if name not in grads:
+                    grads[name] = grad  # may be another step's array (add passes g on): not ours
+                elif name in summed and _same_layout(grads[name], grad):
+                    grads[name] += grad
+                else:
+                    grads[name] = grads[name] + grad
+                    summed.add(name)
         if self.record:
             self._grads_of_views(grads)
         self.grads, self.grad_order = grads, order
@@ -139,3 +147,8 @@ class Tape:
             if step.view and step.inputs[0] in grads:
                 out, _ = OPS[step.op].forward(grads[step.inputs[0]], **step.attrs)
                 grads[step.name] = out
+
+
+def _same_layout(total: np.ndarray, grad) -> bool:
+    """grad can be added into total in place: same shape and dtype (no broadcast, no cast)."""
+    return total.shape == np.shape(grad) and total.dtype == getattr(grad, "dtype", None)

@@ -28,7 +28,8 @@ def batch_loss(params: dict, cfg: Config, batch: Batch, rng: np.random.Generator
     ``rng`` switches dropout on (training); None computes the model as at inference.
     """
     tape = Tape(params, record=False, dropout_rng=rng)
-    logits = forward(tape, cfg, batch.src, batch.tgt_in, batch.src_pad, batch.tgt_pad)
+    logits = forward(tape, cfg, batch.src, batch.tgt_in, batch.src_pad, batch.tgt_pad,
+                     probs=False)
     tape.run("loss", "cross_entropy", [logits],
              {"targets": batch.tgt_out, "weights": batch.weights,
               "smoothing": cfg.label_smoothing})

@@ -99,17 +99,28 @@ class Adam:
             g = grads.get(name)
             if g is None:
                 continue
-            m = self.state.setdefault(f"m.{name}", np.zeros_like(p))
-            v = self.state.setdefault(f"v.{name}", np.zeros_like(p))
+            m, v = self._moments(name, p)
+            work = np.multiply(g, 1.0 - b1, dtype=p.dtype)  # one scratch array per parameter
             m *= b1
-            m += (1.0 - b1) * g
+            m += work
+            np.multiply(g, g, out=work)
+            work *= 1.0 - b2
             v *= b2
-            v += (1.0 - b2) * (g * g)
+            v += work
             # torch's order of operations: (√v / √(1−β2^t)) + ε, then step η / (1−β1^t)
-            denom = np.sqrt(v)
+            denom = np.sqrt(v, out=work)
             denom /= root_correction2
             denom += self.eps
-            p -= (lr / correction1) * (m / denom)
+            step = np.divide(m, denom, out=work)
+            step *= lr / correction1
+            p -= step
+
+    def _moments(self, name: str, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        m = self.state.get(f"m.{name}")
+        if m is None:  # the first step (a checkpoint brings its own)
+            m = self.state[f"m.{name}"] = np.zeros_like(p)
+            self.state[f"v.{name}"] = np.zeros_like(p)
+        return m, self.state[f"v.{name}"]
 
     def hyper(self) -> dict:
         return {"lr": self.lr, "betas": list(self.betas), "eps": self.eps}

@@ -9,8 +9,8 @@ are registered by its folder (``families/<name>/ops.py``).
 from __future__ import annotations
 
 from . import attention, basic, norm
-from .basic import at_targets, matmul_weight_grad, row_mean, rows_matmul, unbroadcast
+from .basic import at_targets, matmul_weight_grad, row_sum, rows_matmul, unbroadcast
 from .registry import OPS, Op, get, op
 
 __all__ = ["OPS", "Op", "at_targets", "attention", "basic", "get", "matmul_weight_grad", "norm",
-           "op", "row_mean", "rows_matmul", "unbroadcast"]
+           "op", "row_sum", "rows_matmul", "unbroadcast"]

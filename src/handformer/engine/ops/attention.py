@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses, sup
-from .basic import matmul_weight_grad, rows_matmul
+from .basic import column_sum, matmul_weight_grad, row_sum, rows_matmul
 from .registry import op
 
 # --- per-head projection: X W split into h heads --------------------------------------------
@@ -34,7 +34,7 @@ def head_proj(g, out, args, cache, attrs):
     merged = merged.reshape(*merged.shape[:-2], -1)
     grads = [rows_matmul(merged, w.T), matmul_weight_grad(x, merged)]
     if len(args) == 3:
-        grads.append(merged.reshape(-1, merged.shape[-1]).sum(axis=0))
+        grads.append(column_sum(merged))
     return tuple(grads)
 
 
@@ -77,7 +77,7 @@ def mask(g, out, args, cache, attrs):
 def softmax_forward(s):
     e = s - s.max(axis=-1, keepdims=True)
     np.exp(e, out=e)
-    e /= e.sum(axis=-1, keepdims=True)
+    e /= row_sum(e)
     return e, None
 
 
@@ -86,7 +86,9 @@ def softmax_forward(s):
     r"\dL{$s} = $out \odot \left(\dL{$out} - \operatorname{rowsum}\!\left(\dL{$out} \odot $out\right)\right)",
     out="A", s="S")
 def softmax(g, out, args, cache, attrs):
-    return (out * (g - (g * out).sum(axis=-1, keepdims=True)),)
+    grad = g * out
+    grad -= out * row_sum(grad)  # out ⊙ (g − rowsum(g ⊙ out))
+    return (grad,)
 
 
 # --- weighted sum of values -----------------------------------------------------------------

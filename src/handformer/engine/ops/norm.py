@@ -5,18 +5,23 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses
-from .basic import row_mean
+from .basic import column_sum, row_sum
 from .registry import op
 
 # --- layer normalization --------------------------------------------------------------------
 
 
 def layer_norm_forward(x, gamma, beta, *, eps):
-    mu = row_mean(x)
-    centered = x - mu
-    inv_std = 1.0 / np.sqrt(row_mean(centered * centered) + eps)
-    xhat = centered * inv_std
-    return xhat * gamma + beta, (xhat, inv_std)
+    d = x.shape[-1]
+    xhat = x - row_sum(x) / d  # centred; normalized in place below
+    inv_std = row_sum(xhat * xhat) / d
+    inv_std += eps
+    np.sqrt(inv_std, out=inv_std)
+    np.divide(1.0, inv_std, out=inv_std)
+    xhat *= inv_std
+    out = xhat * gamma
+    out += beta
+    return out, (xhat, inv_std)
 
 
 @op("layer_norm", layer_norm_forward,
@@ -29,13 +34,15 @@ def layer_norm_forward(x, gamma, beta, *, eps):
     r"\dL{\beta} = \sum_t \dL{$out_{t}}",
     out="Y", x="X")
 def layer_norm(g, out, args, cache, attrs):
-    x, gamma, _ = args
+    gamma = args[1]
     xhat, inv_std = cache
-    ghat = g * gamma
-    mean_g = row_mean(ghat)
-    mean_gx = row_mean(ghat * xhat)
-    dx = inv_std * (ghat - mean_g - xhat * mean_gx)
     d = g.shape[-1]
-    dgamma = (g * xhat).reshape(-1, d).sum(axis=0)
-    dbeta = g.reshape(-1, d).sum(axis=0)
+    dx = g * gamma  # ĝ, turned into ∂L/∂x in place
+    gx = dx * xhat
+    mean_gx = row_sum(gx) / d
+    dx -= row_sum(dx) / d
+    dx -= np.multiply(xhat, mean_gx, out=gx)
+    dx *= inv_std
+    dgamma = column_sum(np.multiply(g, xhat, out=gx))
+    dbeta = column_sum(g)
     return dx, dgamma, dbeta

@@ -108,13 +108,15 @@ def make_masks(src_pad: np.ndarray | None, tgt_pad: np.ndarray | None, n_tgt: in
     return Masks(src, tgt)
 
 
-def forward(tape: Tape, cfg: Config, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> str:
-    """Encoder, decoder and generator for ids of shape (n,) or (B, n); returns the logits' name."""
+def forward(tape: Tape, cfg: Config, src_ids, tgt_ids, src_pad=None, tgt_pad=None,
+            probs: bool = True) -> str:
+    """Encoder, decoder and generator for ids of shape (n,) or (B, n); returns the logits' name.
+    ``probs`` False leaves out softmax(logits): training's loss reads the logits alone."""
     src_ids, tgt_ids = np.asarray(src_ids), np.asarray(tgt_ids)
     masks = make_masks(src_pad, tgt_pad, tgt_ids.shape[-1])
     memory = encode(tape, cfg, tape.constant("src.ids", src_ids), masks.src)
     y = decode(tape, cfg, tape.constant("tgt.ids", tgt_ids), memory, masks)
-    return generator(tape, y, tied=cfg.tie_embeddings)
+    return generator(tape, y, probs, tied=cfg.tie_embeddings)
 
 
 def generator(tape: Tape, y: str, probs: bool = True, tied: bool = False) -> str:
