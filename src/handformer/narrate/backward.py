@@ -113,7 +113,7 @@ def _clause(step, i: int, symbol: str | None = None) -> str:
     clause is its first input's (layer norm: x, with γ and β beside it)."""
     op = get(step.op)
     raw = op.grad_formula.split(r",\quad ")
-    symbols = {"out": "Y", "x": "X", "a": "A", "b": "B"} | dict(op.symbols) | step.symbols
+    symbols = op.symbol_map(step.symbols)
     if len(raw) < len(step.inputs):
         chain = raw[0].split(" = ")
         if all(_GRADIENT.fullmatch(g) for g in chain):  # one gradient copied to every input

@@ -28,9 +28,13 @@ class Op:
     grad_formula: str
     symbols: tuple[tuple[str, str], ...] = ()
 
+    def symbol_map(self, symbols: dict | None = None) -> dict:
+        """Every placeholder's symbol: the generic ones, this op's, then a step's own."""
+        return _GENERIC | dict(self.symbols) | (symbols or {})
+
     def latex(self, symbols: dict | None = None, grad: bool = False) -> str:
         """The formula with this step's symbols filled in; a symbol set to None is left out."""
-        names = _GENERIC | dict(self.symbols) | (symbols or {})
+        names = self.symbol_map(symbols)
         text = self.grad_formula if grad else self.formula
         for absent in [k for k, v in names.items() if v is None]:
             parts = [p for p in text.split(r",\quad ") if f"\\partial ${absent}" not in p]
