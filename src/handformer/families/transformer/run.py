@@ -173,7 +173,7 @@ def prepare(options: dict) -> Setup:
     dataset = options.pop("dataset", None)
     config = options.pop("config", None)  # a Config already built (and checked) by the caller
     if config is None:
-        config = make_preset(options.pop("preset", None) or "tutorial", **options)
+        config = configure(options)
     s = setup(config, corpus, weights, dataset=dataset, checkpoint=checkpoint,
               tokenizer=tokenizer or "tutorial")
     if corpus:
