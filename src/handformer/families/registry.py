@@ -42,8 +42,9 @@ class Family:
     request checks before any parameter is made), refusing what the family does not take.
     ``verify(options)``: `handformer verify --family NAME`: the family's model against torch,
     as (title, rows of (name, shape, largest |ours − torch|)).
-    ``train(options, given)``: what `handformer train --family NAME` runs, given the command's options
-    (None: the encoder-decoder's training loop, train/loop.py, which only it reads).
+    ``train(options, given)``: what `handformer train --family NAME` runs with the command's
+    options (``given``: each option the user gave → its flag); None: the encoder-decoder's
+    training loop, train/loop.py, which only it reads.
     """
 
     name: str

@@ -20,7 +20,7 @@ def narrators(tape) -> list:
     return story(tape)
 
 
-def train_command(options: dict, given: set[str]) -> None:
+def train_command(options: dict, given: dict[str, str]) -> None:
     """`handformer train --family gpt` (commands.py), imported when it runs."""
     from .commands import train
 

@@ -101,16 +101,16 @@ def _fit(model, steps: int, lr: float, quiet: bool) -> list[float]:
     return history
 
 
-def train(options: dict, given: set[str]) -> None:
+def train(options: dict, given: dict[str, str]) -> None:
     """`handformer train --family gpt`: Adam on the texts, then the checkpoint (and the
-    curve) written; the options of the encoder-decoder's training are refused by name."""
+    curve) written; the options of the encoder-decoder's training are refused by name
+    (``given``: each option the user gave → its flag)."""
     from .run import prepare
     from .saved import save
 
-    refused = sorted(given - TRAIN_TAKES)
+    refused = sorted(set(given) - TRAIN_TAKES)
     if refused:
-        flag = options.get("flags", {}).get(refused[0], "--" + refused[0].replace("_", "-"))
-        raise HandformerError(f"train --family gpt does not take {flag} (it trains the decoder-only model on --corpus lines with Adam: "
+        raise HandformerError(f"train --family gpt does not take {given[refused[0]]} (it trains the decoder-only model on --corpus lines with Adam: "
                               f"--epochs steps at --lr)")
     path = options["save"] or DEFAULT_CKPT
     check_outputs({"--save": path, "--plot": options["plot"]},
