@@ -23,7 +23,8 @@ def test_each_command_is_found_in_the_module_that_defines_it():
     from handformer.commands import COMMAND_MODULES
 
     defined = {}
-    for module in ("commands.walk", "commands.verify", "commands.train", "commands.evaluate",
+    for module in ("commands.walk", "commands.verify", "commands.train", "commands.translate",
+                   "commands.evaluate",
                    "commands.serve", "commands.exercises", "families.bert.commands",
                    "families.gpt.commands"):
         commands = importlib.import_module(f"handformer.{module}").COMMANDS

@@ -7,7 +7,7 @@ the module that defines it (inside handformer): a family's own commands live in 
 
 COMMAND_MODULES = {
     "walk": "commands.walk", "render": "commands.walk", "verify": "commands.verify",
-    "train": "commands.train", "translate": "commands.train", "evaluate": "commands.evaluate",
+    "train": "commands.train", "translate": "commands.translate", "evaluate": "commands.evaluate",
     "embed": "families.bert.commands", "similarity": "families.bert.commands",
     "generate": "families.gpt.commands", "serve": "commands.serve",
     "exercises": "commands.exercises",

@@ -1,0 +1,59 @@
+"""`handformer translate`: a trained checkpoint decodes a sentence, greedy or by beam search,
+and with --explain every decoding step is told."""
+
+from __future__ import annotations
+
+import click
+
+from ..cli import LanguageChoice, user_errors
+from ..cli_checks import Bounded, Finite
+from ..textsafe import shown
+from .train import DEFAULT_CKPT
+
+# |α| beyond 10 overflows ((5 + length) / 6)^α, or underflows it to 0, for long outputs; GNMT
+# uses 0.6 to 1
+ALPHA_MAX = 10.0
+
+
+@click.command()
+@click.argument("sentence")
+@click.option("--checkpoint", default=DEFAULT_CKPT, show_default=True,
+              type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
+@click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
+              help="beam width; 1 is greedy search")
+@click.option("--length-penalty", "alpha", type=Finite(-ALPHA_MAX, ALPHA_MAX), default=0.6,
+              show_default=True, help="GNMT α in ((5 + length) / 6)^α (beam search only), "
+              f"from -{ALPHA_MAX:g} to {ALPHA_MAX:g}")
+@click.option("--max-length", type=click.IntRange(1, None), default=None,
+              help="longest output, in tokens  [default: 2 × the source length + 10]")
+@click.option("--explain", is_flag=True, help="walk through every decoding step")
+@click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True,
+              help="with --explain: candidates shown per step")
+@click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
+@click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True)
+@click.option("--width", type=Bounded("width"), default=None, help="terminal width in columns")
+@user_errors
+def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lang, precision,
+              width):
+    """Translate SENTENCE with a trained checkpoint (greedy, or beam search with --beam)."""
+    from ..families.transformer.decode import translate as run
+    from ..tokenize import detokenize
+    from ..train.checkpoint import load
+
+    ckpt = load(checkpoint)
+    unknown = ckpt.vocab.unknown(sentence)
+    if unknown and "<unk>" in ckpt.vocab.specials:
+        click.echo(f"note: not in the model's vocabulary, read as <unk>: "
+                   f"{', '.join(map(repr, unknown))}", err=True)
+    result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
+                 record=explain, k=top_k)
+    if explain:
+        from ..cli import show_sections
+        from ..families.transformer.explain import build
+
+        show_sections(build(result, ckpt.vocab, lang), precision, width)
+    click.echo(shown(" ".join(result.tokens) if ckpt.vocab.tokenizer == "tutorial"
+                     else detokenize(result.tokens)))
+
+
+COMMANDS = [translate]
