@@ -26,12 +26,7 @@ def encoder(ctx: Ctx) -> None:
     for i in range(layers):
         p = f"encoder.{i}"
         if _pre_norm(ctx):
-            _pre(ctx, "encoder", i, "ln1", "self_attn", "attn")
-            attention(ctx, f"{p}.self_attn", "enc", "7", i)
-            _sum(ctx, "encoder", i, "ln1", "self_attn")
-            _pre(ctx, "encoder", i, "ln2", "ffn", "ffn")
-            feed_forward(ctx, "encoder", i)
-            _sum(ctx, "encoder", i, "ln2", "ffn")
+            _pre_norm_layer(ctx, "encoder", i)
             continue
         attention(ctx, f"{p}.self_attn", "enc", "7", i)
         add_norm(ctx, "encoder", i, "ln1", f"{p}.self_attn.out")
@@ -44,18 +39,27 @@ def _pre_norm(ctx: Ctx) -> bool:
     return ctx.cfg.get("norm") == "pre"
 
 
-def _pre(ctx: Ctx, stack: str, i: int, ln: str, part: str, before: str) -> None:
-    """Pre-norm: the layer norm that feeds a sublayer, numbered with that sublayer."""
-    number = FFN_NUMBER[stack] if part == "ffn" else (
-        "7" if stack == "encoder" else "12" if part == "self_attn" else "12b")
-    prenorm.norm(ctx, f"{stack}.{i}.{ln}", number, _tokens(ctx, stack),
-                 ctx.t(STACK_KEYS[stack]["where"], layer=i + 1), before)
+# Pre-norm: each sublayer as (its layer norm, its tape name, what the norm is titled before,
+# the attention kind, the step number of the norm and the sublayer, the sum's number).
+PRE_NORM_PARTS = {
+    "encoder": (("ln1", "self_attn", "attn", "enc", "7", "8"), ("ln2", "ffn", "ffn", None, "9", "10")),
+    "decoder": (("ln1", "self_attn", "attn", "self", "12", "12"),
+                ("ln2", "cross_attn", "cross", "cross", "12b", "12b"),
+                ("ln3", "ffn", "ffn", None, "12b", "12b")),
+}
 
 
-def _sum(ctx: Ctx, stack: str, i: int, ln: str, part: str) -> None:
-    """Pre-norm: the residual sum after a sublayer, never normalized."""
-    prenorm.residual(ctx, f"{stack}.{i}.{part}", NORM_NUMBERS[stack][ln], _tokens(ctx, stack),
-                     ctx.t(STACK_KEYS[stack]["where"], layer=i + 1))
+def _pre_norm_layer(ctx: Ctx, stack: str, i: int) -> None:
+    """A pre-norm layer: for each sublayer, the layer norm that feeds it, the sublayer, and
+    the residual sum after it (never normalized)."""
+    tokens, where = _tokens(ctx, stack), ctx.t(STACK_KEYS[stack]["where"], layer=i + 1)
+    for ln, part, before, kind, number, sum_number in PRE_NORM_PARTS[stack]:
+        prenorm.norm(ctx, f"{stack}.{i}.{ln}", number, tokens, where, before)
+        if kind is None:
+            feed_forward(ctx, stack, i)
+        else:
+            attention(ctx, f"{stack}.{i}.{part}", kind, number, i)
+        prenorm.residual(ctx, f"{stack}.{i}.{part}", sum_number, tokens, where)
 
 
 def _tokens(ctx: Ctx, stack: str) -> list[str]:
@@ -71,7 +75,7 @@ def decoder(ctx: Ctx) -> None:
     for i in range(layers):
         p = f"decoder.{i}"
         if _pre_norm(ctx):
-            _pre_norm_decoder_layer(ctx, i)
+            _pre_norm_layer(ctx, "decoder", i)
             continue
         attention(ctx, f"{p}.self_attn", "self", "12", i)
         add_norm(ctx, "decoder", i, "ln1", f"{p}.self_attn.out")
@@ -80,19 +84,6 @@ def decoder(ctx: Ctx) -> None:
         feed_forward(ctx, "decoder", i)
         add_norm(ctx, "decoder", i, "ln3", f"{p}.ffn.out", last=i == layers - 1)
     final_norm(ctx, "decoder", "12b")
-
-
-def _pre_norm_decoder_layer(ctx: Ctx, i: int) -> None:
-    p = f"decoder.{i}"
-    _pre(ctx, "decoder", i, "ln1", "self_attn", "attn")
-    attention(ctx, f"{p}.self_attn", "self", "12", i)
-    _sum(ctx, "decoder", i, "ln1", "self_attn")
-    _pre(ctx, "decoder", i, "ln2", "cross_attn", "cross")
-    attention(ctx, f"{p}.cross_attn", "cross", "12b", i)
-    _sum(ctx, "decoder", i, "ln2", "cross_attn")
-    _pre(ctx, "decoder", i, "ln3", "ffn", "ffn")
-    feed_forward(ctx, "decoder", i)
-    _sum(ctx, "decoder", i, "ln3", "ffn")
 
 
 def _count(ctx: Ctx, stack: str) -> int:
