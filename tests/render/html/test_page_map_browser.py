@@ -244,7 +244,11 @@ def test_the_maps_lit_block_stays_in_view_while_the_contents_follow_the_reader(b
     page = open_page(browser, pages["tutorial"], 1700, 900, "en")
     for target in ("encoder.0.self_attn.head.0.scores", "decoder.0.ffn.pre"):
         page.evaluate(f"document.getElementById('s-{target}').scrollIntoView()")
-        page.wait_for_timeout(500)
+        # the map lights the block of the step in view on the next scroll event; a busy
+        # machine can take longer than any fixed wait, so wait for the lit block itself
+        page.wait_for_function("""() => Array.from(document.querySelectorAll('#map .blk.here'))
+          .some(g => g.getClientRects().length)""", timeout=10000)
+        page.wait_for_timeout(300)
         box = page.evaluate("""() => { const g = Array.from(document.querySelectorAll('#map .blk.here'))
           .find(g => g.getClientRects().length); const r = g.querySelector('rect').getBoundingClientRect();
           const side = document.getElementById('side').getBoundingClientRect();
