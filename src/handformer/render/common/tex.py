@@ -14,7 +14,7 @@ from functools import lru_cache
 from ...errors import (
     FormulaError,  # noqa: F401  (raised here)
     )
-from . import sanitize
+from . import mathml_cache, sanitize
 
 _COMMAND_LEFT = re.compile(r"\\[A-Za-z]+")  # a command the converter left as text: <mi>\arg</mi>
 _WARNED: set[str] = set()
@@ -24,7 +24,17 @@ _WARNED: set[str] = set()
 
 def to_mathml(latex: str, display: bool = True) -> str:
     """The formula as MathML, rebuilt from an allow-list (``sanitize``); FormulaError if it is
-    not valid or a command stays unconverted."""
+    not valid or a command stays unconverted. A formula converted before, by this same code,
+    comes from the cache of earlier runs (``mathml_cache``)."""
+    key = ("block " if display else "inline ") + latex
+    known = mathml_cache.lookup(key)
+    if known is None:
+        known = _convert(latex, display)
+        mathml_cache.keep(key, known)
+    return known
+
+
+def _convert(latex: str, display: bool) -> str:
     from latex2mathml import exceptions
     from latex2mathml.converter import convert_to_element
 

@@ -26,18 +26,41 @@ LANGUAGE_RULES = "/* language rules */\n"  # where style.css takes the rules of 
 
 @lru_cache(maxsize=1)
 def environment():
+    import importlib.util
+
     try:
         import jinja2
-        import latex2mathml  # noqa: F401  (formulas: without it every one would stay raw TeX)
+        if importlib.util.find_spec("latex2mathml") is None:  # formulas would stay raw TeX
+            raise ImportError("latex2mathml")
     except ImportError:
         raise HandformerError("HTML output needs jinja2 and latex2mathml (part of handformer's "
                               "install): pip install jinja2 latex2mathml") from None
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
                              trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined)
+                             undefined=jinja2.StrictUndefined,
+                             bytecode_cache=_bytecode_cache(jinja2))
     env.globals["phase_keys"] = PHASE_KEYS
     env.filters["wbr"] = with_breaks
     return env
+
+
+def _bytecode_cache(jinja2):
+    """The compiled templates kept between runs: jinja2's own cache, in a private folder of
+    the temporary directory, checked against each template's source (compiling the templates
+    costs more than rendering the page). None where that folder cannot be made; a cache that
+    cannot be written is skipped, never an error."""
+
+    class Cache(jinja2.FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket) -> None:
+            try:
+                super().dump_bytecode(bucket)
+            except OSError:
+                pass
+
+    try:
+        return Cache()
+    except (OSError, RuntimeError):
+        return None
 
 
 def with_breaks(text: str):

@@ -1,0 +1,70 @@
+"""The cache of converted formulas: a second process reads what the first converted, the MathML
+is the converter's own, and a file that is not the user's own (or not JSON) is ignored."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("latex2mathml")
+
+SRC = str(Path(__file__).resolve().parents[3] / "src")
+FORMULA = r"\frac{x - \mu}{\sqrt{\sigma^2 + \epsilon}}"
+CONVERT = f"""
+import sys
+from handformer.render.common import tex
+out = tex.to_mathml({FORMULA!r})
+print('latex2mathml' in sys.modules)
+print(out)
+"""
+
+
+def run(cache: Path) -> tuple[bool, str]:
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": SRC}
+    out = subprocess.run([sys.executable, "-c", CONVERT], env=env, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    return out[0] == "True", "\n".join(out[1:])
+
+
+def converted_directly() -> str:
+    from handformer.render.common import sanitize
+    from latex2mathml.converter import convert_to_element
+
+    return sanitize.mathml(convert_to_element(FORMULA, display="block"))
+
+
+def cache_file(cache: Path) -> Path:
+    (found,) = (cache / "handformer").glob("mathml-*.json")
+    return found
+
+
+def test_a_second_run_reads_the_first_runs_conversion_without_the_converter(tmp_path):
+    imported, first = run(tmp_path)
+    assert imported and first == converted_directly()
+    assert json.loads(cache_file(tmp_path).read_text())["block " + FORMULA] == first
+    assert oct(cache_file(tmp_path).stat().st_mode & 0o777) == oct(0o600)
+    imported, second = run(tmp_path)
+    assert not imported and second == first
+
+
+def test_a_file_others_may_write_is_not_read(tmp_path):
+    run(tmp_path)
+    path = cache_file(tmp_path)
+    path.write_text(json.dumps({"block " + FORMULA: "<math><mi>forged</mi></math>"}))
+    path.chmod(0o666)
+    imported, out = run(tmp_path)
+    assert imported and "forged" not in out and out == converted_directly()
+
+
+def test_a_broken_file_or_an_unwritable_folder_is_no_error(tmp_path):
+    run(tmp_path)
+    cache_file(tmp_path).write_text("{not json")
+    assert run(tmp_path)[1] == converted_directly()
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder would go")
+    assert run(blocked)[1] == converted_directly()
