@@ -4,7 +4,8 @@ A page's formulas are the same from one run to the next, and converting them (wi
 latex2mathml's import) costs about as much as rendering the rest of the page. So the converted
 MathML is kept in one JSON file in the user's cache folder (``$XDG_CACHE_HOME/handformer`` or
 ``~/.cache/handformer``), named by a hash of what makes the conversion (this package's converter
-and allow-list sources, latex2mathml's sources and symbol table): changing any of them starts a new file.
+and allow-list sources, latex2mathml's sources and symbol table): changing any of them starts a
+new file.
 Only a file the user owns and nobody else may write is read; one that cannot be read or written
 is skipped, never an error. Formulas that fail to convert are never kept.
 """
