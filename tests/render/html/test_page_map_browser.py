@@ -201,9 +201,7 @@ def test_drawer_opens_the_contents_on_a_phone_and_the_map_lights_the_step(browse
     for width, where in ((1700, "#map"), (1280, "#strip")):
         page = open_page(browser, pages["tutorial"], width, 900, "en")
         page.evaluate("document.getElementById('s-decoder.0.cross_attn.head.0.scores').scrollIntoView()")
-        page.wait_for_timeout(400)
-        lit = page.evaluate(f"Array.from(document.querySelectorAll('{where} .blk.here')).filter("
-                            "g => g.getClientRects().length).map(g => g.dataset.block)")
+        lit = lit_blocks(page, where)
         assert lit == ["decoder.0.cross_attn"], width
         page.context.close()
 
@@ -239,16 +237,25 @@ def test_every_block_label_fits_its_box_and_the_overview_fits_its_panel(browser,
             page.context.close()
 
 
+def lit_blocks(page, where: str, seconds: float = 10) -> list[str]:
+    """The blocks lit in the map ``where``, once the page has lit one after a scroll (its scroll
+    handler runs on the next event: a busy machine can take longer than any fixed wait)."""
+    for _ in range(int(seconds * 10)):
+        page.wait_for_timeout(100)
+        lit = page.evaluate(f"Array.from(document.querySelectorAll('{where} .blk.here')).filter("
+                            "g => g.getClientRects().length).map(g => g.dataset.block)")
+        if lit:
+            page.wait_for_timeout(200)  # and the map's own scroll to it has run
+            return lit
+    return []
+
+
 def test_the_maps_lit_block_stays_in_view_while_the_contents_follow_the_reader(browser, pages):
     """The contents scroll to the step being read; the map above them must not scroll away."""
     page = open_page(browser, pages["tutorial"], 1700, 900, "en")
     for target in ("encoder.0.self_attn.head.0.scores", "decoder.0.ffn.pre"):
         page.evaluate(f"document.getElementById('s-{target}').scrollIntoView()")
-        # the map lights the block of the step in view on the next scroll event; a busy
-        # machine can take longer than any fixed wait, so wait for the lit block itself
-        page.wait_for_function("""() => Array.from(document.querySelectorAll('#map .blk.here'))
-          .some(g => g.getClientRects().length)""", timeout=10000)
-        page.wait_for_timeout(300)
+        assert lit_blocks(page, "#map"), target
         box = page.evaluate("""() => { const g = Array.from(document.querySelectorAll('#map .blk.here'))
           .find(g => g.getClientRects().length); const r = g.querySelector('rect').getBoundingClientRect();
           const side = document.getElementById('side').getBoundingClientRect();
