@@ -20,7 +20,7 @@ def walk(src: str | None = None, tgt: str | None = None, preset: str | None = No
          corpus: str | None = None, weights: str | None = None, backward: bool = False,
          lr: float | None = None, checkpoint: str | None = None, tokenizer: str | None = None,
          shards: int | None = None, family: str | None = None, pretrained: str | None = None,
-         **overrides) -> Tape:
+         beside_trained: bool = False, **overrides) -> Tape:
     """Compute every step for one sentence pair (the tutorial's when not given) and return
     the tape.
 
@@ -35,13 +35,17 @@ def walk(src: str | None = None, tgt: str | None = None, preset: str | None = No
     family of the registry (default: the encoder-decoder); ``pretrained`` walks ``src``
     through a pretrained model instead (a folder, or "all-minilm-l6-v2"), and with
     ``backward`` takes one fine-tuning step on ``src`` and ``tgt`` (loss 1 − their cosine).
+    ``beside_trained`` also trains a copy of the random weights on the corpus's pairs (200
+    epochs) and keeps its first attention pattern and prediction (``tape.meta["beside"]``); a
+    checkpoint's walk keeps its untrained weights' there without it.
     """
     if pretrained:  # with backward: one fine-tuning step pulling src and tgt together
         step = {"tgt": tgt, "backward": True, "lr": lr} if backward else {}
         return pipeline.run({"pretrained": pretrained, "src": src, **step}).tape
     options = {"src": src, "tgt": tgt, "preset": preset, "corpus": corpus, "weights": weights,
                "backward": backward, "lr": lr, "checkpoint": checkpoint,
-               "tokenizer": tokenizer, "shards": shards, "family": family, **overrides}
+               "tokenizer": tokenizer, "shards": shards, "family": family,
+               "beside_trained": beside_trained, **overrides}
     if checkpoint:  # the checkpoint's own sizes, weights and vocabulary win: the rest is ignored
         options = {k: options[k] for k in ("src", "tgt", "backward", "lr", "checkpoint",
                                            "shards", "family")}

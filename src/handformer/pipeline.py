@@ -54,6 +54,9 @@ def prepare(options: dict) -> tuple[Family, Any]:
     if options.get("backward") and family.backward is None:
         raise HandformerError(f"the {family.name} family has no backward pass by hand yet; "
                               "drop --backward")
+    if options.get("beside_trained") and not family.beside_trained:
+        raise HandformerError(f"--beside-trained is the encoder-decoder's; the {family.name} "
+                              "family does not train a copy on the spot")
     return family, family.prepare({k: v for k, v in options.items() if k != "family"})
 
 

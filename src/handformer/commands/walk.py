@@ -54,6 +54,11 @@ def _render_options(func):
 @click.option("--shards", type=int, default=None, metavar="N",
               help="with --backward: one step's gradient of the corpus's pairs as a whole "
                    "batch and as N data shards averaged (what torchrun does across processes)")
+@click.option("--beside-trained", is_flag=True,
+              help="also train a copy of the random weights on the corpus's sentence pairs "
+                   "(200 epochs; under a second for the tutorial) and show its attention and "
+                   "prediction beside theirs (a --checkpoint walk shows its untrained weights "
+                   "beside it without this flag)")
 @click.option("--save-weights", metavar="FILE", default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,

@@ -38,6 +38,8 @@ def check_tape(data: dict) -> None:
             array(mapping(update, f"updates.{name}").get(part), f"updates.{name}.{part}")
     if "shards" in data:
         _check_shards(mapping(data["shards"], "shards"))
+    if "beside" in data:
+        _check_beside(mapping(data["beside"], "beside"), data, size)
 
 
 def _check_config(data: dict) -> None:
@@ -84,6 +86,29 @@ def _check_shards(told: dict) -> None:
     number(told.get("max_difference"), "shards.max_difference", 0)
     number(told.get("plain_difference"), "shards.plain_difference", 0)
     _list(told.get("pairs"), "shards.pairs")
+
+
+def _check_beside(told: dict, data: dict, vocab_size: int | None) -> None:
+    """walk --beside-trained, or a checkpoint's walk: the other weights' first attention
+    pattern (n × n over the source), p(target) and the picked word at each target position."""
+    if told.get("label") not in ("trained", "untrained"):
+        raise SchemaError("beside.label: expected \"trained\" or \"untrained\"")
+    integer(told.get("epochs"), "beside.epochs", 0)
+    n = len(_list(mapping(data.get("src", {}), "src").get("ids", []), "src.ids"))
+    m = len(_list(mapping(data.get("target", {}), "target").get("ids", []), "target.ids"))
+    if array(told.get("pattern"), "beside.pattern") != (n, n):
+        raise SchemaError(f"beside.pattern: expected {n} × {n}, one row per source token")
+    picked = _list(told.get("picked"), "beside.picked")
+    if array(told.get("p_target"), "beside.p_target") != (m,) or len(picked) != m:
+        raise SchemaError(f"beside: expected p_target and picked for each of the {m} targets")
+    for i, token_id in enumerate(picked):
+        integer(token_id, f"beside.picked[{i}]", 0, None if vocab_size is None else vocab_size - 1)
+    if told["label"] == "trained":
+        integer(told.get("pairs"), "beside.pairs", 1)
+        number(told.get("lr"), "beside.lr", 0)
+        if array(told.get("loss"), "beside.loss") != (2,):
+            raise SchemaError("beside.loss: expected the first and the last epoch's loss")
+        boolean(told.get("seen"), "beside.seen")
 
 
 def _flat(value) -> list:

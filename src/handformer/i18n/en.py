@@ -268,6 +268,35 @@ TEXT = {
     "pred.checkpoint": "These weights come from {path}, trained for {epochs} epochs. Before "
                        "training, the same model (its initial weights) gave “{want}” after "
                        "“{tok}” the probability {before}; after training, {after}.",
+    "beside.title": "Random weights beside trained weights",
+    "beside.row.random": "random",
+    "beside.row.trained": "trained",
+    "beside.p": "p(\\text{{target}})",
+    "beside.versus": "vs",
+    "beside.untrained": "Everything above used this checkpoint's trained weights ({epochs} "
+                        "epochs). Here the same model before training, its initial random weights "
+                        "drawn from the same seed, reads the same sentence: its first attention "
+                        "pattern A with the random weights, A′ with the trained ones, and "
+                        "p(target) at each position under both.",
+    "beside.trained": "Everything above used random weights. Here a copy of them, trained on the "
+                      "corpus's {pairs} sentence pairs for {epochs} epochs (Adam, learning rate "
+                      "{lr}; the training loss fell from {first} to {last}), reads the same "
+                      "sentence: the first attention pattern A with the random weights, A′ with the "
+                      "trained copy, and p(target) at each position under both.",
+    "beside.pattern": "Random weights make an attention pattern too: every score is a dot product "
+                      "of two random projections, so some rows single out one word by chance. "
+                      "Nothing in such a pattern was learnt, and it says nothing about the "
+                      "sentence's meaning. Training changes W_Q and W_K so that the pattern helps "
+                      "predict the training targets; what a trained pattern means is read off its "
+                      "effect on the prediction, not off its looks.",
+    "beside.predicted": "The prediction: with random weights the positions pick “{random}” ({k_r} "
+                        "of {n} right, mean p(target) {pr}); trained, they pick “{trained}” "
+                        "({k_t} of {n} right, mean p(target) {pt}). Random weights can be right "
+                        "at a position by chance (one word in the vocabulary is always someone's "
+                        "argmax); they cannot be right on purpose.",
+    "beside.seen": "This sentence pair is one of the pairs the copy was trained on: the "
+                   "comparison shows what training does to the numbers, not that the model would "
+                   "translate a sentence it has never seen.",
     "pred.col.target": "p(target)",
     "pred.col.picked": "p(chosen)",
     "loss.title": "The loss: cross-entropy",

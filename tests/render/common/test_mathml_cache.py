@@ -32,8 +32,9 @@ def run(cache: Path) -> tuple[bool, str]:
 
 
 def converted_directly() -> str:
-    from handformer.render.common import sanitize
     from latex2mathml.converter import convert_to_element
+
+    from handformer.render.common import sanitize
 
     return sanitize.mathml(convert_to_element(FORMULA, display="block"))
 

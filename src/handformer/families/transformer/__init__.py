@@ -17,14 +17,14 @@ from . import errata, model, run
 def story(tape) -> list:
     """Dataset → vocabulary → encoding → embedding → encoder → decoder → prediction, then, after
     a backward pass, the loss, every gradient and the update."""
-    from ...narrate import intro, overview, predict
+    from ...narrate import beside, intro, overview, predict
     from . import layers
 
     told = [overview.overview, intro.dataset, intro.vocabulary, intro.encoding,
             functools.partial(intro.embedding, p="src_embed", number="4"),
             functools.partial(intro.positional, p="src_embed", number="5"),
             functools.partial(intro.model_input, p="src_embed", number="6"),
-            layers.encoder, layers.decoder, predict.prediction]
+            layers.encoder, layers.decoder, predict.prediction, beside.beside]
     after = []
     if tape.grads:  # only then are the backward narration's modules worth importing
         from ...narrate.backward import backward, updates
@@ -63,4 +63,4 @@ FAMILY = register(Family("transformer", Config, model.param_shapes, model.forwar
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, decode=translate,
                          explain=tell_translation, errata=errata.records,
-                         configure=run.configure))
+                         configure=run.configure, beside_trained=True))

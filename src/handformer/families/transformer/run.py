@@ -99,6 +99,9 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
                                 "untrained_p_target": _target_probs(s, example)}
         if s.trained["licence"]:
             tape.meta["dataset_licence"] = s.trained["licence"]
+        from .beside import untrained
+
+        tape.meta["beside"] = untrained(s, example)
     tape.run("loss", "cross_entropy", [logits],
              {"targets": targets, "weights": np.ones(targets.shape),
               "smoothing": s.config.label_smoothing},
@@ -163,7 +166,8 @@ def prepare(options: dict) -> Setup:
     """Options (the command line's, the Python API's or a request's: config fields, preset,
     corpus, weights, checkpoint, tokenizer, shards) → a checked config and a ready model.
     ``src``, ``tgt``, ``backward`` and ``lr`` are read by ``walk`` and ``backward``."""
-    options = {k: v for k, v in options.items() if k not in ("src", "tgt", "lr", "family")}
+    options = {k: v for k, v in options.items()
+               if k not in ("src", "tgt", "lr", "family", "beside_trained")}
     backward, shards = options.pop("backward", False), options.pop("shards", None)
     check_shards_flag(shards, backward)
     if options.get("checkpoint"):
@@ -192,8 +196,17 @@ def configure(options: dict) -> Config:
 def walk(s: Setup, options: dict) -> Tape:
     """The sentence pair (the tutorial's when not given; "" is an empty sentence) forward."""
     src, tgt = options.get("src"), options.get("tgt")
-    return run_forward(s, TUTORIAL_SRC if src is None else src,
-                       TUTORIAL_TGT if tgt is None else tgt)
+    src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
+    tape = run_forward(s, src, tgt)
+    if options.get("beside_trained"):
+        from .beside import trained_on_the_spot
+
+        if s.trained:
+            raise HandformerError("a checkpoint's walk shows its weights before training beside "
+                                  "it already; drop --beside-trained")
+        example = make_example(s.vocab, src, tgt, s.config.max_len)
+        tape.meta["beside"] = trained_on_the_spot(s, example, (src, tgt))
+    return tape
 
 
 def backward(tape: Tape, s: Setup, options: dict) -> None:

@@ -1,0 +1,69 @@
+"""Random weights beside trained ones: the same sentence's first attention pattern and its
+p(target) at each position under both, read off ``tape.meta["beside"]`` (computed by the family:
+the checkpoint's model before training, or a copy of the random weights trained on the spot)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .context import Ctx, f3
+from .document import Matrix, Section
+
+PATTERN = "encoder.0.self_attn.head.0.pattern"
+
+
+def beside(ctx: Ctx) -> None:
+    other = ctx.meta.get("beside")
+    if not other or PATTERN not in ctx.tape.index or "generator.probs" not in ctx.tape.index:
+        return
+    walked = _walked(ctx)
+    walk_is_trained = other["label"] == "untrained"  # a checkpoint's walk: the other is before
+    random, trained = (other, walked) if walk_is_trained else (walked, other)
+    src, tgt = ctx.tokens("src"), ctx.tokens("tgt")
+    targets = [ctx.vocab[int(i)] for i in np.ravel(ctx.meta["target"]["ids"])]
+    labels = [ctx.t("beside.row.random"), ctx.t("beside.row.trained")]
+    p = np.array([random["p_target"], trained["p_target"]])
+    equation = [
+        _pattern("beside.random.pattern", "A", random["pattern"], src),
+        ctx.t("beside.versus"),
+        _pattern("beside.trained.pattern", "A'", trained["pattern"], src),
+        Matrix("beside.probs", ctx.t("beside.p"), p, labels,
+               [f"{a} → {b}" for a, b in zip(tgt, targets, strict=True)], scale="prob"),
+    ]
+    paragraphs = [_how(ctx, other), ctx.t("beside.pattern"),
+                  ctx.t("beside.predicted", random=_words(ctx, random), trained=_words(ctx, trained),
+                        pr=f3(np.mean(random["p_target"])), pt=f3(np.mean(trained["p_target"])),
+                        k_r=_right(random, ctx), k_t=_right(trained, ctx), n=len(targets))]
+    if other["label"] == "trained" and other.get("seen"):
+        paragraphs.append(ctx.t("beside.seen"))
+    ctx.add(Section("beside", "", ctx.t("beside.title"), paragraphs, equation=equation,
+                    ), numbered=False)
+
+
+def _walked(ctx: Ctx) -> dict:
+    p = ctx.value("generator.probs")
+    ids = [int(i) for i in np.ravel(ctx.meta["target"]["ids"])]
+    return {"pattern": ctx.value(PATTERN), "p_target": [float(p[t, i]) for t, i in enumerate(ids)],
+            "picked": [int(i) for i in np.argmax(p, axis=-1)]}
+
+
+def _how(ctx: Ctx, other: dict) -> str:
+    if other["label"] == "untrained":
+        return ctx.t("beside.untrained", epochs=other["epochs"])
+    first, last = other["loss"]
+    return ctx.t("beside.trained", pairs=other["pairs"], epochs=other["epochs"], lr=other["lr"],
+                 first=f3(first), last=f3(last))
+
+
+def _pattern(name: str, symbol: str, value, tokens: list[str]) -> Matrix:
+    return Matrix(name, symbol, np.asarray(value, dtype=float), tokens, tokens, kind="pattern",
+                  scale="prob")
+
+
+def _words(ctx: Ctx, view: dict) -> str:
+    return " ".join(ctx.vocab[i] for i in view["picked"])
+
+
+def _right(view: dict, ctx: Ctx) -> int:
+    ids = [int(i) for i in np.ravel(ctx.meta["target"]["ids"])]
+    return sum(a == b for a, b in zip(view["picked"], ids, strict=True))
