@@ -48,14 +48,17 @@ def test_checkpoint_of_another_config_and_vocabulary(tmp_path):
     ckpt = checkpoint.load(path)
     tape = handformer.walk(src="the night falls", tgt="die nacht", checkpoint=str(path))
     assert tape.meta["config"]["d_model"] == 16 and tape.meta["config"]["heads"] == 2
-    assert tape.meta["vocab"] == ckpt.vocab.tokens
+    # one vocabulary per side (a --pairs corpus): the tape's "vocab" is the target's
+    assert tape.meta["vocab"] == ckpt.vocab.target.tokens
+    assert tape.meta["src_vocab"] == ckpt.vocab.source.tokens
+    assert "der" not in ckpt.vocab.source.words and "the" not in ckpt.vocab.target.words
     assert tape.meta["dataset"] == []  # a file path stored in a checkpoint is never opened
     # the walk's logits equal torch.nn.Transformer's on the saved weights
     from handformer.interop.torch_ref import TorchReference
 
     ref = TorchReference(ckpt.params, ckpt.config)
-    src = [ckpt.vocab.id(w) for w in ("the", "night", "falls")]
-    tgt = [ckpt.vocab.id(w) for w in ("<start>", "die", "nacht")]
+    src = [ckpt.vocab.source.id(w) for w in ("the", "night", "falls")]
+    tgt = [ckpt.vocab.target.id(w) for w in ("<start>", "die", "nacht")]
     want = ref.stages(np.array(src), np.array(tgt))["generator.logits"]
     np.testing.assert_allclose(tape["generator.logits"], want, atol=1e-10)
 

@@ -211,8 +211,15 @@ def _announce(run, source: str, engine: str, lang: str) -> None:
     if source == "default" and engine == "numpy":
         return  # the tutorial's run: one line, as ever
     click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
-                      vocab=len(run.vocab), engine=engine,
+                      vocab=_vocab_text(run.vocab, lang), engine=engine,
                       world=getattr(run.engine, "world", 1)), err=True)
+
+
+def _vocab_text(vocab, lang: str) -> str:
+    if vocab.source is vocab.target:
+        return f"{len(vocab):,}"
+    n_src, n_tgt = vocab.sizes
+    return i18n.t(lang, "vocab.sides", src=f"{n_src:,}", tgt=f"{n_tgt:,}")
 
 
 def _say_interrupted(run, o: dict, first_epoch: int) -> None:
@@ -257,7 +264,7 @@ def _summary(run, o: dict, source: str) -> None:
                      done=t["train.wrote"].format(path=o["plot"]))
     from ..tokenize import detokenize
 
-    example = shown(detokenize(run.vocab.decode(run.train[0][0])))
+    example = shown(detokenize(run.vocab.source.decode(run.train[0][0])))
     if source == "default":  # the tutorial's lines: suggest the tutorial's own sentence
         from ..text import TUTORIAL_SRC
 

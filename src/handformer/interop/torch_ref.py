@@ -11,7 +11,7 @@ import numpy as np
 
 from ..config import Config
 from ..errors import HandformerError, TorchMissing, TorchUnsupported  # noqa: F401  (raised here)
-from .weights import _params_from_torch, to_state_dict
+from .weights import _params_from_torch, table_sizes, to_state_dict
 
 
 def import_torch():
@@ -63,15 +63,15 @@ class TorchReference:
         check_expressible(cfg)
         self.torch, self.cfg = torch, cfg
         self.dtype = getattr(torch, dtype)
-        vocab_size = params["embed.weight" if cfg.tie_embeddings else "src_embed.weight"].shape[0]
+        n_src, n_tgt = table_sizes(params, cfg)
         nn = torch.nn
         # The stacks are built on the meta device: no memory and no random init (seconds, not
         # minutes, for `paper`); the real tensors arrive with load_state_dict(assign=True). The
         # small tables stay on the CPU: a meta normal_() would import torch._refs (~3 s).
         kw = dict(device="cpu", dtype=self.dtype)
-        self.src_embed = nn.Embedding(vocab_size, cfg.d_model, **kw)
-        self.tgt_embed = nn.Embedding(vocab_size, cfg.d_model, **kw)
-        self.generator = nn.Linear(cfg.d_model, vocab_size, **kw)
+        self.src_embed = nn.Embedding(n_src, cfg.d_model, **kw)
+        self.tgt_embed = nn.Embedding(n_tgt, cfg.d_model, **kw)
+        self.generator = nn.Linear(cfg.d_model, n_tgt, **kw)
         self.transformer = self._transformer(nn, dict(device="meta", dtype=self.dtype))
         self.modules = nn.ModuleDict({"src_embed": self.src_embed, "tgt_embed": self.tgt_embed,
                                       "generator": self.generator, "transformer": self.transformer})
@@ -168,8 +168,8 @@ class TorchReference:
         loss.backward()
         grads = {self._torch_name(k): p.grad.detach().numpy()
                  for k, p in self.modules.named_parameters()}
-        vocab = self.src_embed.weight.shape[0]
-        return float(loss.detach()), _params_from_torch(grads, self.cfg, vocab)
+        sizes = (self.src_embed.weight.shape[0], self.tgt_embed.weight.shape[0])
+        return float(loss.detach()), _params_from_torch(grads, self.cfg, sizes)
 
     @staticmethod
     def _torch_name(name: str) -> str:

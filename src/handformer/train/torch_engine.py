@@ -115,7 +115,7 @@ class TorchEngine:
 
     def sync(self, run) -> None:
         """The weights and the optimizer's state back into the run, under our names."""
-        vocab = len(run.vocab)
+        vocab = run.vocab.sizes  # (source, target)
 
         def ours(tensors: dict) -> dict:
             arrays = {k: v.detach().numpy() for k, v in tensors.items()}
