@@ -63,6 +63,7 @@ class TorchReference:
         check_expressible(cfg)
         self.torch, self.cfg = torch, cfg
         self.dtype = getattr(torch, dtype)
+        self.device = "cpu"  # see to()
         n_src, n_tgt = table_sizes(params, cfg)
         nn = torch.nn
         # The stacks are built on the meta device: no memory and no random init (seconds, not
@@ -78,6 +79,11 @@ class TorchReference:
         self._load(to_state_dict(params, cfg))
         if cfg.tie_embeddings:  # one Parameter in three places: autograd adds its three uses
             self.tgt_embed.weight = self.generator.weight = self.src_embed.weight
+
+    def to(self, device: str) -> None:
+        """Move every parameter to ``device`` (e.g. "cuda:1"); the inputs follow."""
+        self.modules.to(device)
+        self.device = device
 
     def _transformer(self, nn, factory: dict):
         c = self.cfg
@@ -105,9 +111,10 @@ class TorchReference:
 
     def positional(self, n: int):
         t, d = self.torch, self.cfg.d_model
-        pos = t.arange(n, dtype=self.dtype)[:, None]
-        div = t.pow(t.tensor(10000.0, dtype=self.dtype), t.arange(0, d, 2, dtype=self.dtype) / d)
-        pe = t.zeros(n, d, dtype=self.dtype)
+        kw = dict(dtype=self.dtype, device=self.device)
+        pos = t.arange(n, **kw)[:, None]
+        div = t.pow(t.tensor(10000.0, **kw), t.arange(0, d, 2, **kw) / d)
+        pe = t.zeros(n, d, **kw)
         pe[:, 0::2] = t.sin(pos / div)
         pe[:, 1::2] = t.cos(pos / div)
         return pe
@@ -121,9 +128,11 @@ class TorchReference:
     def _run(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict:
         """Every stage as torch tensors (batch axis always present)."""
         t = self.torch
-        src, tgt = t.as_tensor(np.atleast_2d(src_ids)), t.as_tensor(np.atleast_2d(tgt_ids))
+        src = t.as_tensor(np.atleast_2d(src_ids), device=self.device)
+        tgt = t.as_tensor(np.atleast_2d(tgt_ids), device=self.device)
         sp, tp = self._float_mask(src_pad), self._float_mask(tgt_pad)
-        causal = self.transformer.generate_square_subsequent_mask(tgt.shape[1], dtype=self.dtype)
+        causal = self.transformer.generate_square_subsequent_mask(tgt.shape[1], dtype=self.dtype,
+                                                                  device=self.device)
         out = {}
         x = out["src_embed.out"] = self.embed(self.src_embed, src)
         for i, layer in enumerate(self.transformer.encoder.layers):
@@ -144,8 +153,9 @@ class TorchReference:
         if pad is None:
             return None
         t = self.torch
-        pad = t.as_tensor(np.atleast_2d(pad))
-        return t.zeros(pad.shape, dtype=self.dtype).masked_fill(pad, float("-inf"))
+        pad = t.as_tensor(np.atleast_2d(pad), device=self.device)
+        return t.zeros(pad.shape, dtype=self.dtype, device=self.device).masked_fill(
+            pad, float("-inf"))
 
     def stages(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict[str, np.ndarray]:
         """Output of every stage: embeddings, each layer, each final norm, logits."""
