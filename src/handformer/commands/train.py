@@ -242,14 +242,15 @@ def _summary(run, o: dict, source: str) -> None:
     from ..train import loop, report
 
     t = i18n.table(o["lang"])
-    final = loop.evaluate(run.params, run.config, run.vocab, run.train, dtype=run.options.dtype)
+    final, n = report.training_figures(run)
     losses = [h["loss"] for h in run.history]
     click.echo(f"{t['train.loss']}   {report.sparkline(losses)}  "
                f"{losses[0]:.4f} → {losses[-1]:.4f}")
-    click.echo(t["train.after"].format(epochs=run.epoch, loss=final["loss"], acc=final["accuracy"],
-                                 exact=final["exact"]))
+    key = "train.after" if n == len(run.train) else "train.after_subset"
+    click.echo(t[key].format(epochs=run.epoch, loss=final["loss"], acc=final["accuracy"],
+                             exact=final["exact"], n=n, total=len(run.train)))
     if run.valid:
-        v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
+        v = report.validation_figures(run)
         click.echo(t["train.valid"].format(loss=v["loss"], acc=v["accuracy"]))
     if run.test:
         report.test_summary(run, source, o["lang"])

@@ -744,6 +744,9 @@ TEXT = {
     "train.title": "Training loss and accuracy",
     "train.after": "after {epochs} epochs: training loss {loss:.4f}, token accuracy {acc:.1%}, "
                    "exact match {exact:.1%} (teacher forcing)",
+    "train.after_subset": "after {epochs} epochs, on the first {n:,} of the {total:,} training "
+                          "pairs: training loss {loss:.4f}, token accuracy {acc:.1%}, exact "
+                          "match {exact:.1%} (teacher forcing)",
     "train.valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
     "train.saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\"",
     "train.tps": "{rate:,.0f} tokens/s",

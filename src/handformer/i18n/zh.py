@@ -611,6 +611,8 @@ TEXT = {
     "train.title": "训练损失与准确率",
     "train.after": "{epochs} 轮之后：训练损失 {loss:.4f}，词元准确率 {acc:.1%}，"
                    "整句完全正确 {exact:.1%}（教师强制）",
+    "train.after_subset": "{epochs} 轮之后，在 {total:,} 对训练句子的前 {n:,} 对上：训练损失 "
+                          "{loss:.4f}，词元准确率 {acc:.1%}，整句完全正确 {exact:.1%}（教师强制）",
     "train.valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
     "train.saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\"",
     "train.tps": "每秒 {rate:,.0f} 个词元",
