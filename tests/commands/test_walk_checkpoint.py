@@ -87,6 +87,7 @@ def test_walk_of_a_model_with_one_vocabulary_per_side_names_each_side(tmp_path):
     assert walked.exit_code == 0, walked.output
     text = walked.output
     assert f"a vocabulary of {len(source)} (source) and {len(target)} (target) tokens" in text
+    assert f"the source's {len(source)} tokens for the encoder, the target's {len(target)}" in text
     assert f"({len(source)}×16)" in text and f"({len(target)}×16)" in text  # each table's rows
     # the source embedding's gradient rows are the source's words with the source's ids
     assert f"night ({source.id('night')})" in text and f"nacht ({target.id('nacht')})" in text

@@ -32,6 +32,8 @@ TEXT = {
     "vocab.p2": "模型还需要 {k} 个特殊标记 {specials}，用来表示句子从哪里开始、到哪里结束，"
                 "所以它一共认识 {V} 个词元（token）。",
     "vocab.sides": "源语言 {src}、目标语言 {tgt}",
+    "vocab.sides_p": "这里两边各有自己的词汇表：编码器用源语言的 {src} 个词元，解码器和输出层用"
+                     "目标语言的 {tgt} 个；下面的数字是目标语言的。",
     "vocab.rule": "教程按经验公式 n > 8.33·ln N 来定嵌入维度：N = {N} 时要求 n > {rule}。"
                   "这个模型用的是 d_model = {d}。",
     "vocab.rule_ok": "d_model = {d}，轻松满足这条经验公式。",

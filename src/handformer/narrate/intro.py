@@ -41,9 +41,11 @@ def vocabulary(ctx: Ctx) -> None:
     extra = specials(ctx.vocab)
     n_words, d = len(ctx.vocab) - len(extra), int(ctx.cfg.get("d_model", 0))
     rule = 8.33 * math.log(n_words) if n_words > 1 else 0.0
-    paragraphs = [ctx.t("vocab.p1", N=n_words),
-                  ctx.t("vocab.p2", V=len(ctx.vocab), specials=", ".join(extra), k=len(extra)),
-                  ctx.t("vocab.rule", N=n_words, rule=f"{rule:.1f}", d=d)]
+    paragraphs = [] if ctx.src_vocab is ctx.vocab else [
+        ctx.t("vocab.sides_p", src=len(ctx.src_vocab), tgt=len(ctx.vocab))]
+    paragraphs += [ctx.t("vocab.p1", N=n_words),
+                   ctx.t("vocab.p2", V=len(ctx.vocab), specials=", ".join(extra), k=len(extra)),
+                   ctx.t("vocab.rule", N=n_words, rule=f"{rule:.1f}", d=d)]
     callouts = []
     if d and d <= rule:
         callouts.append(ctx.callout("D18", "D18", N=n_words, rule=f"{rule:.1f}", d=d))
