@@ -75,7 +75,7 @@ def twins(a: argparse.Namespace):
                  dropout=a.dropout, label_smoothing=a.label_smoothing, seed=a.seed)
     opts = dict(epochs=a.epochs, lr=a.lr, batch_size=a.batch_size, schedule="warmup",
                 warmup=a.warmup, dtype=a.dtype, tokenizer=a.tokenizer, by_length=True,
-                limit=a.limit, min_count=a.min_count)
+                limit=a.limit, min_count=a.min_count, shared_vocab=False)  # as train --dataset
     pairs = load_pairs(source)
     hand = loop.start(cfg, pairs, loop.Options(**opts), source)
     twin = loop.start(cfg, pairs, loop.Options(**opts), source)
@@ -147,7 +147,8 @@ def main(argv=None) -> list[tuple[dict, dict]]:
     print(f"load average at the start {os.getloadavg()}; threads per twin {a.threads}")
     c = hand.config
     print(f"{source}: {len(hand.train)} training, {len(hand.valid)} validation, "
-          f"{len(hand.test)} test pairs; vocabulary {len(hand.vocab)} ({a.tokenizer}); "
+          f"{len(hand.test)} test pairs; vocabularies {hand.vocab.sizes[0]} source, "
+          f"{hand.vocab.sizes[1]} target tokens ({a.tokenizer}); "
           f"d_model {c.d_model}, {c.heads} heads, d_ff {c.d_ff}, {c.encoder_layers}+"
           f"{c.decoder_layers} layers, batch {a.batch_size}, {a.dtype}, Adam, paper schedule "
           f"(factor {hand.options.lr:.4g}, warm-up {hand.options.warmup})")

@@ -141,25 +141,36 @@ def _check_limits(c: Config) -> None:
         check(bound, getattr(c, name), name)
 
 
-def weight_count(c: Config, vocab_size: int = 0) -> int:
-    """Numbers in the model's weights: the stacks, plus two embeddings and the generator."""
+def vocab_sizes(vocab_size) -> tuple[int, int]:
+    """(source, target) vocabulary sizes from one shared size or a pair of them."""
+    if isinstance(vocab_size, tuple):
+        return int(vocab_size[0]), int(vocab_size[1])
+    return int(vocab_size), int(vocab_size)
+
+
+def weight_count(c: Config, vocab_size: int | tuple[int, int] = 0) -> int:
+    """Numbers in the model's weights: the stacks, plus the source embedding (source size)
+    and the target embedding and generator (target size); one table when tied."""
     def attn(h):
         return 2 * c.d_model * h * c.d_k + 2 * c.d_model * h * c.d_v
 
     ffn = 2 * c.d_model * c.d_ff
-    tables = 1 if c.tie_embeddings else 3  # the source and target embeddings and W_out
+    n_src, n_tgt = vocab_sizes(vocab_size)
+    tables = n_tgt if c.tie_embeddings else n_src + 2 * n_tgt  # embeddings and W_out
     return c.encoder_layers * (attn(c.heads) + ffn) + c.decoder_layers * (
-        2 * attn(c.decoder_heads) + ffn) + tables * vocab_size * c.d_model
+        2 * attn(c.decoder_heads) + ffn) + tables * c.d_model
 
 
-def check_size(c: Config, vocab_size: int = 0) -> None:
+def check_size(c: Config, vocab_size: int | tuple[int, int] = 0) -> None:
     """Refuse a model too large to hold, before allocating it."""
     from .limits import check, limit
 
-    check("vocab", vocab_size, "the vocabulary size")
+    n_src, n_tgt = vocab_sizes(vocab_size)
+    check("vocab", max(n_src, n_tgt), "the vocabulary size")
     numbers = weight_count(c, vocab_size)
     if numbers > limit("numbers"):
-        vocab = f", a vocabulary of {vocab_size:,}" if vocab_size else ""
+        vocab = "" if not n_tgt else (f", a vocabulary of {n_tgt:,}" if n_src == n_tgt else
+                                      f", vocabularies of {n_src:,} and {n_tgt:,}")
         check("numbers", numbers,
               f"the weights of this model (d_model {c.d_model}, d_ff {c.d_ff}, "
               f"{c.encoder_layers}+{c.decoder_layers} layers{vocab}: {numbers * 8 / 2**30:,.1f} "

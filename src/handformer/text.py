@@ -99,6 +99,40 @@ class Vocab:
         tokens = self.tokens
         return [tokens[int(i)] for i in ids]
 
+    # One vocabulary serves both sides (the tutorial's): the source's and the target's are it.
+    @property
+    def source(self) -> Vocab:
+        return self
+
+    @property
+    def target(self) -> Vocab:
+        return self
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        """(source size, target size): the embeddings' and the generator's rows."""
+        return len(self), len(self)
+
+
+@dataclass(frozen=True)
+class Sides:
+    """One vocabulary per side: the source's (the encoder's embedding) and the target's (the
+    decoder's embedding, the generator's rows, the loss's label smoothing). A real corpus's
+    sides share few words (Chinese characters are never English targets), so a shared
+    vocabulary would give the generator rows, and label smoothing mass, for tokens no target
+    ever holds."""
+
+    source: Vocab
+    target: Vocab
+
+    @property
+    def sizes(self) -> tuple[int, int]:
+        return len(self.source), len(self.target)
+
+    @property
+    def tokenizer(self) -> str:
+        return self.source.tokenizer
+
 
 def _tokenizer_hint(vocab: Vocab, unknown: list[str]) -> str:
     """'coming' is unknown but the corpus has 'coming!': say which tokenizer splits it off."""
@@ -127,6 +161,11 @@ def corpus_lines(text: str, where: str = "the corpus") -> list[str]:
     return lines
 
 
+def size_of(vocab: Vocab | Sides) -> int | tuple[int, int]:
+    """What a family's param_shapes takes: one vocabulary's size, or (source, target) sizes."""
+    return vocab.sizes if isinstance(vocab, Sides) else len(vocab)
+
+
 @dataclass(frozen=True)
 class Example:
     """One source sentence and its target, as tokens and ids, ready for the model."""
@@ -139,10 +178,10 @@ class Example:
     out_ids: list[int]
 
 
-def make_example(vocab: Vocab, src: str, tgt: str, max_len: int) -> Example:
+def make_example(vocab: Vocab | Sides, src: str, tgt: str, max_len: int) -> Example:
     """Teacher forcing (the tutorial's step 11): input <start> y_1..y_n, target y_1..y_n <end>."""
-    src_ids = vocab.encode(src, "source sentence")
-    tgt_ids = vocab.encode(tgt, "target sentence")
+    src_ids = vocab.source.encode(src, "source sentence")
+    tgt_ids = vocab.target.encode(tgt, "target sentence")
     for role, ids, extra in (("source sentence", src_ids, 0), ("target sentence", tgt_ids, 1)):
         if len(ids) + extra > max_len:
             raise TextError(
@@ -150,9 +189,9 @@ def make_example(vocab: Vocab, src: str, tgt: str, max_len: int) -> Example:
                 + (" (+1 for <start>)" if extra else "")
                 + f", more than the model's maximum length {max_len}; shorten it or raise max_len"
             )
-    start, end = vocab.id(START), vocab.id(END)
+    target = vocab.target
+    start, end = target.id(START), target.id(END)
     dec_in = [start] + tgt_ids
     dec_out = tgt_ids + [end]
-    return Example(
-        vocab.decode(src_ids), src_ids, vocab.decode(dec_in), dec_in, vocab.decode(dec_out), dec_out
-    )
+    return Example(vocab.source.decode(src_ids), src_ids, target.decode(dec_in), dec_in,
+                   target.decode(dec_out), dec_out)

@@ -115,7 +115,11 @@ def test_cli_trains_on_an_hsk_slice_and_translates(tmp_path, monkeypatch):
                  for zh, _ in hsk_pairs("zh-en", (1, 2, 3))[:120])
     assert "CC-BY-SA 4.0" in result.output and f"test ({tested} pairs)" in result.output
     ckpt = checkpoint.load("handformer.ckpt")
-    assert ckpt.vocab.tokenizer == "char" and "<unk>" in ckpt.vocab.specials
+    assert ckpt.vocab.tokenizer == "char" and "<unk>" in ckpt.vocab.target.specials
+    # one vocabulary per side: the encoder's rows are the source's, the generator's the target's
+    assert ckpt.vocab.source != ckpt.vocab.target
+    assert ckpt.params["src_embed.weight"].shape[0] == len(ckpt.vocab.source)
+    assert ckpt.params["generator.w"].shape[1] == len(ckpt.vocab.target)
     assert ckpt.params["generator.w"].dtype == np.float32  # a real corpus trains in float32
     losses = [h["loss"] for h in ckpt.history]
     assert losses[-1] < losses[0]

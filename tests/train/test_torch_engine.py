@@ -82,3 +82,18 @@ def test_python_dash_m_is_the_command():
     assert [o.returncode for o in outputs] == [0, 0]
     assert outputs[0].stdout.startswith("Usage: handformer train ")
     assert outputs[0].stdout == outputs[1].stdout
+
+
+def test_device_and_backend_follow_cuda_and_local_rank(monkeypatch):
+    import torch
+
+    from handformer.train.torch_engine import device_and_backend
+
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert device_and_backend(torch) == ("cuda:1", "nccl")
+    monkeypatch.delenv("LOCAL_RANK")
+    assert device_and_backend(torch) == ("cuda:0", "nccl")  # a plain run: the first GPU
+    monkeypatch.setenv("LOCAL_RANK", "1")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert device_and_backend(torch) == ("cpu", "gloo")

@@ -78,7 +78,7 @@ def _decoded(ckpt, pairs, beam: int) -> tuple[list[str], int]:
     else:
         hyps = [detokenize(run(ckpt.params, ckpt.config, ckpt.vocab, src, beam).tokens)
                 for src, _ in pairs]
-    right = sum(ckpt.vocab.tokenize(h) == ckpt.vocab.tokenize(t)
+    right = sum(ckpt.vocab.target.tokenize(h) == ckpt.vocab.target.tokenize(t)
                 for h, (_, t) in zip(hyps, pairs, strict=True))
     return hyps, right
 

@@ -211,8 +211,15 @@ def _announce(run, source: str, engine: str, lang: str) -> None:
     if source == "default" and engine == "numpy":
         return  # the tutorial's run: one line, as ever
     click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
-                      vocab=len(run.vocab), engine=engine,
+                      vocab=_vocab_text(run.vocab, lang), engine=engine,
                       world=getattr(run.engine, "world", 1)), err=True)
+
+
+def _vocab_text(vocab, lang: str) -> str:
+    if vocab.source is vocab.target:
+        return f"{len(vocab):,}"
+    n_src, n_tgt = vocab.sizes
+    return i18n.t(lang, "vocab.sides", src=f"{n_src:,}", tgt=f"{n_tgt:,}")
 
 
 def _say_interrupted(run, o: dict, first_epoch: int) -> None:
@@ -235,14 +242,15 @@ def _summary(run, o: dict, source: str) -> None:
     from ..train import loop, report
 
     t = i18n.table(o["lang"])
-    final = loop.evaluate(run.params, run.config, run.vocab, run.train, dtype=run.options.dtype)
+    final, n = report.training_figures(run)
     losses = [h["loss"] for h in run.history]
     click.echo(f"{t['train.loss']}   {report.sparkline(losses)}  "
                f"{losses[0]:.4f} → {losses[-1]:.4f}")
-    click.echo(t["train.after"].format(epochs=run.epoch, loss=final["loss"], acc=final["accuracy"],
-                                 exact=final["exact"]))
+    key = "train.after" if n == len(run.train) else "train.after_subset"
+    click.echo(t[key].format(epochs=run.epoch, loss=final["loss"], acc=final["accuracy"],
+                             exact=final["exact"], n=n, total=len(run.train)))
     if run.valid:
-        v = loop.evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
+        v = report.validation_figures(run)
         click.echo(t["train.valid"].format(loss=v["loss"], acc=v["accuracy"]))
     if run.test:
         report.test_summary(run, source, o["lang"])
@@ -257,7 +265,7 @@ def _summary(run, o: dict, source: str) -> None:
                      done=t["train.wrote"].format(path=o["plot"]))
     from ..tokenize import detokenize
 
-    example = shown(detokenize(run.vocab.decode(run.train[0][0])))
+    example = shown(detokenize(run.vocab.source.decode(run.train[0][0])))
     if source == "default":  # the tutorial's lines: suggest the tutorial's own sentence
         from ..text import TUTORIAL_SRC
 

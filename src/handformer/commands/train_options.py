@@ -8,8 +8,8 @@ import click
 from ..tokenize import TOKENIZERS
 
 # Run options (saved in the checkpoint, see train.loop.Options) that these flags set.
-RUN_KEYS = ("tokenizer", "vocab_size", "min_count", "by_length", "patience", "limit", "bleu",
-            "stop_on", "bleu_pairs")
+RUN_KEYS = ("tokenizer", "vocab_size", "min_count", "shared_vocab", "by_length", "patience",
+            "limit", "bleu", "stop_on", "bleu_pairs")
 # With --dataset: the recipe that trains (the README's translator section measured it).
 DATASET_DEFAULTS = (("schedule", "warmup"), ("batch_size", 64), ("patience", 5),
                     ("stop_on", "bleu"), ("bleu_pairs", 500))
@@ -35,6 +35,11 @@ def corpus_options(func):
                      help="keep the most frequent words; the rest read <unk>"),
         click.option("--min-count", type=int, default=None,
                      help="words seen fewer times read <unk>  [default: 1]"),
+        click.option("--shared-vocab/--vocab-per-side", default=None,
+                     help="one vocabulary of both sides' words, or one per side (the source's "
+                          "for the encoder, the target's for the decoder and the generator; "
+                          "--tie-embeddings needs a shared one)  [default: per side for "
+                          "--dataset and --pairs, shared for the tutorial's pairs]"),
         click.option("--by-length/--no-by-length", default=None,
                      help="batches of similar lengths  [default: on for real corpora]"),
         click.option("--patience", type=int, default=None,
@@ -61,7 +66,7 @@ def corpus_options(func):
 
 def corpus_defaults(given: dict, source: str, preset: str) -> dict:
     """A real corpus (any source but the tutorial's pairs) trains in float32, in batches of
-    similar lengths, with validation BLEU; a dataset also with the paper's warm-up schedule
+    similar lengths, with one vocabulary per side, with validation BLEU; a dataset also with the paper's warm-up schedule
     scaled to the model (train.loop.resolve_schedule), batches of 64, and early stopping on the
     BLEU of 500 validation pairs; the tutorial's pairs keep every old default, and the
     tutorial preset keeps the tutorial's tokenizer for a pairs file too (its rule, its numbers).
@@ -72,7 +77,8 @@ def corpus_defaults(given: dict, source: str, preset: str) -> dict:
     keep_rule = preset == "tutorial" and not is_dataset(source)
     given.setdefault("tokenizer", "tutorial" if keep_rule else default_tokenizer(source))
     if source != "default":
-        for key, value in (("dtype", "float32"), ("by_length", True), ("bleu", True)):
+        for key, value in (("dtype", "float32"), ("by_length", True), ("bleu", True),
+                           ("shared_vocab", False)):
             given.setdefault(key, value)
     if is_dataset(source):
         for key, value in DATASET_DEFAULTS:

@@ -41,8 +41,8 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
     from ..train.checkpoint import load
 
     ckpt = load(checkpoint)
-    unknown = ckpt.vocab.unknown(sentence)
-    if unknown and "<unk>" in ckpt.vocab.specials:
+    unknown = ckpt.vocab.source.unknown(sentence)
+    if unknown and "<unk>" in ckpt.vocab.source.specials:
         click.echo(f"note: not in the model's vocabulary, read as <unk>: "
                    f"{', '.join(map(repr, unknown))}", err=True)
     result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,

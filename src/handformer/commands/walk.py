@@ -91,7 +91,9 @@ def walk(**options):
         from ..interop.weights import save_weights
 
         model = done.model
-        save_weights(save, model.params, model.config, model.vocab.tokens, model.vocab.specials)
+        source, target = model.vocab.source, model.vocab.target
+        save_weights(save, model.params, model.config, source.tokens, source.specials,
+                     None if target is source else target)
         click.echo(one_line(f"wrote {save}"), err=True)
     write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
 

@@ -14,8 +14,12 @@ WINDOW = 8  # otherwise: this many words of the vocabulary around the one asked
 def token_id(tape, rng) -> Question | None:
     """A word of the input → its id: numbered in order of first appearance in the dataset."""
     step = pick.one(rng, [s for s in pick.steps(tape, "input", "ids") if s.value.ndim == 1])
-    vocab = list(tape.meta.get("vocab") or [])
-    if step is None or not vocab:
+    if step is None:
+        return None
+    # the source's ids index its own vocabulary when each side has one (tape.meta src_vocab)
+    own = tape.meta.get("src_vocab") if step.name.startswith("src") else None
+    vocab = list(own or tape.meta.get("vocab") or [])
+    if not vocab:
         return None
     ids = np.asarray(step.value, dtype=int)
     plain_words = [p for p, i in enumerate(ids) if not vocab[i].startswith("<")]

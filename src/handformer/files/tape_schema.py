@@ -20,10 +20,12 @@ def check_tape(data: dict) -> None:
     """Every field loads() reads: types, shapes, nesting; the config by the CLI's rules."""
     _check_config(data)
     size = len(strings(data.get("vocab", []), "vocab")) or None
+    # one vocabulary per side: "vocab" is the target's, "src_vocab" the source's
+    src_size = len(strings(data.get("src_vocab", []), "src_vocab")) or size
     strings(data.get("dataset", []), "dataset")
     for side in ("src", "tgt", "target"):
         if side in data:
-            _check_sentence(mapping(data[side], side), side, size)
+            _check_sentence(mapping(data[side], side), side, src_size if side == "src" else size)
     for i, sentence in enumerate(_list(data.get("sentences", []), "sentences")):
         _check_sentence(mapping(sentence, f"sentences[{i}]"), f"sentences[{i}]", size)
     for i, step in enumerate(_list(data.get("steps"), "steps")):

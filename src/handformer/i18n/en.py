@@ -25,6 +25,10 @@ TEXT = {
                 "and removing the repeats leaves N = {N}.",
     "vocab.p2": "The model also needs {k} markers, {specials}, so that it knows where a "
                 "sentence starts and ends: it works with {V} tokens in all.",
+    "vocab.sides": "{src} (source) and {tgt} (target)",
+    "vocab.sides_p": "Each side has its own vocabulary here: the source's {src} tokens for the "
+                     "encoder, the target's {tgt} for the decoder and the output layer; the "
+                     "counts below are the target's.",
     "vocab.rule": "The tutorial sizes the embedding with the rule n > 8.33·ln N: for N = {N} "
                   "that asks for n > {rule}. This model uses d_model = {d}.",
     "vocab.rule_ok": "d_model = {d} satisfies the rule comfortably.",
@@ -772,6 +776,9 @@ TEXT = {
     "train.title": "Training loss and accuracy",
     "train.after": "after {epochs} epochs: training loss {loss:.4f}, token accuracy {acc:.1%}, "
                    "exact match {exact:.1%} (teacher forcing)",
+    "train.after_subset": "after {epochs} epochs, on the first {n:,} of the {total:,} training "
+                          "pairs: training loss {loss:.4f}, token accuracy {acc:.1%}, exact "
+                          "match {exact:.1%} (teacher forcing)",
     "train.valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
     "train.saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\"",
     "train.tps": "{rate:,.0f} tokens/s",

@@ -31,6 +31,9 @@ TEXT = {
                 "剩下 N = {N} 个。",
     "vocab.p2": "模型还需要 {k} 个特殊标记 {specials}，用来表示句子从哪里开始、到哪里结束，"
                 "所以它一共认识 {V} 个词元（token）。",
+    "vocab.sides": "源语言 {src}、目标语言 {tgt}",
+    "vocab.sides_p": "这里两边各有自己的词汇表：编码器用源语言的 {src} 个词元，解码器和输出层用"
+                     "目标语言的 {tgt} 个；下面的数字是目标语言的。",
     "vocab.rule": "教程按经验公式 n > 8.33·ln N 来定嵌入维度：N = {N} 时要求 n > {rule}。"
                   "这个模型用的是 d_model = {d}。",
     "vocab.rule_ok": "d_model = {d}，轻松满足这条经验公式。",
@@ -633,6 +636,8 @@ TEXT = {
     "train.title": "训练损失与准确率",
     "train.after": "{epochs} 轮之后：训练损失 {loss:.4f}，词元准确率 {acc:.1%}，"
                    "整句完全正确 {exact:.1%}（教师强制）",
+    "train.after_subset": "{epochs} 轮之后，在 {total:,} 对训练句子的前 {n:,} 对上：训练损失 "
+                          "{loss:.4f}，词元准确率 {acc:.1%}，整句完全正确 {exact:.1%}（教师强制）",
     "train.valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
     "train.saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\"",
     "train.tps": "每秒 {rate:,.0f} 个词元",

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..config import Config
 from ..errors import HandformerError, TorchMissing, TorchUnsupported  # noqa: F401  (raised here)
-from .weights import _params_from_torch, to_state_dict
+from .weights import _params_from_torch, table_sizes, to_state_dict
 
 
 def import_torch():
@@ -63,21 +63,27 @@ class TorchReference:
         check_expressible(cfg)
         self.torch, self.cfg = torch, cfg
         self.dtype = getattr(torch, dtype)
-        vocab_size = params["embed.weight" if cfg.tie_embeddings else "src_embed.weight"].shape[0]
+        self.device = "cpu"  # see to()
+        n_src, n_tgt = table_sizes(params, cfg)
         nn = torch.nn
         # The stacks are built on the meta device: no memory and no random init (seconds, not
         # minutes, for `paper`); the real tensors arrive with load_state_dict(assign=True). The
         # small tables stay on the CPU: a meta normal_() would import torch._refs (~3 s).
         kw = dict(device="cpu", dtype=self.dtype)
-        self.src_embed = nn.Embedding(vocab_size, cfg.d_model, **kw)
-        self.tgt_embed = nn.Embedding(vocab_size, cfg.d_model, **kw)
-        self.generator = nn.Linear(cfg.d_model, vocab_size, **kw)
+        self.src_embed = nn.Embedding(n_src, cfg.d_model, **kw)
+        self.tgt_embed = nn.Embedding(n_tgt, cfg.d_model, **kw)
+        self.generator = nn.Linear(cfg.d_model, n_tgt, **kw)
         self.transformer = self._transformer(nn, dict(device="meta", dtype=self.dtype))
         self.modules = nn.ModuleDict({"src_embed": self.src_embed, "tgt_embed": self.tgt_embed,
                                       "generator": self.generator, "transformer": self.transformer})
         self._load(to_state_dict(params, cfg))
         if cfg.tie_embeddings:  # one Parameter in three places: autograd adds its three uses
             self.tgt_embed.weight = self.generator.weight = self.src_embed.weight
+
+    def to(self, device: str) -> None:
+        """Move every parameter to ``device`` (e.g. "cuda:1"); the inputs follow."""
+        self.modules.to(device)
+        self.device = device
 
     def _transformer(self, nn, factory: dict):
         c = self.cfg
@@ -105,9 +111,10 @@ class TorchReference:
 
     def positional(self, n: int):
         t, d = self.torch, self.cfg.d_model
-        pos = t.arange(n, dtype=self.dtype)[:, None]
-        div = t.pow(t.tensor(10000.0, dtype=self.dtype), t.arange(0, d, 2, dtype=self.dtype) / d)
-        pe = t.zeros(n, d, dtype=self.dtype)
+        kw = dict(dtype=self.dtype, device=self.device)
+        pos = t.arange(n, **kw)[:, None]
+        div = t.pow(t.tensor(10000.0, **kw), t.arange(0, d, 2, **kw) / d)
+        pe = t.zeros(n, d, **kw)
         pe[:, 0::2] = t.sin(pos / div)
         pe[:, 1::2] = t.cos(pos / div)
         return pe
@@ -121,9 +128,11 @@ class TorchReference:
     def _run(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict:
         """Every stage as torch tensors (batch axis always present)."""
         t = self.torch
-        src, tgt = t.as_tensor(np.atleast_2d(src_ids)), t.as_tensor(np.atleast_2d(tgt_ids))
+        src = t.as_tensor(np.atleast_2d(src_ids), device=self.device)
+        tgt = t.as_tensor(np.atleast_2d(tgt_ids), device=self.device)
         sp, tp = self._float_mask(src_pad), self._float_mask(tgt_pad)
-        causal = self.transformer.generate_square_subsequent_mask(tgt.shape[1], dtype=self.dtype)
+        causal = self.transformer.generate_square_subsequent_mask(tgt.shape[1], dtype=self.dtype,
+                                                                  device=self.device)
         out = {}
         x = out["src_embed.out"] = self.embed(self.src_embed, src)
         for i, layer in enumerate(self.transformer.encoder.layers):
@@ -144,8 +153,9 @@ class TorchReference:
         if pad is None:
             return None
         t = self.torch
-        pad = t.as_tensor(np.atleast_2d(pad))
-        return t.zeros(pad.shape, dtype=self.dtype).masked_fill(pad, float("-inf"))
+        pad = t.as_tensor(np.atleast_2d(pad), device=self.device)
+        return t.zeros(pad.shape, dtype=self.dtype, device=self.device).masked_fill(
+            pad, float("-inf"))
 
     def stages(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict[str, np.ndarray]:
         """Output of every stage: embeddings, each layer, each final norm, logits."""
@@ -168,8 +178,8 @@ class TorchReference:
         loss.backward()
         grads = {self._torch_name(k): p.grad.detach().numpy()
                  for k, p in self.modules.named_parameters()}
-        vocab = self.src_embed.weight.shape[0]
-        return float(loss.detach()), _params_from_torch(grads, self.cfg, vocab)
+        sizes = (self.src_embed.weight.shape[0], self.tgt_embed.weight.shape[0])
+        return float(loss.detach()), _params_from_torch(grads, self.cfg, sizes)
 
     @staticmethod
     def _torch_name(name: str) -> str:

@@ -46,11 +46,13 @@ class Report:
         return all(s.worst <= self.tol for s in self.stages)
 
 
-def padded_batch(src_ids: list[int], tgt_ids: list[int], pad_id: int):
-    """Rows: the pair, and its first half (at least one token) padded at the end."""
+def padded_batch(src_ids: list[int], tgt_ids: list[int], pad_id: int,
+                 tgt_pad_id: int | None = None):
+    """Rows: the pair, and its first half (at least one token) padded at the end (the target
+    with ``tgt_pad_id`` when its vocabulary is not the source's)."""
     rows_src = [src_ids, src_ids[: max(1, len(src_ids) // 2)]]
     rows_tgt = [tgt_ids, tgt_ids[: max(1, len(tgt_ids) // 2)]]
-    return _pad(rows_src, pad_id) + _pad(rows_tgt, pad_id)
+    return _pad(rows_src, pad_id) + _pad(rows_tgt, pad_id if tgt_pad_id is None else tgt_pad_id)
 
 
 def _pad(rows: list[list[int]], pad_id: int):
@@ -58,6 +60,11 @@ def _pad(rows: list[list[int]], pad_id: int):
     ids = np.array([r + [pad_id] * (n - len(r)) for r in rows])
     pad = np.array([[False] * len(r) + [True] * (n - len(r)) for r in rows])
     return ids, pad
+
+
+def _pad_id(vocab) -> int:
+    tokens = vocab.tokens
+    return tokens.index(PAD) if PAD in tokens else 0
 
 
 def ours(setup: Setup, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> Tape:
@@ -77,9 +84,9 @@ def verify(setup: Setup, src: str, tgt: str, tol: float = 1e-10) -> Report:
     import_torch()
     example = make_example(setup.vocab, src, tgt, setup.config.max_len)
     ref = TorchReference(setup.params, setup.config)
-    tokens = setup.vocab.tokens
-    pad_id = tokens.index(PAD) if PAD in tokens else 0
-    s_ids, s_pad, t_ids, t_pad = padded_batch(example.src_ids, example.tgt_ids, pad_id)
+    s_ids, s_pad, t_ids, t_pad = padded_batch(example.src_ids, example.tgt_ids,
+                                              _pad_id(setup.vocab.source),
+                                              _pad_id(setup.vocab.target))
     batch_ref = ref.stages(s_ids, t_ids, s_pad, t_pad)
     batch = max_diffs(ours(setup, s_ids, t_ids, s_pad, t_pad), batch_ref)
     # Row 0 of the batch is the pair itself, unpadded: torch's answer for it, compared with

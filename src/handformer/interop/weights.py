@@ -18,7 +18,7 @@ from ..config import Config
 from ..errors import ConfigError, WeightsError  # noqa: F401  (raised here)
 from ..limits import limit
 from ..schema import SchemaError, string, strings
-from ..text import END, PAD, START, UNK, Vocab
+from ..text import END, PAD, START, UNK, Sides, Vocab
 from ..textsafe import json_loads
 
 SPECIALS = (START, END, PAD, UNK)
@@ -71,8 +71,17 @@ def _layer_to_torch(params, cfg: Config, side: str, i: int) -> dict:
     return out
 
 
-def from_state_dict(state: dict[str, np.ndarray], cfg: Config, vocab_size: int) -> dict:
-    """The inverse of ``to_state_dict``; every tensor's name and shape is checked."""
+def table_sizes(params: dict, cfg: Config) -> tuple[int, int]:
+    """(source, target) vocabulary sizes read off the parameters' tables."""
+    if cfg.tie_embeddings:
+        return params["embed.weight"].shape[0], params["embed.weight"].shape[0]
+    return params["src_embed.weight"].shape[0], params["tgt_embed.weight"].shape[0]
+
+
+def from_state_dict(state: dict[str, np.ndarray], cfg: Config,
+                    vocab_size: int | tuple[int, int]) -> dict:
+    """The inverse of ``to_state_dict``; every tensor's name and shape is checked.
+    ``vocab_size``: one shared size, or (source size, target size)."""
     from ..families.transformer.model import param_shapes
 
     expected = to_state_dict({n: np.zeros(s) for n, (s, _) in param_shapes(cfg, vocab_size).items()}, cfg)
@@ -85,13 +94,19 @@ def from_state_dict(state: dict[str, np.ndarray], cfg: Config, vocab_size: int) 
             raise WeightsError(
                 f"tensor {name!r} has shape {tuple(state[name].shape)}, but this model "
                 f"(d_model {cfg.d_model}, heads {cfg.heads}, d_k {cfg.d_k}, d_ff {cfg.d_ff}, "
-                f"vocabulary {vocab_size}) needs {want.shape}")
+                f"vocabulary {_sizes_text(vocab_size)}) needs {want.shape}")
     if cfg.tie_embeddings and not all(np.array_equal(state["src_embed.weight"], state[n])
                                       for n in ("tgt_embed.weight", "generator.weight")):
         raise WeightsError("the model ties its embeddings (--tie-embeddings), but the file's "
                            "src_embed.weight, tgt_embed.weight and generator.weight differ; "
                            "load it without --tie-embeddings")
     return _params_from_torch(state, cfg, vocab_size)
+
+
+def _sizes_text(vocab_size) -> str:
+    if isinstance(vocab_size, tuple) and vocab_size[0] != vocab_size[1]:
+        return f"{vocab_size[0]} source and {vocab_size[1]} target tokens"
+    return str(vocab_size[0] if isinstance(vocab_size, tuple) else vocab_size)
 
 
 def _name_mismatch(missing, extra) -> str:
@@ -103,7 +118,8 @@ def _name_mismatch(missing, extra) -> str:
     return "the weights do not fit this model: " + "; ".join(parts)
 
 
-def _params_from_torch(state, cfg: Config, vocab_size: int) -> dict[str, np.ndarray]:
+def _params_from_torch(state, cfg: Config, vocab_size: int | tuple[int, int],
+                       ) -> dict[str, np.ndarray]:
     from ..families.transformer.model import param_shapes
 
     params = {}
@@ -153,15 +169,21 @@ def _attention_lookup(state, cfg: Config, t: str, leaf: str, side: str) -> np.nd
 # --- files ----------------------------------------------------------------------------------
 
 
-def save_weights(path, params, cfg: Config, vocab: list[str], specials=()) -> None:
+def save_weights(path, params, cfg: Config, vocab: list[str], specials=(),
+                 target: Vocab | None = None) -> None:
     """Write safetensors atomically (temporary file, fsync, rename), config and vocab inside;
-    the special tokens are listed, so a word such as <b> is never taken for one."""
+    the special tokens are listed, so a word such as <b> is never taken for one. ``target``:
+    the target's own vocabulary (then ``vocab`` is the source's), as target_vocab and
+    target_specials."""
     from safetensors.numpy import save
 
     from ..files.io import atomic_write
 
     meta = {"format": FORMAT, "config": json.dumps(cfg.to_dict()), "vocab": json.dumps(vocab),
             "specials": json.dumps(list(specials))}
+    if target is not None:
+        meta |= {"target_vocab": json.dumps(target.tokens),
+                 "target_specials": json.dumps(list(target.specials))}
     atomic_write(path, save(to_state_dict(params, cfg), metadata=meta))
 
 
@@ -225,7 +247,7 @@ def load_weights(path, cfg: Config | None = None, vocab: Vocab | None = None):
     if vocab is None:
         raise WeightsError(f"{str(path)!r} does not say which vocabulary it was trained with")
     try:
-        params = from_state_dict(tensors, cfg, len(vocab))
+        params = from_state_dict(tensors, cfg, vocab.sizes)
     except WeightsError as err:
         if meta.get("format") == FORMAT:
             raise
@@ -239,14 +261,25 @@ def _file_config(meta: dict) -> Config | None:
         else None
 
 
-def _file_vocab(meta: dict) -> Vocab | None:
-    """The vocabulary the metadata lists, its special tokens as listed (files written before
+def _file_vocab(meta: dict) -> Vocab | Sides | None:
+    """The vocabulary the metadata lists (the source's, with the target's as target_vocab
+    when each side has its own)."""
+    source = _listed_vocab(meta, "")
+    if source is None or "target_vocab" not in meta:
+        return source
+    return Sides(source, _listed_vocab(meta, "target_"))
+
+
+def _listed_vocab(meta: dict, side: str) -> Vocab | None:
+    """One vocabulary the metadata lists, its special tokens as listed (files written before
     the list: the trailing tokens that are handformer's specials, never any <word>)."""
-    if "vocab" not in meta:
+    if f"{side}vocab" not in meta:
         return None
-    tokens = strings(json_loads(string(meta["vocab"], "vocab"), "the vocabulary", WeightsError), "vocab", limit("vocab"))
-    if "specials" in meta:
-        specials = strings(json_loads(string(meta["specials"], "specials"), "the specials", WeightsError), "specials")
+    tokens = strings(json_loads(string(meta[f"{side}vocab"], f"{side}vocab"), "the vocabulary",
+                                WeightsError), f"{side}vocab", limit("vocab"))
+    if f"{side}specials" in meta:
+        specials = strings(json_loads(string(meta[f"{side}specials"], f"{side}specials"),
+                                      "the specials", WeightsError), f"{side}specials")
     else:
         specials = [t for t in tokens[-len(SPECIALS):] if t in SPECIALS]
     vocab = Vocab(tuple(tokens[:len(tokens) - len(specials)]), tuple(specials))

@@ -209,17 +209,21 @@ def _param_grad(ctx: Ctx, param: str) -> list:
     ids = _used_rows(ctx, param)
     if ids is not None:
         # Only the rows of the words in the sentence receive a gradient: show those rows.
+        vocab = ctx.vocab_of(_side(param))
         return [ctx.mat(f"grad.{param}", sym + r"[\mathrm{ids}]", g[ids],
-                        [f"{ctx.vocab[i]} ({i})" for i in ids], dims(g.shape[1]))]
-    rows, cols = param_labels(ctx, g.shape)
+                        [f"{vocab[i]} ({i})" for i in ids], dims(g.shape[1]))]
+    rows, cols = param_labels(ctx, g.shape, param)
     return [ctx.mat(f"grad.{param}", sym, g, rows, cols,
                     kind="vector" if g.ndim == 1 else "matrix")]
 
 
-def param_labels(ctx: Ctx, shape: tuple) -> tuple[list[str] | None, list[str]]:
-    """Rows and columns of a parameter: vocabulary words where its size is the vocabulary's."""
+def param_labels(ctx: Ctx, shape: tuple, name: str = "") -> tuple[list[str] | None, list[str]]:
+    """Rows and columns of a parameter: vocabulary words where its size is the vocabulary's
+    (the source's for the source embedding)."""
+    vocab = ctx.vocab_of(_side(name))
+
     def axis(n: int) -> list[str]:
-        return ctx.vocab if n == len(ctx.vocab) else dims(n)
+        return vocab if n == len(vocab) else dims(n)
 
     return (axis(shape[0]) if len(shape) == 2 else None), axis(shape[-1])
 
@@ -238,6 +242,11 @@ def _used_rows(ctx: Ctx, param: str) -> list[int] | None:
     return None if ids is None else [int(i) for i in dict.fromkeys(np.ravel(ids))]
 
 
+def _side(param: str) -> str:
+    """Whose vocabulary a parameter's rows are: the source embedding's, or the target's."""
+    return "src" if param.startswith("src") else "tgt"
+
+
 def _short(name: str) -> str:
     """The lesson's symbol of a step or parameter: S, W^Q, LN(R) (never a dotted name)."""
     return names.symbol(name)
@@ -248,11 +257,11 @@ def updates(ctx: Ctx) -> None:
     lr = (ctx.meta.get("update") or {}).get("lr")
     for i, (name, (before, g, after)) in enumerate(ctx.tape.updates.items()):
         before, g, after = (np.asarray(a) for a in (before, g, after))
-        rows, cols = param_labels(ctx, before.shape)
-        used = _used_rows(ctx, name)
+        rows, cols = param_labels(ctx, before.shape, name)
+        used, vocab = _used_rows(ctx, name), ctx.vocab_of(_side(name))
         if used is not None:  # an embedding: the rows of the sentence's words
             before, g, after = before[used], g[used], after[used]
-            rows = [f"{ctx.vocab[i]} ({i})" for i in used]
+            rows = [f"{vocab[i]} ({i})" for i in used]
         at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape)
         eta = f"{lr:g}" if lr is not None else "η"
         paragraphs = [ctx.t("update.first", lr=eta)] if i == 0 else []
@@ -261,8 +270,8 @@ def updates(ctx: Ctx) -> None:
                                     before=f3(np.asarray(ctx.tape.index["loss"].value).ravel()[0])))
         where = entry_labels(rows, cols, at)
         if used is not None:
-            paragraphs.append(ctx.t("update.embed", k=len(used), rest=len(ctx.vocab) - len(used),
-                                    V=len(ctx.vocab)))
+            paragraphs.append(ctx.t("update.embed", k=len(used), rest=len(vocab) - len(used),
+                                    V=len(vocab)))
         paragraphs.append(ctx.t("update.p1", name=to_text(names.symbol(name)), at=", ".join(where),
                                 before=f3(before[at]), lr=eta, g=f3(g[at]), after=f3(after[at])))
         kind = "vector" if before.ndim == 1 else "matrix"

@@ -45,6 +45,8 @@ class Ctx:
         self.meta = tape.meta
         self.cfg = dict(self.meta.get("config") or {})
         self.vocab = [str(t) for t in self.meta.get("vocab") or []]
+        # With one vocabulary per side "vocab" is the target's and "src_vocab" the source's.
+        self.src_vocab = [str(t) for t in self.meta.get("src_vocab") or []] or self.vocab
         self.batched = _batched_steps(tape)
         self.errata = _errata(tape)
         self.told: set[str] = set()
@@ -166,14 +168,25 @@ class Ctx:
         names = {"src": "src.ids", "tgt": "tgt.ids"}
         if side in names and names[side] in self.tape.index:
             ids = self.value(names[side])
-            return [self._token(int(i)) for i in np.ravel(ids)]
+            return [self._token(int(i), side) for i in np.ravel(ids)]
         info = self.meta.get(side) or {}
         if info.get("ids") and isinstance(info["ids"][0], list):
-            return [self._token(int(i)) for i in info["ids"][0]]
+            return [self._token(int(i), side) for i in info["ids"][0]]
         return [str(t) for t in info.get("tokens") or []]
 
-    def _token(self, i: int) -> str:
-        return self.vocab[i] if 0 <= i < len(self.vocab) else f"#{i}"
+    def vocab_of(self, side: str) -> list[str]:
+        """The vocabulary of "src" (the encoder's) or of the target side (the rest)."""
+        return self.src_vocab if side == "src" else self.vocab
+
+    def vocab_size_text(self) -> str:
+        """The vocabulary's size, or both sides' when each has its own."""
+        if self.src_vocab is self.vocab:
+            return str(len(self.vocab))
+        return self.t("vocab.sides", src=len(self.src_vocab), tgt=len(self.vocab))
+
+    def _token(self, i: int, side: str = "tgt") -> str:
+        vocab = self.vocab_of(side)
+        return vocab[i] if 0 <= i < len(vocab) else f"#{i}"
 
     def side_of(self, name: str) -> str:
         """Which sentence a step's rows belong to: the encoder's (src) or the decoder's (tgt)."""

@@ -41,9 +41,11 @@ def vocabulary(ctx: Ctx) -> None:
     extra = specials(ctx.vocab)
     n_words, d = len(ctx.vocab) - len(extra), int(ctx.cfg.get("d_model", 0))
     rule = 8.33 * math.log(n_words) if n_words > 1 else 0.0
-    paragraphs = [ctx.t("vocab.p1", N=n_words),
-                  ctx.t("vocab.p2", V=len(ctx.vocab), specials=", ".join(extra), k=len(extra)),
-                  ctx.t("vocab.rule", N=n_words, rule=f"{rule:.1f}", d=d)]
+    paragraphs = [] if ctx.src_vocab is ctx.vocab else [
+        ctx.t("vocab.sides_p", src=len(ctx.src_vocab), tgt=len(ctx.vocab))]
+    paragraphs += [ctx.t("vocab.p1", N=n_words),
+                   ctx.t("vocab.p2", V=len(ctx.vocab), specials=", ".join(extra), k=len(extra)),
+                   ctx.t("vocab.rule", N=n_words, rule=f"{rule:.1f}", d=d)]
     callouts = []
     if d and d <= rule:
         callouts.append(ctx.callout("D18", "D18", N=n_words, rule=f"{rule:.1f}", d=d))
@@ -55,9 +57,10 @@ def vocabulary(ctx: Ctx) -> None:
 
 
 def encoding(ctx: Ctx) -> None:
-    pairs = [f"{t}→{i}" for i, t in enumerate(ctx.vocab[:LIST_LIMIT])]
-    if len(ctx.vocab) > LIST_LIMIT:
-        pairs.append(ctx.t("encoding.more", more=len(ctx.vocab) - LIST_LIMIT))
+    source = ctx.vocab_of("src")  # the source's ids: its own vocabulary when it has one
+    pairs = [f"{t}→{i}" for i, t in enumerate(source[:LIST_LIMIT])]
+    if len(source) > LIST_LIMIT:
+        pairs.append(ctx.t("encoding.more", more=len(source) - LIST_LIMIT))
     src = ctx.tokens("src")
     ids = ctx.value("src.ids")
     paragraphs = [ctx.t("encoding.p1"), "  " + ", ".join(pairs),
@@ -81,8 +84,9 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
     side, d = ctx.side_of(p), int(ctx.cfg.get("d_model", 0))
     tokens, x = ctx.tokens(side), ctx.value(f"{p}.tok")
     table = ctx.value(f"{p}.weight")
-    shape = f"{len(ctx.vocab)}×{d}"
-    paragraphs = [ctx.t(SIDE_KEYS[side]["embed"], V=len(ctx.vocab), d=d, shape=shape),
+    rows = len(ctx.vocab_of(side))
+    shape = f"{rows}×{d}"
+    paragraphs = [ctx.t(SIDE_KEYS[side]["embed"], V=rows, d=d, shape=shape),
                   ctx.t("embed.p2", tok=tokens[0], row=row_text(x[0]))]
     if side == "src":
         paragraphs.append(ctx.t("embed.p3", d=d))

@@ -21,7 +21,8 @@ def overview(ctx: Ctx) -> None:
     c, src, tgt = ctx.cfg, ctx.tokens("src"), ctx.tokens("tgt")
     enc_h, dec_h = int(c.get("heads", 1)), int(c.get("decoder_heads") or c.get("heads", 1))
     paragraphs = [ctx.t("overview.p1", enc=c.get("encoder_layers", 1),
-                        dec=c.get("decoder_layers", 1), d=c.get("d_model"), V=len(ctx.vocab)),
+                        dec=c.get("decoder_layers", 1), d=c.get("d_model"),
+                        V=ctx.vocab_size_text()),
                   ctx.t("overview.p2", src=" ".join(src), n=len(src), tgt=" ".join(tgt),
                         m=len(tgt)),
                   ctx.t("overview.map")]
@@ -65,7 +66,7 @@ def paper_count(ctx: Ctx) -> str:
     at_65m = (PAPER_PARAMS - (count[True] - PAPER_VOCAB * per_word)) / per_word
     here = sum(int(np.prod(np.shape(v))) for v in ctx.tape.params.values())
     return ctx.t("overview.paper_count", tied=f"{count[True]:,}", untied=f"{count[False]:,}",
-                 vocab=f"{PAPER_VOCAB:,}", here=f"{here:,}", V=len(ctx.vocab),
+                 vocab=f"{PAPER_VOCAB:,}", here=f"{here:,}", V=ctx.vocab_size_text(),
                  m_tied=f"{count[True] / 1e6:.1f}", m_untied=f"{count[False] / 1e6:.1f}",
                  at_65m=f"{round(at_65m, -2):,.0f}")
 

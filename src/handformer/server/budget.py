@@ -15,7 +15,7 @@ import time
 from contextlib import contextmanager
 
 from ..limits import tape_numbers
-from ..text import make_example
+from ..text import make_example, size_of
 from .limits import Limits, RequestError, weight_count
 
 
@@ -28,8 +28,8 @@ def walk_numbers(walk) -> int:
     n, m = len(example.src_ids), len(example.tgt_ids)
     if not s.config.encoder_layers:  # decoder-only: one text, the source then the target
         n, m = 0, n + m
-    steps = tape_numbers(s.config, n, m, len(s.vocab))
-    weights = weight_count(walk.family, s.config, len(s.vocab))
+    steps = tape_numbers(s.config, n, m, len(s.vocab.target))
+    weights = weight_count(walk.family, s.config, size_of(s.vocab))
     return 2 * steps + 4 * weights if walk.backward else steps + weights
 
 

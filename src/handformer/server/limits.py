@@ -52,13 +52,13 @@ def check_caps(values: dict, field: str | None = None, source: str = "config.") 
                                f"of {cap:,}", field or f"config.{name}")
 
 
-def weight_count(family, c, vocab: int) -> int:
+def weight_count(family, c, vocab) -> int:
     """Every number of the model's parameters, counted off the family's parameter shapes
-    (nothing is allocated)."""
+    (nothing is allocated); ``vocab``: a size, or (source, target) sizes (text.size_of)."""
     return sum(math.prod(shape) for shape, _ in family.param_shapes(c, vocab).values())
 
 
-def check_model(family, c, vocab: int, limits: Limits, field: str = "config") -> None:
+def check_model(family, c, vocab, limits: Limits, field: str = "config") -> None:
     """The built model within limits. The overrides were checked already, so a size over its
     cap here is the preset's own: the error then names "preset"."""
     check_caps(c.to_dict(), "preset", f"the {c.preset} preset's ")

@@ -91,7 +91,7 @@ def translation_json(run, t: TranslateRequest) -> dict:
     family = registry.get("transformer")  # what `handformer train` trains
     result = family.decode(run.params, run.config, run.vocab, t.sentence, t.beam, t.alpha,
                        t.max_length, record=t.explain, k=5)
-    words = run.vocab.tokens
+    words = run.vocab.target.tokens  # the steps hold target ids
     steps = [{"prefixes": [[words[i] for i in p] for p in s.prefixes],
               "top": [[[words[i], p] for i, p in row] for row in s.top],
               "chosen": [{"hypothesis": h, "token": words[w], "score": score}

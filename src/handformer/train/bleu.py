@@ -14,11 +14,11 @@ from ..engine.tape import Tape
 from ..errors import HandformerError
 from ..families.transformer.incremental import KVCache
 from ..families.transformer.model import encode, make_masks
-from ..text import END, PAD, START, Vocab
+from ..text import END, PAD, START, Sides, Vocab
 from ..tokenize import detokenize
 
 
-def greedy_batch(params, cfg: Config, vocab: Vocab, sources: list[list[int]],
+def greedy_batch(params, cfg: Config, vocab: Vocab | Sides, sources: list[list[int]],
                  batch_size: int = 64) -> list[list[int]]:
     """The greedy translation (ids, without <start>/<end>) of every source, batch by batch,
     each step computing only the newest position (the key/value cache of families/transformer/incremental.py)."""
@@ -28,13 +28,16 @@ def greedy_batch(params, cfg: Config, vocab: Vocab, sources: list[list[int]],
     return out
 
 
-def _greedy_chunk(params, cfg: Config, vocab: Vocab, sources) -> list[list[int]]:
-    pad, start, end = vocab.id(PAD), vocab.id(START), vocab.id(END)
+def _greedy_chunk(params, cfg: Config, vocab: Vocab | Sides, sources) -> list[list[int]]:
+    """Source ids padded with the source's <pad>; the prefix holds the target's ids."""
+    target = vocab.target
+    pad, start, end = target.id(PAD), target.id(START), target.id(END)
     n = max(len(s) for s in sources)
-    src = np.full((len(sources), n), pad, dtype=np.int64)
+    src = np.full((len(sources), n), vocab.source.id(PAD), dtype=np.int64)
     for row, ids in enumerate(sources):
         src[row, :len(ids)] = ids
-    src_mask = make_masks(src == pad, None, 1).src
+    src_mask = make_masks(np.arange(n) >= np.array([len(s) for s in sources])[:, None],
+                          None, 1).src
     tape = Tape(params, record=False)
     memory = tape[encode(tape, cfg, tape.constant("src.ids", src), src_mask)]
     cache = KVCache(params, cfg, memory, src_mask)
@@ -54,10 +57,11 @@ def _until_end(ids: list[int], end: int, pad: int) -> list[int]:
     return [i for i in (ids[:ids.index(end)] if end in ids else ids) if i != pad]
 
 
-def translate_all(params, cfg: Config, vocab: Vocab, sentences: list[str]) -> list[str]:
+def translate_all(params, cfg: Config, vocab: Vocab | Sides, sentences: list[str]) -> list[str]:
     """Greedy translations, detokenized for reading (and for BLEU)."""
-    sources = [vocab.encode(s, "source sentence")[:cfg.max_len] for s in sentences]
-    return [detokenize(vocab.decode(ids)) for ids in greedy_batch(params, cfg, vocab, sources)]
+    sources = [vocab.source.encode(s, "source sentence")[:cfg.max_len] for s in sentences]
+    return [detokenize(vocab.target.decode(ids))
+            for ids in greedy_batch(params, cfg, vocab, sources)]
 
 
 def corpus_bleu(hypotheses: list[str], references: list[str], target: str = "en") -> float:
@@ -72,7 +76,7 @@ def corpus_bleu(hypotheses: list[str], references: list[str], target: str = "en"
                                  lowercase=True).score
 
 
-def bleu_of(params, cfg: Config, vocab: Vocab, pairs, source: str) -> float:
+def bleu_of(params, cfg: Config, vocab: Vocab | Sides, pairs, source: str) -> float:
     """BLEU of the model's greedy translations of ``pairs``' sources against their targets
     (NaN for no pairs)."""
     from .datasets import target_language

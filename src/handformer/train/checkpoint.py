@@ -1,6 +1,7 @@
 """Checkpoints: safetensors for every tensor (weights, optimizer state), JSON metadata for the rest.
 
-The metadata holds the config, the vocabulary, the optimizer (name, hyper-parameters, step),
+The metadata holds the config, the vocabulary (``vocab``; with one per side, ``vocab`` is the
+source's and ``target_vocab`` the target's), the optimizer (name, hyper-parameters, step),
 the epoch, the random generator's state, the loss history and a SHA-256 of the tensor bytes,
 so a corrupted file is refused rather than silently trained on. Saving is atomic (temporary
 file, fsync, rename): a run killed while saving leaves the previous checkpoint intact.
@@ -20,7 +21,7 @@ from ..files.io import atomic_write, read_bytes
 from ..interop import tensor_file
 from ..interop.weights import WeightsError, refuse_non_finite
 from ..schema import SchemaError
-from ..text import Vocab
+from ..text import Sides, Vocab, size_of
 from ..textsafe import json_loads
 from .ckpt_schema import check_meta, check_optimizer_state
 
@@ -37,7 +38,7 @@ class Checkpoint:
     encoder-decoder's."""
 
     config: object
-    vocab: Vocab
+    vocab: Vocab | Sides  # one shared vocabulary, or one per side
     params: dict[str, np.ndarray]
     optimizer: dict = field(default_factory=dict)  # name, hyper, step
     optimizer_state: dict[str, np.ndarray] = field(default_factory=dict)
@@ -66,11 +67,12 @@ def save(path, ckpt: Checkpoint) -> None:
     tensors |= {f"optim.{k}": np.ascontiguousarray(v) for k, v in ckpt.optimizer_state.items()}
     meta = {
         "format": FORMAT, "config": ckpt.config.to_dict(),
-        "vocab": {"words": list(ckpt.vocab.words), "specials": list(ckpt.vocab.specials),
-                  "tokenizer": ckpt.vocab.tokenizer},
+        "vocab": _vocab_dict(ckpt.vocab.source),
         "optimizer": ckpt.optimizer, "epoch": ckpt.epoch, "rng_state": ckpt.rng_state,
         "history": ckpt.history, "run": ckpt.run, "sha256": digest(tensors),
     }
+    if isinstance(ckpt.vocab, Sides):  # "vocab" is then the source's
+        meta["target_vocab"] = _vocab_dict(ckpt.vocab.target)
     if ckpt.family != "transformer":  # the encoder-decoder's checkpoints stay as they were
         meta["family"] = ckpt.family
     data = st_save(tensors, metadata={"handformer": json.dumps(meta)})
@@ -94,8 +96,9 @@ def load(path, family: str | None = "transformer") -> Checkpoint:
         check_meta(meta)
         found = _family(meta)
         config = found.config.from_dict(meta["config"])
-        vocab = Vocab(tuple(meta["vocab"]["words"]), tuple(meta["vocab"]["specials"]),
-                      meta["vocab"].get("tokenizer", "tutorial"))
+        vocab = _vocab_of(meta["vocab"])
+        if "target_vocab" in meta:  # one vocabulary per side; before them, one shared
+            vocab = Sides(vocab, _vocab_of(meta["target_vocab"]))
     except (SchemaError, ConfigError) as err:
         raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
     if family is not None and found.name != family:
@@ -104,7 +107,7 @@ def load(path, family: str | None = "transformer") -> Checkpoint:
                               f"`handformer walk --family {found.name} --checkpoint FILE`")
     shapes = {k: _Shape(tuple(e["shape"])) for k, e in entries.items()}
     order = _check_shapes(path, {k[6:]: v for k, v in shapes.items() if k.startswith("param.")},
-                          found, config, len(vocab))
+                          found, config, _sizes(path, vocab, found, config))
     tensor_file.refuse_non_floats(entries, CheckpointError, repr(str(path)))
     try:
         check_optimizer_state(meta.get("optimizer", {}).get("name", "adam"),
@@ -123,6 +126,27 @@ def load(path, family: str | None = "transformer") -> Checkpoint:
     return Checkpoint(config, vocab, params, meta.get("optimizer", {}), state,
                       meta.get("epoch", 0), meta.get("rng_state"), meta.get("history", []),
                       meta.get("run", {}), found.name)
+
+
+def _sizes(path: Path, vocab, family, config):
+    """What the family's param_shapes takes: one size, or (source, target) for one per side
+    (the encoder-decoder's alone: the other families have one side)."""
+    if not isinstance(vocab, Sides):
+        return size_of(vocab)
+    if family.name != "transformer" or getattr(config, "tie_embeddings", False):
+        raise CheckpointError(f"{str(path)!r}: this model has one vocabulary table (a "
+                              f"{family.name} model, tied or one-sided), but the file holds one "
+                              f"vocabulary per side (target_vocab)")
+    return vocab.sizes
+
+
+def _vocab_dict(vocab: Vocab) -> dict:
+    return {"words": list(vocab.words), "specials": list(vocab.specials),
+            "tokenizer": vocab.tokenizer}
+
+
+def _vocab_of(told: dict) -> Vocab:
+    return Vocab(tuple(told["words"]), tuple(told["specials"]), told.get("tokenizer", "tutorial"))
 
 
 def _family(meta: dict):
@@ -200,7 +224,7 @@ def _meta(path: Path, header: dict) -> dict:
     return meta
 
 
-def _check_shapes(path, params, family, config, vocab_size: int) -> list[str]:
+def _check_shapes(path, params, family, config, vocab_size) -> list[str]:
     """The parameters' names in the model's own order (safetensors sorts names; the order
     matters: the global gradient norm sums in it, and resuming must repeat every rounding)."""
     want = family.param_shapes(config, vocab_size)

@@ -21,16 +21,12 @@ NEEDED_SPECIALS = (START, END)
 def check_meta(meta: dict) -> None:
     """Types and ranges of every metadata field that load and resume read."""
     mapping(meta.get("config"), "config")
-    vocab = mapping(meta.get("vocab"), "vocab")
-    words = strings(vocab.get("words"), "vocab.words", limit("vocab"))
-    specials = strings(vocab.get("specials"), "vocab.specials", 16)
-    if vocab.get("tokenizer", "tutorial") not in TOKENIZERS:
-        raise SchemaError(f"vocab.tokenizer must be one of {', '.join(TOKENIZERS)}")
-    if len(set(words) | set(specials)) != len(words) + len(specials):
-        raise SchemaError("vocab lists a token twice")
-    if not set(NEEDED_SPECIALS) <= set(specials):
-        raise SchemaError(f"vocab.specials must hold {', '.join(NEEDED_SPECIALS)} (decoding "
-                          f"starts and stops at them), got {specials[:4]}")
+    _check_vocab(meta.get("vocab"), "vocab")
+    if "target_vocab" in meta:  # one vocabulary per side: "vocab" is the source's
+        _check_vocab(meta["target_vocab"], "target_vocab")
+        if meta["target_vocab"].get("tokenizer", "tutorial") != meta["vocab"].get(
+                "tokenizer", "tutorial"):
+            raise SchemaError("vocab and target_vocab must have the same tokenizer")
     optimizer = mapping(meta.get("optimizer", {}), "optimizer")
     if "name" in optimizer and optimizer["name"] not in OPTIMIZERS:
         raise SchemaError(f"optimizer.name must be one of {OPTIMIZERS}, got "
@@ -42,6 +38,19 @@ def check_meta(meta: dict) -> None:
     string(run.get("pairs", "default"), "run.pairs")
     mapping(run.get("options", {}), "run.options")
     _check_rng(meta.get("rng_state"))
+
+
+def _check_vocab(told, field: str) -> None:
+    vocab = mapping(told, field)
+    words = strings(vocab.get("words"), f"{field}.words", limit("vocab"))
+    specials = strings(vocab.get("specials"), f"{field}.specials", 16)
+    if vocab.get("tokenizer", "tutorial") not in TOKENIZERS:
+        raise SchemaError(f"{field}.tokenizer must be one of {', '.join(TOKENIZERS)}")
+    if len(set(words) | set(specials)) != len(words) + len(specials):
+        raise SchemaError(f"{field} lists a token twice")
+    if not set(NEEDED_SPECIALS) <= set(specials):
+        raise SchemaError(f"{field}.specials must hold {', '.join(NEEDED_SPECIALS)} (decoding "
+                          f"starts and stops at them), got {specials[:4]}")
 
 
 def _check_history(history) -> None:

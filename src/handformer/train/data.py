@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..text import END, PAD, START, TUTORIAL_DATASET, UNK, TextError, Vocab, tokenize
+from ..text import END, PAD, START, TUTORIAL_DATASET, UNK, Sides, TextError, Vocab, tokenize
 
 SPECIALS = (START, END, PAD)
 MIN_FOR_VALIDATION = 20  # below this every pair is needed for training
@@ -69,6 +69,15 @@ def pairs_vocab(pairs, tokenizer: str = "tutorial", max_size: int | None = None,
                              max_size, min_count)
 
 
+def sides_vocab(pairs, tokenizer: str = "tutorial", max_size: int | None = None,
+                min_count: int = 1) -> Sides:
+    """One vocabulary per side: the source sentences' words, and the target sentences'; each
+    with pairs_vocab's specials (``max_size`` bounds each side)."""
+    specials = SPECIALS if tokenizer == "tutorial" else (*SPECIALS, UNK)
+    return Sides(*(Vocab.from_corpus([pair[side] for pair in pairs], specials, tokenizer,
+                                     max_size, min_count) for side in (0, 1)))
+
+
 @dataclass
 class Batch:
     src: np.ndarray  # (B, n) ids
@@ -83,26 +92,30 @@ class Batch:
         return int(self.weights.sum())
 
 
-def encode_pairs(vocab: Vocab, pairs, max_len: int) -> list[tuple[list[int], list[int]]]:
+def encode_pairs(vocab: Vocab | Sides, pairs, max_len: int) -> list[tuple[list[int], list[int]]]:
     """Ids of every pair; a sentence longer than the model's max length is an error."""
     encoded = []
     for src, tgt in pairs:
-        s, t = vocab.encode(src, "source sentence"), vocab.encode(tgt, "target sentence")
+        s = vocab.source.encode(src, "source sentence")
+        t = vocab.target.encode(tgt, "target sentence")
         if len(s) > max_len or len(t) + 1 > max_len:
             raise TextError(f"the pair {src!r} → {tgt!r} is longer than max_len {max_len}")
         encoded.append((s, t))
     return encoded
 
 
-def make_batch(vocab: Vocab, encoded, dtype="float64", pad: int | None = None) -> Batch:
+def make_batch(vocab: Vocab | Sides, encoded, dtype="float64", pad: int | None = None) -> Batch:
     """Pad a list of (src ids, tgt ids) to rectangles; the masks mark the pads (from the
-    lengths, so ``pad``, by default <pad>'s id, may be any id: the walk's vocabulary has none)."""
-    pad = vocab.id(PAD) if pad is None else pad
-    start, end = vocab.id(START), vocab.id(END)
+    lengths, so ``pad``, by default each side's <pad> id, may be any id: the walk's vocabulary
+    has none)."""
+    src_pad_id = vocab.source.id(PAD) if pad is None else pad
+    tgt_pad_id = vocab.target.id(PAD) if pad is None else pad
+    start, end = vocab.target.id(START), vocab.target.id(END)
     n = max(len(s) for s, _ in encoded)
     m = max(len(t) for _, t in encoded) + 1
     b = len(encoded)
-    src, tgt_in, tgt_out = (np.full((b, k), pad, dtype=np.int64) for k in (n, m, m))
+    src = np.full((b, n), src_pad_id, dtype=np.int64)
+    tgt_in, tgt_out = (np.full((b, m), tgt_pad_id, dtype=np.int64) for _ in range(2))
     for row, (s, t) in enumerate(encoded):
         src[row, :len(s)] = s
         tgt_in[row, :len(t) + 1] = [start, *t]

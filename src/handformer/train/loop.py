@@ -16,14 +16,14 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..config import Config
-from ..errors import HandformerError
-from ..families.transformer.model import init_params
+from ..errors import ConfigError, HandformerError
+from ..families.transformer.model import TIED_NEEDS_ONE_VOCAB, init_params
 from ..schema import SchemaError, typed
 from ..tokenize import TOKENIZERS
 from . import checkpoint as ckpt_io
 from . import finite
 from .checkpoint import Checkpoint
-from .data import batches, encode_pairs, pairs_vocab, split_parts
+from .data import batches, encode_pairs, pairs_vocab, sides_vocab, split_parts
 from .loss import batch_loss
 from .memory import keep_freed_memory
 from .optim import clip_grad_norm, make_optimizer, resolve_schedule, warmup_lr
@@ -47,6 +47,7 @@ class Options:
     tokenizer: str = "tutorial"
     vocab_size: int | None = None  # keep the most frequent words; the rest read <unk>
     min_count: int = 1  # words seen fewer times read <unk>
+    shared_vocab: bool = True  # one vocabulary for both sides; False: one per side (text.Sides)
     by_length: bool = False  # batches of similar lengths (less padding)
     patience: int | None = None  # stop after this many epochs without a better validation score
     stop_on: str = "loss"  # the validation score: "loss" (lower is better) or "bleu" (higher)
@@ -112,7 +113,8 @@ class Run:
 
 
 def _vocab(options: Options, pairs):
-    return pairs_vocab(pairs, options.tokenizer, options.vocab_size, options.min_count)
+    make = pairs_vocab if options.shared_vocab else sides_vocab
+    return make(pairs, options.tokenizer, options.vocab_size, options.min_count)
 
 
 def _run_vocab(options: Options, pairs, parts):
@@ -139,7 +141,9 @@ def start(cfg: Config, pairs, options: Options, source: str = "default") -> Run:
     options = resolve_schedule(options, cfg.d_model, len(parts[0]))
     options.check()
     vocab = _run_vocab(options, pairs, parts)
-    params = init_params(cfg, len(vocab), options.dtype)
+    if cfg.tie_embeddings and not options.shared_vocab:  # even when the sizes happen to agree
+        raise ConfigError(TIED_NEEDS_ONE_VOCAB)
+    params = init_params(cfg, vocab.sizes, options.dtype)
     opt = make_optimizer(options.optimizer, params, options.lr, options.momentum)
     run = Run(cfg, options, vocab, params, opt, np.random.default_rng(cfg.seed), [], [], 0, [])
     return _split(run, pairs, parts)
@@ -157,7 +161,7 @@ def resume(ckpt: Checkpoint, pairs, epochs: int | None = None) -> Run:
     pairs = pairs[:options.limit] if options.limit else pairs
     cfg, vocab = ckpt.config, ckpt.vocab
     parts = split_parts(pairs, cfg.seed, ckpt.run.get("pairs", "default"))
-    if _run_vocab(options, pairs, parts).tokens != vocab.tokens:
+    if _run_vocab(options, pairs, parts) != vocab:
         raise HandformerError("these pairs are not the ones the checkpoint was trained on "
                               "(their vocabulary differs); give the same --pairs FILE")
     opt = make_optimizer(options.optimizer, ckpt.params, options.lr, options.momentum)

@@ -32,7 +32,7 @@ def check_shards(n_shards: int, n_pairs: int) -> None:
                          f"a number of at least 2 that divides {n_pairs}")
 
 
-def shard_gradients(params: dict, cfg: Config, vocab, pairs, n_shards: int, filler: int,
+def shard_gradients(params: dict, cfg: Config, vocab, pairs, n_shards: int, filler: int | None,
                     param: str = SHOWN_PARAM) -> dict:
     """The gradient of ``param`` for the whole batch of ``pairs`` and for each of ``n_shards``
     equal consecutive shards, the token-weighted sum of the shards', and how far the sum (and
@@ -41,7 +41,7 @@ def shard_gradients(params: dict, cfg: Config, vocab, pairs, n_shards: int, fill
     check_shards(n_shards, len(pairs))
     encoded = encode_pairs(vocab, pairs, cfg.max_len)
     longest = max(max(len(s), len(t) + 1) for s, t in encoded)
-    check_walk(cfg, longest, longest, len(vocab), copies=len(encoded))
+    check_walk(cfg, longest, longest, len(vocab.target), copies=len(encoded))
     size = len(encoded) // n_shards
     parts = [encoded[k * size:(k + 1) * size] for k in range(n_shards)]
     whole, tokens = _gradient(params, cfg, vocab, encoded, filler, param)
@@ -57,7 +57,7 @@ def shard_gradients(params: dict, cfg: Config, vocab, pairs, n_shards: int, fill
             "plain_difference": float(np.abs(plain - whole).max())}
 
 
-def _gradient(params: dict, cfg: Config, vocab, encoded, filler: int,
+def _gradient(params: dict, cfg: Config, vocab, encoded, filler: int | None,
               param: str) -> tuple[np.ndarray, int]:
     """∂L/∂param of one batch (no dropout: the step is shown as at inference) and its tokens."""
     batch = make_batch(vocab, encoded, pad=filler)

@@ -34,6 +34,15 @@ def distributed() -> tuple[int, int]:
     return int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
 
 
+def device_and_backend(torch) -> tuple[str, str]:
+    """Where this process computes and how the processes talk: cuda:LOCAL_RANK and nccl where
+    CUDA is available (torchrun sets LOCAL_RANK, the process's index on its node; untested
+    here, where no GPU was available), else the CPU and gloo."""
+    if torch.cuda.is_available():
+        return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}", "nccl"
+    return "cpu", "gloo"
+
+
 def attach(run) -> None:
     """Move the run's training steps to torch (joining torchrun's process group if any)."""
     from ..interop.torch_ref import TorchUnsupported, torch_unsupported
@@ -53,15 +62,20 @@ class TorchEngine:
         # dropout's masks: reproducible from --seed, and different on every rank (other rows)
         torch.manual_seed(int(np.random.SeedSequence([run.config.seed, self.rank])
                               .generate_state(1)[0]))
+        # With CUDA: the GPU cuda:LOCAL_RANK, the model and every batch moved to it, and nccl
+        # (untested: no GPU was available where this was written). Without: CPU and gloo.
+        self.device, backend = device_and_backend(torch)
+        if self.device != "cpu":
+            torch.cuda.set_device(self.device)
         if self.world > 1 and not torch.distributed.is_initialized():
-            # Note: CPU only. Every tensor is built on the CPU and nothing reads LOCAL_RANK, so
-            # the backend is gloo even where CUDA is present (nccl would need GPU tensors).
-            torch.distributed.init_process_group("gloo")
+            torch.distributed.init_process_group(backend)
             atexit.register(torch.distributed.destroy_process_group)
         self.ref = TorchReference(run.params, run.config, dtype=run.options.dtype)
+        self.ref.to(self.device)
         self.net = _network(torch, self.ref, run.config.dropout)
         if self.world > 1:
-            self.net = torch.nn.parallel.DistributedDataParallel(self.net)
+            ids = None if self.device == "cpu" else [torch.device(self.device).index]
+            self.net = torch.nn.parallel.DistributedDataParallel(self.net, device_ids=ids)
         self.names = [n.removeprefix("transformer.") for n, _ in
                       self.ref.modules.named_parameters()]
         self.params = list(self.ref.modules.parameters())
@@ -78,9 +92,10 @@ class TorchEngine:
         logits = self.net(batch.src[rows], batch.tgt_in[rows], batch.src_pad[rows],
                           batch.tgt_pad[rows])
         per = t.nn.functional.cross_entropy(
-            logits.reshape(-1, logits.shape[-1]), t.as_tensor(batch.tgt_out[rows].reshape(-1)),
+            logits.reshape(-1, logits.shape[-1]),
+            t.as_tensor(batch.tgt_out[rows].reshape(-1), device=self.device),
             reduction="none", label_smoothing=run.config.label_smoothing)
-        w = t.as_tensor(weights.reshape(-1)).to(per.dtype)
+        w = t.as_tensor(weights.reshape(-1), device=self.device).to(per.dtype)
         total = (per * w).sum()
         (total * (self.world / float(batch.weights.sum()))).backward()
         if o.clip is not None:
@@ -95,11 +110,12 @@ class TorchEngine:
 
     def _metrics(self, logits, batch, rows, weights, total) -> Result:
         """Loss and accuracy of the whole batch (summed over the processes)."""
-        right = (logits.detach().argmax(-1).numpy() == batch.tgt_out[rows]) | batch.tgt_pad[rows]
+        right = (logits.detach().argmax(-1).cpu().numpy() == batch.tgt_out[rows])
+        right |= batch.tgt_pad[rows]
         right &= weights > 0
         sums = self.torch.tensor([float(total.detach()), float((right & ~batch.tgt_pad[rows]).sum()),
                                   float((right.all(axis=-1) & (weights.sum(-1) > 0)).sum())],
-                                 dtype=self.torch.float64)
+                                 dtype=self.torch.float64, device=self.device)
         if self.world > 1:
             self.torch.distributed.all_reduce(sums)
         tokens = batch.tokens
@@ -109,16 +125,17 @@ class TorchEngine:
         """Rank 0's decision (to stop early), made everyone's."""
         if self.world == 1:
             return flag
-        value = self.torch.tensor([1.0 if flag else 0.0], dtype=self.torch.float64)
+        value = self.torch.tensor([1.0 if flag else 0.0], dtype=self.torch.float64,
+                                  device=self.device)
         self.torch.distributed.broadcast(value, src=0)
         return bool(value[0])
 
     def sync(self, run) -> None:
         """The weights and the optimizer's state back into the run, under our names."""
-        vocab = len(run.vocab)
+        vocab = run.vocab.sizes  # (source, target)
 
         def ours(tensors: dict) -> dict:
-            arrays = {k: v.detach().numpy() for k, v in tensors.items()}
+            arrays = {k: v.detach().cpu().numpy() for k, v in tensors.items()}
             params = _params_from_torch(arrays, run.config, vocab)
             return {k: v.astype(run.options.dtype) for k, v in params.items()}
 
@@ -138,7 +155,8 @@ class TorchEngine:
                     if k.startswith(prefix)}
             state = to_state_dict(ours, run.config)
             for name, p in zip(self.names, self.params, strict=True):
-                self.opt.state[p][torch_key] = t.as_tensor(np.array(state[name])).to(p.dtype)
+                self.opt.state[p][torch_key] = t.as_tensor(np.array(state[name])).to(
+                    device=p.device, dtype=p.dtype)
                 if run.options.optimizer == "adam":
                     self.opt.state[p]["step"] = t.tensor(float(run.optimizer.step_count))
 

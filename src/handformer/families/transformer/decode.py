@@ -20,7 +20,7 @@ from ...config import Config
 from ...engine.tape import Tape
 from ...errors import HandformerError
 from ...limits import check_walk
-from ...text import END, START, UNK, Vocab
+from ...text import END, START, UNK, Sides, Vocab
 from .incremental import KVCache
 from .model import Masks, causal_mask, encode, generator
 from .model import decode as decoder
@@ -107,32 +107,34 @@ class Cached:
         self.cache.reorder(rows)
 
 
-def translate(params, cfg: Config, vocab: Vocab, src: str, beam: int = 1, alpha: float = 0.0,
-              max_length: int | None = None, record: bool = False, k: int = 5,
+def translate(params, cfg: Config, vocab: Vocab | Sides, src: str, beam: int = 1,
+              alpha: float = 0.0, max_length: int | None = None, record: bool = False, k: int = 5,
               cache: bool = True) -> Translation:
     """Greedy search (beam 1) or beam search with the GNMT length penalty α; ``cache`` False
-    recomputes every prefix in full at every step."""
+    recomputes every prefix in full at every step. The sentence is read with the source's
+    vocabulary, the words chosen from the target's."""
     if beam < 1:
         raise HandformerError(f"the beam width must be at least 1, got {beam}")
-    unknown = vocab.unknown(src)
-    if unknown and UNK not in vocab.specials:
+    source, target = vocab.source, vocab.target
+    unknown = source.unknown(src)
+    if unknown and UNK not in source.specials:
         raise HandformerError(
             f"the model never saw the word(s) {', '.join(map(repr, unknown))}: it knows only "
-            f"the {len(vocab.words)} words of its training pairs")
-    src_ids = vocab.encode(src, "sentence to translate")
+            f"the {len(source.words)} words of its training pairs")
+    src_ids = source.encode(src, "sentence to translate")
     if len(src_ids) > cfg.max_len:
         raise HandformerError(f"the sentence has {len(src_ids)} words; this model takes at "
                               f"most {cfg.max_len}")
     limit = min(max_length or len(src_ids) * 2 + 10, cfg.max_len - 1)
-    check_walk(cfg, len(src_ids), limit + 1, len(vocab), beam * (limit if record else 1))
+    check_walk(cfg, len(src_ids), limit + 1, len(target), beam * (limit if record else 1))
     enc_tape, memory_name = run_encoder(params, cfg, src_ids, record)
     stepper = (Cached if cache else Recompute)(params, cfg, enc_tape[memory_name], memory_name,
                                                record)
     if beam == 1:
-        ids, score, steps, finished = _greedy(stepper, vocab, limit, k)
+        ids, score, steps, finished = _greedy(stepper, target, limit, k)
     else:
-        ids, score, steps, finished = _beam(stepper, vocab, beam, alpha, limit, k)
-    return Translation(ids, vocab.decode(ids), score, enc_tape, steps, beam, alpha, memory_name,
+        ids, score, steps, finished = _beam(stepper, target, beam, alpha, limit, k)
+    return Translation(ids, target.decode(ids), score, enc_tape, steps, beam, alpha, memory_name,
                        finished, cache)
 
 

@@ -14,7 +14,8 @@ from ...narrate.document import Callout, Matrix, Section
 
 
 def build(result, vocab, lang: str = "en") -> list[Section]:
-    """Sections for one translation (a decode.Translation with recorded tapes)."""
+    """Sections for one translation (a decode.Translation with recorded tapes); ``vocab``
+    names the source's ids with its source side and the chosen words with its target side."""
     ctx = Ctx(result.encoder, lang)
     src = " ".join(_src_tokens(result, vocab))
     ctx.add(_intro(result, vocab, ctx, src), numbered=False)
@@ -25,7 +26,7 @@ def build(result, vocab, lang: str = "en") -> list[Section]:
 
 
 def _src_tokens(result, vocab) -> list[str]:
-    return vocab.decode(np.asarray(result.encoder["src.ids"]).reshape(-1))
+    return vocab.source.decode(np.asarray(result.encoder["src.ids"]).reshape(-1))
 
 
 def _memory_name(result) -> str:
@@ -53,7 +54,7 @@ def _step(step, number: int, result, vocab, ctx) -> Section:
     layers = sorted({s.name.split(".")[1] for s in tape.steps if s.name.startswith("decoder.")
                      and s.name.split(".")[1].isdigit()}, key=int)
     last = layers[-1]
-    paragraphs = [ctx.t("decode.step.p1", prefix=" ".join(vocab.decode(prefix)),
+    paragraphs = [ctx.t("decode.step.p1", prefix=" ".join(vocab.target.decode(prefix)),
                         pos=len(prefix) - 1),
                   ctx.t("decode.step.p2", layer=int(last) + 1)]
     pattern = tape[f"decoder.{last}.cross_attn.pattern"][0][:, -1, :]
@@ -64,11 +65,11 @@ def _step(step, number: int, result, vocab, ctx) -> Section:
                        kind="pattern", note=ctx.t("decode.cross", n=len(prefix) - 1))]
     top = step.top[0]
     equation.append(Matrix("generator.probs", "p", np.array([p for _, p in top]),
-                           cols=vocab.decode([i for i, _ in top]), kind="vector",
+                           cols=vocab.target.decode([i for i, _ in top]), kind="vector",
                            note=ctx.t("decode.top", k=len(top))))
     if len(step.prefixes) > 1:
         paragraphs.append(ctx.t("decode.step.hyps", k=len(step.prefixes),
-                                prefix=" ".join(vocab.decode(prefix))))
+                                prefix=" ".join(vocab.target.decode(prefix))))
     chosen, table = _choice(step, vocab, ctx)
     paragraphs += chosen
     equation += table
@@ -83,12 +84,12 @@ def _choice(step, vocab, ctx) -> tuple[list[str], list[Matrix]]:
     if len(step.chosen) == 1 and len(step.prefixes) == 1 and step.chosen[0][0] == 0 \
             and step.top[0][0][0] == step.chosen[0][1]:
         word_id, p = step.top[0][0]
-        word = vocab.decode([word_id])[0]
+        word = vocab.target.decode([word_id])[0]
         key = "decode.step.end" if word == "<end>" else "decode.step.greedy"
         return [ctx.t(key, word=word, p=p)], []
     rows, scores = [], []
     for h, word_id, score in step.chosen:
-        words = vocab.decode(step.prefixes[h][1:] + [word_id])
+        words = vocab.target.decode(step.prefixes[h][1:] + [word_id])
         text = " ".join(words)
         rows.append(ctx.t("decode.hyp.done", text=text) if words[-1] == "<end>" else text)
         scores.append([score])

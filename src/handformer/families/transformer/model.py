@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...config import Config, check_size
+from ...config import Config, check_size, vocab_sizes
 from ...engine.formula import head, prime, sub
 from ...engine.layers import (
     attention,
@@ -22,17 +22,29 @@ from ...engine.layers import (
     sublayer,
 )
 from ...engine.tape import Tape
+from ...errors import ConfigError
 
 # --- parameters -----------------------------------------------------------------------------
 
+TIED_NEEDS_ONE_VOCAB = (
+    "--tie-embeddings shares one table between the source embedding, the target embedding and "
+    "the generator, so it needs one vocabulary for both sides; this run has one per side. Add "
+    "--shared-vocab (one vocabulary of both sides' words), or leave out --tie-embeddings")
 
-def param_shapes(cfg: Config, vocab_size: int) -> dict[str, tuple[tuple[int, ...], str]]:
-    """Every parameter's name, shape and kind, in the order they are initialized."""
+
+def param_shapes(cfg: Config, vocab_size: int | tuple[int, int],
+                 ) -> dict[str, tuple[tuple[int, ...], str]]:
+    """Every parameter's name, shape and kind, in the order they are initialized.
+    ``vocab_size``: one size shared by both sides, or (source size, target size): the source
+    embedding has the source's rows, the target embedding and the generator the target's."""
+    n_src, n_tgt = vocab_sizes(vocab_size)
+    if cfg.tie_embeddings and n_src != n_tgt:
+        raise ConfigError(TIED_NEEDS_ONE_VOCAB)
     check_size(cfg, vocab_size)  # a vocabulary from a file can make the model too large
     d = cfg.d_model
-    shapes = {"embed.weight": ((vocab_size, d), "embed")} if cfg.tie_embeddings else {
-        "src_embed.weight": ((vocab_size, d), "embed"),
-        "tgt_embed.weight": ((vocab_size, d), "embed")}
+    shapes = {"embed.weight": ((n_tgt, d), "embed")} if cfg.tie_embeddings else {
+        "src_embed.weight": ((n_src, d), "embed"),
+        "tgt_embed.weight": ((n_tgt, d), "embed")}
     for i in range(cfg.encoder_layers):
         shapes |= _attention_shapes(cfg, f"encoder.{i}.self_attn", cfg.heads)
         shapes |= _norm_shapes(d, f"encoder.{i}.ln1") | _ffn_shapes(cfg, f"encoder.{i}.ffn")
@@ -48,8 +60,8 @@ def param_shapes(cfg: Config, vocab_size: int) -> dict[str, tuple[tuple[int, ...
     if cfg.final_norm:
         shapes |= _norm_shapes(d, "decoder.norm")
     if not cfg.tie_embeddings:
-        shapes["generator.w"] = ((d, vocab_size), "weight")
-    return shapes | {"generator.b": ((vocab_size,), "bias")}
+        shapes["generator.w"] = ((d, n_tgt), "weight")
+    return shapes | {"generator.b": ((n_tgt,), "bias")}
 
 
 def table_of(cfg: Config, p: str) -> str:
@@ -80,7 +92,7 @@ def _ffn_shapes(cfg: Config, p: str) -> dict:
             f"{p}.w_2": ((cfg.d_ff, cfg.d_model), "weight"), f"{p}.b_2": ((cfg.d_model,), "bias")}
 
 
-def init_params(cfg: Config, vocab_size: int, dtype="float64") -> dict[str, np.ndarray]:
+def init_params(cfg: Config, vocab_size: int | tuple[int, int], dtype="float64") -> dict[str, np.ndarray]:
     """Tutorial: every weight and bias uniform in [0, 1). Otherwise Xavier-uniform matrices,
     zero biases. Layer norms start at γ = 1, β = 0. The same config and seed give the same
     numbers."""

@@ -23,6 +23,7 @@ from ...text import (
     TUTORIAL_DATASET,
     TUTORIAL_SRC,
     TUTORIAL_TGT,
+    Sides,
     Vocab,
     make_example,
     read_corpus,
@@ -37,7 +38,7 @@ class Setup:
 
     config: Config
     dataset: list[str]
-    vocab: Vocab
+    vocab: Vocab | Sides  # a checkpoint of a real corpus has one per side
     params: dict[str, np.ndarray]
     trained: dict | None = None  # for a checkpoint: its epochs and its initial weights
     sharded: dict | None = None  # with --shards: one step's gradient as a batch and as shards
@@ -72,7 +73,7 @@ def setup_from_checkpoint(path: str) -> Setup:
     ckpt = load(path)
     params = {name: np.asarray(value, dtype=np.float64) for name, value in ckpt.params.items()}
     trained = {"checkpoint": str(path), "epochs": ckpt.epoch,
-               "initial": init_params(ckpt.config, len(ckpt.vocab)),
+               "initial": init_params(ckpt.config, ckpt.vocab.sizes),
                "licence": licence_of(ckpt.run.get("pairs", "default")),
                "pairs": ckpt.run.get("pairs", "default")}
     return Setup(ckpt.config, source_sentences(ckpt.run.get("pairs", "default")), ckpt.vocab,
@@ -82,11 +83,11 @@ def setup_from_checkpoint(path: str) -> Setup:
 def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     """One sentence pair through the model, every step on the tape, the loss last."""
     example = make_example(s.vocab, src, tgt, s.config.max_len)
-    check_walk(s.config, len(example.src_ids), len(example.tgt_ids), len(s.vocab))
+    check_walk(s.config, len(example.src_ids), len(example.tgt_ids), len(s.vocab.target))
     tape = Tape(s.params, record=record)
     tape.meta.update(
-        family="transformer", config=s.config.to_dict(), dataset=list(s.dataset), vocab=s.vocab.tokens,
-        tokenizer=s.vocab.tokenizer,
+        family="transformer", config=s.config.to_dict(), dataset=list(s.dataset),
+        vocab=s.vocab.target.tokens, tokenizer=s.vocab.tokenizer,
         src={"tokens": example.src_tokens, "ids": example.src_ids},
         tgt={"tokens": example.tgt_tokens, "ids": example.tgt_ids},
         target={"tokens": example.out_tokens, "ids": example.out_ids},
@@ -106,6 +107,8 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
              {"targets": targets, "weights": np.ones(targets.shape),
               "smoothing": s.config.label_smoothing},
              symbols={"out": "L", "x": r"\mathrm{logits}"})
+    if s.vocab.source is not s.vocab.target:  # one per side: "vocab" is the target's
+        tape.meta["src_vocab"] = s.vocab.source.tokens
     errata.annotate(tape)
     return tape
 
@@ -141,7 +144,8 @@ def run_shards(s: Setup, n_shards: int) -> dict:
     from ...train.shards import MAX_PAIRS, shard_gradients
 
     pairs = training_pairs(s)[:MAX_PAIRS]
-    return shard_gradients(s.params, s.config, s.vocab, pairs, n_shards, s.vocab.id(END))
+    filler = s.vocab.id(END) if isinstance(s.vocab, Vocab) else None  # None: each side's <pad>
+    return shard_gradients(s.params, s.config, s.vocab, pairs, n_shards, filler)
 
 
 def training_pairs(s: Setup) -> list[tuple[str, str]]:

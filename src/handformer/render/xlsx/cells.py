@@ -85,7 +85,7 @@ def add_sheet(book, name: str, safe: SafeText) -> SafeSheet:
 
 def check_words(meta: dict) -> None:
     """Refuse a word (of the vocabulary or the sentences) that no cell can hold."""
-    words = list(meta.get("vocab", []))
+    words = list(meta.get("vocab", [])) + list(meta.get("src_vocab", []))
     for part in ("src", "tgt", "target"):
         words += list((meta.get(part) or {}).get("tokens", []))
     for word in words:

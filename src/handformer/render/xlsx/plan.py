@@ -79,7 +79,8 @@ def _word_labels(step, band: list[Block], meta: dict) -> list[Block]:
             tokens = meta.get(step.name.split(".")[0], {}).get("tokens", [])
             block.rows, block.cols = ["id"], _fit(tokens, block.width, block.cols)
         if step.op == "embed" and block.name == step.inputs[1]:
-            block.rows = _fit(vocab, block.height, block.rows)
+            own = meta.get("src_vocab") if block.name.startswith("src") else None
+            block.rows = _fit(list(own or vocab), block.height, block.rows)
     return band
 
 
