@@ -6,7 +6,7 @@
   var HF = window.HF = {lang: "en", text: {}, backward: false, onWalk: []};
   var root = document.documentElement;
   var form = document.getElementById("walk-form");
-  var pending = 0, timer = null, statusKey = "";
+  var statusKey = "";
 
   function $(id) { return document.getElementById(id); }
   HF.$ = $;
@@ -135,6 +135,8 @@
     if (now) { window.scrollBy(0, now.getBoundingClientRect().top - anchor.top); }
   }
 
+  HF.keepInView = keepInView;
+
   HF.swapPanels = function (container, html) {
     if (container.id === "panels") { keepInView(function () { replacePanels(container, html); }); }
     else { replacePanels(container, html); }
@@ -155,44 +157,7 @@
     document.dispatchEvent(new Event("hf:panels"));  /* nav.js fits the new matrices to their boxes */
   }
 
-  /* The weight edit's choices: every parameter of the current model, with its shape. */
-  function paramNames(params) {
-    $("param-names").replaceChildren.apply($("param-names"), Object.keys(params).map(function (name) {
-      var o = document.createElement("option");
-      o.value = name; o.label = name + " [" + params[name].join(" × ") + "]";
-      return o;
-    }));
-  }
-
-  function setToc(html) {
-    var tpl = document.createElement("template");
-    tpl.innerHTML = html;
-    $("toc-list").replaceChildren.apply($("toc-list"), Array.prototype.slice.call(tpl.content.children));
-  }
-
   HF.status = function (key) { statusKey = key; $("status").textContent = key ? HF.t(key) : ""; };
-
-  function recompute() {
-    var ticket = ++pending, body = HF.walkBody();
-    if (HF.backward) { body.backward = true; }
-    HF.status("computing");
-    $("panels").setAttribute("aria-busy", "true");
-    HF.post("/api/panels", body).then(function (r) {
-      if (ticket !== pending) { return; }  /* a newer change is on its way */
-      $("panels").setAttribute("aria-busy", "false");
-      HF.clearErrors(["src", "tgt", "corpus", "config", "preset", "family", ""]);
-      if (!r.ok) { HF.status(""); HF.showAnswer(r.data); return; }
-      HF.swapPanels($("panels"), r.data.panels);
-      paramNames(r.data.params || {});
-      setToc(r.data.toc);
-      HF.status("ready");
-      HF.onWalk.forEach(function (f) { f("walk"); });
-    }).catch(function (e) {
-      $("panels").setAttribute("aria-busy", "false");
-      HF.showError("", HF.t("network", {error: String(e)}));
-    });
-  }
-  HF.recompute = recompute;
 
   function placeholders() {
     var p = HF.presets[$("f-preset").value] || {};
@@ -209,8 +174,6 @@
     $("family-note").hidden = !other;
     $("train").disabled = other;
   }
-
-  function later() { clearTimeout(timer); timer = setTimeout(recompute, 250); }
 
   /* One button per language the server's tables hold (handformer.i18n), in its own name. */
   function languageButtons(languages) {
@@ -235,18 +198,18 @@
     $("f-corpus").value = bundle.defaults.corpus;
     $("f-sentence").value = bundle.defaults.src;
     $("f-epochs").max = bundle.limits.max_epochs;
-    form.addEventListener("input", function (e) { if (!e.target.closest(".no-walk")) { later(); } });
+    form.addEventListener("input", function (e) { if (!e.target.closest(".no-walk")) { HF.recompute(); } });
     placeholders();
     $("f-preset").addEventListener("change", placeholders);
     $("f-family").addEventListener("change", familyChanged);
     form.addEventListener("submit", function (e) { e.preventDefault(); });
     $("backward").addEventListener("click", function () {
-      HF.backward = !HF.backward; applyText(); recompute();
+      HF.backward = !HF.backward; applyText(); HF.recompute();
     });
     var saved = null;
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
     setLang(saved && HF.tags[saved] ? saved : bundle.languages[0].code);
-    recompute();
+    HF.recompute();
   }
 
   fetch("/static/ui_text.json").then(function (r) { return r.json(); }).then(start);
