@@ -993,6 +993,8 @@ TEXT = {
     "app.train_steps": "training steps (SGD, lr 0.1)",
     "app.computing": "computing…",
     "app.ready": "ready",
+    "app.copy_link": "Copy link",
+    "app.link_copied": "link copied",
     "app.state.running": "training",
     "app.state.done": "done",
     "app.state.cancelled": "stopped",

@@ -839,6 +839,8 @@ TEXT = {
     "app.train_steps": "训练步数（SGD，学习率 0.1）",
     "app.computing": "计算中…",
     "app.ready": "就绪",
+    "app.copy_link": "复制链接",
+    "app.link_copied": "链接已复制",
     "app.state.running": "训练中",
     "app.state.done": "完成",
     "app.state.cancelled": "已停止",

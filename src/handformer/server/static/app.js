@@ -206,9 +206,11 @@
     $("backward").addEventListener("click", function () {
       HF.backward = !HF.backward; applyText(); HF.recompute();
     });
-    var saved = null;
+    HF.defaults = bundle.defaults;
+    var linked = HF.restore(), saved = null;  /* url.js: the form as the link says, its language */
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
-    setLang(saved && HF.tags[saved] ? saved : bundle.languages[0].code);
+    setLang(linked && HF.tags[linked] ? linked : saved && HF.tags[saved] ? saved : bundle.languages[0].code);
+    familyChanged(); placeholders(); applyText();
     HF.recompute();
   }
 
