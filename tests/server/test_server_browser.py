@@ -58,7 +58,7 @@ def test_type_a_sentence_change_heads_and_read_the_engines_numbers(browser, app)
         np.testing.assert_allclose(shown, tape[name], atol=5e-4 + 1e-12)
     assert before.shape == (7, 7) and not np.allclose(before[:4, :4], matrix(page, "encoder.0.self_attn.head.0.scores"))
     page.fill("#f-d_model", "7")  # odd: the engine's own error, shown by its field
-    error = page.locator('.field-error[data-for="config"]')
+    error = page.locator('.field-error[data-for="config.d_model"]')
     error.wait_for(state="visible")
     assert "d_model 7 is odd" in error.inner_text()
     assert page.get_attribute("#f-d_model", "aria-invalid") == "true"

@@ -1009,6 +1009,7 @@ TEXT = {
     "app.corpus_file": "or read the corpus from a file:",
     "app.file_too_big": "The file {name} is too large ({size}); a corpus may have at most {max} characters.",
     "app.file_unreadable": "The file {name} could not be read.",
+    "app.file_not_utf8": "The file {name} is not UTF-8 text; save it as UTF-8 and choose it again.",
     "app.err.odd_d_model": "d_model {d_model} is odd: the positional encoding fills columns in sin/cos pairs, so d_model must be even (for example {d_model_up}).",
     "app.err.not_divisible": "d_model {d_model} cannot be split evenly over {heads} heads; choose heads that divide d_model, or set d_k.",
     "app.err.unknown_src": "The source sentence has words that are not in the vocabulary: {words}. Add a sentence with them to the corpus.",

@@ -855,6 +855,7 @@ TEXT = {
     "app.corpus_file": "或者从文件读取语料：",
     "app.file_too_big": "文件 {name} 太大（{size}）；语料最多 {max} 个字符。",
     "app.file_unreadable": "无法读取文件 {name}。",
+    "app.file_not_utf8": "文件 {name} 不是 UTF-8 文本；请另存为 UTF-8 后重新选择。",
     "app.err.odd_d_model": "d_model {d_model} 是奇数：位置编码按 sin/cos 成对填列，所以 d_model 必须是偶数（例如 {d_model_up}）。",
     "app.err.not_divisible": "d_model {d_model} 不能平均分给 {heads} 个头；请选能整除 d_model 的头数，或设置 d_k。",
     "app.err.unknown_src": "源句中有不在词表里的词：{words}。请在语料中加入含有这些词的句子。",

@@ -76,45 +76,79 @@
 
   HF.clearErrors = function (scope) {
     document.querySelectorAll(".field-error").forEach(function (p) {
-      if (!scope || scope.indexOf(p.getAttribute("data-for")) >= 0) {
+      var f = p.getAttribute("data-for");
+      if (!scope || scope.indexOf(f) >= 0 || scope.indexOf(f.split(".")[0]) >= 0) {
         p.hidden = true; p.textContent = ""; p.answer = null;
       }
     });
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
   };
 
+  /* The words a field is shown with (its label), for a raw name like "src" or "config.seed". */
+  function labelOf(name) {
+    var el = $("f-" + String(name).replace(/^config\./, ""));
+    var label = el && document.querySelector('label[for="' + CSS.escape(el.id) + '"]');
+    return label ? label.textContent : name;
+  }
+  HF.labelOf = labelOf;
+
+  /* The slot right under a model setting (made on first use), so the message is where the eye is. */
+  function slotAt(input) {
+    var next = input.nextElementSibling;
+    if (next && next.classList.contains("at-field")) { return next; }
+    var p = document.createElement("p");
+    p.className = "field-error at-field"; p.setAttribute("data-for", "config." + input.name); p.hidden = true;
+    input.after(p);
+    return p;
+  }
+
   /* ``localised``: the message is already in the page's language (no English-engine prefix). */
   HF.showError = function (field, message, localised) {
     field = FIELD_ALIAS[field] || field || "";
-    var input = null, slot = null;
-    if (field.indexOf("config.") === 0) {
-      input = $("f-" + field.slice(7));
-      slot = document.querySelector('.field-error[data-for="config"]');
-    } else {
-      input = $("f-" + field);
+    var input = $("f-" + field.replace(/^config\./, "")), slot = null;
+    if (field.indexOf("config.") === 0 && input) { slot = slotAt(input); }
+    else {
       slot = document.querySelector('.field-error[data-for="' + field + '"]') ||
         document.querySelector('.field-error[data-for="' + field.split(".")[0] + '"]');
     }
     slot = slot || document.querySelector('.field-error[data-for=""]');
     if (input) { input.setAttribute("aria-invalid", "true"); }
-    slot.textContent = localised ? message : HF.t("error_prefix") + message;  /* engine: English */
+    if (!localised) {  /* the engine's English, its raw names as the form's labels */
+      message = message.replace(/config\.(\w+)/g, function (m, k) { return "“" + labelOf(k) + "”"; });
+      if (input && field) { message = labelOf(field) + ": " + message; }
+    }
+    slot.textContent = localised ? message : HF.t("error_prefix") + message;
     slot.hidden = false;
+    if (slot.scrollIntoView) { slot.scrollIntoView({block: "nearest"}); }
     return slot;
   };
+
+  /* The field to outline: the engine names the first setting its message mentions (d_ff 12
+     against d_model 6 names d_model); the one the user set, when only that one is set. */
+  function fieldOf(data) {
+    var field = data.field || "", name = field.replace(/^config\./, "");
+    if (field.indexOf("config.") !== 0) { return field; }
+    var set = Object.keys(HF.walkBody().config);
+    if (set.indexOf(name) >= 0) { return field; }
+    var named = set.filter(function (k) { return new RegExp("\\b" + k + "\\b").test(data.error || ""); });
+    return named.length ? "config." + named[named.length - 1] : field;
+  }
 
   /* An API error: a common one in the page's language with the English as a detail (said
      again when the language changes), any other in the server's English. */
   HF.showAnswer = function (data) {
-    var slot = HF.showError(data.field, data.key ? "" : data.error, !!data.key);
+    var slot = HF.showError(fieldOf(data), data.key ? "" : data.error, !!data.key);
     slot.answer = data.key ? data : null;
     if (data.key) { sayAnswer(slot); }
   };
 
   function sayAnswer(slot) {
-    var data = slot.answer, detail = document.createElement("small");
+    var data = slot.answer, detail = document.createElement("small"), values = {};
+    Object.keys(data.values || {}).forEach(function (k) { values[k] = data.values[k]; });
+    if (values.name) { values.name = labelOf(values.name); }
     detail.className = "detail"; detail.lang = "en";
     detail.textContent = HF.t("engine_said") + " " + data.error;
-    slot.replaceChildren(document.createTextNode(HF.t(data.key, data.values) + " "), detail);
+    slot.replaceChildren(document.createTextNode(HF.t(data.key, values) + " "), detail);
   }
 
   function anchorPanel() {
@@ -192,6 +226,10 @@
     HF.text = bundle.text;
     languageButtons(bundle.languages);
     HF.presets = bundle.presets || {};
+    (bundle.refused_presets || []).forEach(function (name) {  /* this server refuses them */
+      var o = $("f-preset").querySelector('option[value="' + CSS.escape(name) + '"]');
+      if (o) { o.remove(); }
+    });
     HF.limits = bundle.limits;
     $("f-src").value = bundle.defaults.src;
     $("f-tgt").value = bundle.defaults.tgt;
