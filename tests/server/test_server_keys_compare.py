@@ -11,7 +11,7 @@ from handformer.families.transformer.run import run_forward, setup
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 from support.browser import CHROMIUM
 
-from .test_server_browser import open_app
+from .test_server_browser import matrix, open_app
 
 pytestmark = [
     pytest.mark.browser,
@@ -58,6 +58,16 @@ def _table(page, n: int, words=False):
     cells = page.evaluate(f"""Array.from(document.querySelectorAll('#compare .cmp-side')[{n}]
         .querySelectorAll('tr')).map(r => Array.from(r.cells).map(c => c.textContent))""")
     return cells if words else np.array([[float(x.replace("−", "-")) for x in r] for r in cells])
+
+
+def _until(page, name: str, want, seconds: float = 30) -> None:
+    """Wait until the walkthrough's matrix ``name`` shows ``want`` (to the page's 3 decimals)."""
+    for _ in range(int(seconds * 10)):
+        shown = matrix(page, name)
+        if shown.shape == want.shape and np.allclose(shown, want, atol=5e-4):
+            return
+        page.wait_for_timeout(100)
+    np.testing.assert_allclose(matrix(page, name), want, atol=5e-4)
 
 
 def _head(page) -> int:
@@ -119,5 +129,25 @@ def test_word_ids_are_compared_as_words(browser, app):
                                         "cs => cs.map(c => c.title)")
     assert changed == ["win → die", "die → win"]
     assert ".000" not in page.inner_text("#compare .cmp-detail")  # no "14.000 → 7.000"
+    assert page.errors == []
+    page.context.close()
+
+
+def test_the_walkthrough_shows_the_edited_run_with_b_and_the_configured_one_with_a(browser, app):
+    a, b = _edited_runs()
+    moved = [h for h in range(2) if not np.array_equal(a["decoder.0.cross_attn.k"][h], b["decoder.0.cross_attn.k"][h])][0]
+    name = f"decoder.0.cross_attn.head.{moved}.k"
+    page = open_app(browser, app)
+    page.click("#pin")
+    page.fill("#f-edit\\.param", EDIT[0])
+    page.fill("#f-edit\\.index", "1, 2")
+    page.fill("#f-edit\\.value", str(EDIT[2]))
+    page.dispatch_event("#f-edit\\.value", "change")
+    page.wait_for_selector("#compare #cmp-head", timeout=30_000)
+    np.testing.assert_allclose(matrix(page, name), a["decoder.0.cross_attn.k"][moved], atol=5e-4)
+    page.click('[data-show-run="b"]')
+    _until(page, name, b["decoder.0.cross_attn.k"][moved])  # the edited model's numbers
+    page.click('[data-show-run="a"]')
+    _until(page, name, a["decoder.0.cross_attn.k"][moved])
     assert page.errors == []
     page.context.close()

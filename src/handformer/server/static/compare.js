@@ -143,6 +143,9 @@
     });
   }
 
+  /* The change asked for ({edit, train_steps}: the server applies them), or null. */
+  HF.change = function () { var c = withChange({}); return c.edit || c.train_steps ? c : null; };
+
   /* One weight and training steps change the current run's model (the server applies them). */
   function withChange(body) {
     var name = $("f-edit.param").value.trim(), steps = $("f-train_steps").value.trim();
@@ -177,7 +180,15 @@
 
   $("pin").addEventListener("click", togglePin);
   ["f-edit.param", "f-edit.index", "f-edit.value", "f-train_steps"].forEach(function (id) {
-    $(id).addEventListener("change", refresh);
+    $(id).addEventListener("change", function () { refresh(); if (HF.showB) { HF.recompute(); } });
+  });
+  /* A/B: the walkthrough of the run as configured, or of the model as changed here. */
+  document.querySelectorAll("[data-show-run]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      HF.showB = b.getAttribute("data-show-run") === "b";
+      document.querySelectorAll("[data-show-run]").forEach(function (o) { o.setAttribute("aria-pressed", String(o === b)); });
+      HF.recompute();
+    });
   });
   HF.onWalk.push(function (why) { if (why === "walk") { refresh(); } else { render(); } });
 })();

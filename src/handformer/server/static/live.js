@@ -65,8 +65,11 @@
     if (again) { setTimeout(recompute, 0); }  /* after this answer's chain has ended */
   }
 
+  /* With "B" chosen, the walkthrough is of the model as changed in the compare box. */
   function ask(walk, only) {
-    return HF.post("/api/panels/changed", {walk: walk, have: held(), only: only, frame: frame});
+    var body = {walk: walk, have: held(), only: only, frame: frame}, change = HF.showB && HF.change ? HF.change() : null;
+    if (change) { body.edit = change.edit; body.train_steps = change.train_steps; }
+    return HF.post("/api/panels/changed", body);
   }
 
   function recompute() {
@@ -79,7 +82,7 @@
     $("panels").setAttribute("aria-busy", "true");
     ask(walk, first.length ? first : null).then(function (r) {
       if (!r.ok) { return failed(r.data); }
-      HF.clearErrors(["src", "tgt", "corpus", "config", "preset", "family", ""]);
+      HF.clearErrors(["src", "tgt", "corpus", "config", "preset", "family", "edit", "train_steps", ""]);
       $("panels").classList.remove("stale");
       apply(r.data);
       document.dispatchEvent(new CustomEvent("hf:in-view", {detail: {ms: performance.now() - started}}));
