@@ -64,3 +64,20 @@ def test_refused_presets_are_not_offered_and_a_latin1_file_is_refused(browser, a
     assert slot.inner_text() == "The file corpus.txt is not UTF-8 text; save it as UTF-8 and choose it again."
     assert page.input_value("#f-corpus") == before
     page.context.close()
+
+
+def test_train_with_the_chosen_lr_and_optimizer_see_both_curves_and_the_prediction(browser, app):
+    page = open_app(browser, app)
+    sent = []
+    page.on("request", lambda r: sent.append(r.post_data_json) if r.url.endswith("/api/train") and r.method == "POST" else None)
+    page.fill("#f-epochs", "4")
+    page.fill("#f-lr", "0.05")
+    page.select_option("#f-optimizer", "sgd")
+    page.click("#train")
+    page.locator("#trained").wait_for(state="visible", timeout=60_000)
+    assert sent and sent[0]["lr"] == 0.05 and sent[0]["optimizer"] == "sgd" and sent[0]["epochs"] == 4
+    assert page.inner_text("#trained-text").strip() != ""
+    points = page.get_attribute("#loss-curve polyline.acc", "points").split()
+    assert len(points) == 4 and all(6 <= float(p.split(",")[1]) <= 98 for p in points)
+    assert page.errors == []
+    page.context.close()

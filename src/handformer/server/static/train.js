@@ -12,7 +12,7 @@
     return node;
   }
 
-  function drawCurve(losses, total) {
+  function drawCurve(losses, total, accuracy) {
     var svg = $("loss-curve"), w = 300, h = 120, pad = 28;
     var top = Math.max.apply(null, losses.concat([1e-9]));
     var pts = losses.map(function (v, i) {
@@ -28,8 +28,19 @@
       el("text", {x: w - 4, y: h - 6, "class": "tick", "text-anchor": "end"},
          HF.t("epoch") + " " + losses.length + " / " + total),
       el("text", {x: pad + 4, y: h - 6, "class": "tick"}, HF.t("loss")),
-      el("polyline", {points: pts.join(" "), "class": "loss", fill: "none"}));
+      el("polyline", {points: pts.join(" "), "class": "loss", fill: "none"}),
+      el("text", {x: w - 4, y: 12, "class": "tick acc", "text-anchor": "end"}, HF.t("acc") + " 100%"),
+      el("polyline", {points: line(accuracy || [], total, 1), "class": "acc", fill: "none"}));
     svg.setAttribute("aria-label", HF.t("curve"));
+  }
+
+  /* Accuracy on its own 0…1 scale, drawn over the loss's axes. */
+  function line(values, total, top) {
+    var w = 300, h = 120, pad = 28;
+    return values.map(function (v, i) {
+      var x = pad + (w - pad - 6) * (total > 1 ? i / (total - 1) : 0);
+      return x.toFixed(1) + "," + (6 + (h - pad) * (1 - v / top)).toFixed(1);
+    }).join(" ");
   }
 
   function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1) + "%"; }
@@ -47,7 +58,7 @@
     if (s.error) { line += " · " + s.error; }
     $("train-status").textContent = line;
     $("train-status").setAttribute("data-state", s.state);
-    drawCurve(s.losses, s.epochs);
+    drawCurve(s.losses, s.epochs, s.accuracy);
     var running = s.state === "running";
     $("stop").disabled = !running;
     $("train").disabled = running;
@@ -61,14 +72,18 @@
         if (s.error && !s.state) { HF.showAnswer(s); return; }
         show(s);
         if (s.state === "running") { poll = setTimeout(follow, 300); }
+        else if (s.model) { predict(); }
       });
   }
 
   function train() {
-    HF.clearErrors(["epochs", "config", "corpus", "preset", "job", ""]);
+    HF.clearErrors(["epochs", "lr", "optimizer", "config", "corpus", "preset", "job", ""]);
     var body = HF.walkBody();
     delete body.src; delete body.tgt;
     body.epochs = Number($("f-epochs").value);
+    if ($("f-lr").value !== "") { body.lr = Number($("f-lr").value); }
+    body.optimizer = $("f-optimizer").value;
+    $("trained").hidden = true;
     clearTimeout(poll);
     HF.post("/api/train", body).then(function (r) {
       if (!r.ok) { HF.showAnswer(r.data); return; }
@@ -76,6 +91,16 @@
       show(r.data);
       poll = setTimeout(follow, 300);
     });
+  }
+
+  /* What the trained model says for the walkthrough's source sentence. */
+  function predict() {
+    HF.post("/api/translate", {job: job, sentence: $("f-src").value, beam: 1, explain: false})
+      .then(function (r) {
+        if (!r.ok) { return; }
+        $("trained-text").textContent = r.data.text;
+        $("trained").hidden = false;
+      });
   }
 
   function stop() {
