@@ -25,6 +25,9 @@ def _in_window(page, selector: str) -> bool:
 def test_a_setting_refused_is_outlined_and_explained_under_it_in_the_window(browser, app, width):
     page = open_app(browser, app, width=width)
     page.set_viewport_size({"width": width, "height": 800})
+    if width < 820:  # on a phone the form is a summary bar above the first panel: open it
+        assert page.locator("#f-d_ff").is_hidden()
+        page.click("#form-bar")
     page.fill("#f-d_ff", "12")  # the tutorial's single-linear ffn needs d_ff = d_model
     slot = '.field-error[data-for="config.d_ff"]'
     page.locator(slot).wait_for(state="visible")

@@ -1000,6 +1000,7 @@ TEXT = {
     "app.computing": "computing…",
     "app.ready": "ready",
     "app.copy_link": "Copy link",
+    "app.edit_form": "Edit ▾",
     "app.link_copied": "link copied",
     "app.state.running": "training",
     "app.state.done": "done",

@@ -846,6 +846,7 @@ TEXT = {
     "app.computing": "计算中…",
     "app.ready": "就绪",
     "app.copy_link": "复制链接",
+    "app.edit_form": "修改 ▾",
     "app.link_copied": "链接已复制",
     "app.state.running": "训练中",
     "app.state.done": "完成",

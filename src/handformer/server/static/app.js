@@ -119,6 +119,8 @@
     }
     slot.textContent = localised ? message : HF.t("error_prefix") + message;
     slot.hidden = false;
+    var side = slot.closest(".side");
+    if (side) { side.classList.add("open"); }  /* on a phone the form may be folded to its bar */
     if (slot.scrollIntoView) { slot.scrollIntoView({block: "nearest"}); }
     return slot;
   };

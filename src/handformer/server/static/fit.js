@@ -61,6 +61,9 @@
     panel.hfUnfit = false;
     multiples(panel);
     panel.querySelectorAll(".scroll").forEach(fit);
+    panel.querySelectorAll(".formula").forEach(function (f) {  /* a wide formula scrolls, hinted */
+      f.classList.toggle("overflows", f.scrollWidth > f.clientWidth + 1);
+    });
   }
 
   var near = new IntersectionObserver(function (entries) {
