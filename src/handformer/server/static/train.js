@@ -61,6 +61,11 @@
     drawCurve(s.losses, s.epochs, s.accuracy);
     var running = s.state === "running";
     $("stop").disabled = !running;
+    $("pause").disabled = !running; $("step").disabled = !running || !s.paused;
+    $("pause").setAttribute("aria-pressed", String(!!s.paused));
+    $("pause").setAttribute("data-t", s.paused ? "resume" : "pause");
+    $("pause").textContent = HF.t(s.paused ? "resume" : "pause");
+    if (s.paused) { $("train-status").textContent += " · " + HF.t("paused"); }
     $("train").disabled = running;
     $("translate").disabled = running || !s.model;
   }
@@ -88,6 +93,7 @@
     HF.post("/api/train", body).then(function (r) {
       if (!r.ok) { HF.showAnswer(r.data); return; }
       job = r.data.id;
+      if ($("f-speed").value) { pace({epochs_per_second: Number($("f-speed").value)}); }
       show(r.data);
       poll = setTimeout(follow, 300);
     });
@@ -101,6 +107,14 @@
         $("trained-text").textContent = r.data.text;
         $("trained").hidden = false;
       });
+  }
+
+  /* Pause, resume, one epoch at a time, epochs per second (server/pace.py). */
+  function pace(body) {
+    if (!job) { return; }
+    HF.post("/api/train/" + encodeURIComponent(job) + "/pace", body).then(function (r) {
+      if (r.ok) { show(r.data); if (r.data.state === "running") { clearTimeout(poll); poll = setTimeout(follow, 300); } }
+    });
   }
 
   function stop() {
@@ -133,6 +147,11 @@
   function ready() {
     $("train").addEventListener("click", train);
     $("stop").addEventListener("click", stop);
+    $("pause").addEventListener("click", function () { pace({pause: !(last && last.paused)}); });
+    $("step").addEventListener("click", function () { pace({step: 1}); });
+    $("f-speed").addEventListener("change", function () {
+      pace({epochs_per_second: $("f-speed").value ? Number($("f-speed").value) : null});
+    });
     $("translate").addEventListener("click", translate);
     $("f-epochs").addEventListener("input", HF.applyText);
     HF.onWalk.push(function (why) { if (why === "lang" && last) { show(last); } });
