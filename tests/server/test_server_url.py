@@ -90,3 +90,18 @@ def test_answers_are_gzipped_and_a_bad_have_is_refused(client):
     assert set(data["panels"]) == set(data["order"]) and data["toc"]
     status, answer = client.json("POST", "/api/panels/changed", {"walk": {}, "have": ["x"]})
     assert status == 422 and answer["field"] == "have"
+
+
+def test_a_reload_re_attaches_the_trained_job(browser, app):
+    page = open_app(browser, app)
+    page.fill("#f-epochs", "3")
+    page.click("#train")
+    page.wait_for_function("document.getElementById('train-status').getAttribute('data-state') === 'done'",
+                           timeout=60_000)
+    page.wait_for_function("new URLSearchParams(location.search).get('job') !== null")
+    page.reload()
+    page.wait_for_function("document.getElementById('train-status').getAttribute('data-state') === 'done'",
+                           timeout=30_000)
+    assert page.is_enabled("#translate")
+    assert page.get_attribute("#train-progress", "value") == "3"
+    page.context.close()

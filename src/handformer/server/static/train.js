@@ -70,11 +70,14 @@
     $("translate").disabled = running || !s.model;
   }
 
-  function follow() {
+  HF.job = function () { return job; };
+  HF.attach = function (id) { job = id; follow(true); };
+
+  function follow(quiet) {
     fetch("/api/train/" + encodeURIComponent(job), {credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (s) {
-        if (s.error && !s.state) { HF.showAnswer(s); return; }
+        if (s.error && !s.state) { if (quiet === true) { job = null; HF.link(); } else { HF.showAnswer(s); } return; }
         show(s);
         if (s.state === "running") { poll = setTimeout(follow, 300); }
         else if (s.model) { predict(); }
@@ -93,6 +96,7 @@
     HF.post("/api/train", body).then(function (r) {
       if (!r.ok) { HF.showAnswer(r.data); return; }
       job = r.data.id;
+      HF.link();  /* the job goes into the address: a reload re-attaches it while it lives */
       if ($("f-speed").value) { pace({epochs_per_second: Number($("f-speed").value)}); }
       show(r.data);
       poll = setTimeout(follow, 300);

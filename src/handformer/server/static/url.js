@@ -1,5 +1,5 @@
 /* The page's state in its address: sentences, corpus (when not the tutorial's), family, preset,
-   every model setting, "Walk backward" and the language in the query; the panel being read in
+   every model setting, "Walk backward", the language and the training job in the query; the panel being read in
    the hash (#s-<step>), as the export's keys write it. The address follows every change
    (history.replaceState: no new history entries); a reload or a copied link opens the same
    view. "Copy link" puts the address on the clipboard. */
@@ -16,6 +16,7 @@
     if (body.corpus !== undefined && body.corpus !== HF.defaults.corpus) { q.set("corpus", body.corpus); }
     if (HF.backward) { q.set("backward", "1"); }
     q.set("lang", HF.lang);
+    if (HF.job && HF.job()) { q.set("job", HF.job()); }
     return q.toString();
   }
 
@@ -45,6 +46,7 @@
     });
     HF.backward = q.get("backward") === "1";
     restored = location.hash.length > 1 ? location.hash : null;
+    if (q.get("job") && HF.attach) { HF.attach(q.get("job")); }  /* the job, if it still lives */
     return q.get("lang");
   };
 
