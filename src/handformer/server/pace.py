@@ -1,5 +1,4 @@
-"""How a training job goes: as fast as it can, slowed to some epochs per second, paused, or one
-epoch at a time; and POST /api/train/{job}/pace, which sets it.
+"""POST /api/train/{job}/pace: how a training job goes (server/pacing.py holds it).
 
 The body is {"pause": true|false, "step": N, "epochs_per_second": x or null}, each optional:
 "pause" holds the job at its next batch (or lets it go on), "step" lets it train N more epochs
@@ -23,7 +22,7 @@ MAX_STEP = 1000
 
 @api.handles_errors
 async def pace(request: Request) -> Response:
-    job = api._job(request)
+    job = api.job_of(request)
     body = expect_object(await api.read_json(request))
     reject_unknown(body, {"pause", "step", "epochs_per_second"})
     if "epochs_per_second" in body:

@@ -7,6 +7,9 @@ import threading
 
 
 class Pace:
+    """Set while the job may train ("go"); its epochs per second (None: as fast as it can); the
+    epochs left before it holds again (None: no such count)."""
+
     def __init__(self):
         self.go = threading.Event()
         self.go.set()
