@@ -17,7 +17,7 @@ from collections import OrderedDict
 
 from ... import i18n
 from . import page, view
-from .fragments import _PANELS, _TOC, _template
+from .fragments import PANELS, TOC, template
 
 CACHE_SIZE = 4000  # section views kept (a `small` walk has about 130 panels)
 _cache: OrderedDict = OrderedDict()
@@ -53,11 +53,11 @@ def changed_panels(by_lang: dict[str, list], have: dict[str, str], only=None,
                                       [(r, index.get(r)) for r in v["refs"]])).encode())
                for v, g in zip(views, grants, strict=True) if g is not None}
     wanted = set(order if only is None else only)
-    html = {v["id"]: _template(_PANELS).render(panels=[v], **context) for v in views
+    html = {v["id"]: template(PANELS).render(panels=[v], **context) for v in views
             if v["id"] in wanted and have.get(v["id"]) != digests[v["id"]]}
     whole = last == len(order) - 1
     return {"order": order, "digests": digests, "panels": html, "frame": frame if whole else None,
-            "toc": _template(_TOC).render(panels=views, **context) if whole else None}
+            "toc": template(TOC).render(panels=views, **context) if whole else None}
 
 
 def _view(sections: dict, precision: int, budget: view.Budget, pos: str, lang: str):
