@@ -58,7 +58,7 @@ def test_type_a_sentence_change_heads_and_read_the_engines_numbers(browser, app)
         np.testing.assert_allclose(shown, tape[name], atol=5e-4 + 1e-12)
     assert before.shape == (7, 7) and not np.allclose(before[:4, :4], matrix(page, "encoder.0.self_attn.head.0.scores"))
     page.fill("#f-d_model", "7")  # odd: the engine's own error, shown by its field
-    error = page.locator('.field-error[data-for="config"]')
+    error = page.locator('.field-error[data-for="config.d_model"]')
     error.wait_for(state="visible")
     assert "d_model 7 is odd" in error.inner_text()
     assert page.get_attribute("#f-d_model", "aria-invalid") == "true"
@@ -158,17 +158,18 @@ def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
     assert page.locator('img[src="x"]').count() == 0
     scripts = page.evaluate("Array.from(document.scripts).map(s => s.src)")
     assert scripts == [f"{app.url}/static/{name}.js"  # the app's own files, nothing injected
-                       for name in ("nav", "app", "train", "compare", "upload", "quiz")]
+                       for name in ("nav", "app", "fit", "live", "url", "phone", "train", "compare", "upload", "quiz")]
     page.context.close()
 
 
 def test_the_apps_wide_matrix_is_fitted_or_hinted_and_opens_on_its_worked_cell(browser, app):
-    """The export's script lays out the app's panels too, each time the app replaces them: the
+    """The app lays out its panels as the export's script does, each time it replaces them: the
     25-column prediction beside the app's form either fits or says it scrolls, and opens
     scrolled to the cell the text works out."""
     page = open_app(browser, app, csp=True)
     probs = '#panels figure.mx[data-name="generator.probs"]'
     page.wait_for_selector(probs)
+    page.eval_on_selector(probs, "f => f.scrollIntoView()")  # a new panel is fitted as it nears the window
     page.wait_for_timeout(200)
     state = page.eval_on_selector(probs, """f => { const s = f.querySelector('.scroll');
       const c = s.querySelector('td.hc').getBoundingClientRect(), b = s.getBoundingClientRect();

@@ -78,7 +78,7 @@ def test_in_chinese_an_odd_d_model_is_explained_in_chinese_by_its_field(browser,
     page = open_app(browser, app)
     page.click('[data-set-lang="zh"]')
     page.fill("#f-d_model", "7")
-    error = page.locator('.field-error[data-for="config"]')
+    error = page.locator('.field-error[data-for="config.d_model"]')
     error.wait_for(state="visible")
     said = error.inner_text()
     assert said.startswith("d_model 7 是奇数：位置编码按 sin/cos 成对填列")
@@ -87,7 +87,7 @@ def test_in_chinese_an_odd_d_model_is_explained_in_chinese_by_its_field(browser,
     assert detail.get_attribute("lang") == "en" and "d_model 7 is odd" in detail.inner_text()
     assert page.get_attribute("#f-d_model", "aria-invalid") == "true"
     page.click('[data-set-lang="en"]')  # the same refusal, said again in English
-    page.wait_for_function("document.querySelector('.field-error[data-for=\"config\"]')"
+    page.wait_for_function("document.querySelector('.field-error[data-for=\"config.d_model\"]')"
                            ".textContent.startsWith('d_model 7 is odd: the positional')")
     assert page.errors == []
     page.context.close()

@@ -149,7 +149,7 @@ async def train_start(request: Request) -> Response:
     return JSONResponse(job.status(), status_code=202)
 
 
-def _job(request: Request):
+def job_of(request: Request):
     job = request.state.session.jobs.get(request.path_params["job"])
     if job is None:
         raise RequestError("no such training job in this session", "job", 404)
@@ -158,14 +158,14 @@ def _job(request: Request):
 
 @handles_errors
 async def train_status(request: Request) -> Response:
-    return JSONResponse(_job(request).status())
+    return JSONResponse(job_of(request).status())
 
 
 @handles_errors
 async def train_events(request: Request) -> Response:
     """Server-sent events: one line per finished epoch (the status as of that epoch, its loss
     and accuracy from index "from"), then the final status, until the job ends."""
-    job = _job(request)
+    job = job_of(request)
 
     async def events():
         sent = 0
@@ -202,7 +202,7 @@ async def train_list(request: Request) -> Response:
 
 @handles_errors
 async def train_cancel(request: Request) -> Response:
-    job = _job(request)
+    job = job_of(request)
     job.cancel.set()
     return JSONResponse(job.status())
 

@@ -13,11 +13,13 @@ from http.cookies import SimpleCookie
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import api, pages, quiz, ui_text
+from . import api, changed, pace, pages, quiz, ui_text
 from .budget import Budget
 from .jobs import Jobs
 from .limits import Limits
@@ -45,6 +47,7 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
         Mount("/static", StaticFiles(directory=STATIC)),
         Route("/api/walk", api.walk, methods=["POST"]),
         Route("/api/panels", api.panels, methods=["POST"]),
+        Route("/api/panels/changed", changed.changed, methods=["POST"]),
         Route("/api/compare", api.compare, methods=["POST"]),
         Route("/api/train", api.train_start, methods=["POST"]),
         Route("/api/train", api.train_list, methods=["GET"]),
@@ -52,12 +55,13 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
         Route("/api/train/{job}/events", api.train_events, methods=["GET"]),
         Route("/api/train/{job}", api.train_cancel, methods=["DELETE"]),
         Route("/api/train/{job}/cancel", api.train_cancel, methods=["POST"]),
+        Route("/api/train/{job}/pace", pace.pace, methods=["POST"]),
         Route("/api/translate", api.translate, methods=["POST"]),
         Route("/api/quiz", quiz.start, methods=["POST"]),
         Route("/api/quiz/answer", quiz.answer, methods=["POST"]),
         Route("/api/quiz/score", quiz.score, methods=["GET"]),
     ]
-    app = Starlette(routes=routes)
+    app = Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=1000)])
     app.state.limits, app.state.jobs = limits, Jobs(limits)
     app.state.budget = Budget(limits.max_server_numbers, limits.budget_wait_seconds)
     hosts = None if host in ("0.0.0.0", "::", "") else LOOPBACK | {host}

@@ -3,6 +3,8 @@
 A step "parts" when any of its numbers differ (exactly: float64 values, no tolerance, since the
 engine is deterministic); the first such step, in the pinned run's order, is where the runs
 part. Steps of different shapes are reported as reshaped; names only one run has are listed.
+Both runs' numbers of a changed step are sent for its side-by-side detail (a 3-D step, one
+matrix per head, whole); word ids also as the words of each run's vocabulary.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ def compare(a, b) -> dict:
         if step.name not in b_names:
             continue
         row = _step_diff(step.name, step.value, b[step.name])
+        if row.get("a") is not None and np.asarray(step.value).dtype.kind in "iu":
+            row["words_a"], row["words_b"] = _words(step.value, a), _words(b[step.name], b)
         steps.append(row)
         if first is None and row["changed"]:
             first = step.name
@@ -45,9 +49,18 @@ def _step_diff(name: str, va, vb) -> dict:
     changed = int((~same).sum())
     row |= {"changed": changed > 0, "reshaped": False, "cells": changed,
             "max_abs_diff": _json_number(float(diff.max()) if diff.size else 0.0)}
-    if changed and va.size <= DELTA_CELLS and va.ndim <= 2:
+    if changed and va.size <= DELTA_CELLS and va.ndim <= 3:
         row["a"], row["b"] = json_array(fa), json_array(fb)
     return row
+
+
+def _words(ids, tape) -> list | None:
+    """Word ids as the words of the run's vocabulary (None when the run has none)."""
+    vocab = tape.meta.get("vocab") if isinstance(tape.meta, dict) else None
+    if not vocab:
+        return None
+    return [vocab[int(i)] if 0 <= int(i) < len(vocab) else str(int(i))
+            for i in np.asarray(ids).ravel()]
 
 
 def _json_number(x: float):

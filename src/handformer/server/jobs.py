@@ -13,6 +13,7 @@ import time
 from ..errors import HandformerError
 from ..train import loop
 from .limits import Limits, RequestError
+from .pacing import Pace
 from .sessions import LRU, Session
 
 
@@ -29,6 +30,7 @@ class Job:
         self.started, self.finished = time.time(), None
         self.cancel = threading.Event()
         self.lock = threading.Lock()
+        self.pace = Pace()
 
     @property
     def active(self) -> bool:
@@ -42,7 +44,7 @@ class Job:
                 "epochs_done": len(history), "losses": [h["loss"] for h in history],
                 "accuracy": [h["accuracy"] for h in history], "loss": last.get("loss"),
                 "final": self.final, "error": self.error, "model": self.run is not None,
-                "seconds": round((self.finished or time.time()) - self.started, 3)}
+                "seconds": round((self.finished or time.time()) - self.started, 3)} | self.pace.status()
 
 
 class Jobs:
@@ -98,6 +100,7 @@ class Jobs:
 
 
 def _check(job: Job) -> None:
+    job.pace.wait(job.cancel)
     if job.cancel.is_set():
         raise Cancelled
 
@@ -105,6 +108,7 @@ def _check(job: Job) -> None:
 def _add(job: Job, stats: dict) -> None:
     with job.lock:
         job.history.append(stats)
+    job.pace.after_epoch(job.cancel)
     _check(job)
 
 

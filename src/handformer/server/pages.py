@@ -19,6 +19,11 @@ def walk_panels(tape, precision: int = 3) -> dict:
     return html.tape_panels(tape, precision)
 
 
+def changed_panels(tape, have: dict, only=None, precision: int = 3) -> dict:
+    """The panels a reader holding ``have`` (panel id → digest) lacks, with every digest."""
+    return html.changed_panels(tape, have, only, precision)
+
+
 def decode_panels(family, result, vocab, precision: int = 3) -> dict:
     """The decoding steps of a translation (`translate --explain`) as panels, told by the
     family's story of decoding."""

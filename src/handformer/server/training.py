@@ -1,11 +1,12 @@
 """Train and translate requests: their fields, checked, and the translation as JSON.
 
-Training reads pairs ("source<TAB>target" lines), or a corpus whose lines are cut at their
-first comma as the tutorial's are (`handformer train` without --pairs), or the tutorial's pairs.
+Training reads pairs ("source<TAB>target" lines), or a corpus whose lines are cut at their tab,
+else at their first comma of either width ("," or "，"), or the tutorial's pairs.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..families import registry
@@ -49,7 +50,24 @@ def _pairs(body: dict, limits: Limits) -> list[tuple[str, str]]:
             raise RequestError("pairs has no 'source<TAB>target' line", "pairs")
         return pairs
     lines = dataset_of(body, limits)
-    return default_pairs() if lines is None else pairs_from_lines(lines)
+    return default_pairs() if lines is None else split_lines(lines)
+
+
+SEPARATOR = re.compile("\t|[,，]")  # a tab, else the first comma of either width
+
+
+def split_lines(lines) -> list[tuple[str, str]]:
+    """Each corpus line cut at its tab, else at its first comma, ASCII or full-width ("，");
+    a line with neither trains itself → itself (as `handformer train` does)."""
+    out = []
+    for line in lines:
+        cut = "\t" if "\t" in line else SEPARATOR.search(line)
+        if cut is None:
+            out.append(pairs_from_lines([line])[0])
+            continue
+        at = line.index(cut) if isinstance(cut, str) else cut.start()
+        out.append((line[:at].strip(), line[at + 1:].strip()))
+    return out
 
 
 @dataclass

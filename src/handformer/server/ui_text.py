@@ -29,7 +29,21 @@ def bundle(limits) -> dict:
                                         "corpus": "\n".join(TUTORIAL_DATASET)},
             "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body,
                        "max_corpus_chars": limits.max_corpus_chars},
-            "presets": PRESETS}
+            "presets": PRESETS, "refused_presets": refused_presets(limits)}
+
+
+def refused_presets(limits) -> list[str]:
+    """The presets this server's limits refuse (the page does not offer them)."""
+    from .limits import RequestError
+    from .requests import parse_walk
+
+    refused = []
+    for name in PRESETS:
+        try:
+            parse_walk({"preset": name}, limits)
+        except RequestError:
+            refused.append(name)
+    return refused
 
 
 def _shared(lang: str) -> dict:

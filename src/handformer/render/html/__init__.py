@@ -3,7 +3,7 @@
 page.py builds the page from its templates (templates/), view.py turns a section into what a
 panel shows, toc.py the contents, svg_map.py the architecture map, errata.py and multiples.py
 the boxes of tutorial mistakes and the small multiples of heads; fragments.py gives the web app
-the export's own panels.
+the export's own panels, incremental.py only those a reader lacks.
 """
 
 from __future__ import annotations
@@ -22,6 +22,16 @@ def tape_panels(tape, precision: int = 3) -> dict:
     from .fragments import tape_panels as build
 
     return build(tape, precision)
+
+
+def changed_panels(tape, have: dict, only=None, precision: int = 3) -> dict:
+    """The walkthrough's panels that a reader holding ``have`` (id → digest) lacks."""
+    from ... import i18n
+    from ...narrate import build
+    from .incremental import changed_panels as build_changed
+
+    by_lang = {code: build(tape, code) for code in i18n.languages()}
+    return build_changed(by_lang, have, only, precision)
 
 
 def panels(by_lang: dict[str, list], precision: int = 3) -> dict:

@@ -11,11 +11,11 @@ from functools import lru_cache
 from ... import i18n
 from . import page, view
 
-_PANELS = ('{% from "panels.html.j2" import panel with context %}'
+PANELS = ('{% from "panels.html.j2" import panel with context %}'
            '{% for p in panels %}{{ panel(p, langs) }}{% endfor %}')
 # the export's nested contents (stack → layer → sub-layer → head), its entries numbered as the
 # panels are; the app's page holds the list they go in
-_TOC = ('{% from "panels.html.j2" import toc_items with context %}{{ toc_items(toc) }}')
+TOC = ('{% from "panels.html.j2" import toc_items with context %}{{ toc_items(toc) }}')
 
 
 def tape_panels(tape, precision: int = 3) -> dict:
@@ -33,10 +33,10 @@ def panels(by_lang: dict[str, list], precision: int = 3, lang: str = i18n.FIRST)
     views = [view.section_view({code: by_id[code].get(s.id) for code in langs}, precision,
                                budget, pos, lang) for s in by_lang[langs[0]]]
     context = {**page.page_text(langs, lang), **page.wayfinding(views, langs)}
-    return {"panels": _template(_PANELS).render(panels=views, **context),
-            "toc": _template(_TOC).render(panels=views, **context)}
+    return {"panels": template(PANELS).render(panels=views, **context),
+            "toc": template(TOC).render(panels=views, **context)}
 
 
 @lru_cache(maxsize=4)
-def _template(source: str):
+def template(source: str):
     return page.environment().from_string(source)

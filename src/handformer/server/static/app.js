@@ -6,7 +6,7 @@
   var HF = window.HF = {lang: "en", text: {}, backward: false, onWalk: []};
   var root = document.documentElement;
   var form = document.getElementById("walk-form");
-  var pending = 0, timer = null, statusKey = "";
+  var statusKey = "";
 
   function $(id) { return document.getElementById(id); }
   HF.$ = $;
@@ -76,45 +76,81 @@
 
   HF.clearErrors = function (scope) {
     document.querySelectorAll(".field-error").forEach(function (p) {
-      if (!scope || scope.indexOf(p.getAttribute("data-for")) >= 0) {
+      var f = p.getAttribute("data-for");
+      if (!scope || scope.indexOf(f) >= 0 || scope.indexOf(f.split(".")[0]) >= 0) {
         p.hidden = true; p.textContent = ""; p.answer = null;
       }
     });
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
   };
 
+  /* The words a field is shown with (its label), for a raw name like "src" or "config.seed". */
+  function labelOf(name) {
+    var el = $("f-" + String(name).replace(/^config\./, ""));
+    var label = el && document.querySelector('label[for="' + CSS.escape(el.id) + '"]');
+    return label ? label.textContent : name;
+  }
+  HF.labelOf = labelOf;
+
+  /* The slot right under a model setting (made on first use), so the message is where the eye is. */
+  function slotAt(input) {
+    var next = input.nextElementSibling;
+    if (next && next.classList.contains("at-field")) { return next; }
+    var p = document.createElement("p");
+    p.className = "field-error at-field"; p.setAttribute("data-for", "config." + input.name); p.hidden = true;
+    input.after(p);
+    return p;
+  }
+
   /* ``localised``: the message is already in the page's language (no English-engine prefix). */
   HF.showError = function (field, message, localised) {
     field = FIELD_ALIAS[field] || field || "";
-    var input = null, slot = null;
-    if (field.indexOf("config.") === 0) {
-      input = $("f-" + field.slice(7));
-      slot = document.querySelector('.field-error[data-for="config"]');
-    } else {
-      input = $("f-" + field);
+    var input = $("f-" + field.replace(/^config\./, "")), slot = null;
+    if (field.indexOf("config.") === 0 && input) { slot = slotAt(input); }
+    else {
       slot = document.querySelector('.field-error[data-for="' + field + '"]') ||
         document.querySelector('.field-error[data-for="' + field.split(".")[0] + '"]');
     }
     slot = slot || document.querySelector('.field-error[data-for=""]');
     if (input) { input.setAttribute("aria-invalid", "true"); }
-    slot.textContent = localised ? message : HF.t("error_prefix") + message;  /* engine: English */
+    if (!localised) {  /* the engine's English, its raw names as the form's labels */
+      message = message.replace(/config\.(\w+)/g, function (m, k) { return "“" + labelOf(k) + "”"; });
+      if (input && field) { message = labelOf(field) + ": " + message; }
+    }
+    slot.textContent = localised ? message : HF.t("error_prefix") + message;
     slot.hidden = false;
+    var side = slot.closest(".side");
+    if (side) { side.classList.add("open"); }  /* on a phone the form may be folded to its bar */
+    if (slot.scrollIntoView) { slot.scrollIntoView({block: "nearest"}); }
     return slot;
   };
+
+  /* The field to outline: the engine names the first setting its message mentions (d_ff 12
+     against d_model 6 names d_model); the one the user set, when only that one is set. */
+  function fieldOf(data) {
+    var field = data.field || "", name = field.replace(/^config\./, "");
+    if (field.indexOf("config.") !== 0) { return field; }
+    var set = Object.keys(HF.walkBody().config);
+    if (set.indexOf(name) >= 0) { return field; }
+    var named = set.filter(function (k) { return new RegExp("\\b" + k + "\\b").test(data.error || ""); });
+    return named.length ? "config." + named[named.length - 1] : field;
+  }
 
   /* An API error: a common one in the page's language with the English as a detail (said
      again when the language changes), any other in the server's English. */
   HF.showAnswer = function (data) {
-    var slot = HF.showError(data.field, data.key ? "" : data.error, !!data.key);
+    var slot = HF.showError(fieldOf(data), data.key ? "" : data.error, !!data.key);
     slot.answer = data.key ? data : null;
     if (data.key) { sayAnswer(slot); }
   };
 
   function sayAnswer(slot) {
-    var data = slot.answer, detail = document.createElement("small");
+    var data = slot.answer, detail = document.createElement("small"), values = {};
+    Object.keys(data.values || {}).forEach(function (k) { values[k] = data.values[k]; });
+    if (values.name) { values.name = labelOf(values.name); }
     detail.className = "detail"; detail.lang = "en";
     detail.textContent = HF.t("engine_said") + " " + data.error;
-    slot.replaceChildren(document.createTextNode(HF.t(data.key, data.values) + " "), detail);
+    slot.replaceChildren(document.createTextNode(HF.t(data.key, values) + " "), detail);
   }
 
   function anchorPanel() {
@@ -134,6 +170,8 @@
     var now = document.querySelector('#panels section.panel[data-id="' + CSS.escape(anchor.id) + '"]');
     if (now) { window.scrollBy(0, now.getBoundingClientRect().top - anchor.top); }
   }
+
+  HF.keepInView = keepInView;
 
   HF.swapPanels = function (container, html) {
     if (container.id === "panels") { keepInView(function () { replacePanels(container, html); }); }
@@ -155,44 +193,7 @@
     document.dispatchEvent(new Event("hf:panels"));  /* nav.js fits the new matrices to their boxes */
   }
 
-  /* The weight edit's choices: every parameter of the current model, with its shape. */
-  function paramNames(params) {
-    $("param-names").replaceChildren.apply($("param-names"), Object.keys(params).map(function (name) {
-      var o = document.createElement("option");
-      o.value = name; o.label = name + " [" + params[name].join(" × ") + "]";
-      return o;
-    }));
-  }
-
-  function setToc(html) {
-    var tpl = document.createElement("template");
-    tpl.innerHTML = html;
-    $("toc-list").replaceChildren.apply($("toc-list"), Array.prototype.slice.call(tpl.content.children));
-  }
-
   HF.status = function (key) { statusKey = key; $("status").textContent = key ? HF.t(key) : ""; };
-
-  function recompute() {
-    var ticket = ++pending, body = HF.walkBody();
-    if (HF.backward) { body.backward = true; }
-    HF.status("computing");
-    $("panels").setAttribute("aria-busy", "true");
-    HF.post("/api/panels", body).then(function (r) {
-      if (ticket !== pending) { return; }  /* a newer change is on its way */
-      $("panels").setAttribute("aria-busy", "false");
-      HF.clearErrors(["src", "tgt", "corpus", "config", "preset", "family", ""]);
-      if (!r.ok) { HF.status(""); HF.showAnswer(r.data); return; }
-      HF.swapPanels($("panels"), r.data.panels);
-      paramNames(r.data.params || {});
-      setToc(r.data.toc);
-      HF.status("ready");
-      HF.onWalk.forEach(function (f) { f("walk"); });
-    }).catch(function (e) {
-      $("panels").setAttribute("aria-busy", "false");
-      HF.showError("", HF.t("network", {error: String(e)}));
-    });
-  }
-  HF.recompute = recompute;
 
   function placeholders() {
     var p = HF.presets[$("f-preset").value] || {};
@@ -209,8 +210,6 @@
     $("family-note").hidden = !other;
     $("train").disabled = other;
   }
-
-  function later() { clearTimeout(timer); timer = setTimeout(recompute, 250); }
 
   /* One button per language the server's tables hold (handformer.i18n), in its own name. */
   function languageButtons(languages) {
@@ -229,24 +228,30 @@
     HF.text = bundle.text;
     languageButtons(bundle.languages);
     HF.presets = bundle.presets || {};
+    (bundle.refused_presets || []).forEach(function (name) {  /* this server refuses them */
+      var o = $("f-preset").querySelector('option[value="' + CSS.escape(name) + '"]');
+      if (o) { o.remove(); }
+    });
     HF.limits = bundle.limits;
     $("f-src").value = bundle.defaults.src;
     $("f-tgt").value = bundle.defaults.tgt;
     $("f-corpus").value = bundle.defaults.corpus;
     $("f-sentence").value = bundle.defaults.src;
     $("f-epochs").max = bundle.limits.max_epochs;
-    form.addEventListener("input", function (e) { if (!e.target.closest(".no-walk")) { later(); } });
+    form.addEventListener("input", function (e) { if (!e.target.closest(".no-walk")) { HF.recompute(); } });
     placeholders();
     $("f-preset").addEventListener("change", placeholders);
     $("f-family").addEventListener("change", familyChanged);
     form.addEventListener("submit", function (e) { e.preventDefault(); });
     $("backward").addEventListener("click", function () {
-      HF.backward = !HF.backward; applyText(); recompute();
+      HF.backward = !HF.backward; applyText(); HF.recompute();
     });
-    var saved = null;
+    HF.defaults = bundle.defaults;
+    var linked = HF.restore(), saved = null;  /* url.js: the form as the link says, its language */
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
-    setLang(saved && HF.tags[saved] ? saved : bundle.languages[0].code);
-    recompute();
+    setLang(linked && HF.tags[linked] ? linked : saved && HF.tags[saved] ? saved : bundle.languages[0].code);
+    familyChanged(); placeholders(); applyText();
+    HF.recompute();
   }
 
   fetch("/static/ui_text.json").then(function (r) { return r.json(); }).then(start);

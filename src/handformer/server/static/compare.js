@@ -2,7 +2,7 @@
    where the runs part, and for a chosen step both matrices side by side with their Δ. */
 (function () {
   "use strict";
-  var HF = window.HF, $ = HF.$, pinned = null, result = null, chosen = null, ticket = 0;
+  var HF = window.HF, $ = HF.$, pinned = null, result = null, chosen = null, head = null, ticket = 0, asked = "";
 
   function node(tag, cls, text) {
     var n = document.createElement(tag);
@@ -22,39 +22,78 @@
     return Array.isArray(v[0]) ? v : [v];
   }
 
-  function grid(values, other, delta) {
+  /* One matrix of a step: ``side`` "a" or "b" its numbers (or words), "delta" b − a. */
+  function grid(step, side, h) {
     var table = node("table", "grid cmp-grid");
-    rows(values).forEach(function (row, i) {
+    var a = rows(pickHead(step.a, h)), b = rows(pickHead(step.b, h));
+    var wa = step.words_a && [step.words_a], wb = step.words_b && [step.words_b];
+    a.forEach(function (row, i) {
       var tr = table.insertRow();
       row.forEach(function (x, j) {
-        var y = rows(other)[i][j], td = tr.insertCell();
-        var same = x === y;
-        td.textContent = delta ? (same ? "0" : fmt(typeof x === "number" && typeof y === "number" ? y - x : "≠")) : fmt(x);
-        if (!same) { td.className = "changed"; td.title = "Δ " + fmt(typeof x === "number" && typeof y === "number" ? y - x : "≠"); }
+        var y = b[i][j], td = tr.insertCell(), same = x === y;
+        var d = typeof x === "number" && typeof y === "number" && !wa ? fmt(y - x) : "≠";
+        if (side === "delta") { td.textContent = same ? "0" : d; }
+        else if (wa) { td.textContent = (side === "a" ? wa : wb)[i][j]; }
+        else { td.textContent = fmt(side === "a" ? x : y); }
+        if (!same) { td.className = "changed"; td.title = wa ? wa[i][j] + " → " + wb[i][j] : "Δ " + d; }
       });
     });
     return table;
+  }
+
+  function pickHead(v, h) { return h === null ? v : v[h]; }
+
+  /* A 3-D step is one matrix per head: the first head that differs, or the one chosen. */
+  function headOf(step) {
+    if (!Array.isArray(step.a) || !Array.isArray(step.a[0]) || !Array.isArray(step.a[0][0])) { return null; }
+    if (head !== null && head < step.a.length) { return head; }
+    for (var h = 0; h < step.a.length; h++) {
+      if (JSON.stringify(step.a[h]) !== JSON.stringify(step.b[h])) { return h; }
+    }
+    return 0;
+  }
+
+  /* One button per head (aria-pressed on the one shown). */
+  function headControl(step, h) {
+    var bar = node("div", "cmp-heads");
+    bar.id = "cmp-head";
+    bar.setAttribute("role", "group");
+    bar.appendChild(node("span", null, HF.t("cmp_head")));
+    step.a.forEach(function (_, k) {
+      var b = node("button", null, String(k + 1));
+      b.type = "button"; b.setAttribute("data-head", String(k));
+      b.setAttribute("aria-pressed", String(k === h));
+      b.addEventListener("click", function () { head = k; render(); });
+      bar.appendChild(b);
+    });
+    return bar;
   }
 
   function detail(step) {
     var box = node("div", "cmp-detail");
     box.appendChild(node("h3", null, step.name));
     if (step.a === undefined) { box.appendChild(node("p", "muted", step.reshaped ? HF.t("reshaped") : "")); return box; }
-    [["pinned_col", step.a, step.b, false], ["current_col", step.b, step.a, false],
-     ["delta_col", step.a, step.b, true]].forEach(function (c) {
+    var h = headOf(step);
+    if (h !== null) { box.appendChild(headControl(step, h)); }
+    [["pinned_col", "a"], ["current_col", "b"], ["delta_col", "delta"]].forEach(function (c) {
+      if (c[1] === "delta" && step.words_a) { c[0] = "changed_col"; }
       var fig = node("figure", "cmp-side");
       fig.appendChild(node("figcaption", null, HF.t(c[0])));
-      fig.appendChild(grid(c[1], c[2], c[3]));
+      fig.appendChild(grid(step, c[1], h));
       box.appendChild(fig);
     });
     return box;
+  }
+
+  function diffText(s) {
+    return s.reshaped ? HF.t("reshaped") : s.words_a ? HF.t("words_changed") : fmt(s.max_abs_diff);
   }
 
   function render() {
     var box = $("compare");
     if (!pinned || !result) { box.hidden = true; box.replaceChildren(); return; }
     var changed = result.steps.filter(function (s) { return s.changed; });
-    var head = node("h2", null, HF.t("compare"));
+    var title = node("h2", null, HF.t("compare"));
     var summary = node("p", "cmp-summary", result.first_difference === null ? HF.t("identical")
       : HF.t("first_part", {step: result.first_difference, changed: changed.length, total: result.steps.length}));
     var table = node("table", "cmp-table");
@@ -64,13 +103,13 @@
     changed.forEach(function (s) {
       var tr = body.insertRow(), b = node("button", "link", s.name);
       b.type = "button";
-      b.addEventListener("click", function () { chosen = s.name; render(); });
+      b.addEventListener("click", function () { chosen = s.name; head = null; render(); });
       tr.insertCell().appendChild(b);
-      tr.insertCell().textContent = s.reshaped ? HF.t("reshaped") : fmt(s.max_abs_diff);
+      tr.insertCell().textContent = diffText(s);
       tr.insertCell().textContent = s.cells === null ? "–" : String(s.cells);
       if (s.name === result.first_difference) { tr.className = "first"; }
     });
-    var parts = [head, summary];
+    var parts = [title, summary];
     if (changed.length) { parts.push(node("div", "scroll", undefined)); parts[2].appendChild(table); }
     var pick = changed.filter(function (s) { return s.name === chosen; })[0] || changed[0];
     if (pick) { parts.push(detail(pick)); }
@@ -84,7 +123,7 @@
     changed.forEach(function (s) {
       document.querySelectorAll('#panels figure.mx[data-name="' + CSS.escape(s.name) + '"] figcaption')
         .forEach(function (cap) {
-          cap.appendChild(node("span", "delta-badge", s.reshaped ? HF.t("reshaped") : "max |Δ| " + fmt(s.max_abs_diff)));
+          cap.appendChild(node("span", "delta-badge", s.reshaped || s.words_a ? diffText(s) : "max |Δ| " + fmt(s.max_abs_diff)));
         });
     });
   }
@@ -93,15 +132,19 @@
     if (!pinned) { return; }
     var current = HF.walkBody();
     if (HF.backward) { current.backward = true; }
-    var mine = ++ticket;
-    HF.post("/api/compare", withChange({a: pinned, b: current})).then(function (r) {
+    var mine = ++ticket, body = withChange({a: pinned, b: current}), key = JSON.stringify(body);
+    HF.post("/api/compare", body).then(function (r) {
       if (mine !== ticket || !pinned) { return; }  /* a newer comparison is on its way */
       HF.clearErrors(["edit", "train_steps"]);
       if (!r.ok) { HF.showAnswer(r.data); return; }
       result = r.data;
+      if (key !== asked) { chosen = null; head = null; asked = key; }  /* a new comparison: its own first difference */
       render();
     });
   }
+
+  /* The change asked for ({edit, train_steps}: the server applies them), or null. */
+  HF.change = function () { var c = withChange({}); return c.edit || c.train_steps ? c : null; };
 
   /* One weight and training steps change the current run's model (the server applies them). */
   function withChange(body) {
@@ -137,7 +180,15 @@
 
   $("pin").addEventListener("click", togglePin);
   ["f-edit.param", "f-edit.index", "f-edit.value", "f-train_steps"].forEach(function (id) {
-    $(id).addEventListener("change", refresh);
+    $(id).addEventListener("change", function () { refresh(); if (HF.showB) { HF.recompute(); } });
+  });
+  /* A/B: the walkthrough of the run as configured, or of the model as changed here. */
+  document.querySelectorAll("[data-show-run]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      HF.showB = b.getAttribute("data-show-run") === "b";
+      document.querySelectorAll("[data-show-run]").forEach(function (o) { o.setAttribute("aria-pressed", String(o === b)); });
+      HF.recompute();
+    });
   });
   HF.onWalk.push(function (why) { if (why === "walk") { refresh(); } else { render(); } });
 })();

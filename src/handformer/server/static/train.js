@@ -12,7 +12,7 @@
     return node;
   }
 
-  function drawCurve(losses, total) {
+  function drawCurve(losses, total, accuracy) {
     var svg = $("loss-curve"), w = 300, h = 120, pad = 28;
     var top = Math.max.apply(null, losses.concat([1e-9]));
     var pts = losses.map(function (v, i) {
@@ -28,8 +28,19 @@
       el("text", {x: w - 4, y: h - 6, "class": "tick", "text-anchor": "end"},
          HF.t("epoch") + " " + losses.length + " / " + total),
       el("text", {x: pad + 4, y: h - 6, "class": "tick"}, HF.t("loss")),
-      el("polyline", {points: pts.join(" "), "class": "loss", fill: "none"}));
+      el("polyline", {points: pts.join(" "), "class": "loss", fill: "none"}),
+      el("text", {x: w - 4, y: 12, "class": "tick acc", "text-anchor": "end"}, HF.t("acc") + " 100%"),
+      el("polyline", {points: line(accuracy || [], total, 1), "class": "acc", fill: "none"}));
     svg.setAttribute("aria-label", HF.t("curve"));
+  }
+
+  /* Accuracy on its own 0…1 scale, drawn over the loss's axes. */
+  function line(values, total, top) {
+    var w = 300, h = 120, pad = 28;
+    return values.map(function (v, i) {
+      var x = pad + (w - pad - 6) * (total > 1 ? i / (total - 1) : 0);
+      return x.toFixed(1) + "," + (6 + (h - pad) * (1 - v / top)).toFixed(1);
+    }).join(" ");
   }
 
   function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1) + "%"; }
@@ -47,34 +58,66 @@
     if (s.error) { line += " · " + s.error; }
     $("train-status").textContent = line;
     $("train-status").setAttribute("data-state", s.state);
-    drawCurve(s.losses, s.epochs);
+    drawCurve(s.losses, s.epochs, s.accuracy);
     var running = s.state === "running";
     $("stop").disabled = !running;
+    $("pause").disabled = !running; $("step").disabled = !running || !s.paused;
+    $("pause").setAttribute("aria-pressed", String(!!s.paused));
+    $("pause").setAttribute("data-t", s.paused ? "resume" : "pause");
+    $("pause").textContent = HF.t(s.paused ? "resume" : "pause");
+    if (s.paused) { $("train-status").textContent += " · " + HF.t("paused"); }
     $("train").disabled = running;
     $("translate").disabled = running || !s.model;
   }
 
-  function follow() {
+  HF.job = function () { return job; };
+  HF.attach = function (id) { job = id; follow(true); };
+
+  function follow(quiet) {
     fetch("/api/train/" + encodeURIComponent(job), {credentials: "same-origin"})
       .then(function (r) { return r.json(); })
       .then(function (s) {
-        if (s.error && !s.state) { HF.showAnswer(s); return; }
+        if (s.error && !s.state) { if (quiet === true) { job = null; HF.link(); } else { HF.showAnswer(s); } return; }
         show(s);
         if (s.state === "running") { poll = setTimeout(follow, 300); }
+        else if (s.model) { predict(); }
       });
   }
 
   function train() {
-    HF.clearErrors(["epochs", "config", "corpus", "preset", "job", ""]);
+    HF.clearErrors(["epochs", "lr", "optimizer", "config", "corpus", "preset", "job", ""]);
     var body = HF.walkBody();
     delete body.src; delete body.tgt;
     body.epochs = Number($("f-epochs").value);
+    if ($("f-lr").value !== "") { body.lr = Number($("f-lr").value); }
+    body.optimizer = $("f-optimizer").value;
+    $("trained").hidden = true;
     clearTimeout(poll);
     HF.post("/api/train", body).then(function (r) {
       if (!r.ok) { HF.showAnswer(r.data); return; }
       job = r.data.id;
+      HF.link();  /* the job goes into the address: a reload re-attaches it while it lives */
+      if ($("f-speed").value) { pace({epochs_per_second: Number($("f-speed").value)}); }
       show(r.data);
       poll = setTimeout(follow, 300);
+    });
+  }
+
+  /* What the trained model says for the walkthrough's source sentence. */
+  function predict() {
+    HF.post("/api/translate", {job: job, sentence: $("f-src").value, beam: 1, explain: false})
+      .then(function (r) {
+        if (!r.ok) { return; }
+        $("trained-text").textContent = r.data.text;
+        $("trained").hidden = false;
+      });
+  }
+
+  /* Pause, resume, one epoch at a time, epochs per second (server/pace.py). */
+  function pace(body) {
+    if (!job) { return; }
+    HF.post("/api/train/" + encodeURIComponent(job) + "/pace", body).then(function (r) {
+      if (r.ok) { show(r.data); if (r.data.state === "running") { clearTimeout(poll); poll = setTimeout(follow, 300); } }
     });
   }
 
@@ -108,6 +151,11 @@
   function ready() {
     $("train").addEventListener("click", train);
     $("stop").addEventListener("click", stop);
+    $("pause").addEventListener("click", function () { pace({pause: !(last && last.paused)}); });
+    $("step").addEventListener("click", function () { pace({step: 1}); });
+    $("f-speed").addEventListener("change", function () {
+      pace({epochs_per_second: $("f-speed").value ? Number($("f-speed").value) : null});
+    });
     $("translate").addEventListener("click", translate);
     $("f-epochs").addEventListener("input", HF.applyText);
     HF.onWalk.push(function (why) { if (why === "lang" && last) { show(last); } });

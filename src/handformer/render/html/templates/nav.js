@@ -272,6 +272,11 @@
   });
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || /INPUT|TEXTAREA|SELECT/.test(e.target.tagName)) { return; }
+    var now = document.querySelectorAll("section.panel");  // the web app swaps panels in later
+    if (now.length !== panels.length || Array.prototype.some.call(now, function (p, j) { return p !== panels[j]; })) {
+      panels = Array.prototype.slice.call(now);
+      idx = currentIndex();
+    }
     if (e.key === "ArrowRight" || e.key === "j") { e.preventDefault(); go(1); }
     else if (e.key === "ArrowLeft" || e.key === "k") { e.preventDefault(); go(-1); }
   });

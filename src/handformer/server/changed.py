@@ -1,0 +1,67 @@
+"""POST /api/panels/changed: after an edit, only the panels the page does not already hold.
+
+The body is {"walk": a walk body, "have": {panel id: digest}, "only": [panel ids] or null,
+"frame": digest or null, "edit" and "train_steps" as /api/compare's}: the page says which panels it holds (the digests a former answer gave)
+and, to get the panels in view first, which it wants now. The answer is {"order": every panel
+id, "digests": id → digest, "panels": id → HTML of each wanted panel whose digest the page
+lacks, "frame": digest of the order and titles, "toc": contents HTML when the page's frame
+differs (else null), "params": name → shape}. With "edit" or "train_steps" the panels are the
+changed run's (compare's run b): the walkthrough of the model the user edited or trained.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from . import api, pages
+from .budget import check_numbers, walk_numbers
+from .change import apply as apply_change
+from .change import parse_change
+from .limits import RequestError
+from .requests import expect_object, parse_walk, reject_unknown
+
+MAX_IDS = 10_000  # more panel ids than any walk this server allows has
+
+
+@api.handles_errors
+async def changed(request: Request) -> Response:
+    body = expect_object(await api.read_json(request))
+    reject_unknown(body, {"walk", "have", "only", "frame", "edit", "train_steps"})
+    have, only, frame = _have(body.get("have")), _only(body.get("only")), body.get("frame")
+    if frame is not None and not isinstance(frame, str):
+        raise RequestError("frame must be a digest (text) or null", "frame")
+    limits = api.settings(request)[0]
+    w = parse_walk(body.get("walk", {}), limits)  # its fields are named as in /api/walk
+    change = parse_change(body, w.setup.params)
+    step = walk_numbers(replace(w, backward=True))
+    numbers = check_numbers(walk_numbers(w) + change.train_steps * step, limits)
+
+    def work():
+        tape = apply_change(w, change).tape()
+        out = pages.changed_panels(tape, have, only)
+        params = {k: list(v.shape) for k, v in tape.params.items()}
+        return out | {"toc": None if out["frame"] == frame else out["toc"], "params": params}
+
+    return JSONResponse(await api.within_budget(request, numbers, work))
+
+
+def _have(have) -> dict:
+    if have is None:
+        return {}
+    if (not isinstance(have, dict) or len(have) > MAX_IDS
+            or not all(isinstance(v, str) for v in have.values())):
+        raise RequestError("have must be an object of panel id → digest", "have")
+    return have
+
+
+def _only(only):
+    if only is None:
+        return None
+    if (not isinstance(only, list) or len(only) > MAX_IDS
+            or not all(isinstance(v, str) for v in only)):
+        raise RequestError("only must be a list of panel ids, or null", "only")
+    return only
+

@@ -1,0 +1,119 @@
+/* The walkthrough kept up to date as the form changes: each change asks the server only for
+   the panels this page does not already hold (by their digests), the ones in view first, then
+   the rest; unchanged panels stay the same elements. One request is out at a time: changes made
+   meanwhile are sent together when it returns. After an error the old panels are dimmed. */
+(function () {
+  "use strict";
+  var HF = window.HF, $ = HF.$, busy = false, again = false, frame = null;
+
+  function held() {
+    var have = {};
+    $("panels").querySelectorAll(":scope > section.panel").forEach(function (s) {
+      if (s.hfDigest) { have[s.getAttribute("data-id")] = s.hfDigest; }
+    });
+    return have;
+  }
+
+  function inView() {
+    var ids = [], h = window.innerHeight;
+    $("panels").querySelectorAll(":scope > section.panel").forEach(function (s) {
+      var r = s.getBoundingClientRect();
+      if (r.bottom > 0 && r.top < h) { ids.push(s.getAttribute("data-id")); }
+    });
+    return ids;
+  }
+
+  /* The panels in the server's order: the ones it sent, else the ones held (a panel held but
+     not yet sent again stays until the second answer). */
+  function apply(data) {
+    var container = $("panels"), old = {}, fresh = {};
+    container.querySelectorAll(":scope > section.panel").forEach(function (s) { old[s.getAttribute("data-id")] = s; });
+    var ids = Object.keys(data.panels);
+    if (ids.length) {
+      var tpl = document.createElement("template");
+      tpl.innerHTML = ids.map(function (id) { return data.panels[id]; }).join("");
+      Array.prototype.forEach.call(tpl.content.children, function (s) {
+        var id = s.getAttribute("data-id");
+        s.hfDigest = data.digests[id];
+        fresh[id] = s;
+      });
+    }
+    var kids = data.order.map(function (id) { return fresh[id] || old[id]; }).filter(Boolean);
+    HF.keepInView(function () { place(container, kids, old, fresh); });
+    if (data.toc !== null) { setToc(data.toc); frame = data.frame; }
+    paramNames(data.params || {});
+    HF.fitPanels(Object.keys(fresh).map(function (id) { return fresh[id]; }).filter(function (s) { return s.isConnected; }));
+  }
+
+  /* The same order as now: each new panel takes its old one's place, the rest are not touched
+     (a document re-laid out whole is what costs); else the children are set anew. */
+  function place(container, kids, old, fresh) {
+    var now = container.querySelectorAll(":scope > section.panel");
+    var same = now.length === kids.length && kids.every(function (s, k) {
+      return now[k].getAttribute("data-id") === s.getAttribute("data-id");
+    });
+    if (!same) { container.replaceChildren.apply(container, kids); return; }
+    Object.keys(fresh).forEach(function (id) { if (old[id]) { old[id].replaceWith(fresh[id]); } });
+  }
+
+  function failed(data) {
+    busy = false;
+    $("panels").setAttribute("aria-busy", "false");
+    $("panels").classList.add("stale");  /* what is shown is no longer what the form says */
+    HF.status("");
+    HF.showAnswer(data);
+    if (again) { setTimeout(recompute, 0); }  /* after this answer's chain has ended */
+  }
+
+  /* With "B" chosen, the walkthrough is of the model as changed in the compare box. */
+  function ask(walk, only) {
+    var body = {walk: walk, have: held(), only: only, frame: frame}, change = HF.showB && HF.change ? HF.change() : null;
+    if (change) { body.edit = change.edit; body.train_steps = change.train_steps; }
+    return HF.post("/api/panels/changed", body);
+  }
+
+  function recompute() {
+    if (busy) { again = true; return; }
+    busy = true; again = false;
+    var walk = HF.walkBody(), first = inView();
+    if (HF.backward) { walk.backward = true; }
+    var started = performance.now();
+    HF.status("computing");
+    $("panels").setAttribute("aria-busy", "true");
+    ask(walk, first.length ? first : null).then(function (r) {
+      if (!r.ok) { return failed(r.data); }
+      HF.clearErrors(["src", "tgt", "corpus", "config", "preset", "family", "edit", "train_steps", ""]);
+      $("panels").classList.remove("stale");
+      apply(r.data);
+      document.dispatchEvent(new CustomEvent("hf:in-view", {detail: {ms: performance.now() - started}}));
+      return first.length ? ask(walk, null).then(function (r2) { if (r2.ok) { apply(r2.data); } }) : null;
+    }).then(function () {
+      if (!busy) { return; }  /* failed already */
+      busy = false;
+      $("panels").setAttribute("aria-busy", "false");
+      HF.status("ready");
+      document.dispatchEvent(new CustomEvent("hf:updated", {detail: {ms: performance.now() - started}}));
+      if (again) { recompute(); } else { HF.onWalk.forEach(function (f) { f("walk"); }); }
+    }).catch(function (e) {
+      busy = false;
+      $("panels").setAttribute("aria-busy", "false");
+      HF.showError("", HF.t("network", {error: String(e)}));
+    });
+  }
+  HF.recompute = recompute;
+
+  /* The weight edit's choices: every parameter of the current model, with its shape. */
+  function paramNames(params) {
+    $("param-names").replaceChildren.apply($("param-names"), Object.keys(params).map(function (name) {
+      var o = document.createElement("option");
+      o.value = name; o.label = name + " [" + params[name].join(" × ") + "]";
+      return o;
+    }));
+  }
+
+  function setToc(html) {
+    var tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    $("toc-list").replaceChildren.apply($("toc-list"), Array.prototype.slice.call(tpl.content.children));
+  }
+})();

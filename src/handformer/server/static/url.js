@@ -1,0 +1,75 @@
+/* The page's state in its address: sentences, corpus (when not the tutorial's), family, preset,
+   every model setting, "Walk backward", the language and the training job in the query; the panel being read in
+   the hash (#s-<step>), as the export's keys write it. The address follows every change
+   (history.replaceState: no new history entries); a reload or a copied link opens the same
+   view. "Copy link" puts the address on the clipboard. */
+(function () {
+  "use strict";
+  var HF = window.HF, $ = HF.$, restored = null;
+
+  function query() {
+    var body = HF.walkBody(), q = new URLSearchParams();
+    q.set("src", body.src); q.set("tgt", body.tgt);
+    if (body.preset !== "tutorial") { q.set("preset", body.preset); }
+    if (body.family) { q.set("family", body.family); }
+    Object.keys(body.config).forEach(function (k) { q.set("c." + k, String(body.config[k])); });
+    if (body.corpus !== undefined && body.corpus !== HF.defaults.corpus) { q.set("corpus", body.corpus); }
+    if (HF.backward) { q.set("backward", "1"); }
+    q.set("lang", HF.lang);
+    if (HF.job && HF.job()) { q.set("job", HF.job()); }
+    return q.toString();
+  }
+
+  /* The panel nearest the top of the window, as "#s-<id>" ("" above the first one). */
+  function reading() {
+    var panels = document.querySelectorAll("#panels > section.panel");
+    for (var i = 0; i < panels.length; i++) {
+      if (panels[i].getBoundingClientRect().bottom > 90) { return "#" + panels[i].id; }
+    }
+    return "";
+  }
+
+  function write() {
+    if (restored) { return; }  /* the linked panel is not there yet: keep its hash */
+    history.replaceState(null, "", "?" + query() + reading());
+  }
+  HF.link = function () { write(); return location.href; };
+
+  /* The form as the address says (called once, after the defaults are in); the language. */
+  HF.restore = function () {
+    var q = new URLSearchParams(location.search);
+    ["src", "tgt", "corpus", "preset", "family"].forEach(function (k) {
+      if (q.has(k)) { $("f-" + k).value = q.get(k); }
+    });
+    document.querySelectorAll("#walk-form [data-config]").forEach(function (el) {
+      if (q.has("c." + el.name)) { el.value = q.get("c." + el.name); }
+    });
+    HF.backward = q.get("backward") === "1";
+    restored = location.hash.length > 1 ? location.hash : null;
+    if (q.get("job") && HF.attach) { HF.attach(q.get("job")); }  /* the job, if it still lives */
+    return q.get("lang");
+  };
+
+  /* Once the walk is in, the linked panel is brought to the top. */
+  document.addEventListener("hf:updated", function () {
+    if (!restored) { write(); return; }
+    var panel = document.getElementById(decodeURIComponent(restored.slice(1)));
+    restored = null;
+    if (panel) { panel.scrollIntoView({block: "start"}); }
+    write();
+  });
+  HF.onWalk.push(function (why) { if (why === "lang") { write(); } });
+  var settle = 0;
+  window.addEventListener("scroll", function () { clearTimeout(settle); settle = setTimeout(write, 300); },
+                          {passive: true});
+
+  $("copy-link").addEventListener("click", function () {
+    var url = HF.link();
+    var done = function () { HF.status("link_copied"); };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(url).then(done, function () { window.prompt(HF.t("copy_link"), url); });
+    } else {
+      window.prompt(HF.t("copy_link"), url);
+    }
+  });
+})();
