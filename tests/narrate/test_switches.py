@@ -57,7 +57,7 @@ def test_the_recap_compares_the_loss_with_guessing_and_tells_a_small_change_apar
     loss = float(tape["loss"])
     assert f"ln 25 = {math.log(25):.3f}" in recap  # 25 tokens, each with p = 1/25
     assert (loss > math.log(25)) == ("did worse than that" in recap)
-    from handformer.narrate.overview import _apart
+    from handformer.narrate.overview import apart
 
-    assert _apart(0.005612, 0.005571) == ("0.00561", "0.00557")
-    assert _apart(3.3851, 2.9893) == ("3.385", "2.989")
+    assert apart(0.005612, 0.005571) == ("0.00561", "0.00557")
+    assert apart(3.3851, 2.9893) == ("3.385", "2.989")

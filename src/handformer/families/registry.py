@@ -42,6 +42,8 @@ class Family:
     request checks before any parameter is made), refusing what the family does not take.
     ``verify(options)``: `handformer verify --family NAME`: the family's model against torch,
     as (title, rows of (name, shape, largest |ours − torch|)).
+    ``follows_tutorial``: its story keeps the seed tutorial's stages, so a section can name
+    the tutorial's own step it shows (narrate.context.TUTORIAL_STEPS).
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
     options (``given``: each option the user gave → its flag); None: the encoder-decoder's
     training loop, train/loop.py, which only it reads.
@@ -63,6 +65,7 @@ class Family:
     train: Callable | None = None
     configure: Callable | None = None
     verify: Callable | None = None
+    follows_tutorial: bool = False
 
 
 FAMILIES: dict[str, Family] = {}

@@ -2,10 +2,7 @@
 
 TEXT = {
     "step_prefix": "Step {n} · ",
-    "number.1": "1", "number.2": "2", "number.3": "3", "number.4": "4", "number.5": "5",
-    "number.6": "6", "number.7": "7", "number.7b": "7b", "number.8": "8", "number.9": "9",
-    "number.10": "10", "number.11": "11", "number.12": "12", "number.12b": "12b",
-    "number.13": "13", "number.14": "14", "number.15": "15", "number.16": "16",
+    "tutorial_step": "the tutorial's step {n}",
     "note.tutorial": "the tutorial's value",
     # 1–3
     "dataset.title": "Define the dataset",
@@ -41,8 +38,8 @@ TEXT = {
     # 4–6 and 11
     "embed.title.src": "Compute the embedding",
     "embed.title.tgt": "Embedding of the decoder input",
-    "embed.p1.tgt": "The decoder has its own embedding table ({shape}): as in step 4, each id "
-                    "picks its row of {d} numbers.",
+    "embed.p1.tgt": "The decoder has its own embedding table ({shape}): as for the source, each "
+                    "id picks its row of {d} numbers.",
     "embed.p1.src": "The embedding table E has one row of {d} numbers per token ({shape}). An id "
                 "simply picks its row: no arithmetic happens in this step.",
     "embed.p2": "“{tok}” becomes [{row}]. These numbers start random and are what "
@@ -52,7 +49,7 @@ TEXT = {
                  "from {lo} to {hi}): all positive, centred on 0.5, and the embeddings are not "
                  "multiplied by √d_model. Real models start from Xavier-type weights centred on "
                  "0. All-positive weights make the attention scores large, and the softmax "
-                 "then saturates: you will see it in step 7.",
+                 "then saturates: you will see it in the attention weights.",
     "scale.title": "Scale the embedding by √d_model",
     "scale.p1": "As in the paper, the embeddings are multiplied by √d_model = √{d} = {root}, so "
                 "that they are not drowned by the positional encoding added next.",
@@ -62,8 +59,8 @@ TEXT = {
               "pattern of sines and cosines. Columns 2i and 2i+1 hold the sine and the cosine "
               "of the same angle pos / 10000^(2i/d_model): i counts pairs of columns, so each "
               "pair turns at its own speed.",
-    "pos.tgt": "The same fixed table as in step 5, for the decoder's {n} positions: it depends "
-               "only on the position, so its rows equal the first {n} rows of step 5.",
+    "pos.tgt": "The same fixed table as for the source, for the decoder's {n} positions: it "
+               "depends only on the position, so its rows equal the source's first {n} rows.",
     "pos.p2": "At position 0 (“{tok}”) every sine is 0 and every cosine is 1. The values do "
               "not depend on the words, only on where they stand.",
     "D6": "The tutorial's step 5 says “i 从 0 到 5” (i from 0 to 5): it counts i over the "
@@ -75,7 +72,7 @@ TEXT = {
     "input.p1.src": "The tutorial's heading says “concatenating”, but the two matrices are "
                     "added number by number: X keeps its shape {n}×{d}. This X is the input of "
                     "the encoder.",
-    "input.p1.tgt": "As in step 6, embedding and positional encoding are added: Y ({n}×{d}) is "
+    "input.p1.tgt": "As for the source, embedding and positional encoding are added: Y ({n}×{d}) is "
                     "the input of the decoder.",
     "input.p2": "For example “{tok}”, column d0: {a} + {b} = {c}.",
     # 7, 7b, 12, 12b
@@ -103,7 +100,7 @@ TEXT = {
                        "compute the same way with their own weights, and all of them are "
                        "joined in the last panel of this step.",
     "D11": "The tutorial says LLaMA uses 32 heads “in its encoder”. LLaMA is decoder-only: it "
-           "has no encoder at all, and its heads sit in masked self-attention like step 12.",
+           "has no encoder at all, and its heads sit in masked self-attention like the decoder's.",
     "D8.self": "The tutorial calls the mask optional and skips it. In the decoder's "
                "self-attention it is never optional: without it, position i could read the "
                "very word it is being trained to predict.",
@@ -233,7 +230,7 @@ TEXT = {
               "work is done: its output is read by every decoder layer.",
     "D9.forward": "The tutorial says the decoder takes one token at a time. That is how it "
                   "runs at inference, when the next word is not known yet. In training, all "
-                  "{n} positions go in at once (teacher forcing) and the causal mask of step 12 "
+                  "{n} positions go in at once (teacher forcing) and the causal mask (the tutorial's step 12) "
                   "keeps each position from seeing its answer: one pass, same result.",
     "D17": "In the tutorial's step 11 the encoder input loses “the”. The encoder input stays "
            "the same {n} tokens throughout: “{src}”.",
@@ -280,7 +277,7 @@ TEXT = {
     "loss.smoothing": "With label smoothing ε = {eps} the target also puts a little weight on "
                       "every other token, as the formula shows.",
     # 15–16
-    "grad.title": "Backward: ∂L/∂{sym}, {what}",
+    "grad.title": "Gradient of {what}: ∂L/∂{sym}",
     "grad.intro": "Now the same steps backwards. ∂L/∂{name} says how much the loss L would "
                   "change if each number of {name} were nudged up a little; the chain rule "
                   "carries it from each step to the step before.",
@@ -288,6 +285,24 @@ TEXT = {
                   "back: one formula per use.",
     "grad.p1": "Its largest entry is {max}{where}.",
     "grad.at": " (row “{row}”, column “{col}”)",
+    "grad.at.head": " (head {h}, row “{row}”, column “{col}”)",
+    "grad.sign.pos": "A positive gradient means that nudging this number up would raise the "
+                      "loss, so the update will move it down; a negative one, the other way. "
+                      "The size says how strongly the loss reacts: entries near 0 hardly matter "
+                      "for this sentence.",
+    "grad.cell": "Worked out for one cell, ∂L/∂{sym}{where}: {shares}. In all: {v}.",
+    "grad.share.and": "; plus ",
+    "grad.share.copy": "{use} passes its gradient back unchanged, {v}",
+    "grad.share.relu": "{use} lets it through only where its input was positive: "
+                       "{g} × [{x} > 0] = {g} × {on} = {v}",
+    "grad.share.seen": "the mask lets this position through, {v}",
+    "grad.share.masked": "the mask hides this position, so nothing comes back: 0",
+    "grad.share.softmax": "through the softmax {use}, a·(g − Σ a·g) over the row's {k} weights: "
+                          "{a}·({g} − ({terms})) = {v}",
+    "grad.share.loss": "from the loss, (p − q) / |T| = ({p} − {q}) / {n} = {v}",
+    "grad.share.dot": "from {use}, {k} products added up: {terms} = {v}",
+    "grad.share.scaled": "from {use}, {k} products added up and times 1/√d_k = {f}: "
+                         "({terms})·{f} = {v}",
     "grad.op.linear": "Through a linear layer the gradient goes back through Wᵀ to the input, "
                       "and the weights get Xᵀ·∂L/∂Y: each weight's share of the blame.",
     "grad.op.head_proj": "The projection passes the gradient back to its input and gives "
@@ -322,7 +337,7 @@ TEXT = {
     "D10": "The {k} masked scores get gradient {zero}: the mask cuts every path from a position "
            "to the words after it. It enforces left-to-right causality. The tutorial says it "
            "helps against overfitting; it is not a regularizer.",
-    "update.title": "Update: {what}",
+    "update.title": "Updating {what}",
     "update.first": "One step of plain gradient descent moves every parameter against its "
                     "gradient: θ ← θ − η·g with learning rate η = {lr}. For a small enough η, the "
                     "loss of the same sentence is then a little lower.",
@@ -359,6 +374,20 @@ TEXT = {
                     "batch's, and the checkpoint it writes is walked by hand like this model.",
     "list.sep": ", ",
     "name.at": "{what} ({where})",
+    "param.embed": "the embedding table {sym}",
+    "param.embed.src": "the source embedding table {sym}",
+    "param.embed.tgt": "the target embedding table {sym}",
+    "param.w_out": "the output layer's weights {sym}",
+    "param.b_out": "the output layer's bias {sym}",
+    "param.w_ffn": "the feed-forward weights {sym}",
+    "param.b_ffn": "the feed-forward bias {sym}",
+    "param.w_q": "the query weights {sym}",
+    "param.w_k": "the key weights {sym}",
+    "param.w_v": "the value weights {sym}",
+    "param.w_o": "the weights joining the heads {sym}",
+    "param.b_qkv": "the projection's bias {sym}",
+    "param.gamma": "the layer norm's scale {sym}",
+    "param.beta": "the layer norm's shift {sym}",
     "name.logits": "the logits",
     "name.probs": "the probabilities",
     "name.attn_out": "the joined heads",
@@ -412,9 +441,9 @@ TEXT = {
                         "its gradient is the sum of the two uses.",
     "gpt.changed.untied": "The output layer has its own weights W_out (the embeddings are not "
                           "tied).",
-    "gpt.changed.steps": "The steps keep the tutorial's numbers. Steps 11 and 12, the decoder's "
-                         "own input and its cross-attention, have no counterpart: after the "
-                         "layers (7–10) comes the prediction (13).",
+    "gpt.changed.steps": "What the tutorial's step 11 adds, the decoder's own input and its "
+                         "cross-attention, has no counterpart here: after the layers comes the "
+                         "prediction, as in the tutorial's step 13.",
     "gpt.arch.embed": "Text: embedding + positional encoding",
     "gpt.arch.stack": "Decoder-only stack × {n}",
     "gpt.arch.generator": "Linear with Eᵀ + softmax",
@@ -433,9 +462,9 @@ TEXT = {
                   "shifted left by one, ending with <end>: one text gives {n} lessons at once.",
     "gpt.ids.p2": "Position 0 sees “{first}” and should predict “{want}”; the last position, "
                   "{last}, sees “{tok}” and should predict “{end}”.",
-    "gpt.embed.tied": "Keep this table in mind: the output layer of step 13 uses the same E, "
+    "gpt.embed.tied": "Keep this table in mind: the output layer at the end uses the same E, "
                       "transposed.",
-    "gpt.embed.untied": "The output layer of step 13 has its own weights; this table is used "
+    "gpt.embed.untied": "The output layer at the end has its own weights; this table is used "
                         "only here.",
     "gpt.pos.why": "GPT-2 learns a table of positions instead. The fixed sines keep this "
                    "input exactly the encoder-decoder's, so that what differs is the stack alone.",
@@ -455,7 +484,7 @@ TEXT = {
     "gpt.final.p1": "With pre-norm nothing has normalized the residual stream yet: one last "
                     "layer norm (GPT-2's ln_f) gives the output layer rows of a steady size.",
     "logits.tied": "W_out is not a new matrix: it is the embedding table transposed, "
-                       "Eᵀ ({d}×{V}). The row that placed a word in step 4 now scores how well "
+                       "Eᵀ ({d}×{V}). The row that placed a word in the embedding now scores how well "
                        "each position's vector matches that word. Sharing it saves {saved} "
                        "numbers.",
     "gpt.logits.untied": "W_out ({d}×{V}) has its own numbers, apart from the embedding table.",
@@ -469,7 +498,7 @@ TEXT = {
                "∂L/∂E = the rows of each lookup's ∂L/∂X_tok added into the rows of their "
                "tokens, plus (∂L/∂W_out)ᵀ.",
     "tied.use.lookup": "to look up the {n} tokens of {what} (step {step})",
-    "tied.use.out": "transposed, as W_out (step 13)",
+    "tied.use.out": "transposed, as W_out (step {step})",
     "tied.term.lookup": "{v} from the lookup of {what}",
     "tied.term.out": "{v} from the output layer",
     "tied.p2": "For “{word}” (row {row}), column {col}: {terms} = {c}.",
@@ -787,7 +816,7 @@ TEXT = {
     "page.hidden": "{rows} rows and {cols} columns not shown (⋮ ⋯)",
     "page.hidden_rows": "{rows} rows not shown (⋮)",
     "page.hidden_cols": "{cols} columns not shown (⋯)",
-    "page.tutorial_step": "tutorial's step {n}",
+    "page.tutorial_step": "the tutorial's step {n}",
     "page.erratum": "the seed tutorial differs here",
     "page.reads": "Reads:",
     "page.feeds": "Goes to:",
