@@ -143,7 +143,7 @@ def test_prediction_is_told_honestly(tape):
     assert " ".join(picked) in text
     right = sum(a == b for a, b in zip(picked, tape.meta["target"]["tokens"], strict=True))
     assert f"{right} of 6" in text
-    assert "random" in text and "not been trained" in text
+    assert "random" in text and "untrained" in text and "by luck" in text
     np.testing.assert_allclose(s.equation[0].value[:, 1], p.max(axis=-1))
 
 

@@ -190,8 +190,10 @@ def test_places_scales_and_roles_are_filled(backward_tape):
     assert sections["decoder.0.cross_attn.head.1.scores"].place == (
         "Decoder", "Layer 1", "Cross-attention (keys, values from M)", "Head 2")
     assert sections["encoder.0.ln2.out"].place == ("Encoder", "Layer 1", "Add & norm 2")
-    assert sections["loss"].place == ("Loss",)
-    assert sections["grad.decoder.0.ffn.pre"].place[0] == "Backward"
+    # under their phase's group, never repeating it ("Loss" under "Loss"); no two groups alike
+    assert sections["loss"].place == () and sections["dataset"].place == ()
+    assert sections["grad.decoder.0.ffn.pre"].place[0] == "Decoder"
+    assert sections["src_embed.tok"].place == ("Source: embedding + positional encoding",)
     scores = sections["encoder.0.self_attn.head.0.scores"]
     mats = [m for m in scores.equation if hasattr(m, "scale")]
     assert {m.scale for m in mats} == {"signed"} and len({m.scale_group for m in mats}) == 1

@@ -37,7 +37,7 @@ def test_the_paper_preset_states_its_count_beside_table_3():
     assert "参数" in overview_text(tape, "zh")
 
 
-@pytest.mark.parametrize("lang, words", [("en", ["Pre-norm (--norm pre)", "W_out = Eᵀ"]),
+@pytest.mark.parametrize("lang, words", [("en", ["Pre-norm: each sublayer reads LN(X)", "W_out = Eᵀ"]),
                                          ("zh", ["前置归一化", "共享嵌入"])])
 def test_the_switches_are_told_in_the_overview(lang, words):
     tape = handformer.walk(norm="pre", tie_embeddings=True, final_norm=True)

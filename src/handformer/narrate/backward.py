@@ -77,7 +77,8 @@ def gradient_section(ctx: Ctx, name: str) -> None:
                                 x="M" if ".cross_attn." in name and name[-1] in "kv" else
                                 to_text(names.symbol(x))))
     elif step.op in GRAD_OP_KEYS:
-        paragraphs.append(ctx.t(GRAD_OP_KEYS[step.op]))
+        x = get(step.op).symbol_map(step.symbols).get("x", "X") if step.inputs else "X"
+        paragraphs.append(ctx.t(GRAD_OP_KEYS[step.op], x=to_text(x), y=sym))
     inputs = [i for n in [name, *_folded(ctx, name)] for i in ctx.tape.index[n].inputs]
     for param in [i for i in inputs if i in ctx.tape.grads and i not in ctx.tape.index]:
         equation += [small_scaled(m) for m in _param_grad(ctx, param)]
@@ -154,7 +155,8 @@ def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list,
             paragraphs.append(ctx.t("grad.logits", n=n, p=f3(p[0, w]), g=f3(g[0, w]),
                                     word=ctx.vocab[w]))
         callouts.append(ctx.callout("D9", "D9.backward", n=g.shape[0]))
-    if name.endswith(".scores") and ctx.cfg.get("init") == "uniform":
+    if name.endswith(".scores") and ctx.cfg.get("init") == "uniform" \
+            and not ctx.meta.get("trained"):
         top = float(np.abs(ctx.grad(name)).max())
         if top < 1e-3 and ctx.first("D14.backward"):
             callouts.append(ctx.callout("D14", "D14.backward", max=f3(top)))
