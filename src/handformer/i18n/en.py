@@ -290,8 +290,8 @@ TEXT = {
                 "knew nothing would give every token {uniform}.",
     "pred.title": "The predicted word at each position",
     "pred.p1": "The prediction is the token with the highest probability (argmax p). The table "
-               "shows, for each position, the probability of the right word and of the chosen "
-               "one.",
+               "shows, for each position, the probability of the right word y and of the chosen "
+               "one ŷ.",
     "pred.first": "After “{tok}” the model picks “{word}” (p = {p}); the right word is “{want}” "
                   "(p = {pw}).",
     "pred.score": "{k} of {n} positions are right; the model says “{words}”.",
@@ -307,8 +307,8 @@ TEXT = {
     "pred.checkpoint": "These weights come from {path}, trained for {epochs} epochs. Before "
                        "training, the same model (its initial weights) gave “{want}” after "
                        "“{tok}” the probability {before}; after training, {after}.",
-    "pred.col.target": "p(target)",
-    "pred.col.picked": "p(chosen)",
+    "pred.col.target": "p(y)",
+    "pred.col.picked": "p(ŷ)",
     "loss.title": "The loss: cross-entropy",
     "loss.p1": "The loss measures how surprised the model is by the right words: the mean of "
                "−log p(target) over the {n} positions, L = {L}.",

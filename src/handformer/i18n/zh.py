@@ -232,8 +232,8 @@ TEXT = {
     "probs.p1": "softmax 把每一行的 {V} 个 logits 变成加起来等于 1 的概率。",
     "probs.p2": "在“{tok}”之后，最可能的词元是“{word}”，p = {p}；一个什么都不懂的模型会给每个词元 {uniform}。",
     "pred.title": "每个位置预测出的词",
-    "pred.p1": "预测结果就是概率最大的那个词元（argmax p）。下表列出每个位置上正确答案的概率，"
-               "以及模型选中的词的概率。",
+    "pred.p1": "预测结果就是概率最大的那个词元（argmax p）。下表列出每个位置上正确答案 y 的概率，"
+               "以及模型选中的词 ŷ 的概率。",
     "pred.first": "在“{tok}”之后，模型选了“{word}”（p = {p}）；正确答案是“{want}”（p = {pw}）。",
     "pred.score": "{n} 个位置里对了 {k} 个；模型说的是“{words}”。",
     "pred.untrained": "这些权重是随机的，还没有训练过，所以选出哪个词全凭运气，不是学来的："
@@ -244,8 +244,8 @@ TEXT = {
     "pred.score_trained": "还不是每个位置都对：这组权重还没学会这句话（或者训练时没见过它）。",
     "pred.checkpoint": "这组权重来自 {path}，训练了 {epochs} 轮。训练之前，同一个模型（它的初始"
                        "权重）在“{tok}”之后给“{want}”的概率是 {before}；训练之后是 {after}。",
-    "pred.col.target": "p(正确答案)",
-    "pred.col.picked": "p(模型所选)",
+    "pred.col.target": "p(y)",
+    "pred.col.picked": "p(ŷ)",
     "loss.title": "损失：交叉熵",
     "loss.p1": "损失衡量的是模型看到正确答案时有多“意外”：对 {n} 个位置的 −log p(正确答案) "
                "取平均，L = {L}。",
