@@ -6,8 +6,8 @@ from support.processes import walk_in_a_fresh_process
 
 
 @pytest.mark.parametrize("args,first_title", [
-    (["walk", "--lang", "zh"], "全局概览：这里计算的模型"),  # the overview opens the walk
-    (["walk", "--steps", "1"], "Step 1 · Define the dataset"),
+    (["walk", "--lang", "zh"], "第 1 步 · 全局概览：这里计算的模型"),  # the overview opens the walk
+    (["walk", "--steps", "1"], "Step 2 · Define the dataset"),  # panel 2: the overview is 1
 ])
 def test_walk_imports_no_heavy_module(args, first_title):
     out, heavy = walk_in_a_fresh_process(*args)

@@ -18,17 +18,21 @@ def test_walk_prints_the_whole_tutorial_walkthrough():
     result = run("--width", "100")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert out.index("Step 1 · Define the dataset") < out.index("Step 7 · Multi-head") \
-        < out.index("Step 12 · Masked") < out.index("Step 13 · The predicted word")
+    # panels numbered in reading order; the tutorial's own step under each heading
+    assert re.search(r"Step 2 · Define the dataset ─+\n the tutorial's step 1\n", out)
+    assert re.search(r"Step 66 · The predicted word[^\n]*\n the tutorial's step 13\n", out)
+    assert out.index("Step 2 · Define the dataset") < out.index("Step 8 · Multi-head") \
+        < out.index("Step 26 · Masked") < out.index("Step 66 · The predicted word")
     assert "0.540" in out and "0.999" in out
-    assert "Backward" not in out
+    assert "Gradient of" not in out
 
 
 def test_walk_in_chinese():
     result = run("--lang", "zh", "--width", "100")
     assert result.exit_code == 0
     out = result.output
-    assert "第一步 · 定义数据集" in out and "第十三步 · 每个位置预测出的词" in out
+    assert re.search(r"第 2 步 · 定义数据集 ─+\n 教程第 1 步\n", out)
+    assert "第 66 步 · 每个位置预测出的词" in out
     assert "掩码多头注意力" in out and "残差连接与层归一化" in out
     han = len(re.findall(r"[\u4e00-\u9fff]", out))
     assert han > 3000
@@ -37,8 +41,10 @@ def test_walk_in_chinese():
 def test_walk_steps_range_and_bad_spec():
     result = run("--steps", "7-9", "--width", "100")
     assert result.exit_code == 0
-    titles = re.findall(r"^Step (\w+) ·", result.output, flags=re.M)
-    assert set(titles) == {"7", "7b", "8", "9"}
+    said = re.findall(r"^ the tutorial's step (\w+)$", result.output, flags=re.M)
+    assert set(said) == {"7", "8", "9"}  # the heads joined ("7b") are part of its step 7
+    titles = [int(n) for n in re.findall(r"^Step (\d+) ·", result.output, flags=re.M)]
+    assert titles == list(range(8, 8 + len(titles))) and len(titles) == len(said)
     bad = run("--steps", "42")
     assert bad.exit_code == 2
     assert "error: --steps '42'" in bad.output and "12b" in bad.output
@@ -48,8 +54,9 @@ def test_walk_backward_tells_loss_gradients_and_update():
     result = run("--backward", "--lr", "0.5", "--steps", "14-16", "--width", "100")
     assert result.exit_code == 0
     out = result.output
-    assert out.index("Step 14 · The loss") < out.index("Step 15 · Backward: ∂L/∂logits, the logits") \
-        < out.index("Step 16 · Update: E_src")
+    assert out.index("Step 67 · The loss") < out.index("Step 68 · Gradient of the logits") \
+        < out.index("Updating the source embedding table E_src")
+    assert "tutorial's step" not in out  # the tutorial stops at its step 13
     assert "θ ← θ - 0.5 g" in out and "─  D10  ─" in out and "─  D9  ─" in out
 
 

@@ -18,13 +18,13 @@ def test_a_huge_columns_is_refused_like_a_huge_width(tmp_path, columns, words):
 def test_a_columns_that_is_no_width_is_ignored(tmp_path, columns):
     done = run("walk", "--steps", "1", cwd=tmp_path, env={"COLUMNS": columns})
     assert done.returncode == 0, done.stderr
-    rule = next(line for line in done.stdout.decode().splitlines() if "Step 1" in line)
+    rule = next(line for line in done.stdout.decode().splitlines() if "· Define the dataset" in line)
     assert len(rule) <= 80  # the default width, not COLUMNS
 
 
 def test_columns_within_the_limit_sets_the_width(tmp_path):
     done = run("walk", "--steps", "1", cwd=tmp_path, env={"COLUMNS": "60"})
-    rule = next(line for line in done.stdout.decode().splitlines() if "Step 1" in line)
+    rule = next(line for line in done.stdout.decode().splitlines() if "· Define the dataset" in line)
     assert len(rule) == 60
 
 

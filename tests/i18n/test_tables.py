@@ -41,7 +41,7 @@ def test_a_registered_table_is_a_language_and_a_cli_choice():
     try:
         assert i18n.languages()[-1] == "xx"
         out = CliRunner().invoke(main, ["walk", "--steps", "1", "--lang", "xx", "--width", "80"])
-        assert out.exit_code == 0 and "Step 1 · XX dataset" in out.output
+        assert out.exit_code == 0 and "Step 2 · XX dataset" in out.output
     finally:
         i18n.unregister("xx")
     out = CliRunner().invoke(main, ["walk", "--lang", "xx"])

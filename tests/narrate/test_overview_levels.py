@@ -49,12 +49,14 @@ def test_levels_grow_from_overview_to_all(tape):
                               for lvl in ("overview", "steps", "all"))
     lines = [len(t.splitlines()) for t in (overview, steps, every)]
     assert lines[0] < 120 < lines[1] < lines[2]
-    assert "Step 13 · " in overview and "Recap" in overview and "[" not in overview.split(
+    logits = next(s for s in narrate.build(tape) if s.id == "generator.logits")
+    assert f"Step {logits.panel} · Compute the predicted" in overview and "Recap" in overview and "[" not in overview.split(
         "Recap")[0].split("The steps")[1]  # one line per step, no matrices
     # "steps" tells the scores' explanation once; "all" at each of the five score panels
     sentence = "Every query is compared with every key by a dot product"
     assert steps.count(sentence) == 1 and every.count(sentence) == 5
-    assert "(Explained in “Step 7 · Attention scores" in steps
+    scores = next(s for s in narrate.build(tape) if s.id.endswith("head.0.scores"))
+    assert f"(Explained in “Step {scores.panel} · Attention scores" in steps
 
 
 def test_level_flag_and_a_bad_level():
@@ -123,7 +125,8 @@ def test_backward_and_update_speak_the_lessons_symbols(backward_tape):
         symbols = [m.symbol for m in s.equation if hasattr(m, "symbol")]
         assert not dotted.search(s.heading + " ".join(symbols)), (s.heading, symbols)
     titles = [s.title for s in told]
-    assert "Backward: ∂L/∂S, the attention scores (decoder layer 1, cross-attention)" in titles
+    assert "Gradient of the attention scores (decoder layer 1, cross-attention): ∂L/∂S" \
+        in titles
     keys = next(s for s in told if s.id == "grad.decoder.0.cross_attn.k")
     assert "M" in " ".join(keys.paragraphs) and "∂L/∂K" in " ".join(keys.paragraphs)
     assert "∂L/∂Q" not in " ".join(keys.paragraphs)
@@ -176,9 +179,10 @@ def test_every_input_names_the_step_that_made_it(tape):
     assert keys.reads == ["encoder.0.ln2.out"]  # keys come from M, the encoder's output
     joined = ids["decoder.0.self_attn.out"]
     assert joined.reads == ["decoder.0.self_attn.head.0.z", "decoder.0.self_attn.head.1.z"]
-    assert joined.paragraphs[-1].startswith("Next: Step 12 · Add: the residual connection")
+    residual = ids["decoder.0.ln1.resid"]
+    assert joined.paragraphs[-1].startswith(f"Next: Step {residual.panel} · Add: the residual")
     text = render_text([ids["src_embed.pos"], ids["src_embed.tok"], ids["src_embed.out"]])
-    assert "← Step 4 · Compute the embedding" in text
+    assert f"← Step {ids['src_embed.tok'].panel} · Compute the embedding" in text
 
 
 def test_places_scales_and_roles_are_filled(backward_tape):
@@ -186,8 +190,10 @@ def test_places_scales_and_roles_are_filled(backward_tape):
     assert sections["decoder.0.cross_attn.head.1.scores"].place == (
         "Decoder", "Layer 1", "Cross-attention (keys, values from M)", "Head 2")
     assert sections["encoder.0.ln2.out"].place == ("Encoder", "Layer 1", "Add & norm 2")
-    assert sections["loss"].place == ("Loss",)
-    assert sections["grad.decoder.0.ffn.pre"].place[0] == "Backward"
+    # under their phase's group, never repeating it ("Loss" under "Loss"); no two groups alike
+    assert sections["loss"].place == () and sections["dataset"].place == ()
+    assert sections["grad.decoder.0.ffn.pre"].place[0] == "Decoder"
+    assert sections["src_embed.tok"].place == ("Source: embedding + positional encoding",)
     scores = sections["encoder.0.self_attn.head.0.scores"]
     mats = [m for m in scores.equation if hasattr(m, "scale")]
     assert {m.scale for m in mats} == {"signed"} and len({m.scale_group for m in mats}) == 1

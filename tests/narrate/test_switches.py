@@ -37,7 +37,7 @@ def test_the_paper_preset_states_its_count_beside_table_3():
     assert "参数" in overview_text(tape, "zh")
 
 
-@pytest.mark.parametrize("lang, words", [("en", ["Pre-norm (--norm pre)", "W_out = Eᵀ"]),
+@pytest.mark.parametrize("lang, words", [("en", ["Pre-norm: each sublayer reads LN(X)", "W_out = Eᵀ"]),
                                          ("zh", ["前置归一化", "共享嵌入"])])
 def test_the_switches_are_told_in_the_overview(lang, words):
     tape = handformer.walk(norm="pre", tie_embeddings=True, final_norm=True)
@@ -57,7 +57,7 @@ def test_the_recap_compares_the_loss_with_guessing_and_tells_a_small_change_apar
     loss = float(tape["loss"])
     assert f"ln 25 = {math.log(25):.3f}" in recap  # 25 tokens, each with p = 1/25
     assert (loss > math.log(25)) == ("did worse than that" in recap)
-    from handformer.narrate.overview import _apart
+    from handformer.narrate.overview import apart
 
-    assert _apart(0.005612, 0.005571) == ("0.00561", "0.00557")
-    assert _apart(3.3851, 2.9893) == ("3.385", "2.989")
+    assert apart(0.005612, 0.005571) == ("0.00561", "0.00557")
+    assert apart(3.3851, 2.9893) == ("3.385", "2.989")

@@ -107,8 +107,8 @@ def test_hostile_words_stay_text(tmp_path):
 
 def test_a_section_built_by_hand():
     m = Matrix("x", "X", np.array([[0.5, -1.25]]), rows=["a|b"], cols=["d0", "d1"])
-    s = Section("demo", "4", "Demo", ["One *line* with | a pipe"], r"Y = X",
-                [m, "=", m])
+    s = Section("demo", "14", "Demo", ["One *line* with | a pipe"], r"Y = X",
+                [m, "=", m], panel=4)
     text = render_sections([s], precision=2)
     assert "## 4 · Demo" in text and r"One \*line\* with \| a pipe" in text
     assert r"\underbrace{X = \begin{bmatrix} 0.50 & -1.25 \end{bmatrix}}_{1 \times 2}" in text

@@ -34,7 +34,9 @@ def _render_options(func):
     func = click.option("--format", "fmt", type=Registered(registry.names), default="terminal",
                         show_default=True)(func)
     func = click.option("--steps", default=None,
-                        help="only these tutorial steps, e.g. 7-9 or 12")(func)
+                        help="only the panels of these stages, by the tutorial's step "
+                        "numbers (1-13; then 14 the loss, 15 the gradients, 16 the "
+                        "update), e.g. 7-9 or 12")(func)
     func = click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--level", type=click.Choice(["overview", "steps", "all"]),

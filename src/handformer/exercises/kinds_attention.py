@@ -74,8 +74,8 @@ def mask(tape, rng) -> Question | None:
              Given("ex.given.mask_row", "M_i", row))
     answer = float(step.value[at])
     return Question("mask", step.name, "value", at, given, answer, tolerance(answer),
-                    "S'_ij = S_ij if M_ij = 1, −∞ if M_ij = 0", "ex.ask.mask", "ex.hint.mask",
-                    _where(at) | {"first": f"M_ij = {row[at[-1]]}"}, "attention")
+                    "S'_ij = S_ij if mask_ij = 1, −∞ if mask_ij = 0", "ex.ask.mask", "ex.hint.mask",
+                    _where(at) | {"first": f"mask_ij = {row[at[-1]]}"}, "attention")
 
 
 def softmax(tape, rng) -> Question | None:

@@ -44,6 +44,8 @@ class Family:
     as (title, rows of (name, shape, largest |ours − torch|)).
     ``beside_trained``: ``walk`` reads ``options["beside_trained"]`` (a copy of the random
     weights trained on the spot, shown beside them).
+    ``follows_tutorial``: its story keeps the seed tutorial's stages, so a section can name
+    the tutorial's own step it shows (narrate.context.TUTORIAL_STEPS).
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
     options (``given``: each option the user gave → its flag); None: the encoder-decoder's
     training loop, train/loop.py, which only it reads.
@@ -66,6 +68,7 @@ class Family:
     configure: Callable | None = None
     verify: Callable | None = None
     beside_trained: bool = False
+    follows_tutorial: bool = False
 
 
 FAMILIES: dict[str, Family] = {}

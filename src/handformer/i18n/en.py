@@ -2,10 +2,7 @@
 
 TEXT = {
     "step_prefix": "Step {n} · ",
-    "number.1": "1", "number.2": "2", "number.3": "3", "number.4": "4", "number.5": "5",
-    "number.6": "6", "number.7": "7", "number.7b": "7b", "number.8": "8", "number.9": "9",
-    "number.10": "10", "number.11": "11", "number.12": "12", "number.12b": "12b",
-    "number.13": "13", "number.14": "14", "number.15": "15", "number.16": "16",
+    "tutorial_step": "the tutorial's step {n}",
     "note.tutorial": "the tutorial's value",
     # 1–3
     "dataset.title": "Define the dataset",
@@ -29,11 +26,13 @@ TEXT = {
     "vocab.sides_p": "Each side has its own vocabulary here: the source's {src} tokens for the "
                      "encoder, the target's {tgt} for the decoder and the output layer; the "
                      "counts below are the target's.",
-    "vocab.rule": "The tutorial sizes the embedding with the rule n > 8.33·ln N: for N = {N} "
-                  "that asks for n > {rule}. This model uses d_model = {d}.",
+    "vocab.rule": "The tutorial sizes the embedding with the rule n > 8.33·log N. It does not "
+                  "say which logarithm; read as ln, for N = {N} that asks for n > {rule}. This "
+                  "model uses d_model = {d}.",
     "vocab.rule_ok": "d_model = {d} satisfies the rule comfortably.",
-    "D18": "n > 8.33·ln N is a rule of thumb, not something from the paper, and the tutorial's "
-           "own choice breaks it: {d} < {rule}. It does not matter for a toy: the width only "
+    "D18": "n > 8.33·log N is a rule of thumb, not something from the paper. Read as ln it asks "
+           "n > {rule}; read as log₁₀, n > {rule10}: either way the tutorial's own choice breaks "
+           "it ({d}). It does not matter for a toy: the width only "
            "has to be large enough to keep the words apart. The paper uses 512 for a "
            "vocabulary of about 37 000 tokens.",
     "encoding.title": "Encoding: every word gets a number",
@@ -45,10 +44,12 @@ TEXT = {
     # 4–6 and 11
     "embed.title.src": "Compute the embedding",
     "embed.title.tgt": "Embedding of the decoder input",
-    "embed.p1.tgt": "The decoder has its own embedding table ({shape}): as in step 4, each id "
-                    "picks its row of {d} numbers.",
+    "embed.p1.tgt": "The decoder has its own embedding table ({shape}): as for the source, each "
+                    "id picks its row of {d} numbers.",
     "embed.p1.src": "The embedding table E has one row of {d} numbers per token ({shape}). An id "
                 "simply picks its row: no arithmetic happens in this step.",
+    "embed.p2.trained": "“{tok}” becomes [{row}]. These numbers were learned: training moved "
+                        "them from their random start so that the predictions came out right.",
     "embed.p2": "“{tok}” becomes [{row}]. These numbers start random and are what "
                 "training will change so that words with related roles end up close together.",
     "embed.p3": "The paper uses 512 numbers per word; {d} is enough to watch every number.",
@@ -56,7 +57,7 @@ TEXT = {
                  "from {lo} to {hi}): all positive, centred on 0.5, and the embeddings are not "
                  "multiplied by √d_model. Real models start from Xavier-type weights centred on "
                  "0. All-positive weights make the attention scores large, and the softmax "
-                 "then saturates: you will see it in step 7.",
+                 "then saturates: you will see it in the attention weights.",
     "scale.title": "Scale the embedding by √d_model",
     "scale.p1": "As in the paper, the embeddings are multiplied by √d_model = √{d} = {root}, so "
                 "that they are not drowned by the positional encoding added next.",
@@ -66,20 +67,22 @@ TEXT = {
               "pattern of sines and cosines. Columns 2i and 2i+1 hold the sine and the cosine "
               "of the same angle pos / 10000^(2i/d_model): i counts pairs of columns, so each "
               "pair turns at its own speed.",
-    "pos.tgt": "The same fixed table as in step 5, for the decoder's {n} positions: it depends "
-               "only on the position, so its rows equal the first {n} rows of step 5.",
+    "pos.tgt": "The same fixed table as for the source, for the decoder's {n} positions: it "
+               "depends only on the position, so its rows equal the source's first {n} rows.",
     "pos.p2": "At position 0 (“{tok}”) every sine is 0 and every cosine is 1. The values do "
               "not depend on the words, only on where they stand.",
     "D6": "The tutorial's step 5 says “i 从 0 到 5” (i from 0 to 5): it counts i over the "
-          "six columns, where 10000^(2i/d) needs the pair index (i = 0, 1, 2). At position 1 (“{tok}”), column 2 (index 1), the correct value is "
-          "cos(1/10000^0) = cos(1) = {ours}; the tutorial's variant gives {theirs}. The gap "
-          "grows towards the right-hand columns, where the tutorial's angles barely move.",
+          "six columns, where 10000^(2i/d) needs the pair index (i = 0, 1, 2). Its table is an "
+          "image, so the tutorial's numbers here are our reconstruction of that reading: at "
+          "position 1 (“{tok}”), column 2 (index 1), it gives {theirs}, where the pair index "
+          "gives cos(1/10000^0) = cos(1) = {ours}. The gap grows towards the right-hand "
+          "columns, where the column-index angles barely move.",
     "input.title": "The encoder input: embedding + position (an addition)",
     "input.title.tgt": "The decoder input: embedding + position",
     "input.p1.src": "The tutorial's heading says “concatenating”, but the two matrices are "
                     "added number by number: X keeps its shape {n}×{d}. This X is the input of "
                     "the encoder.",
-    "input.p1.tgt": "As in step 6, embedding and positional encoding are added: Y ({n}×{d}) is "
+    "input.p1.tgt": "As for the source, embedding and positional encoding are added: Y ({n}×{d}) is "
                     "the input of the decoder.",
     "input.p2": "For example “{tok}”, column d0: {a} + {b} = {c}.",
     # 7, 7b, 12, 12b
@@ -101,13 +104,33 @@ TEXT = {
                         "the decoder, while the keys and values come from the encoder's "
                         "output, the memory M: each target position asks which source words "
                         "matter to it.",
+    "why.scale": "Why √d_k: if the numbers of a query and a key are independent with variance "
+                 "1, their dot product adds up d_k products, so its variance is d_k and its "
+                 "typical size √d_k; dividing by √d_k keeps the scores' spread the same for any "
+                 "head width, so wider heads do not push the softmax into saturation.",
+    "why.heads": "Why several heads: one softmax gives each word one way to share out its "
+                 "attention. h heads of width d_model/h cost about as much as one wide head, "
+                 "but each can look for something else (the previous word, the subject, …); "
+                 "W^O then joins what they found.",
+    "why.sines": "Why sines and cosines: moving k positions along turns each pair of columns "
+                 "(sin, cos) by the same angle wherever it starts, so PE(pos + k) is a fixed "
+                 "linear map (a rotation) of PE(pos), which a linear layer reads easily; and the "
+                 "table goes on past any sentence length seen in training.",
+    "why.shift": "Why shift right: position t must predict word t+1 from the words before it. "
+                 "Feeding “<start>” and then the target without its last word lines every input "
+                 "up with the word it should predict, and the causal mask stops a position from "
+                 "reading its own answer.",
+    "why.ffn": "What the feed-forward network adds: attention only takes weighted averages of "
+               "value rows, a linear mix of V. The FFN applies a nonlinearity (ReLU) to each "
+               "position on its own, so the layer can compute features that are not averages; "
+               "most of a Transformer's parameters sit here.",
     "attn.sizes": "Here h = {h}: each head has queries and keys of width d_k = {dk} and "
                   "values of width d_v = {dv}, for {n} positions of width d_model = {d}.",
     "attn.more_heads": "The first {shown} of the {h} heads are shown one by one; the others "
                        "compute the same way with their own weights, and all of them are "
                        "joined in the last panel of this step.",
     "D11": "The tutorial says LLaMA uses 32 heads “in its encoder”. LLaMA is decoder-only: it "
-           "has no encoder at all, and its heads sit in masked self-attention like step 12.",
+           "has no encoder at all, and its heads sit in masked self-attention like the decoder's.",
     "D8.self": "The tutorial calls the mask optional and skips it. In the decoder's "
                "self-attention it is never optional: without it, position i could read the "
                "very word it is being trained to predict.",
@@ -147,9 +170,11 @@ TEXT = {
                  "so that they do not grow with the width of the heads.",
     "scores.p2": "Row “{tok}” scores highest against “{best}” ({val}). The scores range from "
                  "{lo} to {hi}.",
-    "D1": "The tutorial divides by the embedding size {d} (one caption even says 5) instead of "
-          "√d_k = {root}, so its scores are {ratio} times ours. For “{tok}” against “{other}” "
-          "it gets {theirs} where the correct value is {ours}.",
+    "D1": "The tutorial's text divides by the embedding size {d} (the caption of one of its "
+          "figures even says 5) instead of √d_k = {root}, so its scores are {ratio} times ours. "
+          "Its matrices are images, so the tutorial's numbers shown here are our "
+          "reconstruction, its rule applied to these weights: for “{tok}” against “{other}” "
+          "it gives {theirs} where √d_k gives {ours}.",
     "D8.enc": "The tutorial calls the mask optional. In the encoder only padding is masked, "
               "and this sentence has no padding, so every word may see every other word.",
     "D8.pad": "The tutorial calls the mask optional. Here it hides the padding: without it, "
@@ -163,6 +188,15 @@ TEXT = {
     "pattern.title": "Softmax: attention weights ({where})",
     "pattern.p1": "The softmax turns each row of scores into weights that are positive and add "
                   "up to 1.",
+    "pattern.random": "Read this pattern as arithmetic, not as meaning: the weights are random. "
+                      "All-positive random projections make one key score high against every "
+                      "query, so the rows pile onto the same word; which word is luck. Random "
+                      "weights can mix the rows of V, but they cannot choose what is relevant: "
+                      "that choice is what training puts into W^Q and W^K.",
+    "pattern.trained": "These weights were trained, so this pattern is what training made of the "
+                       "scores: it favours what helped predict the training sentences. A model "
+                       "this small, trained on a few sentences, need not attend the way a reader "
+                       "would.",
     "pattern.p2": "“{tok}” gives {pct}% of its attention to “{best}”; “{tok2}” gives {pct2}% to "
                   "“{best2}”.",
     "D14.softmax": "Most rows are nearly one-hot (on average the largest weight of a row is "
@@ -201,9 +235,11 @@ TEXT = {
     "norm.memory": "This is the encoder's output: the memory M that every decoder layer reads "
                    "in its cross-attention.",
     "D5": "The tutorial divides by (σ + ε), with ε outside the square root, and has no γ or β. "
-          "Where the two differ most (“{tok}”, column {col}) it gets {theirs} where we get "
-          "{ours}, a difference of {diff}. Small here, but they part when σ is small, "
-          "and without γ and β the model could never undo the normalization.",
+          "(x − μ)/(σ + ε) is a common variant, not an error: where the two differ most here "
+          "(“{tok}”, column {col}, our reconstruction of the tutorial's way) it gives {theirs} "
+          "and √(σ² + ε), the paper's and torch's form, gives {ours}: {diff} apart. They part "
+          "only when σ is near √ε. What matters more is γ and β: without them a layer could "
+          "never undo the normalization.",
     "final_norm.title.encoder": "Final layer normalization of the encoder",
     "final_norm.title.decoder": "Final layer normalization of the decoder",
     "final_norm.encoder": "torch.nn.Transformer adds one more layer normalization after the "
@@ -221,9 +257,9 @@ TEXT = {
     "ffn.out": "A second linear layer, W₂ ({w}×{d}) plus b₂, brings the width back to {d}.",
     "ffn.same": "This layer's feed-forward network computes as the first layer's did, with its "
                 "own weights.",
-    "D4.single": "The tutorial's feed-forward network is a single linear layer with ReLU, and "
-                 "this preset follows it. The paper's has two linear layers with ReLU between, "
-                 "widening to d_ff = 4·d_model and back (try --ffn paper).",
+    "D4.single": "The tutorial's feed-forward network is a single linear layer with ReLU, and this "
+                "preset follows it. The paper's has two linear layers with ReLU between, widening "
+                "to d_ff = 4·d_model and back.",
     "D4.paper": "The tutorial uses a single linear layer with ReLU here. This model, like the "
                 "paper, has two linear layers with ReLU between, widening from {d} to "
                 "d_ff = {dff} and back.",
@@ -237,10 +273,11 @@ TEXT = {
               "work is done: its output is read by every decoder layer.",
     "D9.forward": "The tutorial says the decoder takes one token at a time. That is how it "
                   "runs at inference, when the next word is not known yet. In training, all "
-                  "{n} positions go in at once (teacher forcing) and the causal mask of step 12 "
+                  "{n} positions go in at once (teacher forcing) and the causal mask (the tutorial's step 12) "
                   "keeps each position from seeing its answer: one pass, same result.",
-    "D17": "In the tutorial's step 11 the encoder input loses “the”. The encoder input stays "
-           "the same {n} tokens throughout: “{src}”.",
+    "D17": "The text of the tutorial's step 11 keeps “the” (“when you play the game of "
+           "thrones”); only one of its figures there, an image, shows the encoder input "
+           "without it. The encoder input stays the same {n} tokens throughout: “{src}”.",
     # 13–14
     "logits.title": "Compute the predicted word: logits",
     "logits.p1": "One linear layer turns each position's {d} numbers into {V} scores, one per "
@@ -257,15 +294,17 @@ TEXT = {
                 "knew nothing would give every token {uniform}.",
     "pred.title": "The predicted word at each position",
     "pred.p1": "The prediction is the token with the highest probability (argmax p). The table "
-               "shows, for each position, the probability of the right word and of the chosen "
-               "one.",
+               "shows, for each position, the probability of the right word y and of the chosen "
+               "one ŷ.",
     "pred.first": "After “{tok}” the model picks “{word}” (p = {p}); the right word is “{want}” "
                   "(p = {pw}).",
     "pred.score": "{k} of {n} positions are right; the model says “{words}”.",
-    "pred.untrained": "That is expected: these weights are random and have not been trained, "
-                      "so the guesses mean nothing yet. The tutorial's “you” cannot come out of "
-                      "random weights. Training (handformer train) moves the weights, step by "
-                      "step, until the right words win.",
+    "pred.untrained": "These weights are random and untrained, so what they pick is chance, "
+                      "not knowledge: a position can come out right by luck (a blind guess among "
+                      "{V} tokens is right about once in {V}), but nothing makes it right on "
+                      "purpose, and the same weights would pick the same words for any meaning. "
+                      "Training moves the weights, step by step, until the right word wins at "
+                      "every position for a reason.",
     "pred.trained": "Every position is right: these weights have learned this sentence.",
     "pred.score_trained": "Not every position is right yet: these weights have not learned "
                           "this sentence (or never saw it in training).",
@@ -273,20 +312,19 @@ TEXT = {
                        "training, the same model (its initial weights) gave “{want}” after "
                        "“{tok}” the probability {before}; after training, {after}.",
     "beside.title": "Random weights beside trained weights",
-    "beside.row.random": "random",
-    "beside.row.trained": "trained",
-    "beside.p": "p(\\text{{target}})",
-    "beside.versus": "vs",
+    "beside.p": "p(y)",
     "beside.untrained": "Everything above used this checkpoint's trained weights ({epochs} "
                         "epochs). Here the same model before training, its initial random weights "
                         "drawn from the same seed, reads the same sentence: its first attention "
-                        "pattern A with the random weights, A′ with the trained ones, and "
-                        "p(target) at each position under both.",
+                        "pattern A with the random weights θ₀, A′ with the trained ones θ, and "
+                        "p(y), the probability of the right next word, at each position under "
+                        "both.",
     "beside.trained": "Everything above used random weights. Here a copy of them, trained on the "
                       "corpus's {pairs} sentence pairs for {epochs} epochs (Adam, learning rate "
                       "{lr}; the training loss fell from {first} to {last}), reads the same "
-                      "sentence: the first attention pattern A with the random weights, A′ with the "
-                      "trained copy, and p(target) at each position under both.",
+                      "sentence: the first attention pattern A with the random weights θ₀, A′ with "
+                      "the trained copy θ, and p(y), the probability of the right next word, at "
+                      "each position under both.",
     "beside.pattern": "Random weights make an attention pattern too: every score is a dot product "
                       "of two random projections, so some rows single out one word by chance. "
                       "Nothing in such a pattern was learnt, and it says nothing about the "
@@ -294,15 +332,15 @@ TEXT = {
                       "predict the training targets; what a trained pattern means is read off its "
                       "effect on the prediction, not off its looks.",
     "beside.predicted": "The prediction: with random weights the positions pick “{random}” ({k_r} "
-                        "of {n} right, mean p(target) {pr}); trained, they pick “{trained}” "
-                        "({k_t} of {n} right, mean p(target) {pt}). Random weights can be right "
+                        "of {n} right, mean p(y) {pr}); trained, they pick “{trained}” "
+                        "({k_t} of {n} right, mean p(y) {pt}). Random weights can be right "
                         "at a position by chance (one word in the vocabulary is always someone's "
                         "argmax); they cannot be right on purpose.",
     "beside.seen": "This sentence pair is one of the pairs the copy was trained on: the "
                    "comparison shows what training does to the numbers, not that the model would "
                    "translate a sentence it has never seen.",
-    "pred.col.target": "p(target)",
-    "pred.col.picked": "p(chosen)",
+    "pred.col.target": "p(y)",
+    "pred.col.picked": "p(ŷ)",
     "loss.title": "The loss: cross-entropy",
     "loss.p1": "The loss measures how surprised the model is by the right words: the mean of "
                "−log p(target) over the {n} positions, L = {L}.",
@@ -310,10 +348,12 @@ TEXT = {
                "which costs −log p = {nl}.",
     "loss.uniform": "A model that spread its probability evenly over the {V} tokens would score "
                     "ln {V} = {lnV}; training drives L towards 0.",
-    "loss.smoothing": "With label smoothing ε = {eps} the target also puts a little weight on "
-                      "every other token, as the formula shows.",
+    "loss.q": "In the formula q_t is the target at position t: 1 for the right word and 0 "
+              "for every other token, so the sum keeps only −log p(right word).",
+    "loss.smoothing": "With label smoothing ε = {eps} the target q also puts a little weight on "
+                      "every other token: 1 − ε + ε/V on the right word and ε/V on each other.",
     # 15–16
-    "grad.title": "Backward: ∂L/∂{sym}, {what}",
+    "grad.title": "Gradient of {what}: ∂L/∂{sym}",
     "grad.intro": "Now the same steps backwards. ∂L/∂{name} says how much the loss L would "
                   "change if each number of {name} were nudged up a little; the chain rule "
                   "carries it from each step to the step before.",
@@ -321,8 +361,26 @@ TEXT = {
                   "back: one formula per use.",
     "grad.p1": "Its largest entry is {max}{where}.",
     "grad.at": " (row “{row}”, column “{col}”)",
-    "grad.op.linear": "Through a linear layer the gradient goes back through Wᵀ to the input, "
-                      "and the weights get Xᵀ·∂L/∂Y: each weight's share of the blame.",
+    "grad.at.head": " (head {h}, row “{row}”, column “{col}”)",
+    "grad.sign.pos": "A positive gradient means that nudging this number up would raise the "
+                      "loss, so the update will move it down; a negative one, the other way. "
+                      "The size says how strongly the loss reacts: entries near 0 hardly matter "
+                      "for this sentence.",
+    "grad.cell": "Worked out for one cell, ∂L/∂{sym}{where}: {shares}. In all: {v}.",
+    "grad.share.and": "; plus ",
+    "grad.share.copy": "{use} passes its gradient back unchanged, {v}",
+    "grad.share.relu": "{use} lets it through only where its input was positive: "
+                       "{g} × [{x} > 0] = {g} × {on} = {v}",
+    "grad.share.seen": "the mask lets this position through, {v}",
+    "grad.share.masked": "the mask hides this position, so nothing comes back: 0",
+    "grad.share.softmax": "through the softmax {use}, a·(g − Σ a·g) over the row's {k} weights: "
+                          "{a}·({g} − ({terms})) = {v}",
+    "grad.share.loss": "from the loss, (p − q) / |T| = ({p} − {q}) / {n} = {v}",
+    "grad.share.dot": "from {use}, {k} products added up: {terms} = {v}",
+    "grad.share.scaled": "from {use}, {k} products added up and times 1/√d_k = {f}: "
+                         "({terms})·{f} = {v}",
+    "grad.op.linear": "Through a linear layer the gradient goes back through Wᵀ to the input "
+                      "{x}, and the weights get {x}ᵀ·∂L/∂{y}: each weight's share of the blame.",
     "grad.op.head_proj": "The projection passes the gradient back to its input and gives "
                          "{w} its gradient, {x}ᵀ·∂L/∂{sym}, head by head.",
     "grad.op.softmax": "The softmax's gradient is large only where the weights are neither 0 "
@@ -336,14 +394,15 @@ TEXT = {
                           "gradients.",
     "grad.op.relu": "ReLU lets the gradient through where its input was positive and blocks "
                     "it where it was set to 0.",
-    "grad.op.identity": "This is the gradient at the output of a whole layer. Inside the layer "
-                        "the chain rule runs through the same steps as in the first layer, shown "
-                        "below; every number is on the tape (--format json).",
+    "grad.op.identity": "This is the gradient at the output of a whole layer. Inside the layer the chain "
+                       "rule runs through the same steps as in the first layer, shown below; every number "
+                       "is kept on the tape.",
     "grad.op.add": "An addition copies the gradient to both of its inputs: this is why the "
                    "residual connection gives the gradient a direct path back.",
     "grad.op.embed": "Only the rows of the embedding table that the sentence used get a "
                      "gradient; every other word's row stays as it is.",
-    "grad.logits": "For the cross-entropy after a softmax, ∂L/∂logits = (p − one-hot) / {n}. "
+    "grad.logits": "For the cross-entropy after a softmax, ∂L/∂logits = (p − q) / {n}, where q "
+                   "is the target: 1 for the right word and 0 for the others. "
                    "At position 0 the right word “{word}” has p = {p}, so its gradient is "
                    "({p} − 1) / {n} = {g}: negative, which pushes that logit up.",
     "D9.backward": "All {n} positions received their gradient from one forward pass: teacher "
@@ -355,7 +414,7 @@ TEXT = {
     "D10": "The {k} masked scores get gradient {zero}: the mask cuts every path from a position "
            "to the words after it. It enforces left-to-right causality. The tutorial says it "
            "helps against overfitting; it is not a regularizer.",
-    "update.title": "Update: {what}",
+    "update.title": "Updating {what}",
     "update.first": "One step of plain gradient descent moves every parameter against its "
                     "gradient: θ ← θ − η·g with learning rate η = {lr}. For a small enough η, the "
                     "loss of the same sentence is then a little lower.",
@@ -385,13 +444,26 @@ TEXT = {
     "shards.result": "Shown for {name}: each shard's gradient gₖ, their weighted sum ḡ and the "
                      "gradient g of the whole batch, all computed by the same NumPy engine. ḡ "
                      "and g differ by at most {max} (at [{at}]): float round-off, nothing more.",
-    "shards.torch": "Across real processes this is handformer train --engine torch, launched "
-                    "with torchrun --nproc_per_node N: every process computes its share of "
-                    "each batch and scales its loss by N/n, so that DistributedDataParallel's "
-                    "plain mean of the gradients is this weighted sum. The step is the whole "
-                    "batch's, and the checkpoint it writes is walked by hand like this model.",
+    "shards.torch": "Across real processes, handformer hands this to PyTorch: one process per share, "
+                   "each computing its share of every batch and scaling its loss by N/n, so that DistributedDataParallel's "
+                   "plain mean of the gradients is this weighted sum. The step is the whole batch's, "
+                   "and the checkpoint it writes is walked by hand like this model.",
     "list.sep": ", ",
     "name.at": "{what} ({where})",
+    "param.embed": "the embedding table {sym}",
+    "param.embed.src": "the source embedding table {sym}",
+    "param.embed.tgt": "the target embedding table {sym}",
+    "param.w_out": "the output layer's weights {sym}",
+    "param.b_out": "the output layer's bias {sym}",
+    "param.w_ffn": "the feed-forward weights {sym}",
+    "param.b_ffn": "the feed-forward bias {sym}",
+    "param.w_q": "the query weights {sym}",
+    "param.w_k": "the key weights {sym}",
+    "param.w_v": "the value weights {sym}",
+    "param.w_o": "the weights joining the heads {sym}",
+    "param.b_qkv": "the projection's bias {sym}",
+    "param.gamma": "the layer norm's scale {sym}",
+    "param.beta": "the layer norm's shift {sym}",
     "name.logits": "the logits",
     "name.probs": "the probabilities",
     "name.attn_out": "the joined heads",
@@ -445,9 +517,9 @@ TEXT = {
                         "its gradient is the sum of the two uses.",
     "gpt.changed.untied": "The output layer has its own weights W_out (the embeddings are not "
                           "tied).",
-    "gpt.changed.steps": "The steps keep the tutorial's numbers. Steps 11 and 12, the decoder's "
-                         "own input and its cross-attention, have no counterpart: after the "
-                         "layers (7–10) comes the prediction (13).",
+    "gpt.changed.steps": "What the tutorial's step 11 adds, the decoder's own input and its "
+                         "cross-attention, has no counterpart here: after the layers comes the "
+                         "prediction, as in the tutorial's step 13.",
     "gpt.arch.embed": "Text: embedding + positional encoding",
     "gpt.arch.stack": "Decoder-only stack × {n}",
     "gpt.arch.generator": "Linear with Eᵀ + softmax",
@@ -466,9 +538,9 @@ TEXT = {
                   "shifted left by one, ending with <end>: one text gives {n} lessons at once.",
     "gpt.ids.p2": "Position 0 sees “{first}” and should predict “{want}”; the last position, "
                   "{last}, sees “{tok}” and should predict “{end}”.",
-    "gpt.embed.tied": "Keep this table in mind: the output layer of step 13 uses the same E, "
+    "gpt.embed.tied": "Keep this table in mind: the output layer at the end uses the same E, "
                       "transposed.",
-    "gpt.embed.untied": "The output layer of step 13 has its own weights; this table is used "
+    "gpt.embed.untied": "The output layer at the end has its own weights; this table is used "
                         "only here.",
     "gpt.pos.why": "GPT-2 learns a table of positions instead. The fixed sines keep this "
                    "input exactly the encoder-decoder's, so that what differs is the stack alone.",
@@ -488,7 +560,7 @@ TEXT = {
     "gpt.final.p1": "With pre-norm nothing has normalized the residual stream yet: one last "
                     "layer norm (GPT-2's ln_f) gives the output layer rows of a steady size.",
     "logits.tied": "W_out is not a new matrix: it is the embedding table transposed, "
-                       "Eᵀ ({d}×{V}). The row that placed a word in step 4 now scores how well "
+                       "Eᵀ ({d}×{V}). The row that placed a word in the embedding now scores how well "
                        "each position's vector matches that word. Sharing it saves {saved} "
                        "numbers.",
     "gpt.logits.untied": "W_out ({d}×{V}) has its own numbers, apart from the embedding table.",
@@ -502,7 +574,7 @@ TEXT = {
                "∂L/∂E = the rows of each lookup's ∂L/∂X_tok added into the rows of their "
                "tokens, plus (∂L/∂W_out)ᵀ.",
     "tied.use.lookup": "to look up the {n} tokens of {what} (step {step})",
-    "tied.use.out": "transposed, as W_out (step 13)",
+    "tied.use.out": "transposed, as W_out (step {step})",
     "tied.term.lookup": "{v} from the lookup of {what}",
     "tied.term.out": "{v} from the output layer",
     "tied.p2": "For “{word}” (row {row}), column {col}: {terms} = {c}.",
@@ -631,10 +703,10 @@ TEXT = {
     "bert.loss.p2": "Both embeddings have length 1, so the cosine is their dot product, a sum of "
                     "{d} products: cos = {cos}, and L = {L}.",
     "bert.loss.p3": "The largest product is in column {col}: {a} · {b} = {ab}.",
-    "bert.grad.intro": "Now backwards, from L to every weight. ∂L/∂x says how much L would change "
-                       "if x were nudged up a little; the chain rule carries it from each step "
-                       "to the step before. The gradients are small numbers, often below a "
-                       "thousandth: --precision 5 shows more of their digits.",
+    "bert.grad.intro": "Now backwards, from L to every weight. ∂L/∂x says how much L would change if x were "
+                      "nudged up a little; the chain rule carries it from each step to the step before. "
+                      "The gradients are small numbers, often below a thousandth: more decimals show more "
+                      "of their digits.",
     "bert.grad.e.title": "Backward: ∂L/∂e, each embedding pulled toward the other",
     "bert.grad.e": "L = 1 − e_A · e_B, so ∂L/∂e_A = −e_B and ∂L/∂e_B = −e_A (column d0: {g} = "
                    "−({e})). Gradient descent moves e_A against its gradient, toward e_B, and "
@@ -705,10 +777,9 @@ TEXT = {
     "bert.update.loss": "Before the update L = {before} (cos = {cos}); a second forward pass of "
                         "A and B with the updated weights gives L = {after} (cos = "
                         "{cos_after}): the step pulled them together.",
-    "bert.update.loss.not": "Before the update L = {before} (cos = {cos}); with the updated "
-                            "weights L = {after} (cos = {cos_after}): not lower. The gradient "
-                            "says which way is down only for small steps, and a step of "
-                            "η = {lr} went too far; try a smaller --lr.",
+    "bert.update.loss.not": "Before the update L = {before} (cos = {cos}); with the updated weights L = {after} "
+                           "(cos = {cos_after}): not lower. The gradient says which way is down only for small "
+                           "steps, and a step of η = {lr} went too far; a smaller learning rate would not.",
     "bert.layer": "layer {i}",
     "bert.update.word.title": "Update: the rows of E_word that A and B used",
     "bert.update.word": "Only the {k} rows of the tokens in A and B have a gradient, so only "
@@ -794,7 +865,7 @@ TEXT = {
     # the HTML page: its chrome, buttons and legends
     "lang.name": "English",
     "page.contents": "Contents",
-    "page.phase.text": "Overview and text",
+    "page.phase.text": "Before the model: the data",
     "page.phase.forward": "Forward pass",
     "page.phase.loss": "Loss",
     "page.phase.backward": "Backward pass",
@@ -811,7 +882,7 @@ TEXT = {
     "page.show_all": "show all",
     "page.show_corners": "show corners",
     "page.show_first": "show corners (now showing the first {block})",
-    "page.corners": "corners of {shape}: all values in",
+    "page.corners": "corners of {shape}: every value is kept in the tape file (JSON)",
     "page.show_numbers": "show numbers",
     "page.first": " (first {cut})",
     "page.hover": "hover a cell for its weight; click a head for its numbers",
@@ -823,7 +894,7 @@ TEXT = {
     "page.hidden": "{rows} rows and {cols} columns not shown (⋮ ⋯)",
     "page.hidden_rows": "{rows} rows not shown (⋮)",
     "page.hidden_cols": "{cols} columns not shown (⋯)",
-    "page.tutorial_step": "tutorial's step {n}",
+    "page.tutorial_step": "the tutorial's step {n}",
     "page.erratum": "the seed tutorial differs here",
     "page.reads": "Reads:",
     "page.feeds": "Goes to:",
@@ -858,20 +929,16 @@ TEXT = {
                    "d_model = {d} numbers, and a vocabulary of {V} tokens.",
     "overview.p2": "The encoder reads “{src}” ({n} tokens) once. The decoder reads “{tgt}” "
                    "({m} tokens) and, at every position, predicts the next word.",
-    "overview.pre_norm": "Pre-norm (--norm pre): each sublayer reads LN(X) and its output is "
-                         "added to X itself, X + Sublayer(LN(X)), instead of the paper's "
-                         "LN(X + Sublayer(X)). The Annotated Transformer and GPT-2 do this (it "
-                         "trains deep stacks more stably); torch.nn.Transformer calls it "
-                         "norm_first=True.",
-    "overview.pre_norm.no_final": "This run has no final layer norm (--no-final-norm), so "
-                                  "nothing normalizes the residual stream before the output "
-                                  "layer: its numbers grow layer by layer. Pre-norm models "
-                                  "end with one more LayerNorm (--final-norm).",
-    "overview.tied": "Tied embeddings (--tie-embeddings, §3.4 of the paper): one table E "
-                     "({V}×{d}) is the source embedding, the target embedding and, "
-                     "transposed, the output layer's weights, W_out = Eᵀ; that is {saved} "
-                     "numbers fewer. Its gradient in the backward pass is the sum of what its "
-                     "three uses send back.",
+    "overview.pre_norm": "Pre-norm: each sublayer reads LN(X) and its output is added to X itself, X + Sublayer(LN(X)), "
+                        "instead of the paper's LN(X + Sublayer(X)). The Annotated Transformer and GPT-2 "
+                        "do this (it trains deep stacks more stably); torch.nn.Transformer calls it norm_first=True.",
+    "overview.pre_norm.no_final": "This run has no final layer norm, so nothing normalizes the residual stream before "
+                                 "the output layer: its numbers grow layer by layer. Pre-norm models end with one "
+                                 "more LayerNorm.",
+    "overview.tied": "Tied embeddings (§3.4 of the paper): one table E ({V}×{d}) is the source embedding, "
+                    "the target embedding and, transposed, the output layer's weights, W_out = Eᵀ; that "
+                    "is {saved} numbers fewer. Its gradient in the backward pass is the sum of what its "
+                    "three uses send back.",
     "overview.paper_count": "Parameters: {here} in this run (a vocabulary of {V}). With the "
                             "paper's shared vocabulary of about {vocab} tokens this "
                             "configuration has {tied} parameters ({m_tied}M) with tied "
@@ -882,9 +949,8 @@ TEXT = {
     "overview.heads": "The tutorial gives the encoder {enc} head and the decoder {dec}, to show "
                       "both cases: one head alone, and several heads side by side joined by "
                       "W^O. The paper uses the same number (8) everywhere.",
-    "overview.map": "The map below is the order of the walkthrough: each block names the step "
-                    "that computes it. --level overview shows this map, one line per step and "
-                    "the recap; --level all repeats every explanation at every step.",
+    "overview.map": "The map below is the order of the walkthrough: each block names the step that computes "
+                   "it.",
     "overview.steps": "The steps, one line each",
     "arch.src_embed": "Source: embedding + positional encoding",
     "arch.tgt_embed": "Target (shifted right): embedding + positional encoding",
@@ -921,18 +987,15 @@ TEXT = {
                            "score ln {V} = {u}: on this sentence the trained weights do worse "
                            "than that.",
     "recap.takeaways": "The tutorial closes with three takeaways; here they are, corrected:",
-    "recap.takeaway.1": "1. “The example is simplified and shows no epochs”: true; handformer "
-                        "train runs the epochs, and handformer walk --checkpoint FILE walks the "
-                        "trained model.",
-    "recap.takeaway.2": "2. “It only shows training, not evaluation or testing”: handformer "
-                        "translate --explain shows inference, one token at a time, and walk "
-                        "--backward shows the training step itself: the loss, every gradient "
-                        "and one update.",
+    "recap.takeaway.1": "1. “The example is simplified and shows no epochs”: true; training runs many epochs "
+                       "over the data, and a trained model can be walked step by step just like this one.",
+    "recap.takeaway.2": "2. “It only shows training, not evaluation or testing”: translating a sentence shows "
+                       "inference, one token at a time, and the backward pass shows the training step itself: "
+                       "the loss, every gradient and one update.",
     "recap.takeaway.3": "3. “Masked attention keeps the model from peeking, which helps against "
                         "overfitting”: the first half is right, the second is not (D10). The "
                         "mask enforces left-to-right causality; it is not a regularizer.",
     "flow.next": "Next: {where}.",
-    "place.input": "Input",
     "place.encoder": "Encoder",
     "place.decoder": "Decoder",
     "place.head": "Head {h}",
@@ -947,7 +1010,7 @@ TEXT = {
     "D2.summary": "⚠ the tutorial swaps the inputs of cross-attention",
     "D3.summary": "⚠ the tutorial flattens the matrix before the last layer",
     "D4.summary": "⚠ the tutorial's feed-forward network has one layer",
-    "D5.summary": "⚠ the tutorial puts ε outside the root and has no γ, β",
+    "D5.summary": "⚠ the tutorial's layer norm: ε outside the root (a variant), no γ, β",
     "D6.summary": "⚠ the tutorial counts i over columns, not pairs",
     "D7.summary": "⚠ the tutorial writes words as columns",
     "D8.summary": "⚠ the tutorial calls the mask optional",
@@ -956,7 +1019,7 @@ TEXT = {
     "D11.summary": "⚠ the tutorial says LLaMA has an encoder",
     "D14.summary": "⚠ the tutorial draws every weight from [0, 1)",
     "D16.summary": "⚠ the tutorial's output layer cannot say <end>",
-    "D17.summary": "⚠ the tutorial's encoder input loses “the”",
+    "D17.summary": "⚠ a figure of the tutorial drops “the” from the encoder input",
     "D18.summary": "⚠ the tutorial's size rule is a rule of thumb",
     # settings of this language, not text: the HTML lang tag, CSS and figure fonts
     "lang.tag": "en",

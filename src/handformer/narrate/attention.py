@@ -77,6 +77,8 @@ def intro(ctx: Ctx, b: Block) -> None:
     d = int(ctx.cfg.get("d_model", 0))
     paragraphs = [ctx.t(KIND_KEYS[b.kind]["intro"]),
                   ctx.t("attn.sizes", h=b.heads, dk=b.dk, dv=b.dv, d=d, n=len(b.q_tokens))]
+    if b.heads > 1 and ctx.first("why.heads"):
+        paragraphs.append(ctx.t("why.heads"))
     if b.kind == "cross":
         paragraphs.append(ctx.t("attn.cross.nomask"))
     if b.heads > b.shown:
@@ -144,6 +146,8 @@ def scores(ctx: Ctx, b: Block, h: int) -> None:
     paragraphs = [ctx.t("scores.p1", dk=b.dk, root=f"{root:g}"),
                   ctx.t("scores.p2", tok=b.q_tokens[0], best=b.kv_tokens[j], val=f3(s[0, j]),
                         lo=f3(s.min()), hi=f3(s.max()))]
+    if ctx.first("why.scale"):
+        paragraphs.insert(1, ctx.t("why.scale"))
     callouts = []
     tutorial = ctx.tutorial(f"{b.p}.scores", "D1")
     if tutorial is not None:
@@ -194,9 +198,13 @@ def pattern(ctx: Ctx, b: Block, h: int) -> None:
                   ctx.t("pattern.p2", tok=b.q_tokens[0], best=b.kv_tokens[best],
                         pct=f"{100 * a[0, best]:.0f}", tok2=b.q_tokens[-1],
                         best2=b.kv_tokens[last], pct2=f"{100 * a[-1, last]:.0f}")]
+    trained = bool(ctx.meta.get("trained"))
+    if ctx.first("pattern.weights"):  # what the weights can mean, said at the first pattern
+        paragraphs.append(ctx.t("pattern.trained" if trained else "pattern.random"))
     callouts = []
     top = float(a.max(axis=-1).mean())
-    if ctx.cfg.get("init") == "uniform" and top >= 0.8 and ctx.first("D14.softmax"):
+    if ctx.cfg.get("init") == "uniform" and top >= 0.8 and not trained \
+            and ctx.first("D14.softmax"):
         callouts.append(ctx.callout("D14", "D14.softmax", top=f3(top)))
     read = "masked" if b.masked else "scores"  # the softmax reads S (or S' under a mask)
     s_sym = prime(b.sym("S", h)) if b.masked else b.sym("S", h)

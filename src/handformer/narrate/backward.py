@@ -8,9 +8,10 @@ import numpy as np
 
 from ..engine.formula import clauses, fill, head
 from ..engine.ops import get
-from . import names
-from .context import MAX_HEADS, Ctx, dims, f3, mark
+from . import grad_cell, names
+from .context import MAX_HEADS, Ctx, dims, f3, mark, small_scaled
 from .document import Section
+from .overview import apart
 from .unicode_math import to_text
 
 # Steps whose gradient is told together with the step after them (in reverse order), because
@@ -57,29 +58,35 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     step = ctx.tape.index[name]
     equation, paragraphs, callouts = [], [], []
     for shown in [name, *_folded(ctx, name)]:
-        equation += _grad_matrices(ctx, shown)
+        equation += [small_scaled(m) for m in _grad_matrices(ctx, shown)]
     g = ctx.grad(name)
     at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape) if g.size else ()
     _mark_largest(equation, at)
     sym = to_text(names.symbol(name))
     if ctx.first("grad.intro"):
         paragraphs.append(ctx.t("grad.intro", name=sym))
-    paragraphs.append(ctx.t("grad.p1", max=f3(g[at]) if g.size else "0",
+    paragraphs.append(ctx.t("grad.p1", max=grad_cell.num(float(g[at])) if g.size else "0",
                             where=_where(ctx, name, at)))
+    if ctx.first("grad.sign"):
+        paragraphs.append(ctx.t("grad.sign.pos"))
+    if len(at) >= 2:
+        paragraphs.append(grad_cell.worked(ctx, name, at, _where(ctx, name, at)))
     if step.op == "head_proj":  # Q, K or V: the weight and the input that made it
         w, x = step.inputs[1], step.inputs[0]
         paragraphs.append(ctx.t("grad.op.head_proj", w=to_text(names.symbol(w)), sym=sym,
                                 x="M" if ".cross_attn." in name and name[-1] in "kv" else
                                 to_text(names.symbol(x))))
     elif step.op in GRAD_OP_KEYS:
-        paragraphs.append(ctx.t(GRAD_OP_KEYS[step.op]))
+        x = get(step.op).symbol_map(step.symbols).get("x", "X") if step.inputs else "X"
+        paragraphs.append(ctx.t(GRAD_OP_KEYS[step.op], x=to_text(x), y=sym))
     inputs = [i for n in [name, *_folded(ctx, name)] for i in ctx.tape.index[n].inputs]
     for param in [i for i in inputs if i in ctx.tape.grads and i not in ctx.tape.index]:
-        equation += _param_grad(ctx, param)
+        equation += [small_scaled(m) for m in _param_grad(ctx, param)]
     _special(ctx, name, step, paragraphs, callouts, equation)
     uses = consumers(ctx.tape, name)
     if len(uses) > 1:
         paragraphs.append(ctx.t("grad.uses", sym=sym, k=len(uses)))
+    paragraphs = [p for p in paragraphs if p]
     ctx.add(Section(f"grad.{name}", "15", ctx.t("grad.title", sym=sym,
                                                  what=names.words(ctx, name)),
                     paragraphs, formula=gradient_formula(ctx.tape, name, uses),
@@ -148,7 +155,8 @@ def _special(ctx: Ctx, name: str, step, paragraphs: list[str], callouts: list,
             paragraphs.append(ctx.t("grad.logits", n=n, p=f3(p[0, w]), g=f3(g[0, w]),
                                     word=ctx.vocab[w]))
         callouts.append(ctx.callout("D9", "D9.backward", n=g.shape[0]))
-    if name.endswith(".scores") and ctx.cfg.get("init") == "uniform":
+    if name.endswith(".scores") and ctx.cfg.get("init") == "uniform" \
+            and not ctx.meta.get("trained"):
         top = float(np.abs(ctx.grad(name)).max())
         if top < 1e-3 and ctx.first("D14.backward"):
             callouts.append(ctx.callout("D14", "D14.backward", max=f3(top)))
@@ -167,7 +175,10 @@ def _where(ctx: Ctx, name: str, at: tuple) -> str:
     shape = ctx.grad(name).shape
     rows, cols = _rows(ctx, name, shape[-2]), _cols(ctx, name, shape[-1])
     row = rows[at[-2]] if rows else str(at[-2])
-    return ctx.t("grad.at", row=row, col=cols[at[-1]] if cols else str(at[-1]))
+    col = cols[at[-1]] if cols else str(at[-1])
+    if len(at) == 3 and shape[0] > 1:  # a gradient by head: which head's matrix
+        return ctx.t("grad.at.head", h=int(at[0]) + 1, row=row, col=col)
+    return ctx.t("grad.at", row=row, col=col)
 
 
 def _rows(ctx: Ctx, name: str, n: int) -> list[str] | None:
@@ -272,14 +283,16 @@ def updates(ctx: Ctx) -> None:
         if used is not None:
             paragraphs.append(ctx.t("update.embed", k=len(used), rest=len(vocab) - len(used),
                                     V=len(vocab)))
+        old, new = apart(float(before[at]), float(after[at]))  # digits enough to differ
         paragraphs.append(ctx.t("update.p1", name=to_text(names.symbol(name)), at=", ".join(where),
-                                before=f3(before[at]), lr=eta, g=f3(g[at]), after=f3(after[at])))
+                                before=old, lr=eta, g=grad_cell.num(float(g[at])), after=new))
         kind = "vector" if before.ndim == 1 else "matrix"
         cell = tuple(at) if before.ndim == 2 else None  # the entry worked out in the text
         mats = [mark(ctx.mat(f"update.{name}.{w}", s, a, rows, cols, kind=kind), cell=cell,
                      keep_cols=[] if cell else [at[0]])
                 for w, s, a in (("before", r"\theta", before), ("grad", "g", g),
                                 ("after", r"\theta'", after))]
+        mats[1] = small_scaled(mats[1])  # θ and θ′ keep their digits; g may be tiny
         ctx.add(Section(f"update.{name}", "16", ctx.t("update.title",
                                                       what=names.words(ctx, name)),
                         paragraphs, formula=rf"\theta \leftarrow \theta - {eta}\, g",

@@ -21,11 +21,11 @@ def beside(ctx: Ctx) -> None:
     random, trained = (other, walked) if walk_is_trained else (walked, other)
     src, tgt = ctx.tokens("src"), ctx.tokens("tgt")
     targets = [ctx.vocab[int(i)] for i in np.ravel(ctx.meta["target"]["ids"])]
-    labels = [ctx.t("beside.row.random"), ctx.t("beside.row.trained")]
+    labels = ["θ₀", "θ"]  # the random and the trained weights, as the text names them
     p = np.array([random["p_target"], trained["p_target"]])
     equation = [
         _pattern("beside.random.pattern", "A", random["pattern"], src),
-        ctx.t("beside.versus"),
+        "↔",
         _pattern("beside.trained.pattern", "A'", trained["pattern"], src),
         Matrix("beside.probs", ctx.t("beside.p"), p, labels,
                [f"{a} → {b}" for a, b in zip(tgt, targets, strict=True)], scale="prob"),

@@ -15,12 +15,10 @@ from ..engine.tape import INPUT
 from ..families.registry import family_of
 from .document import Callout, Highlight, Matrix, Section
 
-# The tutorial's step numbers as the language tells them (English "7", Chinese "第七步").
-NUMBER_KEYS = {"1": "number.1", "2": "number.2", "3": "number.3", "4": "number.4",
-               "5": "number.5", "6": "number.6", "7": "number.7", "7b": "number.7b",
-               "8": "number.8", "9": "number.9", "10": "number.10", "11": "number.11",
-               "12": "number.12", "12b": "number.12b", "13": "number.13", "14": "number.14",
-               "15": "number.15", "16": "number.16"}
+# The seed tutorial's own step (it has 1 to 13) that a stage shows: the heads joined belong
+# to its step 7, and cross-attention to its step 11, where it wires the decoder's second
+# attention to the encoder; the loss, the gradients and the update (14–16) are not in it.
+TUTORIAL_STEPS = {**{str(k): str(k) for k in range(1, 14)}, "7b": "7", "12b": "11"}
 
 # The one-line summary of each erratum whose difference is not a number (i18n keys written out).
 SUMMARY_KEYS = {"D1": "D1.summary", "D2": "D2.summary", "D3": "D3.summary", "D4": "D4.summary",
@@ -51,6 +49,7 @@ class Ctx:
         self.errata = _errata(tape)
         self.told: set[str] = set()
         self.sections: list[Section] = []
+        self.follows_tutorial = family_of(tape).follows_tutorial
 
     # --- text --------------------------------------------------------------------------------
 
@@ -58,10 +57,13 @@ class Ctx:
         """The sentence ``key`` in this language, filled with numbers read off the tape."""
         return self.texts[key].format(**numbers)
 
-    def step_label(self, number: str) -> str:
-        """"Step 7 · " / "第七步 · ": drawn before a section's title by the renderers that do."""
-        key = NUMBER_KEYS.get(number)
-        return self.t("step_prefix", n=self.t(key) if key else number)
+    def step_label(self, panel: int) -> str:
+        """"Step 12 · " / "第 12 步 · ": drawn before a section's title by the renderers that do."""
+        return self.t("step_prefix", n=panel)
+
+    def panel_of(self, section_id: str) -> int:
+        """The panel number of a section told already (0 if none): for "as in step 4"."""
+        return next((s.panel for s in self.sections if s.id == section_id), 0)
 
     def first(self, code: str) -> bool:
         """True the first time an erratum (or any one-off remark) is told."""
@@ -81,10 +83,15 @@ class Ctx:
         return Callout(code, self.t(key, **numbers), tutorial, summary, repeat)
 
     def add(self, section: Section, numbered: bool = True) -> Section:
-        """Append a section; ``numbered``: its title is drawn after "Step N · " (the BERT and
-        decoding stories title their sections without it)."""
+        """Append a section as the next panel; ``numbered``: its title is drawn after
+        "Step N · " (the BERT and decoding stories, whose titles count on their own, go without)."""
+        section.panel = section.panel or len(self.sections) + 1
         if numbered:
-            section.prefix = self.step_label(section.number)
+            section.prefix = self.step_label(section.panel)
+        if self.follows_tutorial:
+            section.tutorial = TUTORIAL_STEPS.get(section.number, "")
+            if section.tutorial:
+                section.tutorial_label = self.t("tutorial_step", n=section.tutorial)
         self._refer_back(section)
         self.sections.append(section)
         return section
@@ -97,10 +104,12 @@ class Ctx:
             first = self.told_at.setdefault(paragraph, section)
             if first is section or self.level == "all":
                 kept.append(paragraph)
-            elif first.heading not in earlier:
-                earlier.append(first.heading)
+            elif all(first is not e for e in earlier):
+                earlier.append(first)
         if earlier:
-            kept.append(self.t("told.before", where="; ".join(earlier)))
+            section.told_in = [s.id for s in earlier]
+            section.told = self.t("told.before", where="; ".join(s.heading for s in earlier))
+            kept.append(section.told)
         section.paragraphs = kept
 
     # --- numbers -----------------------------------------------------------------------------
@@ -206,6 +215,20 @@ class Ctx:
 
     def param(self, name: str, symbol: str, rows=None, cols=None) -> Matrix | str:
         return self.mat(name, symbol, self.value(name), rows, cols)
+
+
+def small_scaled(m):
+    """A matrix of numbers too small for 3 decimals (all below 0.05, not all 0), drawn times a
+    power of ten and the symbol saying so ("∂L/∂Q ×10⁻⁴"), so it does not read as all 0.000."""
+    if not isinstance(m, Matrix) or m.value.size == 0:
+        return m
+    top = float(np.max(np.abs(m.value[np.isfinite(m.value)]), initial=0.0))
+    if top == 0.0 or top >= 0.05:
+        return m
+    power = int(np.floor(np.log10(top))) + 1
+    m.value = m.value / 10.0 ** power
+    m.symbol = rf"{m.symbol}\ (\times 10^{{{power}}})"
+    return m
 
 
 def mark(m, cell: tuple[int, int] | None = None, rows=(), cols=(), keep_rows=(), keep_cols=()):

@@ -88,7 +88,9 @@ class Section:
     """One panel of the walkthrough."""
 
     id: str  # stable anchor, e.g. "encoder.0.self_attn.head.0.scores" or "dataset"
-    number: str  # the tutorial's step number, e.g. "7", "12b"
+    # The stage of the model it belongs to, in the tutorial's numbering extended past its end
+    # ("7", "12b", "14" the loss, "15" a gradient, "16" the update): what --steps selects by
+    number: str
     title: str  # without the number: renderers that draw the number apart use it as it is
     paragraphs: list[str]
     formula: str = ""  # LaTeX, no $ delimiters
@@ -109,6 +111,13 @@ class Section:
     place: tuple[str, ...] = ()
     level: str = "steps"  # "overview" (the map and the recap), "steps", "all" (every detail)
     architecture: Architecture | None = None  # on the overview section only
+    # The panel number: this section's place in the walkthrough, 1, 2, 3 … in reading order.
+    # Every format draws it and every reference ("Step N", "← from", "goes to") uses it.
+    panel: int = 0
+    tutorial: str = ""  # the seed tutorial's own step shown here ("7"), "" where it has none
+    tutorial_label: str = ""  # the same in the reader's language: "the tutorial's step 7"
+    told_in: list[str] = field(default_factory=list)  # ids of the sections referred back to
+    told: str = ""  # the paragraph that refers back to them ("(Explained in …)")
 
     @property
     def heading(self) -> str:

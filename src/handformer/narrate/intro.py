@@ -48,7 +48,8 @@ def vocabulary(ctx: Ctx) -> None:
                    ctx.t("vocab.rule", N=n_words, rule=f"{rule:.1f}", d=d)]
     callouts = []
     if d and d <= rule:
-        callouts.append(ctx.callout("D18", "D18", N=n_words, rule=f"{rule:.1f}", d=d))
+        callouts.append(ctx.callout("D18", "D18", N=n_words, rule=f"{rule:.1f}", d=d,
+                                    rule10=f"{8.33 * math.log10(n_words):.1f}"))
     else:
         paragraphs.append(ctx.t("vocab.rule_ok", d=d))
     ctx.add(Section("vocabulary", "2", ctx.t("vocab.title"), paragraphs,
@@ -87,11 +88,13 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
     rows = len(ctx.vocab_of(side))
     shape = f"{rows}×{d}"
     paragraphs = [ctx.t(SIDE_KEYS[side]["embed"], V=rows, d=d, shape=shape),
-                  ctx.t("embed.p2", tok=tokens[0], row=row_text(x[0]))]
+                  ctx.t("embed.p2.trained" if ctx.meta.get("trained") else "embed.p2",
+                        tok=tokens[0], row=row_text(x[0]))]
     if side == "src":
         paragraphs.append(ctx.t("embed.p3", d=d))
     callouts = []
-    if ctx.cfg.get("init") == "uniform" and ctx.first("D14.embed"):
+    if ctx.cfg.get("init") == "uniform" and not ctx.meta.get("trained") \
+            and ctx.first("D14.embed"):  # trained weights no longer lie in [0, 1)
         callouts.append(ctx.callout("D14", "D14.embed",
                                     lo=f3(table.min()) if table is not None else "0",
                                     hi=f3(table.max()) if table is not None else "1"))
@@ -113,8 +116,8 @@ def embedding(ctx: Ctx, p: str, number: str) -> None:
 def positional(ctx: Ctx, p: str, number: str) -> None:
     side, d = ctx.side_of(p), int(ctx.cfg.get("d_model", 0))
     tokens, pe = ctx.tokens(side), ctx.value(f"{p}.pos")
-    paragraphs = [ctx.t("pos.p1"), ctx.t("pos.p2", tok=tokens[0])] if side == "src" else \
-        [ctx.t("pos.tgt", n=len(tokens))]
+    paragraphs = [ctx.t("pos.p1"), ctx.t("why.sines"), ctx.t("pos.p2", tok=tokens[0])] \
+        if side == "src" else [ctx.t("pos.tgt", n=len(tokens))]
     callouts = []
     tutorial = ctx.tutorial(f"{p}.pos", "D6")
     if side == "src" and tutorial is not None and pe.shape[0] > 1 and d > 1:

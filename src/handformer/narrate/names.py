@@ -27,6 +27,14 @@ LEAVES = {
     **{f"w_{x}": (sup("W", x.upper()), "") for x in "qkvo"},
     **{f"b_{x}": (sup("b", x.upper()), "") for x in "qkvo"},
 }
+# A parameter's last name part → the i18n key of its words ("the query weights W^Q").
+PARAM_KEYS = {"weight": "param.embed", "w": "param.w_out", "b": "param.b_out",
+              "w_1": "param.w_ffn", "b_1": "param.b_ffn", "w_2": "param.w_ffn",
+              "b_2": "param.b_ffn", "w_q": "param.w_q", "w_k": "param.w_k", "w_v": "param.w_v",
+              "w_o": "param.w_o", "b_q": "param.b_qkv", "b_k": "param.b_qkv",
+              "b_v": "param.b_qkv", "b_o": "param.b_qkv", "gamma": "param.gamma",
+              "beta": "param.beta"}
+EMBED_KEYS = {"src_embed.weight": "param.embed.src", "tgt_embed.weight": "param.embed.tgt"}
 KIND_PLACE = {"self_attn": "place.self_attn", "cross_attn": "place.cross_attn",
               "ffn": "place.ffn"}
 STACK_PLACE = {"encoder": "where.encoder", "decoder": "where.decoder"}
@@ -61,9 +69,14 @@ def symbol(name: str) -> str:
 
 def words(ctx: Ctx, name: str) -> str:
     """What the step is, then where it sits: "the attention scores (decoder layer 1,
-    cross-attention)"; a parameter is named by its symbol: "W^Q (encoder layer 1, ...)"."""
+    cross-attention)"; a parameter by its words and symbol: "the query weights W^Q (encoder
+    layer 1, self-attention)"."""
     key = LEAVES.get(_leaf(name), ("", ""))[1]
-    what = ctx.t(key) if key and name in ctx.tape.index else to_text(symbol(name))
+    if name in ctx.tape.params:  # a parameter: its words, then its symbol
+        key = EMBED_KEYS.get(name) or PARAM_KEYS.get(name.rsplit(".", 1)[-1], "")
+        what = ctx.t(key, sym=to_text(symbol(name))) if key else to_text(symbol(name))
+    else:
+        what = ctx.t(key) if key and name in ctx.tape.index else to_text(symbol(name))
     where = place(ctx, name)
     return ctx.t("name.at", what=what, where=where) if where else what
 

@@ -30,7 +30,7 @@ def overview(ctx: Ctx) -> None:
         paragraphs.insert(2, ctx.t("overview.heads", enc=enc_h, dec=dec_h))
     paragraphs[2:2] = switches(ctx)
     ctx.add(Section("overview", "", ctx.t("overview.title"), paragraphs, phase="text",
-                    level="overview", architecture=architecture(ctx)), numbered=False)
+                    level="overview", architecture=architecture(ctx)))
 
 
 def switches(ctx: Ctx) -> list[str]:
@@ -159,7 +159,7 @@ def recap(ctx: Ctx) -> None:
     paragraphs += _prediction(ctx) + _loss(ctx)
     paragraphs += [ctx.t("recap.takeaways")] + ["  " + ctx.t(key) for key in TAKEAWAY_KEYS]
     ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, phase="recap",
-                    level="overview"), numbered=False)
+                    level="overview"))
 
 
 def _prediction(ctx: Ctx) -> list[str]:
@@ -185,7 +185,7 @@ def _loss(ctx: Ctx) -> list[str]:
         return []
     before = float(np.asarray(ctx.tape.index["loss"].value).reshape(-1)[0])
     after = float(update["loss_after"])
-    shown = _apart(before, after)
+    shown = apart(before, after)
     said = [ctx.t("recap.loss", before=shown[0], after=shown[1], lr=f"{update['lr']:g}")]
     if ctx.meta.get("family") in (None, "transformer", "gpt"):  # a next-token loss over V
         uniform = math.log(len(ctx.vocab))
@@ -195,7 +195,7 @@ def _loss(ctx: Ctx) -> list[str]:
     return said
 
 
-def _apart(a: float, b: float) -> tuple[str, str]:
+def apart(a: float, b: float) -> tuple[str, str]:
     """Both numbers with 3 decimals, or with more (up to 8) when 3 would print them equal."""
     for digits in range(3, 9):
         x, y = f"{a:.{digits}f}", f"{b:.{digits}f}"

@@ -21,14 +21,12 @@ ROLES = {"q": "q", "k": "k", "v": "v"}
 
 
 def place(ctx: Ctx, section: Section) -> tuple[str, ...]:
-    """The nested table of contents' path of a section."""
-    if section.level == "overview":
+    """The nested table of contents' path of a section, under its phase's group (which the
+    contents draw already: the path never repeats it, "Loss" under "Loss")."""
+    if section.level == "overview" or section.phase in ("text", "loss", "recap"):
         return ()
-    if section.phase == "loss":
-        return (ctx.t("place.loss"),)
     if section.phase in PHASE_KEYS:
-        inner = _model_place(ctx, section.id.split(".", 1)[-1])
-        return (ctx.t(PHASE_KEYS[section.phase]), *inner)
+        return _model_place(ctx, section.id.split(".", 1)[-1])
     return _model_place(ctx, section.id)
 
 
@@ -52,7 +50,7 @@ def _model_place(ctx: Ctx, name: str) -> tuple[str, ...]:
         return (ctx.t("arch.tgt_embed"),)
     if parts[0] in ("generator", "prediction"):
         return (ctx.t("arch.generator"),)
-    return (ctx.t("place.input"),)
+    return (ctx.t("arch.src_embed"),)  # the source's embedding and positions
 
 
 def colour(section: Section) -> None:

@@ -88,8 +88,10 @@ def predicted_words(ctx: Ctx) -> None:
                                 epochs=trained["epochs"], tok=inp[0],
                                 want=ctx.vocab[targets[0]], before=f3(before),
                                 after=f3(table[0, 0])))
-    paragraphs.append(ctx.t("pred.trained" if right == len(inp) else
-                            "pred.untrained" if not trained else "pred.score_trained"))
+    if not trained:  # right or wrong, random weights are right by chance only
+        paragraphs.append(ctx.t("pred.untrained", V=len(ctx.vocab)))
+    else:
+        paragraphs.append(ctx.t("pred.trained" if right == len(inp) else "pred.score_trained"))
     ctx.add(Section("prediction", "13", ctx.t("pred.title"), paragraphs,
                     formula=r"\hat y_t = \mathrm{arg\,max}_w\, p_{t,w}",
                     equation=[ctx.mat("prediction", "p", table, rows,
@@ -119,8 +121,7 @@ def loss(ctx: Ctx) -> None:
                                 p=f3(pt[worst]), nl=f3(table[worst, 1])))
     paragraphs.append(ctx.t("loss.uniform", V=V, lnV=f3(math.log(V))))
     smoothing = float(ctx.tape.index["loss"].attrs.get("smoothing") or 0.0)
-    if smoothing:
-        paragraphs.append(ctx.t("loss.smoothing", eps=smoothing))
+    paragraphs.append(ctx.t("loss.smoothing", eps=smoothing) if smoothing else ctx.t("loss.q"))
     ctx.add(Section("loss", "14", ctx.t("loss.title"), paragraphs,
                     formula=ctx.formula("loss"), equation=equation, steps=["loss"],
                     phase="loss"))

@@ -20,14 +20,13 @@ FORMULA = (r"\frac{\partial L}{\partial E_{w}} = \sum_{\mathrm{lookups}}\ "
 @dataclass(frozen=True)
 class Lookup:
     """One use of E as an embedding: the tape's lookup step, its ids step, its tokens, the
-    symbol of its output, the i18n key naming what it reads, and the step it was told in."""
+    symbol of its output, and the i18n key naming what it reads."""
 
     step: str
     ids: str
     tokens: list[str]
     symbol: str
     what: str
-    number: str
 
 
 def tied_gradient(ctx: Ctx, lookups: list[Lookup]) -> None:
@@ -46,8 +45,9 @@ def tied_gradient(ctx: Ctx, lookups: list[Lookup]) -> None:
         [*(ctx.t("tied.term.lookup", v=_signed(s), what=ctx.t(u.what))
            for s, u in zip(shares, lookups, strict=True)),
          ctx.t("tied.term.out", v=_signed(g_w[j, w]))])
-    uses = [ctx.t("tied.use.lookup", n=len(u.tokens), what=ctx.t(u.what), step=u.number)
-            for u in lookups] + [ctx.t("tied.use.out")]
+    uses = [ctx.t("tied.use.lookup", n=len(u.tokens), what=ctx.t(u.what),
+                  step=ctx.panel_of(u.step)) for u in lookups]
+    uses.append(ctx.t("tied.use.out", step=ctx.panel_of("generator.logits")))
     unused = len(ctx.vocab) - len(set().union(*map(set, ids)))
     paragraphs = [ctx.t("tied.p1", k=len(uses), uses=ctx.t("tied.and").join(uses)),
                   ctx.t("tied.p2", word=lookups[-1].tokens[t], row=w, col=f"d{j}", terms=terms,

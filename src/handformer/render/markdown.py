@@ -12,10 +12,12 @@ import re
 
 from .. import i18n, layout
 from ..narrate.document import Callout, Matrix, Section
+from ..narrate.flow import MAX_NEXT
 from ..narrate.unicode_math import to_text
 from .common import grids
 from .common.tex_guard import markdown_math
 
+HOLE = "\x00"  # where the links go in a sentence escaped without them
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|~$])")
 _MD_LINE_START = re.compile(r"^(\s*)([#+-])", flags=re.M)  # a heading or a list item
 _TEX_TEXT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&",
@@ -106,8 +108,10 @@ def section_md(s: Section, precision: int, lang: str,
                headings: dict[str, str] | None = None) -> str:
     """One step: heading with its anchor, narration, the model's map (overview), formula,
     drawing with links to the steps that made its inputs, errata."""
-    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {_numbered(s)}", "", code_span(s.id), ""]
-    out += [md_text(p) + "\n" for p in s.paragraphs]
+    out = [f'<a id="{_anchor(s.id)}"></a>', f"## {_numbered(s)}", ""]
+    if s.tutorial_label:
+        out += [f"*{md_text(s.tutorial_label)}*", ""]
+    out += [_paragraph(s, p, lang, headings or {}) + "\n" for p in s.paragraphs]
     if s.architecture is not None:
         out += [*_architecture_md(s.architecture.blocks, 0), ""]
     if s.formula:
@@ -128,6 +132,17 @@ def section_md(s: Section, precision: int, lang: str,
     for c in s.callouts:
         out += callout_md(c, precision, lang)
     return "\n".join(out)
+
+
+def _paragraph(s: Section, text: str, lang: str, headings: dict[str, str]) -> str:
+    """A paragraph as Markdown; "Next: …" and "(Explained in …)" link the panels they name."""
+    ids = s.feeds[:MAX_NEXT] if text == s.next and s.feeds else \
+        s.told_in if text == s.told and s.told_in else []
+    named = [f"[{md_text(headings[i])}](#{_anchor(i)})" for i in ids if i in headings]
+    if not named or len(named) != len(ids):
+        return md_text(text)
+    key = "flow.next" if text == s.next else "told.before"
+    return md_text(i18n.t(lang, key, where=HOLE)).replace(HOLE, "; ".join(named))
 
 
 def callout_md(c: Callout, precision: int, lang: str) -> list[str]:
@@ -164,10 +179,10 @@ def _architecture_md(blocks: list, depth: int) -> list[str]:
 
 
 def _numbered(s: Section) -> str:
-    """The heading as the Markdown shows it: the bare number, then the title."""
-    if not s.number:  # the overview and the recap
+    """The heading as the Markdown shows it: the panel's number, then the title."""
+    if not s.panel:  # a section built by hand, outside a walkthrough
         return md_text(s.title)
-    return f"{md_text(s.number)} · {md_text(s.title)}"
+    return f"{s.panel} · {md_text(s.title)}"
 
 
 def _anchor(section_id: str) -> str:

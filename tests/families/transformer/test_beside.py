@@ -67,7 +67,7 @@ def test_the_section_shows_both_columns(walked):
     targets = walked.meta["target"]["ids"]
     close(p.value[0], [walked["generator.probs"][t, i] for t, i in enumerate(targets)], "row 0")
     close(p.value[1], walked.meta["beside"]["p_target"], "row 1")
-    assert p.rows == ["random", "trained"] and len(p.cols) == len(targets)
+    assert p.rows == ["θ₀", "θ"] and len(p.cols) == len(targets)
 
 
 def test_another_sentence_is_not_one_the_copy_saw():

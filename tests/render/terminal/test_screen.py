@@ -40,7 +40,7 @@ def test_golden_tutorial_walkthrough_at_width_100(text):
 
 
 def test_the_walkthrough_tells_the_facts_a_learner_checks(text, tape):
-    assert text.count("\nStep ") == len([s for s in narrate.build(tape) if s.number])
+    assert text.count("\nStep ") == len([s for s in narrate.build(tape) if s.prefix])
     assert "N = |set(words)| = 23" in text
     assert "0.540" in text and "0.999" in text  # D6, ours and the tutorial's
     for code in ("D1", "D2", "D3", "D4", "D5", "D6", "D7", "D8", "D9", "D11", "D14", "D16",
@@ -146,12 +146,13 @@ def test_colours_on_a_terminal_and_no_color(tape, monkeypatch, capsys):
     monkeypatch.delenv("NO_COLOR", raising=False)
     render(sections, width=100)
     coloured = capsys.readouterr().out
-    assert "\x1b[1;34mStep 4 · Compute the embedding\x1b[0m \x1b[34m──" in coloured
+    assert f"\x1b[1;34mStep {sections[0].panel} · Compute the embedding\x1b[0m \x1b[34m──" \
+        in coloured
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == render_text(sections, width=100)
     monkeypatch.setenv("NO_COLOR", "1")
     render(sections, width=100)
     plain_colours = capsys.readouterr().out
-    assert "\x1b[1mStep 4" in plain_colours and "\x1b[34m" not in plain_colours
+    assert f"\x1b[1mStep {sections[0].panel}" in plain_colours and "\x1b[34m" not in plain_colours
     monkeypatch.delenv("FORCE_COLOR")
     render(sections, width=100)  # captured output is not a terminal: no escapes
     assert "\x1b[" not in capsys.readouterr().out

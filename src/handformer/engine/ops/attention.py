@@ -64,8 +64,8 @@ def mask_forward(s, *, allowed):
 
 
 @op("mask", mask_forward,
-    r"$out_{ij} = \begin{cases} $s_{ij} & (M_{ij} = 1) \\ -\infty & (M_{ij} = 0) \end{cases}",
-    r"\dL{$s_{ij}} = \begin{cases} \dL{$out_{ij}} & (M_{ij} = 1) \\ 0 & (M_{ij} = 0) \end{cases}",
+    r"$out_{ij} = \begin{cases} $s_{ij} & (\mathrm{mask}_{ij} = 1) \\ -\infty & (\mathrm{mask}_{ij} = 0) \end{cases}",
+    r"\dL{$s_{ij}} = \begin{cases} \dL{$out_{ij}} & (\mathrm{mask}_{ij} = 1) \\ 0 & (\mathrm{mask}_{ij} = 0) \end{cases}",
     out="S'", s="S")
 def mask(g, out, args, cache, attrs):
     return (np.where(attrs["allowed"], g, 0.0),)

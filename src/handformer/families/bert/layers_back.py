@@ -51,20 +51,20 @@ def last_layer(ctx: Ctx) -> None:
           [_grad(ctx, f"{p}.ln2.resid", "R_2"), _param(ctx, f"{p}.ln2.gamma", r"\gamma_2"),
            _param(ctx, f"{p}.ln2.beta", r"\beta_2")], [f"{p}.ln2.out", f"{p}.ln2.resid"],
           f"{p}.ln2.out")
-    _back(ctx, p, "ffn.out", "bert.back.w2.title", [ctx.t("grad.op.linear")],
+    _back(ctx, p, "ffn.out", "bert.back.w2.title", [ctx.t("grad.op.linear", x="X", y="Y")],
           [_grad(ctx, f"{p}.ffn.act", "G", cols=dims(ctx.grad(f"{p}.ffn.act").shape[-1], "h")),
            _param(ctx, f"{p}.ffn.w_2", "W_2"), _param(ctx, f"{p}.ffn.b_2", "b_2")],
           [f"{p}.ffn.out"], f"{p}.ffn.out")
     gelu(ctx, p)
     _back(ctx, p, "ffn.pre", "bert.back.w1.title",
-          [ctx.t("grad.op.linear"), ctx.t("bert.back.resid")],
+          [ctx.t("grad.op.linear", x="X", y="Y"), ctx.t("bert.back.resid")],
           [_grad(ctx, f"{p}.ln1.out", "H'"), _param(ctx, f"{p}.ffn.w_1", "W_1"),
            _param(ctx, f"{p}.ffn.b_1", "b_1")], [f"{p}.ffn.pre", f"{p}.ln1.out"], f"{p}.ffn.pre")
     a = f"{p}.self_attn"
     _back(ctx, p, "ln1", "bert.back.ln1.title", [ctx.t("grad.op.layer_norm")],
           [_grad(ctx, f"{p}.ln1.resid", "R_1"), _param(ctx, f"{p}.ln1.gamma", r"\gamma_1"),
            _param(ctx, f"{p}.ln1.beta", r"\beta_1")], [f"{p}.ln1.resid"], f"{p}.ln1.out")
-    _back(ctx, p, "self_attn.out", "bert.back.wo.title", [ctx.t("grad.op.linear")],
+    _back(ctx, p, "self_attn.out", "bert.back.wo.title", [ctx.t("grad.op.linear", x="X", y="Y")],
           [_grad(ctx, f"{a}.concat", "Z"), _param(ctx, f"{a}.w_o", "W^O"),
            _param(ctx, f"{a}.b_o", "b^O")], [f"{a}.out", f"{a}.concat"], f"{a}.out")
     tokens = _tokens(ctx)

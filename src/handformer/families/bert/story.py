@@ -247,6 +247,8 @@ def explain(tape, lang: str = "en") -> list[Section]:
         sections += ctx.sections
     if "similarity" in tape.index:
         sections.append(similarity(Ctx(tape, lang)))
+    for panel, section in enumerate(sections, 1):  # one numbering across the sentences
+        section.panel = panel
     return sections
 
 

@@ -130,7 +130,7 @@ def logits(ctx: Ctx) -> None:
 def tied_gradient(ctx: Ctx) -> None:
     """∂L/∂E: the input's lookup (step 4) and the output layer's Eᵀ (step 13)."""
     tied.tied_gradient(ctx, [tied.Lookup("embed.tok", "ids", input_tokens(ctx), "X_{tok}",
-                                         "tied.what.text", "4")])
+                                         "tied.what.text")])
 
 
 # --- the recap ----------------------------------------------------------------------------------

@@ -52,7 +52,7 @@ def overview(ctx: Ctx) -> None:
                   ctx.t("gpt.changed.tied" if c["tie_embeddings"] else "gpt.changed.untied"),
                   ctx.t("gpt.changed.steps"), ctx.t("overview.map")]
     ctx.add(Section("overview", "", ctx.t("gpt.overview.title"), paragraphs, phase="text",
-                    level="overview", architecture=architecture(ctx)), numbered=False)
+                    level="overview", architecture=architecture(ctx)))
 
 
 def architecture(ctx: Ctx) -> Architecture:
@@ -179,4 +179,4 @@ def recap(ctx: Ctx) -> None:
                                 lr=f"{update['lr']:g}"))
     paragraphs.append(ctx.t("gpt.recap.lesson"))
     ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, phase="recap",
-                    level="overview"), numbered=False)
+                    level="overview"))

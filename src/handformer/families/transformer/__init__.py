@@ -39,10 +39,8 @@ def tied_gradient(ctx) -> None:
     from ...narrate.tied import Lookup
     from ...narrate.tied import tied_gradient as tell
 
-    tell(ctx, [Lookup("src_embed.tok", "src.ids", ctx.tokens("src"), "X_{tok}", "tied.what.src",
-                      "4"),
-               Lookup("tgt_embed.tok", "tgt.ids", ctx.tokens("tgt"), "Y_{tok}", "tied.what.tgt",
-                      "11")])
+    tell(ctx, [Lookup("src_embed.tok", "src.ids", ctx.tokens("src"), "X_{tok}", "tied.what.src"),
+               Lookup("tgt_embed.tok", "tgt.ids", ctx.tokens("tgt"), "Y_{tok}", "tied.what.tgt")])
 
 
 def translate(params, cfg, vocab, src: str, *args, **options):
@@ -63,4 +61,5 @@ FAMILY = register(Family("transformer", Config, model.param_shapes, model.forwar
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, decode=translate,
                          explain=tell_translation, errata=errata.records,
-                         configure=run.configure, beside_trained=True))
+                         configure=run.configure, beside_trained=True,
+                         follows_tutorial=True))

@@ -28,7 +28,8 @@ class Erratum:
 
 
 TABLE = {e.code: e for e in (
-    Erratum("D1", "7", "divides Q Kᵀ by the embedding size 6 (a caption even says 5)",
+    Erratum("D1", "7", "divides Q Kᵀ by the embedding size 6, in its text (a figure's caption "
+            "even says 5); its matrices are images, so its numbers shown are our reconstruction",
             "divide by √d_k, the width of one head's keys: here √4 = 2"),
     Erratum("D2", "10, 11", "feeds the encoder output to cross-attention as query and key, the "
             "value from the decoder", "query from the decoder, key and value from the encoder "
@@ -37,10 +38,11 @@ TABLE = {e.code: e for e in (
             "layer", "one linear layer applied to every position's row"),
     Erratum("D4", "9", "a feed-forward network of one linear layer and ReLU",
             "two linear layers with ReLU between, d_ff = 4·d_model"),
-    Erratum("D5", "8, 10", "(x − μ)/(σ + ε): ε outside the root, no γ, β",
+    Erratum("D5", "8, 10", "(x − μ)/(σ + ε): ε outside the root, a common variant (7.8e-6 "
+            "away here), and no γ, β",
             "(x − μ)/√(σ² + ε), then γ ⊙ · + β with learned γ, β"),
-    Erratum("D6", "5", "its reproductions put the column index, not the pair index, in "
-            "10000^(2i/d)", "i is the pair index; at position 1, column 2: cos(1) = 0.540, "
+    Erratum("D6", "5", "its text counts i over the six columns (“i 从 0 到 5”), not over pairs, "
+            "in 10000^(2i/d); its table is an image, so its numbers shown are our reconstruction", "i is the pair index; at position 1, column 2: cos(1) = 0.540, "
             "not 0.999"),
     Erratum("D7", "7", "multiplies the transpose of a words-as-columns matrix",
             "tokens as rows from the start: Q = X W^Q"),
@@ -57,9 +59,11 @@ TABLE = {e.code: e for e in (
             "saturate the softmax"),
     Erratum("D16", "13", "the output layer scores only the 23 dataset words, yet decoding stops "
             "at <end>", "the output vocabulary must contain <end>: 25 words"),
-    Erratum("D17", "11", "the encoder input loses \"the\"", "7 tokens throughout"),
-    Erratum("D18", "4", "n > 8.33·ln N for the embedding size n",
-            "a rule of thumb, not the paper's; the tutorial's own 6 < 26.1 breaks it"),
+    Erratum("D17", "11", "one figure (an image) shows the encoder input without \"the\"; its "
+            "text keeps it", "7 tokens throughout"),
+    Erratum("D18", "4", "n > 8.33·log N for the embedding size n, the logarithm unnamed",
+            "a rule of thumb, not the paper's; read as ln it asks n > 26.1, as log₁₀ n > 11.3: "
+            "either way the tutorial's own 6 breaks it"),
 )}
 
 

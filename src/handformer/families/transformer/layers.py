@@ -101,14 +101,16 @@ def decoder_input(ctx: Ctx) -> None:
                     inp)
     src = ctx.tokens("src")
     paragraphs = [ctx.t("dec.p1", inp=" ".join(inp), target=" ".join(target), n=len(inp)),
-                  ctx.t("dec.p2", first=inp[0], want=target[0] if target else "?")]
+                  ctx.t("dec.p2", first=inp[0], want=target[0] if target else "?"),
+                  ctx.t("why.shift")]
     callouts = [ctx.callout("D9", "D9.forward", n=len(inp))]
     d17 = ctx.erratum("tgt.ids", "D17")
     if d17:
         callouts.append(ctx.callout("D17", "D17", n=d17["ours"], src=" ".join(src)))
     ctx.add(Section("tgt.ids", "11", ctx.t("dec.title"), paragraphs,
-                    formula=r"\mathrm{input} = \langle\mathrm{start}\rangle\, y_1 \dots y_n,\quad "
-                            r"\mathrm{target} = y_1 \dots y_n\, \langle\mathrm{end}\rangle",
+                    formula=rf"\text{{{ctx.t('ids.input')}}} = \langle\mathrm{{start}}\rangle\, "
+                            rf"y_1 \dots y_n,\quad \text{{{ctx.t('ids.target')}}} = y_1 \dots "
+                            r"y_n\, \langle\mathrm{end}\rangle",
                     equation=[table], callouts=callouts, steps=["tgt.ids"]))
 
 
@@ -221,7 +223,8 @@ def feed_forward(ctx: Ctx, stack: str, i: int) -> None:
         callouts.append(ctx.callout("D4", key, d=d, dff=width))
     if i == 0:
         ctx.add(Section(f"{p}.pre", number, ctx.t("ffn.title.pre", where=where),
-                        [ctx.t("ffn.pre", d=d, w=width)], formula=ctx.formula(f"{p}.pre"),
+                        [ctx.t("ffn.pre", d=d, w=width), ctx.t("why.ffn")],
+                        formula=ctx.formula(f"{p}.pre"),
                         equation=[ctx.mat(pre.inputs[0], "X", x, tokens, dims(d)), r"\cdot",
                                   ctx.param(f"{p}.w_1", "W_1", dims(d), dims(width, hidden)),
                                   "+", ctx.mat(f"{p}.b_1", "b_1", ctx.value(f"{p}.b_1"),

@@ -136,14 +136,15 @@ def render_sections(by_lang: dict[str, list], precision: int = 3, title: str = "
 
 
 def wayfinding(panels: list[dict], langs: list[str]) -> dict:
-    """What lets a reader find their way: each panel numbered 1, 2, 3 … in reading order (the
-    tutorial's own numbers repeat and jump), an index for links between steps, the nested table
+    """What lets a reader find their way: each panel numbered 1, 2, 3 … in reading order as
+    every format numbers it (Section.panel; the tutorial's own numbers repeat and jump), an index for links between steps, the nested table
     of contents, and the architecture map with each panel's block."""
     from .svg_map import architecture_svg, block_of, strip_svg
 
     archs = next((p["architecture"] for p in panels if p["architecture"]), None) or {}
-    for k, p in enumerate(panels, 1):
-        p["seq"], p["block"] = k, block_of(archs.get(langs[0]), p["id"])
+    for k, p in enumerate(panels, 1):  # the sections' own numbers (a cut keeps its numbers)
+        p["seq"] = p.get("panel") or k
+        p["block"] = block_of(archs.get(langs[0]), forward_id(p["id"]))
         by_lang = p["architecture"] or {}
         p["diagram"] = {shape: {code: architecture_svg(arch, shape == "narrow", p["title"][code])
                                 for code, arch in by_lang.items()} for shape in ("wide", "narrow")}
@@ -156,6 +157,15 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
                       for code, arch in archs.items()},
             "has_wide": any(item.get("matrix", {}).get("wide")
                             for p in panels for term in p["terms"] for item in term)}
+
+
+def forward_id(section_id: str) -> str:
+    """The forward step a panel is about: a gradient's or an update's ("grad.X", "update.X" →
+    X, whose block the map lights), the loss's (the prediction); others as they are."""
+    for prefix in ("grad.", "update."):
+        if section_id.startswith(prefix):
+            return section_id[len(prefix):]
+    return "prediction" if section_id == "loss" else section_id
 
 
 def page_text(langs: list[str], lang: str) -> dict:

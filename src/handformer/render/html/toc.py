@@ -74,4 +74,4 @@ def _short(p: dict, lang: str) -> str:
             head, rest = title[:len(label)], title[len(label):]
             if label and head.lower() == label.lower() and rest[:1] in COLONS:
                 title = rest.lstrip(SEPARATORS) or title
-    return title
+    return title[:1].upper() + title[1:]  # an entry starts like a title, whatever was cut

@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ... import layout
+from ... import i18n, layout
 from ...narrate.document import Matrix, Section
 from ..common import colour, grids
 from ..common.tex import FormulaError, to_mathml, warn
@@ -219,10 +219,14 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
                              f"step {base.id}", scales)
     return {
         "id": base.id, "anchor": "s-" + base.id, "number": base.number, "phase": base.phase,
+        "panel": base.panel, "tutorial": base.tutorial,
         "title": {lang: s.title for lang, s in sections.items()},
-        # the flow nav says where the output goes, with the page's own step numbers
-        "paragraphs": {lang: [t for t in s.paragraphs if not (s.feeds and t == s.next)]
+        # the flow nav says where the output goes, and the line that refers back links the
+        # panels it names: both with the panels' numbers, so their plain text is left out
+        "paragraphs": {lang: [t for t in s.paragraphs
+                              if not (s.feeds and t == s.next) and not (s.told and t == s.told)]
                        for lang, s in sections.items()},
+        "told_in": list(base.told_in), "told": {lang: told_around(lang) for lang in sections},
         "formula": mathml(base.formula, True, f"step {base.id}"), "latex": base.formula,
         "equation": equation, "terms": terms(equation), "place": {lang: list(s.place) for lang, s in sections.items()},
         "reads": list(base.reads), "feeds": list(base.feeds), "level": base.level,
@@ -236,6 +240,13 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
                      for k, c in enumerate(callouts)],
         "steps": base.steps,
     }
+
+
+def told_around(lang: str) -> tuple[str, str]:
+    """The words before and after the panels named by "(Explained in “…”.)", which the page
+    draws as links."""
+    before, after = i18n.table(lang)["told.before"].split("{where}")
+    return before.rstrip("“\""), after.lstrip("”\"")
 
 
 def terms(equation: list[dict]) -> list[list[dict]]:

@@ -57,7 +57,8 @@ def _section(section: Section, precision: int, width: int,
     """Blank line, rule with the title, paragraphs, formula, the equation, the errata."""
     style = PHASE_STYLE.get(section.phase, "blue")
     lines = [Line(""), _rule(section.heading, f"bold {style}", style, width)]
-    body = [Line(" " + t) for p in section.paragraphs for t in _wrap(p, width - 1)]
+    body = [Line(" " + t, [(0, None, "dim")]) for t in _wrap(section.tutorial_label, width - 1)]
+    body += [Line(" " + t) for p in section.paragraphs for t in _wrap(p, width - 1)]
     if section.architecture is not None:
         body += [Line("")] + _architecture(section.architecture, width - 1)
     if section.formula:

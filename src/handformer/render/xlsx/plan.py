@@ -158,7 +158,8 @@ def _numbers(n: int) -> list[str]:
 
 
 def _narration(tape, lang: str) -> dict[str, tuple[str, str, dict]]:
-    """name → (section title, its paragraphs, {shape: (row labels, column labels)})."""
+    """name → (section heading with its panel number, the number every format gives it, its
+    paragraphs, {shape: (row labels, column labels)})."""
     from ...narrate import Matrix, build
 
     notes: dict[str, tuple[str, str, dict]] = {}
@@ -169,7 +170,7 @@ def _narration(tape, lang: str) -> dict[str, tuple[str, str, dict]]:
                 shape = as_matrix(np.asarray(item.value), item.name).shape
                 labels.setdefault(item.name, {}).setdefault(shape, (item.rows, item.cols))
         for name in section.steps:
-            notes.setdefault(name, (section.title, "\n\n".join(section.paragraphs), {}))
+            notes.setdefault(name, (section.heading, "\n\n".join(section.paragraphs), {}))
     names = set(notes) | set(labels)
     return {n: (*notes.get(n, ("", ""))[:2], labels.get(n, {})) for n in names}
 

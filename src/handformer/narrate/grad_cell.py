@@ -1,0 +1,172 @@
+"""One worked cell of a gradient panel, AI-by-Hand style: ∂L/∂X at one entry as the sum of what
+each step that read X sends back there, every share written out with the numbers it is made of
+(a row of the upstream gradient times a row of a weight, a copy, a ReLU gate, a softmax's
+correction), read off the tape. Narration never computes the model: the shares are the same
+sums the ops' backward passes do, written out for one entry so a reader can redo them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import names
+from .unicode_math import to_text
+
+MAX_TERMS = 4  # products written out in a sum; a longer one shows its first and last
+
+
+@dataclass
+class Share:
+    """What one reader of X sends back to the worked entry: ``value``, and how (``kind``): a
+    sum of ``terms`` (pairs multiplied), times ``factor``; or one number copied or gated."""
+
+    use: str  # the step that read X
+    kind: str  # "dot", "copy", "gate", "softmax", "loss"
+    value: float
+    terms: list[tuple[float, float]] = field(default_factory=list)
+    factor: float = 1.0
+    numbers: dict[str, float] = field(default_factory=dict)  # a gate's or a softmax's parts
+
+
+def shares(ctx, name: str, at: tuple) -> list[Share] | None:
+    """Each reader's share of ∂L/∂name at entry ``at`` (None: a reader not told this way)."""
+    from .backward import consumers
+
+    out = []
+    for use in consumers(ctx.tape, name):
+        share = _share(ctx, use, use.inputs.index(name), tuple(int(k) for k in at))
+        if share is None:
+            return None
+        out.append(share)
+    return out
+
+
+def _share(ctx, use, k: int, at: tuple) -> Share | None:
+    g = ctx.grad(use.name)
+    if g is None or any(ctx.value(x) is None for x in use.inputs):
+        return None  # a tape read back without its parameters: nothing to work out with
+    if use.op in ("identity", "add"):
+        return Share(use.name, "copy", float(g[at]))
+    if use.op == "relu":
+        x = float(ctx.value(use.inputs[0])[at])
+        return Share(use.name, "gate", float(g[at]) * (x > 0), numbers={"g": float(g[at]), "x": x})
+    if use.op == "mask":
+        seen = bool(np.isfinite(ctx.value(use.name)[at]))
+        return Share(use.name, "gate", float(g[at]) if seen else 0.0,
+                     numbers={"g": float(g[at]), "seen": float(seen)})
+    if use.op == "merge_heads":
+        h, i, j = at
+        width = ctx.value(use.inputs[0]).shape[-1]
+        return Share(use.name, "copy", float(g[i, h * width + j]))
+    if use.op == "softmax":
+        a = ctx.value(use.name)
+        h, i, j = at
+        inner = list(zip(a[h, i].tolist(), g[h, i].tolist(), strict=True))
+        value = a[h, i, j] * (g[h, i, j] - sum(p * q for p, q in inner))
+        return Share(use.name, "softmax", float(value), inner,
+                     numbers={"a": float(a[h, i, j]), "g": float(g[h, i, j])})
+    if use.op == "cross_entropy":
+        return _loss_share(ctx, use, at)
+    return _dot_share(ctx, use, k, at, g)
+
+
+def _dot_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share | None:
+    """A product's share: the upstream gradient's row times the other factor's row."""
+    other = [ctx.value(x) for x in use.inputs]
+    if use.op == "linear" and k == 0:
+        i, j = at
+        terms = zip(g[i], other[1][j], strict=True)
+    elif use.op == "head_proj" and k == 0:
+        i, j = at
+        heads, width = g.shape[0], g.shape[-1]
+        terms = ((g[h, i, c], other[1][j, h * width + c]) for h in range(heads)
+                 for c in range(width))
+    elif use.op == "scores":
+        h, r, c = at
+        scale = float(use.attrs.get("scale", 1.0 / np.sqrt(other[0].shape[-1])))
+        q, key = other
+        terms = zip(g[h, r], key[h, :, c], strict=True) if k == 0 else zip(g[h, :, r], q[h, :, c], strict=True)
+        pairs = [(float(a), float(b)) for a, b in terms]
+        return Share(use.name, "dot", sum(a * b for a, b in pairs) * scale, pairs, scale)
+    elif use.op == "attend":
+        h, r, c = at
+        a, v = other
+        terms = zip(g[h, r], v[h, c], strict=True) if k == 0 else zip(a[h, :, r], g[h, :, c], strict=True)
+    else:
+        return None
+    pairs = [(float(a), float(b)) for a, b in terms]
+    return Share(use.name, "dot", sum(a * b for a, b in pairs), pairs)
+
+
+def _loss_share(ctx, use, at: tuple) -> Share:
+    """∂L/∂z = (p − q) / |T|: the softmax of the logits minus the target's share q."""
+    t, w = at
+    p = ctx.value("generator.probs")[t, w]
+    target = int(np.ravel((ctx.meta.get("target") or {}).get("ids"))[t])
+    eps = float(use.attrs.get("smoothing", 0.0))
+    q = (1.0 - eps) * (w == target) + eps / ctx.value("generator.probs").shape[-1]
+    weights = use.attrs.get("weights")  # a tape read back from JSON keeps no attrs: no pads
+    n = float(np.sum(weights)) if weights is not None else float(len(ctx.tokens("tgt")))
+    return Share(use.name, "loss", float((p - q) / n), numbers={"p": float(p), "q": q, "n": n})
+
+
+# --- the sentence ---------------------------------------------------------------------------
+
+
+def num(x: float) -> str:
+    """A number as the worked cell writes it: 3 decimals, or below 0.01 (where 3 decimals keep
+    one digit or none) 3 significant digits with a power of ten."""
+    if x == 0:
+        return "0"
+    if abs(x) >= 0.01:
+        return f"{x:.3f}"
+    mantissa, exponent = f"{x:.2e}".split("e")
+    return f"{mantissa}×10{to_text('^{' + str(int(exponent)) + '}')}"
+
+
+def _factor(x: float) -> str:
+    return num(x) if x >= 0 else f"({num(x)})"
+
+
+def _sum(terms: list[tuple[float, float]]) -> str:
+    shown = [f"{num(a) if k == 0 else _factor(a)}·{_factor(b)}" for k, (a, b) in enumerate(terms)]
+    if len(shown) > MAX_TERMS:
+        shown = [*shown[:MAX_TERMS - 1], "…", shown[-1]]
+    return " + ".join(shown)
+
+
+def share_text(ctx, share: Share) -> str:
+    """One share in words and numbers, in the reader's language."""
+    use = to_text(names.symbol(share.use))
+    n = share.numbers
+    if share.kind == "copy":
+        return ctx.t("grad.share.copy", use=use, v=num(share.value))
+    if share.kind == "gate" and "x" in n:
+        return ctx.t("grad.share.relu", use=use, g=num(n["g"]), x=num(n["x"]),
+                     on=1 if n["x"] > 0 else 0, v=num(share.value))
+    if share.kind == "gate":
+        return ctx.t("grad.share.seen" if n["seen"] else "grad.share.masked", use=use,
+                     g=num(n["g"]), v=num(share.value))
+    if share.kind == "softmax":
+        return ctx.t("grad.share.softmax", use=use, a=num(n["a"]), g=num(n["g"]),
+                     terms=_sum(share.terms), k=len(share.terms), v=num(share.value))
+    if share.kind == "loss":
+        return ctx.t("grad.share.loss", p=num(n["p"]), q=num(n["q"]), n=f"{n['n']:g}",
+                     v=num(share.value))
+    if share.factor != 1.0:
+        return ctx.t("grad.share.scaled", use=use, terms=_sum(share.terms), k=len(share.terms),
+                     f=num(share.factor), v=num(share.value))
+    return ctx.t("grad.share.dot", use=use, terms=_sum(share.terms), k=len(share.terms),
+                 v=num(share.value))
+
+
+def worked(ctx, name: str, at: tuple, where: str) -> str:
+    """The worked cell's paragraph ("" where a reader's share is not told this way)."""
+    found = shares(ctx, name, at)
+    if not found:
+        return ""
+    total = float(ctx.grad(name)[tuple(int(k) for k in at)])
+    parts = ctx.t("grad.share.and").join(share_text(ctx, s) for s in found)
+    return ctx.t("grad.cell", sym=to_text(names.symbol(name)), where=where, shares=parts,
+                 v=num(total))
