@@ -481,6 +481,8 @@ TEXT = {
                         "stack, no memory, and a causal mask that turns reading into "
                         "predicting.",
     # the pretrained (BERT) walkthrough
+    "bert.arch.embed": "Embeddings: word + position + type, layer norm",
+    "bert.arch.pooling": "Mean pooling: one sentence vector",
     "bert.overview.title": "A real pretrained model, by hand: {model}",
     "bert.overview.sizes": "The same arithmetic as the tutorial, at full size and with learned weights: "
                            "{layers} layers, d_model = {d_model}, {heads} heads of d_k = {d_k}, "
@@ -867,6 +869,15 @@ TEXT = {
     "arch.final_norm": "Final layer norm",
     "arch.generator": "Linear + softmax",
     "arch.prediction": "Predicted words",
+    "arch.short.src": "Source",
+    "arch.short.tgt": "Target (shifted)",
+    "arch.short.embed": "Embedding",
+    "arch.short.self": "Self-attention",
+    "arch.short.masked": "Masked attention",
+    "arch.short.cross": "Cross-attention",
+    "arch.short.linear": "Linear + softmax",
+    "arch.short.words": "Predicted words",
+    "arch.short.pool": "Pooling",
     "recap.title": "Recap",
     "recap.computed": "What was computed: {steps} steps on the tape, from the {n} ids of the "
                       "source sentence to {V} probabilities at each of the decoder's {m} "

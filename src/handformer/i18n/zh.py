@@ -393,6 +393,8 @@ TEXT = {
     "gpt.recap.lesson": "和编码器-解码器讲的是同一课，只是换成它的另一半来讲：一摞层，没有记忆，"
                         "一个因果掩码把“读”变成了“预测”。",
     # the pretrained (BERT) walkthrough
+    "bert.arch.embed": "嵌入：词 + 位置 + 类型，再做层归一化",
+    "bert.arch.pooling": "平均池化：得到一个句向量",
     "bert.overview.title": "手算一个真实的预训练模型：{model}",
     "bert.overview.sizes": "与教程相同的运算，只是规模完整、权重是训练好的：{layers} 层，d_model = "
                            "{d_model}，{heads} 个头（每头 d_k = {d_k}），前馈层宽 {d_ff}，词表有 "
@@ -719,6 +721,15 @@ TEXT = {
     "arch.final_norm": "最后的层归一化",
     "arch.generator": "线性层 + softmax",
     "arch.prediction": "预测的词",
+    "arch.short.src": "源句",
+    "arch.short.tgt": "目标句（右移）",
+    "arch.short.embed": "嵌入",
+    "arch.short.self": "自注意力",
+    "arch.short.masked": "掩码自注意力",
+    "arch.short.cross": "交叉注意力",
+    "arch.short.linear": "线性层 + softmax",
+    "arch.short.words": "预测的词",
+    "arch.short.pool": "池化",
     "recap.title": "回顾",
     "recap.computed": "算了什么：计算图上共 {steps} 步，从源句的 {n} 个编号，到解码器 {m} 个"
                       "位置上各 {V} 个概率。",

@@ -116,20 +116,24 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
     """What lets a reader find their way: each panel numbered 1, 2, 3 … in reading order (the
     tutorial's own numbers repeat and jump), an index for links between steps, the nested table
     of contents, and the architecture map with each panel's block."""
-    from .svg_map import architecture_svg, block_of, strip_svg
+    from .svg_flow import drawn_block, flow_svg
+    from .svg_map import block_of
+    from .svg_strip import strip_svg
 
     archs = next((p["architecture"] for p in panels if p["architecture"]), None) or {}
+    first = archs.get(langs[0])
     for k, p in enumerate(panels, 1):
-        p["seq"], p["block"] = k, block_of(archs.get(langs[0]), p["id"])
+        p["seq"] = k
+        p["block"] = drawn_block(first, block_of(first, p["id"], p["phase"]))
         by_lang = p["architecture"] or {}
-        p["diagram"] = {shape: {code: architecture_svg(arch, shape == "narrow", p["title"][code])
+        p["diagram"] = {shape: {code: flow_svg(arch, code, shape == "narrow", p["title"][code])
                                 for code, arch in by_lang.items()} for shape in ("wide", "narrow")}
     index = {p["id"]: {"anchor": p["anchor"], "seq": p["seq"], "title": p["title"]}
              for p in panels}
     return {"index": index, "toc": toc_tree(panels, langs),
-            "map": {code: architecture_svg(arch, True, i18n.t(code, "page.map"))
+            "map": {code: flow_svg(arch, code, True, i18n.t(code, "page.map"))
                     for code, arch in archs.items()},
-            "strip": {code: strip_svg(arch, i18n.t(code, "page.map"))
+            "strip": {code: strip_svg(arch, code, i18n.t(code, "page.map"))
                       for code, arch in archs.items()},
             "has_wide": any(item.get("matrix", {}).get("wide")
                             for p in panels for term in p["terms"] for item in term)}
