@@ -43,6 +43,8 @@ class Matrix:
     keep_cols: tuple[int, ...] = ()  # columns the narration names: never elided
     # Widths of consecutive column groups drawn apart, e.g. (4, 4): Concat's columns by head
     col_groups: tuple[int, ...] = ()
+    # Numbers a clicked cell's arithmetic needs that are not drawn: a layer norm's γ and β
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def shape(self) -> tuple[int, ...]:

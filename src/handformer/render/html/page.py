@@ -61,9 +61,9 @@ def stylesheet(langs: list[str]) -> str:
 
 
 def nav_script() -> str:
-    """The page's one script: language and theme toggles, keys, "show all", and the check of
-    a typed answer ("check yourself")."""
-    return "".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("nav.js", "check.js"))
+    """The page's one script: language and theme toggles, keys, "show all", a clicked cell's
+    arithmetic, and the check of a typed answer ("check yourself")."""
+    return "".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("nav.js", "arith.js", "check.js"))
 
 
 def content_security_policy(script: str, css: str) -> str:
