@@ -17,6 +17,7 @@ from pathlib import Path
 from ... import i18n
 from ...errors import HandformerError
 from ..common import breaks, colour
+from . import glossary
 from .multiples import columns_css
 from .toc import PHASE_KEYS, toc_tree
 
@@ -36,6 +37,9 @@ def environment():
                              trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined)
     env.globals["phase_keys"] = PHASE_KEYS
+    env.globals["glossed"] = glossary.glossed
+    env.globals["glossary_of"] = glossary.entries
+    env.globals["with_breaks"] = with_breaks
     env.filters["wbr"] = with_breaks
     return env
 

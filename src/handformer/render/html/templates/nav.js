@@ -151,6 +151,15 @@
     if (arith) { cap.insertBefore(arith, out.nextSibling); }
   }
 
+  function gloss(word) {
+    // A tap shows a glossary word's definition (hover and focus show it too), one at a time;
+    // opened towards the page's middle so that it stays on the screen.
+    var open = !word.classList.contains("open");
+    document.querySelectorAll("dfn.gl.open").forEach(function (w) { w.classList.remove("open"); });
+    word.classList.toggle("open", open);
+    word.classList.toggle("right", word.getBoundingClientRect().left > window.innerWidth / 2);
+  }
+
   function go(step) {
     if (!panels.length) { return; }
     var i = Math.max(0, Math.min(panels.length - 1, idx + step));
@@ -263,6 +272,8 @@
     var t = e.target.closest ? e.target.closest("button") : null;
     var map = !t && e.target.closest ? e.target.closest(".sm .hm") : null;
     if (map) { enlarge(map.parentNode.querySelector(".enlarge")); return; }
+    var word = !t && e.target.closest ? e.target.closest("dfn.gl") : null;
+    if (word) { gloss(word); return; }
     var td = !t && e.target.closest ? e.target.closest(".grid td") : null;
     if (td) { pick(td); return; }
     if (!t) { return; }
