@@ -932,6 +932,14 @@ TEXT = {
     "recap.uniform.worse": "Guessing every one of the {V} tokens with the same probability would "
                            "score ln {V} = {u}: on this sentence the trained weights do worse "
                            "than that.",
+    "recap.shapes": "The shapes along the way: the source's {n} tokens become a {n}×{d} matrix, and the encoder hands the decoder M, {n}×{d}; the target's {m} tokens become {m}×{d}, every decoder layer keeps that shape, and the last linear layer turns it into {m}×{V} logits, one row of scores per position, then {m}×{V} probabilities.",
+    "recap.col.before": "before the step",
+    "recap.col.after": "after the step",
+    "recap.col.untrained": "untrained",
+    "recap.col.trained": "trained",
+    "recap.table": "The table: each position's probability of its right word, {before} and {after}.",
+    "recap.words": "Predicted words, {before}: “{words_before}”; {after}: “{words_after}”.",
+    "recap.loss.trained": "The loss of this sentence pair: {before} untrained, {after} trained.",
     "recap.takeaways": "The tutorial closes with three takeaways; here they are, corrected:",
     "recap.takeaway.1": "1. “The example is simplified and shows no epochs”: true; handformer "
                         "train runs the epochs, and handformer walk --checkpoint FILE walks the "

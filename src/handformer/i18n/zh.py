@@ -780,6 +780,14 @@ TEXT = {
     "recap.uniform.better": "如果对 {V} 个词元一律等概率地猜，损失是 ln {V} = {u}：模型已经比这好了。",
     "recap.uniform.worse": "如果对 {V} 个词元一律等概率地猜，损失是 ln {V} = {u}：在这句话上，训练过的权重"
                            "比这还差。",
+    "recap.shapes": "一路上的形状：源句的 {n} 个词元变成 {n}×{d} 的矩阵，编码器交给解码器的 M 也是 {n}×{d}；目标句的 {m} 个词元变成 {m}×{d}，解码器每一层都保持这个形状，最后的线性层把它变成 {m}×{V} 的对数几率（每个位置一行分数），再变成 {m}×{V} 的概率。",
+    "recap.col.before": "更新前",
+    "recap.col.after": "更新后",
+    "recap.col.untrained": "未训练",
+    "recap.col.trained": "训练后",
+    "recap.table": "下表是每个位置上正确词的概率：{before}和{after}。",
+    "recap.words": "预测的词，{before}：“{words_before}”；{after}：“{words_after}”。",
+    "recap.loss.trained": "这对句子的损失：未训练时 {before}，训练后 {after}。",
     "recap.takeaways": "教程最后列了三条要点，这里逐条订正：",
     "recap.takeaway.1": "1. “这个例子非常简化，没有涉及 epoch”：确实如此；handformer train "
                         "会跑多个 epoch，handformer walk --checkpoint FILE 可以逐步查看训练后的"

@@ -10,6 +10,7 @@ import numpy as np
 
 from .context import Ctx, f3
 from .document import Architecture, Block, Edge, Section
+from .recap_table import before_after, shapes
 
 LEVELS = ("overview", "steps", "all")
 # The tutorial's closing list ("重要要点"), each point as corrected.
@@ -186,10 +187,12 @@ def recap(ctx: Ctx) -> None:
     update, with --backward), and the tutorial's takeaways as corrected."""
     paragraphs = [ctx.t("recap.computed", steps=len(ctx.tape.steps), n=len(ctx.tokens("src")),
                         m=len(ctx.tokens("tgt")), V=len(ctx.vocab))]
-    paragraphs += _prediction(ctx) + _loss(ctx)
+    paragraphs += shapes(ctx) + _prediction(ctx) + _loss(ctx)
+    table_text, table = before_after(ctx)
+    paragraphs += table_text
     paragraphs += [ctx.t("recap.takeaways")] + ["  " + ctx.t(key) for key in TAKEAWAY_KEYS]
-    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, phase="recap",
-                    level="overview"), numbered=False)
+    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, equation=table,
+                    phase="recap", level="overview"), numbered=False)
 
 
 def _prediction(ctx: Ctx) -> list[str]:
