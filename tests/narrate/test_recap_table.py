@@ -85,7 +85,8 @@ def test_the_trained_table_sets_the_untrained_walk_beside_the_trained_one(tmp_pa
     loss_then = -np.log(p_then).mean()
     loss_now = -np.log(p_now).mean()
     assert any(f"{loss_then:.3f} untrained, {loss_now:.3f} trained" in t for t in section.paragraphs)
-    assert table_of(section).cols == ["untrained", "trained"]
+    assert table_of(section).cols == ["θ₀", "θ"]  # the same in every language
+    assert any("untrained (weights θ₀) and trained (weights θ)" in t for t in section.paragraphs)
 
 
 def test_the_recap_tells_the_shapes_along_the_way():

@@ -937,7 +937,7 @@ TEXT = {
     "recap.col.after": "after the step",
     "recap.col.untrained": "untrained",
     "recap.col.trained": "trained",
-    "recap.table": "The table: each position's probability of its right word, {before} and {after}.",
+    "recap.table": "The table: each position's probability of its right word, {before} (weights {a}) and {after} (weights {b}).",
     "recap.words": "Predicted words, {before}: “{words_before}”; {after}: “{words_after}”.",
     "recap.loss.trained": "The loss of this sentence pair: {before} untrained, {after} trained.",
     "recap.takeaways": "The tutorial closes with three takeaways; here they are, corrected:",

@@ -785,7 +785,7 @@ TEXT = {
     "recap.col.after": "更新后",
     "recap.col.untrained": "未训练",
     "recap.col.trained": "训练后",
-    "recap.table": "下表是每个位置上正确词的概率：{before}和{after}。",
+    "recap.table": "下表是每个位置上正确词的概率：{before}（权重 {a}）和{after}（权重 {b}）。",
     "recap.words": "预测的词，{before}：“{words_before}”；{after}：“{words_after}”。",
     "recap.loss.trained": "这对句子的损失：未训练时 {before}，训练后 {after}。",
     "recap.takeaways": "教程最后列了三条要点，这里逐条订正：",

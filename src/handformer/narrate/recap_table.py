@@ -12,7 +12,8 @@ from .document import Matrix
 
 
 def before_after(ctx: Ctx) -> tuple[list[str], list[Matrix]]:
-    """The table's sentences and its matrix (rows: positions; columns: before, after)."""
+    """The table's sentences and its matrix (rows: positions; columns: before, after, headed by
+    the weights' symbols so that the table reads the same in every language)."""
     if "generator.probs" not in ctx.tape.index:
         return [], []
     target = [int(i) for i in np.ravel((ctx.meta.get("target") or {}).get("ids") or [])]
@@ -21,11 +22,12 @@ def before_after(ctx: Ctx) -> tuple[list[str], list[Matrix]]:
     now_words = [int(i) for i in np.argmax(probs, axis=-1)]
     update, trained = ctx.meta.get("update") or {}, ctx.meta.get("trained") or {}
     if "p_target_after" in update:
-        columns = [ctx.t("recap.col.before"), ctx.t("recap.col.after")]
+        columns, named = ["θ", "θ − ηg"], [ctx.t("recap.col.before"), ctx.t("recap.col.after")]
         p, words = [now_p, update["p_target_after"]], [now_words, update["predicted_after"]]
         loss = []
     elif "untrained_predicted" in trained and "loss" in ctx.tape.index:
-        columns = [ctx.t("recap.col.untrained"), ctx.t("recap.col.trained")]
+        columns = ["θ₀", "θ"]
+        named = [ctx.t("recap.col.untrained"), ctx.t("recap.col.trained")]
         p, words = [trained["untrained_p_target"], now_p], [trained["untrained_predicted"], now_words]
         loss = [ctx.t("recap.loss.trained", before=f3(trained["untrained_loss"]),
                       after=f3(float(np.asarray(ctx.value("loss")).reshape(-1)[0])))]
@@ -36,8 +38,8 @@ def before_after(ctx: Ctx) -> tuple[list[str], list[Matrix]]:
     inputs = ctx.tokens("tgt")
     rows = [f"{a} → {ctx.vocab[b]}" for a, b in zip(inputs, target, strict=False)]
     table = Matrix("recap.p_target", "p", np.array(p).T, rows, columns, scale="prob")
-    said = [ctx.t("recap.table", before=columns[0], after=columns[1]),
-            ctx.t("recap.words", before=columns[0], after=columns[1],
+    said = [ctx.t("recap.table", before=named[0], after=named[1], a=columns[0], b=columns[1]),
+            ctx.t("recap.words", before=named[0], after=named[1],
                   words_before=" ".join(ctx.vocab[i] for i in words[0]),
                   words_after=" ".join(ctx.vocab[i] for i in words[1]))]
     return said + loss, [table]
