@@ -94,8 +94,10 @@ def test_round_trip(which, request):
 def test_backward_sections(small_backward):
     data = json.loads(dumps(small_backward))
     # the loss after the update travels with the tape, so `render` tells it without recomputing
-    assert data["update"] == {"optimizer": "sgd", "lr": 0.05,
-                              "loss_after": small_backward.meta["update"]["loss_after"]}
+    after = small_backward.meta["update"]
+    assert data["update"] == {"optimizer": "sgd", "lr": 0.05, "loss_after": after["loss_after"],
+                              "p_target_after": after["p_target_after"],
+                              "predicted_after": after["predicted_after"]}
     assert loads(dumps(small_backward)).meta["update"] == small_backward.meta["update"]
     grads = [g["name"] for g in data["grads"]]
     assert grads[0] == "loss" and "generator.w" in grads and "encoder.0.ffn.w_1" in grads

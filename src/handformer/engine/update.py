@@ -11,9 +11,12 @@ from ..errors import UpdateOverflow
 from .tape import Tape
 
 
-def sgd_update(tape: Tape, lr: float, loss_with: Callable[[Tape, dict], float]) -> None:
+def sgd_update(tape: Tape, lr: float,
+               loss_with: Callable[[Tape, dict], float | tuple[float, dict]]) -> None:
     """The reverse pass, then ``tape.updates`` (name → (before, gradient, after)) and
-    ``tape.meta["update"]`` with ``loss_after``; an lr whose step is not finite is refused."""
+    ``tape.meta["update"]`` with ``loss_after``; an lr whose step is not finite is refused.
+    ``loss_with`` may also return what else the second forward pass tells (each position's
+    p(target) and predicted word after the step), kept beside ``loss_after``."""
     grads = tape.backward("loss")
     tape.meta["update"] = {"optimizer": "sgd", "lr": lr}
     tape.updates = {name: (value, grads[name], value - lr * grads[name])
@@ -24,8 +27,10 @@ def sgd_update(tape: Tape, lr: float, loss_with: Callable[[Tape, dict], float]) 
         raise UpdateOverflow(f"with lr {lr:g} the updated weights are not finite numbers "
                              "(they overflowed); choose a smaller lr")
     with np.errstate(over="ignore", invalid="ignore"):
-        loss_after = loss_with(tape, after)
+        result = loss_with(tape, after)
+    loss_after, more = result if isinstance(result, tuple) else (result, {})
     if not np.isfinite(loss_after):
         raise UpdateOverflow(f"with lr {lr:g} the loss after the update is {loss_after} "
                              "(not a finite number); choose a smaller lr")
     tape.meta["update"]["loss_after"] = loss_after
+    tape.meta["update"].update(more)

@@ -43,6 +43,8 @@ class Matrix:
     keep_cols: tuple[int, ...] = ()  # columns the narration names: never elided
     # Widths of consecutive column groups drawn apart, e.g. (4, 4): Concat's columns by head
     col_groups: tuple[int, ...] = ()
+    # Numbers a clicked cell's arithmetic needs that are not drawn: a layer norm's γ and β
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -63,6 +65,14 @@ class Callout:
 
 
 @dataclass
+class Edge:
+    """What flows out of a block along an arrow: the tape step that holds it and its shape."""
+
+    step: str  # e.g. "encoder.0.ln1.out"
+    shape: str  # e.g. "7×6"
+
+
+@dataclass
 class Block:
     """One box of the architecture diagram: a sub-layer, a stack, the prediction."""
 
@@ -73,6 +83,9 @@ class Block:
     detail: str = ""  # sizes, e.g. "1 head, d_k 4"
     number: str = ""  # the step number of ``section`` as the language tells it ("Step 7")
     children: list[Block] = field(default_factory=list)
+    out: Edge | None = None  # what leaves the block (a leaf), for the arrow below it
+    # pre-norm: the residual sum right after this sub-layer (x + sublayer(norm(x)))
+    sum: Edge | None = None
 
 
 @dataclass
@@ -81,6 +94,7 @@ class Architecture:
 
     blocks: list[Block]  # in reading order: source embedding, encoder, target embedding, ...
     sizes: dict[str, int] = field(default_factory=dict)  # d_model, heads, d_k, d_ff, ...
+    memory: Edge | None = None  # the encoder's output M, read by every cross-attention
 
 
 @dataclass

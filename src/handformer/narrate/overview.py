@@ -9,7 +9,8 @@ import math
 import numpy as np
 
 from .context import Ctx, f3
-from .document import Architecture, Block, Section
+from .document import Architecture, Block, Edge, Section
+from .recap_table import before_after, shapes
 
 LEVELS = ("overview", "steps", "all")
 # The tutorial's closing list ("重要要点"), each point as corrected.
@@ -102,7 +103,38 @@ def architecture(ctx: Ctx) -> Architecture:
               Block("prediction", ctx.t("arch.prediction"), "output")]
     sizes = {k: int(c[k]) for k in ("d_model", "heads", "decoder_heads", "d_k", "d_v", "d_ff",
                                     "encoder_layers", "decoder_layers") if c.get(k) is not None}
-    return Architecture(blocks, sizes)
+    last = int(c.get("encoder_layers", 1)) - 1
+    memory = edge(ctx, "encoder.norm.out", f"encoder.{last}.out", f"encoder.{last}.ln2.out")
+    return with_flow(ctx, Architecture(blocks, sizes, memory))
+
+
+# Where a block's output lies on the tape, tried in this order: a block that ends in softmax
+# hands on its probabilities; most blocks write ``<id>.out``.
+OUTPUTS = (".probs", ".out", ".ln.out", ".normalized")
+
+
+def with_flow(ctx: Ctx, arch: Architecture) -> Architecture:
+    """The arrows' contents: every leaf's output (its tape step and shape) and, after a
+    pre-norm sub-layer, the residual sum that follows it."""
+    def visit(block: Block) -> None:
+        for child in block.children:
+            visit(child)
+        if not block.children:
+            block.out = edge(ctx, *(block.id + suffix for suffix in OUTPUTS))
+            if block.kind in ("attention", "ffn"):
+                block.sum = edge(ctx, block.id + ".resid")
+
+    for block in arch.blocks:
+        visit(block)
+    return arch
+
+
+def edge(ctx: Ctx, *names: str) -> Edge | None:
+    """The first of ``names`` on the tape, with its shape ("7×6"), or None."""
+    for name in names:
+        if name in ctx.tape.index:
+            return Edge(name, "×".join(str(n) for n in np.shape(ctx.tape.index[name].value)))
+    return None
 
 
 def _in_order(ctx: Ctx, parts: list[tuple]) -> list[tuple]:
@@ -156,10 +188,12 @@ def recap(ctx: Ctx) -> None:
     update, with --backward), and the tutorial's takeaways as corrected."""
     paragraphs = [ctx.t("recap.computed", steps=len(ctx.tape.steps), n=len(ctx.tokens("src")),
                         m=len(ctx.tokens("tgt")), V=len(ctx.vocab))]
-    paragraphs += _prediction(ctx) + _loss(ctx)
+    paragraphs += shapes(ctx) + _prediction(ctx) + _loss(ctx)
+    table_text, table = before_after(ctx)
+    paragraphs += table_text
     paragraphs += [ctx.t("recap.takeaways")] + ["  " + ctx.t(key) for key in TAKEAWAY_KEYS]
-    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, phase="recap",
-                    level="overview"))
+    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, equation=table,
+                    phase="recap", level="overview"))
 
 
 def _prediction(ctx: Ctx) -> list[str]:

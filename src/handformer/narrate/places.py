@@ -16,7 +16,7 @@ SUBLAYER_KEYS = {"self_attn": "arch.self_attn", "cross_attn": "arch.cross_attn",
                  "ffn": "arch.ffn.label", "ln1": "place.norm", "ln2": "place.norm",
                  "ln3": "place.norm", "norm": "arch.final_norm"}
 PHASE_KEYS = {"loss": "place.loss", "backward": "place.backward", "update": "place.update"}
-PROB_LEAVES = ("pattern", "probs")
+PROB_LEAVES = ("pattern", "probs", "p_target")  # the recap's table: p(target) per position
 ROLES = {"q": "q", "k": "k", "v": "v"}
 
 

@@ -40,6 +40,7 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str,
                              tokens, ["μ", "√(σ²+ε)"]), rows=(0,)), r"\Rightarrow",
                 mark(ctx.mat(f"{p}.out", rf"\mathrm{{LN}}({x_sym})", y, tokens, dims(d)),
                      cell=(0, 0))]
+    equation[2].extra = {"gamma": gamma, "beta": beta}
     title = ctx.t(TITLES[before], where=where) if before else ctx.t("norm.title", where=where)
     ctx.add(Section(f"{p}.out", number, title, paragraphs,
                     formula=ctx.formula(f"{p}.out", x=x_sym), equation=equation,

@@ -11,7 +11,8 @@ import handformer
 from handformer.narrate import build
 from handformer.narrate.document import Architecture, Block, Matrix, Section
 from handformer.render.html import page as html
-from handformer.render.html.svg_map import architecture_svg, block_of, label_lines
+from handformer.render.html.svg_flow import flow_svg
+from handformer.render.html.svg_map import block_of, label_lines
 from support.lesson import enrich
 
 
@@ -30,7 +31,12 @@ def test_overview_diagram_links_every_block_to_its_step_and_the_map_knows_each_p
     # the cross-attention block links to the first cross-attention step
     assert ("decoder.0.cross_attn", "decoder.0.cross_attn") in blocks
     assert block_of(arch, "decoder.0.cross_attn.head.1.scores") == "decoder.0.cross_attn"
-    assert block_of(arch, "dataset") == ""
+    # every panel lights a box: the text the input, a gradient or an update its block, the
+    # loss the prediction
+    assert block_of(arch, "dataset", "text") == "src_embed"
+    assert block_of(arch, "grad.decoder.0.ffn.pre", "backward") == "decoder.0.ffn"
+    assert block_of(arch, "update.generator.w", "update") == "generator"
+    assert block_of(arch, "loss", "loss") == "prediction"
     assert 'id="map"' in page and 'data-block="decoder.0.cross_attn"' in page
 
 
@@ -117,9 +123,9 @@ def test_concat_columns_tinted_by_head():
 
 
 def test_architecture_svg_is_empty_without_an_architecture_and_escapes_labels():
-    assert architecture_svg(None) == ""
+    assert flow_svg(None, "en") == ""
     arch = Architecture([Block("x", "<b>", "embed", "x.1")])
-    svg = architecture_svg(arch)
+    svg = flow_svg(arch, "en")
     assert "&lt;b&gt;" in svg and "<b>" not in svg and 'href="#s-x.1"' in svg
 
 

@@ -77,6 +77,9 @@ def overview(ctx: Ctx) -> None:
            *(ctx.t(k) for k in ("bert.differs.encoder", "bert.differs.wordpiece",
                               "bert.differs.positions", "bert.differs.gelu",
                               "bert.differs.pooling"))], phase="text")
+    from .arch import architecture
+
+    ctx.sections[-1].architecture = architecture(ctx)
 
 
 def wordpiece(ctx: Ctx) -> None:

@@ -18,6 +18,7 @@ from ...engine.formula import sub
 from ...narrate.context import Ctx, dims, f3, mark, row_text
 from ...narrate.document import Architecture, Block, Section
 from ...narrate.intro import vocabulary
+from ...narrate.overview import with_flow
 from ...narrate.predict import predicted_words, probabilities
 from .stack import d_model, final_norm, input_tokens, layer, logits, tied_gradient
 
@@ -80,7 +81,7 @@ def architecture(ctx: Ctx) -> Architecture:
                     detail=ctx.t("arch.shape", n=n, d=len(ctx.vocab))),
               Block("prediction", ctx.t("arch.prediction"), "output")]
     sizes = {k: int(c[k]) for k in ("d_model", "heads", "d_k", "d_v", "d_ff", "layers")}
-    return Architecture(blocks, sizes)
+    return with_flow(ctx, Architecture(blocks, sizes))
 
 
 def text(ctx: Ctx) -> None:

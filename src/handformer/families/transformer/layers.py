@@ -166,6 +166,8 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str, r, last=F
                     mark(ctx.mat(f"{p}.out.stats", r"\mu,\ \sqrt{\sigma^2+\varepsilon}", stats,
                                  tokens, ["μ", "√(σ²+ε)"]), rows=(0,)), r"\Rightarrow"]
     gamma, beta = ctx.value(f"{p}.gamma"), ctx.value(f"{p}.beta")
+    if equation and gamma is not None and beta is not None:
+        equation[2].extra = {"gamma": gamma, "beta": beta}
     if gamma is not None and np.all(gamma == 1) and np.all(beta == 0):
         paragraphs.append(ctx.t("norm.gamma_start"))
     else:

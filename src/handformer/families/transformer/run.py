@@ -96,8 +96,7 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     targets = np.asarray(example.out_ids)
     if s.trained:
         tape.meta["trained"] = {"checkpoint": s.trained["checkpoint"],
-                                "epochs": s.trained["epochs"],
-                                "untrained_p_target": _target_probs(s, example)}
+                                "epochs": s.trained["epochs"], **_untrained(s, example)}
         if s.trained["licence"]:
             tape.meta["dataset_licence"] = s.trained["licence"]
         from .beside import untrained
@@ -113,13 +112,19 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     return tape
 
 
-def _target_probs(s: Setup, example) -> list[float]:
-    """p(target) at each position under the checkpoint's initial weights (same config and
-    seed): what the untrained walk of this model shows, for a before/after comparison."""
+def _untrained(s: Setup, example) -> dict:
+    """Under the checkpoint's initial weights (same config and seed), what the untrained walk of
+    this model shows: each position's p(target), predicted word and the loss, for a
+    before/after comparison."""
     tape = Tape(s.trained["initial"], record=False)
-    forward(tape, s.config, example.src_ids, example.tgt_ids)
-    p = tape["generator.probs"]
-    return [float(p[t, i]) for t, i in enumerate(example.out_ids)]
+    logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
+    targets = np.asarray(example.out_ids)
+    tape.run("loss", "cross_entropy", [logits], {"targets": targets, "weights": np.ones(targets.shape),
+                                                 "smoothing": s.config.label_smoothing})
+    after = _outcome(tape, example.out_ids)
+    return {"untrained_p_target": after["p_target_after"],
+            "untrained_predicted": after["predicted_after"],
+            "untrained_loss": float(np.asarray(tape["loss"]).reshape(-1)[0])}
 
 
 def run_backward(tape: Tape, lr: float) -> None:
@@ -127,15 +132,24 @@ def run_backward(tape: Tape, lr: float) -> None:
     sgd_update(tape, lr, _loss_with)
 
 
-def _loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:
+def _loss_with(tape: Tape, params: dict[str, np.ndarray]) -> tuple[float, dict]:
     """The same sentence pair's loss under other parameters (the updated ones): a second forward
-    pass, so the narration can tell the loss after the update without computing anything."""
+    pass, so the narration can tell the loss, each position's p(target) and predicted word after
+    the update without computing anything."""
     config = Config.from_dict(tape.meta["config"])
     again = Tape(params, record=False)
     logits = forward(again, config, tape.index["src.ids"].value, tape.index["tgt.ids"].value)
     loss = tape.index["loss"]
     again.run("loss", loss.op, [logits], dict(loss.attrs))
-    return float(np.asarray(again.value("loss")).reshape(-1)[0])
+    return float(np.asarray(again.value("loss")).reshape(-1)[0]), _outcome(
+        again, tape.meta["target"]["ids"])
+
+
+def _outcome(tape: Tape, target_ids) -> dict:
+    """Each position's p(target) and its most probable word's id."""
+    p = tape["generator.probs"]
+    return {"p_target_after": [float(p[t, i]) for t, i in enumerate(target_ids)],
+            "predicted_after": [int(i) for i in np.argmax(p, axis=-1)]}
 
 
 def run_shards(s: Setup, n_shards: int) -> dict:

@@ -17,6 +17,7 @@ from pathlib import Path
 from ... import i18n
 from ...errors import HandformerError
 from ..common import breaks, colour
+from . import glossary
 from .multiples import columns_css
 from .toc import PHASE_KEYS, toc_tree
 
@@ -40,6 +41,9 @@ def environment():
                              undefined=jinja2.StrictUndefined,
                              bytecode_cache=_bytecode_cache(jinja2))
     env.globals["phase_keys"] = PHASE_KEYS
+    env.globals["glossed"] = glossary.glossed
+    env.globals["glossary_of"] = glossary.entries
+    env.globals["with_breaks"] = with_breaks
     env.filters["wbr"] = with_breaks
     return env
 
@@ -84,9 +88,9 @@ def stylesheet(langs: list[str]) -> str:
 
 
 def nav_script() -> str:
-    """The page's one script: language and theme toggles, keys, "show all", and the check of
-    a typed answer ("check yourself")."""
-    return "".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("nav.js", "check.js"))
+    """The page's one script: language and theme toggles, keys, "show all", a clicked cell's
+    arithmetic, and the check of a typed answer ("check yourself")."""
+    return "".join((TEMPLATES / name).read_text(encoding="utf-8") for name in ("nav.js", "arith.js", "check.js"))
 
 
 def content_security_policy(script: str, css: str) -> str:
@@ -139,33 +143,27 @@ def wayfinding(panels: list[dict], langs: list[str]) -> dict:
     """What lets a reader find their way: each panel numbered 1, 2, 3 … in reading order as
     every format numbers it (Section.panel; the tutorial's own numbers repeat and jump), an index for links between steps, the nested table
     of contents, and the architecture map with each panel's block."""
-    from .svg_map import architecture_svg, block_of, strip_svg
+    from .svg_flow import drawn_block, flow_svg
+    from .svg_map import block_of
+    from .svg_strip import strip_svg
 
     archs = next((p["architecture"] for p in panels if p["architecture"]), None) or {}
+    first = archs.get(langs[0])
     for k, p in enumerate(panels, 1):  # the sections' own numbers (a cut keeps its numbers)
         p["seq"] = p.get("panel") or k
-        p["block"] = block_of(archs.get(langs[0]), forward_id(p["id"]))
+        p["block"] = drawn_block(first, block_of(first, p["id"], p["phase"]))
         by_lang = p["architecture"] or {}
-        p["diagram"] = {shape: {code: architecture_svg(arch, shape == "narrow", p["title"][code])
+        p["diagram"] = {shape: {code: flow_svg(arch, code, shape == "narrow", p["title"][code])
                                 for code, arch in by_lang.items()} for shape in ("wide", "narrow")}
     index = {p["id"]: {"anchor": p["anchor"], "seq": p["seq"], "title": p["title"]}
              for p in panels}
     return {"index": index, "toc": toc_tree(panels, langs),
-            "map": {code: architecture_svg(arch, True, i18n.t(code, "page.map"))
+            "map": {code: flow_svg(arch, code, True, i18n.t(code, "page.map"))
                     for code, arch in archs.items()},
-            "strip": {code: strip_svg(arch, i18n.t(code, "page.map"))
+            "strip": {code: strip_svg(arch, code, i18n.t(code, "page.map"))
                       for code, arch in archs.items()},
             "has_wide": any(item.get("matrix", {}).get("wide")
                             for p in panels for term in p["terms"] for item in term)}
-
-
-def forward_id(section_id: str) -> str:
-    """The forward step a panel is about: a gradient's or an update's ("grad.X", "update.X" →
-    X, whose block the map lights), the loss's (the prediction); others as they are."""
-    for prefix in ("grad.", "update."):
-        if section_id.startswith(prefix):
-            return section_id[len(prefix):]
-    return "prediction" if section_id == "loss" else section_id
 
 
 def page_text(langs: list[str], lang: str) -> dict:

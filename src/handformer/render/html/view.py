@@ -17,6 +17,7 @@ from ...narrate.document import Matrix, Section
 from ..common import colour, grids
 from ..common.tex import FormulaError, to_mathml, warn
 from . import errata, multiples
+from .arith import arith_of
 from .svg import positional_chart
 
 FULL_CELLS = 2048  # "show all" reveals at most this many numbers of one matrix ...
@@ -82,6 +83,8 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
                  for j in col_idx],
         "rows": rows, "top": layout.number(scale.top, precision), "elided": elided,
         "wide": wide,
+        "extra": json.dumps({k: layout.number_rows(np.reshape(v, (1, -1)), precision)
+                             for k, v in m.extra.items()}) if m.extra else "",
         "hidden": _hidden(value.shape, row_idx, col_idx),
         "full": _full(m, value, scale, precision, budget) if elided else None,
         "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
@@ -228,7 +231,7 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
                        for lang, s in sections.items()},
         "told_in": list(base.told_in), "told": {lang: told_around(lang) for lang in sections},
         "formula": mathml(base.formula, True, f"step {base.id}"), "latex": base.formula,
-        "equation": equation, "terms": terms(equation), "place": {lang: list(s.place) for lang, s in sections.items()},
+        "equation": equation, "arith": arith_of(shown.equation), "terms": terms(equation), "place": {lang: list(s.place) for lang, s in sections.items()},
         "reads": list(base.reads), "feeds": list(base.feeds), "level": base.level,
         # the diagram's labels in every language (None where the section draws none)
         "architecture": {lang: s.architecture or base.architecture for lang, s in sections.items()}

@@ -118,8 +118,9 @@
     // A click on a cell lights its row and column; on the output of A · B = C it lights row i of
     // A and column j of B instead: the two that make C[i][j].
     var panel = td.closest("section.panel") || document;
-    panel.querySelectorAll(".pick,.pr,.pk").forEach(function (c) { c.classList.remove("pick", "pr", "pk"); });
-    panel.querySelectorAll("output.picked").forEach(function (o) { o.remove(); });
+    // the reader's cell replaces the narration's worked cell: one cell lit, not two
+    panel.querySelectorAll(".pick,.pr,.pk,.hc,.hr,.hk").forEach(function (c) { c.classList.remove("pick", "pr", "pk", "hc", "hr", "hk"); });
+    panel.querySelectorAll("output.picked,.arith").forEach(function (o) { o.remove(); });
     var fig = td.closest("figure.mx"), tr = td.closest("tr");
     var i = tr.getAttribute("data-i"), j = columnOf(td);
     if (i === null || j === null) { return; }
@@ -138,13 +139,25 @@
   }
 
   function say(fig, tr, td) {
-    // The picked cell's number in full (a wide matrix may show it shorter), where a tap can read it.
+    // The picked cell's number in full (a wide matrix may show it shorter), where a tap can read
+    // it, and under it how it was computed (arith.js).
     var cap = fig.querySelector("figcaption"), th = td.closest("table").tHead.rows[0].cells[td.cellIndex];
     if (!cap) { return; }
     var out = document.createElement("output");
     out.className = "picked";
     out.textContent = tr.cells[0].textContent + " · " + (th ? th.textContent : "") + " = " + (td.dataset.full || td.textContent);
     cap.insertBefore(out, cap.firstChild);
+    var arith = window.hfArith && window.hfArith(fig, td, tr.getAttribute("data-i"), th && th.getAttribute("data-j"));
+    if (arith) { cap.insertBefore(arith, out.nextSibling); }
+  }
+
+  function gloss(word) {
+    // A tap shows a glossary word's definition (hover and focus show it too), one at a time;
+    // opened towards the page's middle so that it stays on the screen.
+    var open = !word.classList.contains("open");
+    document.querySelectorAll("dfn.gl.open").forEach(function (w) { w.classList.remove("open"); });
+    word.classList.toggle("open", open);
+    word.classList.toggle("right", word.getBoundingClientRect().left > window.innerWidth / 2);
   }
 
   function go(step) {
@@ -259,6 +272,8 @@
     var t = e.target.closest ? e.target.closest("button") : null;
     var map = !t && e.target.closest ? e.target.closest(".sm .hm") : null;
     if (map) { enlarge(map.parentNode.querySelector(".enlarge")); return; }
+    var word = !t && e.target.closest ? e.target.closest("dfn.gl") : null;
+    if (word) { gloss(word); return; }
     var td = !t && e.target.closest ? e.target.closest(".grid td") : null;
     if (td) { pick(td); return; }
     if (!t) { return; }

@@ -1,0 +1,166 @@
+/* handformer page: a clicked cell's arithmetic, with the numbers the page shows. The equation
+   says what it computes (data-arith, render/html/arith.py): a product's dot product term by
+   term, a sum, an update, a softmax, a layer norm, the loss. */
+(function () {
+  "use strict";
+
+  function num(text) {
+    var t = String(text).trim().replace(/\u2212/g, "-");
+    if (t === "-\u221e" || t === "-inf") { return -Infinity; }
+    return parseFloat(t);
+  }
+
+  function fmt(x) {
+    if (x === -Infinity) { return "\u2212\u221e"; }
+    var s = Math.abs(x) < 5e-4 ? "0.000" : x.toFixed(3);
+    return s.charAt(0) === "-" ? "\u2212" + s.slice(1) : s;
+  }
+
+  function grid(fig) {
+    // The matrix's numbers by (row, column) index: all of them when "show all" holds the whole
+    // matrix, else the cells drawn (a hidden one is null).
+    var button = fig.querySelector("button.showall[data-complete='1']");
+    if (button) {
+      var data = JSON.parse(button.getAttribute("data-full"));
+      var rows = data.v.split(";").map(function (r) { return r.split(" "); });
+      return {rows: rows.map(function (_, i) { return i; }), cols: rows[0].map(function (_, j) { return j; }),
+              at: function (i, j) { return rows[i] && rows[i][j] !== undefined ? rows[i][j] : null; }, whole: true};
+    }
+    var table = fig.querySelector("table.grid"), heads = table.tHead.rows[0].cells, cols = [], byRow = {};
+    var shownCols = [], whole = !fig.querySelector(".gap");
+    for (var c = 1; c < heads.length; c++) { cols.push(heads[c].getAttribute("data-j")); }
+    table.querySelectorAll("tbody tr[data-i]").forEach(function (tr) {
+      var row = {};
+      Array.prototype.forEach.call(tr.cells, function (td, k) {
+        if (k > 0 && cols[k - 1] !== null) { row[cols[k - 1]] = td.dataset.full || td.textContent; }
+      });
+      byRow[tr.getAttribute("data-i")] = row;
+    });
+    cols.forEach(function (j) { if (j !== null) { shownCols.push(+j); } });
+    return {rows: Object.keys(byRow).map(Number), cols: shownCols, whole: whole,
+            at: function (i, j) { var r = byRow[String(i)]; return r && r[String(j)] !== undefined ? r[String(j)] : null; }};
+  }
+
+  function span(cls, attrs, text) {
+    var s = document.createElement("span");
+    s.className = cls;
+    Object.keys(attrs).forEach(function (k) { s.setAttribute("data-" + k, attrs[k]); });
+    s.textContent = text;
+    return s;
+  }
+
+  function line(out, parts) {
+    parts.forEach(function (p) { out.appendChild(typeof p === "string" ? document.createTextNode(p) : p); });
+  }
+
+  function matmul(eq, figs, out, i, j) {
+    var a = grid(figs[0]), b = grid(figs[1]), sum = 0, first = true;
+    a.cols.forEach(function (k) {
+      var x = a.at(i, k), y = b.at(k, j);
+      if (x === null || y === null) { return; }
+      if (!first) { line(out, [" + "]); }
+      first = false;
+      line(out, [span("t", {a: x, b: y}, x + "\u00b7" + (num(y) < 0 ? "(" + y + ")" : y))]);
+      sum += num(x) * num(y);
+    });
+    if (!a.whole || !b.whole) { line(out, [" + \u22ef"]); out.setAttribute("data-partial", "1"); }
+    var value = sum;
+    line(out, [" = " + fmt(sum)]);
+    if (eq.dataset.div) {
+      value = sum / Math.sqrt(num(eq.dataset.div));
+      out.setAttribute("data-div", eq.dataset.div);
+      line(out, [" \u00f7 \u221a" + eq.dataset.div + " = " + fmt(value)]);
+    }
+    if (eq.dataset.bias) {
+      var bias = grid(figs[2]).at(0, j);
+      out.setAttribute("data-bias", bias);
+      value += num(bias);
+      line(out, [" + " + bias + " = " + fmt(value)]);
+    }
+    return value;
+  }
+
+  function softmax(source, out, i, j) {
+    var s = grid(source), xs = s.cols.map(function (k) { return s.at(i, k); }).filter(function (x) { return x !== null; });
+    var top = Math.max.apply(null, xs.map(num)), total = 0, mine = num(s.at(i, j));
+    out.setAttribute("data-max", String(top));
+    line(out, ["e^(" + s.at(i, j) + " \u2212 " + fmt(top) + ") / \u03a3 e^(x \u2212 " + fmt(top) + ") = "
+               + fmt(Math.exp(mine - top)) + " / ("]);
+    xs.forEach(function (x, k) {
+      var e = Math.exp(num(x) - top);
+      total += e;
+      line(out, [k ? " + " : "", span("t", {x: x}, fmt(e))]);
+    });
+    if (!s.whole) { line(out, [" + \u22ef"]); out.setAttribute("data-partial", "1"); }
+    var value = Math.exp(mine - top) / total;
+    line(out, [") = " + fmt(Math.exp(mine - top)) + " / " + fmt(total) + " = " + fmt(value)]);
+    out.setAttribute("data-x", s.at(i, j));
+    return value;
+  }
+
+  function norm(figs, out, i, j) {
+    var x = grid(figs[0]).at(i, j), st = grid(figs[1]), mu = st.at(i, 0), sd = st.at(i, 1);
+    var extra = JSON.parse(figs[1].getAttribute("data-extra") || "{}");
+    var g = extra.gamma ? extra.gamma.split(" ")[j] : "1", b = extra.beta ? extra.beta.split(" ")[j] : "0";
+    var hat = (num(x) - num(mu)) / num(sd), value = hat * num(g) + num(b);
+    [["x", x], ["mu", mu], ["sd", sd], ["gamma", g], ["beta", b]].forEach(function (p) { out.setAttribute("data-" + p[0], p[1]); });
+    line(out, ["(x \u2212 \u03bc) / \u221a(\u03c3\u00b2+\u03b5) \u00b7 \u03b3 + \u03b2 = (" + x + " \u2212 " + mu + ") / " + sd
+               + " \u00b7 " + g + " + " + b + " = " + fmt(hat) + " \u00b7 " + g + " + " + b + " = " + fmt(value)]);
+    return value;
+  }
+
+  function elementwise(kind, eq, figs, out, i, j) {
+    var a = grid(figs[0]).at(i, j), b = grid(figs[1]).at(i, j), value;
+    if (kind === "add") {
+      value = num(a) + num(b);
+      line(out, [span("t", {a: a, b: b}, a + " + " + b), " = " + fmt(value)]);
+    } else {
+      var eta = eq.dataset.eta;
+      value = num(a) - num(eta) * num(b);
+      out.setAttribute("data-eta", eta);
+      line(out, [span("t", {a: a, b: b}, a + " \u2212 " + eta + " \u00b7 " + (num(b) < 0 ? "(" + b + ")" : b)), " = " + fmt(value)]);
+    }
+    return value;
+  }
+
+  function loss(fig, out, i, j) {
+    var t = grid(fig), p = t.at(i, 0);
+    if (j !== 1) { return null; }
+    var value = -Math.log(num(p)), total = 0, n = 0;
+    out.setAttribute("data-p", p);
+    var cell = t.at(i, 1);
+    line(out, ["\u2212log p = \u2212ln " + p + " = " + fmt(value) + (fmt(value) !== fmt(num(cell)) ? " \u2248 " + cell : "") + "; L = ("]);
+    out.setAttribute("data-told", "1");
+    t.rows.forEach(function (r, k) { var c = t.at(r, 1); if (c !== null) { total += num(c); n++; line(out, [k ? " + " : "", span("t", {x: c}, c)]); } });
+    line(out, [") / " + n + " = " + fmt(total / n)]);
+    return value;
+  }
+
+  window.hfArith = function (fig, td, i, j) {
+    // The arithmetic of cell (i, j) of ``fig``, as an element to show under it (null when the
+    // equation computes nothing the script can redo, or the cell is not the one it makes).
+    var eq = fig.closest(".equation"), kind = eq && eq.dataset.arith;
+    if (!kind) { return null; }
+    var figs = Array.prototype.slice.call(eq.querySelectorAll(":scope > .term > figure.mx"));
+    var out = document.createElement("div"), value = null;
+    out.className = "arith";
+    out.setAttribute("data-kind", kind);
+    i = +i; j = +j;
+    var last = figs[figs.length - 1] === fig;
+    if (kind === "matmul" && last) { value = matmul(eq, figs, out, i, j); }
+    else if ((kind === "add" || kind === "update") && last) { value = elementwise(kind, eq, figs, out, i, j); }
+    else if (kind === "softmax" && figs.length === 2 && last) { value = softmax(figs[0], out, i, j); }
+    else if (kind === "softmax" && figs.length === 1) {
+      var src = document.querySelector("figure.mx[data-name='" + eq.dataset.from + "']");
+      value = src ? softmax(src, out, i, j) : null;
+    }
+    else if (kind === "norm" && last) { value = norm(figs, out, i, j); }
+    else if (kind === "loss") { value = loss(fig, out, i, j); }
+    if (value === null || !isFinite(value) && value !== -Infinity) { return null; }
+    var cell = td.dataset.full || td.textContent;
+    if (!out.getAttribute("data-told") && fmt(value) !== fmt(num(cell))) { line(out, [" \u2248 " + cell]); }  // from rounded numbers
+    out.setAttribute("data-value", String(value));
+    out.setAttribute("data-cell", td.dataset.full || td.textContent);
+    return out;
+  };
+})();
