@@ -87,14 +87,19 @@
     s.scrollLeft = Math.max(0, Math.min(left, s.scrollWidth - s.clientWidth));
   }
 
-  function markOverflow() {
-    // A scroll hint on every matrix cut by its box: a dashed edge and "⇆" in its caption.
-    document.querySelectorAll(".hf .scroll").forEach(fit);
-    document.querySelectorAll(".hf .scroll").forEach(function (s) {
+  function markOverflow(root) {
+    // A scroll hint on every matrix cut by its box: a dashed edge and "⇆" in its caption; a
+    // formula wider than its box scrolls, hinted too. ``root``: one panel (else the page).
+    var scrolls = root ? root.querySelectorAll(".scroll") : document.querySelectorAll(".hf .scroll");
+    scrolls.forEach(fit);
+    scrolls.forEach(function (s) {
       var cut = s.scrollWidth > s.clientWidth + 1;
       s.classList.toggle("overflows", cut);
       var fig = s.closest(".mx");
       if (fig) { fig.classList.toggle("overflows", cut); }
+    });
+    (root || document).querySelectorAll(".formula").forEach(function (f) {
+      f.classList.toggle("overflows", f.scrollWidth > f.clientWidth + 1);
     });
   }
 
@@ -253,9 +258,9 @@
     zoom.scrollIntoView({block: "nearest"});
   }
 
-  function layoutMultiples() {
+  function layoutMultiples(root) {
     // Labels on every head while 3 or more fit a row; else on the first head of each row only.
-    document.querySelectorAll(".multiples.labelled").forEach(function (g) {
+    (root || document).querySelectorAll(".multiples.labelled").forEach(function (g) {
       var tiles = Array.prototype.slice.call(g.children);
       var bottom = function (t) { return t.offsetTop + t.offsetHeight; };
       g.classList.remove("short");
@@ -319,6 +324,8 @@
   });
   // the web app replaces panels after the page loads: it says so, and they are laid out again
   document.addEventListener("hf:panels", function () { layoutMultiples(); markOverflow(); });
+  // The web app fits the panels it swaps in one by one, as they come near (server/static/fit.js)
+  window.HFPage = {fitPanel: function (panel) { layoutMultiples(panel); markOverflow(panel); }};
   layoutMultiples();
   markOverflow();
 
