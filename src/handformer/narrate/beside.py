@@ -36,8 +36,7 @@ def beside(ctx: Ctx) -> None:
                         k_r=_right(random, ctx), k_t=_right(trained, ctx), n=len(targets))]
     if other["label"] == "trained" and other.get("seen"):
         paragraphs.append(ctx.t("beside.seen"))
-    ctx.add(Section("beside", "", ctx.t("beside.title"), paragraphs, equation=equation,
-                    ), numbered=False)
+    ctx.add(Section("beside", "", ctx.t("beside.title"), paragraphs, equation=equation))
 
 
 def _walked(ctx: Ctx) -> dict:
