@@ -29,16 +29,21 @@ def view(params: dict, config, example) -> dict:
     """What the comparison shows of one model on the walk's sentence pair."""
     tape = Tape(params)
     forward(tape, config, example.src_ids, example.tgt_ids)
+    return view_of(tape, example)
+
+
+def view_of(tape: Tape, example) -> dict:
+    """What the comparison shows, read off a recorded tape of the walk's sentence pair."""
     p = tape["generator.probs"]
     return {"pattern": np.asarray(tape[PATTERN]).tolist(),
             "p_target": [float(p[t, i]) for t, i in enumerate(example.out_ids)],
             "picked": [int(i) for i in np.argmax(p, axis=-1)]}
 
 
-def untrained(s, example) -> dict:
-    """The checkpoint's model before training: its initial weights (same config and seed)."""
-    return {"label": "untrained", "epochs": int(s.trained["epochs"]),
-            **view(s.trained["initial"], s.config, example)}
+def untrained(s, example, tape: Tape) -> dict:
+    """The checkpoint's model before training, read off ``tape``: the pair under its initial
+    weights (same config and seed)."""
+    return {"label": "untrained", "epochs": int(s.trained["epochs"]), **view_of(tape, example)}
 
 
 def trained_on_the_spot(s, example, pair: tuple[str, str]) -> dict:

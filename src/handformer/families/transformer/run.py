@@ -95,13 +95,14 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
     targets = np.asarray(example.out_ids)
     if s.trained:
-        tape.meta["trained"] = {"checkpoint": s.trained["checkpoint"],
-                                "epochs": s.trained["epochs"], **_untrained(s, example)}
-        if s.trained["licence"]:
-            tape.meta["dataset_licence"] = s.trained["licence"]
         from .beside import untrained
 
-        tape.meta["beside"] = untrained(s, example)
+        before, told = _untrained(s, example)
+        tape.meta["trained"] = {"checkpoint": s.trained["checkpoint"],
+                                "epochs": s.trained["epochs"], **told}
+        tape.meta["beside"] = untrained(s, example, before)
+        if s.trained["licence"]:
+            tape.meta["dataset_licence"] = s.trained["licence"]
     tape.run("loss", "cross_entropy", [logits],
              {"targets": targets, "weights": np.ones(targets.shape),
               "smoothing": s.config.label_smoothing},
@@ -112,19 +113,19 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
     return tape
 
 
-def _untrained(s: Setup, example) -> dict:
+def _untrained(s: Setup, example) -> tuple[Tape, dict]:
     """Under the checkpoint's initial weights (same config and seed), what the untrained walk of
     this model shows: each position's p(target), predicted word and the loss, for a
-    before/after comparison."""
-    tape = Tape(s.trained["initial"], record=False)
+    before/after comparison; and the tape (recorded: the beside view reads its pattern)."""
+    tape = Tape(s.trained["initial"])
     logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
     targets = np.asarray(example.out_ids)
     tape.run("loss", "cross_entropy", [logits], {"targets": targets, "weights": np.ones(targets.shape),
                                                  "smoothing": s.config.label_smoothing})
     after = _outcome(tape, example.out_ids)
-    return {"untrained_p_target": after["p_target_after"],
-            "untrained_predicted": after["predicted_after"],
-            "untrained_loss": float(np.asarray(tape["loss"]).reshape(-1)[0])}
+    return tape, {"untrained_p_target": after["p_target_after"],
+                  "untrained_predicted": after["predicted_after"],
+                  "untrained_loss": float(np.asarray(tape["loss"]).reshape(-1)[0])}
 
 
 def run_backward(tape: Tape, lr: float) -> None:
