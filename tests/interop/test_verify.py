@@ -49,8 +49,8 @@ def test_paper_preset_passes():
     assert "decoder.5.out" in result.output and "PASS: 17 stages" in result.output
 
 
-def test_tutorial_preset_names_what_torch_cannot_express():
-    result = run()
+def test_tutorial_preset_against_nn_names_what_torch_cannot_express():
+    result = run("--reference", "nn")
     assert result.exit_code == 2
     for clash in ("d_k 4 × heads 1 = 4 ≠ d_model 6", "decoder heads 2 ≠ encoder heads 1",
                   "--ffn single", "--no-attn-bias"):
@@ -64,7 +64,7 @@ def test_each_unsupported_option_alone():
                           (["--ffn", "single"], "single-linear FFN"),
                           (["--no-attn-bias"], "attention without biases"),
                           (["--d-v", "4"], "d_v 4 ≠ d_k 8")):
-        result = run("--preset", "small", *option)
+        result = run("--preset", "small", "--reference", "nn", *option)
         assert result.exit_code == 2, (option, result.output)
         assert words in result.output, (option, result.output)
 

@@ -15,16 +15,22 @@ from ..errors import HandformerError
 @model_options
 @click.option("--tol", type=Finite(lo=0.0), default=1e-10, show_default=True,
               help="largest allowed |ours − torch| at any stage")
+@click.option("--reference", type=click.Choice(["auto", "nn", "functional"]), default="auto",
+              show_default=True, help="nn: torch.nn.Transformer; functional: the same model "
+              "written with torch's functions (any config, e.g. the tutorial preset's d_k 4 with "
+              "d_model 6); auto: nn where it can build the config, else functional")
 @click.option("--family", type=Registered(lambda: family_names("verify")), default="transformer",
               show_default=True, help="transformer: against torch.nn.Transformer; another "
               "family against its own torch model (gpt: one built from torch's layers, every "
               "gradient too)")
 @user_errors
 def verify(**options):
-    """Build the same model in PyTorch (float64, dropout off) and compare every stage.
+    """Build the same model in PyTorch (float64, dropout off) and compare every stage, the
+    loss and every parameter's gradient.
 
-    Exit status 0 if every stage agrees within --tol, 1 if one does not, 2 if torch is
-    missing or cannot express this config (e.g. the tutorial preset's d_k 4 with d_model 6).
+    Exit status 0 if every row agrees within --tol, 1 if one does not, 2 if torch is missing
+    or --reference nn cannot express this config (e.g. the tutorial preset's d_k 4 with
+    d_model 6).
     """
     from ..families.transformer.run import setup
     from ..interop.torch_ref import check_expressible, import_torch
@@ -33,17 +39,21 @@ def verify(**options):
 
     tol = options.pop("tol")
     family = options.pop("family")
+    reference = options.pop("reference")
     if family != "transformer":
+        if reference != "auto":
+            raise HandformerError(f"--reference is the encoder-decoder's; the {family} family "
+                                  f"has one torch model")
         return _verify_family(family, options, tol)
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     corpus, weights = options.pop("corpus"), options.pop("weights")
     config = config_from_options(options)
-    if weights is None:
+    if weights is None and reference == "nn":
         check_expressible(config)  # before building weights that torch could not take
     import_torch()
     s = setup(config, corpus, weights)
-    report = run_verify(s, src, tgt, tol)
+    report = run_verify(s, src, tgt, tol, reference)
     _print(report, s.config)
     sys.exit(0 if report.passed else 1)
 
@@ -82,25 +92,33 @@ def _print(report, cfg) -> None:
     from rich.table import Table
 
     info = report.batch_info
-    table = Table(title=f"ours vs torch.nn.Transformer, preset {cfg.preset}, float64",
+    against = ("torch.nn.Transformer" if report.reference == "nn" else
+               "the same model in torch functions (torch_mirror.py)")
+    table = Table(title=f"ours vs {against}, preset {cfg.preset}, float64",
                   title_justify="left")
     table.add_column("stage")
     table.add_column("shape", justify="right")
     table.add_column("max |diff|", justify="right")
     table.add_column(f"padded batch {info['shape'][0]}", justify="right")
     table.add_column("", justify="center")
-    for s in report.stages:
+    for s in report.rows:
         mark = "[green]ok[/]" if s.worst <= report.tol else "[bold red]FAIL[/]"
         table.add_row(s.name, "×".join(map(str, s.shape)), f"{s.single:.1e}", f"{s.batch:.1e}",
                       mark)
     console = Console(highlight=False)
+    if report.reference == "functional" and report.unsupported:
+        console.print("torch.nn.Transformer cannot build this config, so the reference is "
+                      "written with torch's functions (embedding, softmax, layer_norm, relu, "
+                      "cross_entropy, autograd):\n  - " + "\n  - ".join(report.unsupported))
     console.print(table)
     console.print(f"padded batch: {info['src_pad']} padded source position(s), "
-                  f"{info['tgt_pad']} padded target position(s)")
+                  f"{info['tgt_pad']} padded target position(s); the loss is the mean "
+                  f"cross-entropy over the batch's real positions")
     worst = report.worst
     verdict = "[bold green]PASS[/]" if report.passed else "[bold red]FAIL[/]"
-    console.print(f"{verdict}: {len(report.stages)} stages, tolerance {report.tol:.0e}, "
-                  f"largest {worst.worst:.1e} at {worst.name}")
+    console.print(f"{verdict}: {len(report.stages)} stages, the loss and {len(report.grads) - 1} "
+                  f"gradients, tolerance {report.tol:.0e}, largest {worst.worst:.1e} at "
+                  f"{worst.name}")
 
 
 COMMANDS = [verify]

@@ -44,15 +44,15 @@ def torch_unsupported(cfg: Config) -> list[str]:
 
 
 def check_expressible(cfg: Config) -> None:
-    """Raise TorchUnsupported naming every option torch cannot express."""
+    """Raise TorchUnsupported naming every option torch.nn.Transformer cannot express."""
     reasons = torch_unsupported(cfg)
     if reasons:
         raise TorchUnsupported(
-            f"torch.nn.Transformer cannot express this model (preset {cfg.preset}):\n  - "
-            + "\n  - ".join(reasons)
-            + "\nverify works for configs torch can express, e.g. --preset small, --preset paper,"
-              " or --preset small --d-model 16 --heads 2. (The test suite checks the other"
-              " configs by finite differences.)")
+            f"torch.nn.Transformer cannot express this model (preset {cfg.preset}): "
+            + "; ".join(reasons)
+            + ". `handformer verify` without --reference nn checks it against the same model "
+              "written with torch's functions; nn.Transformer can build e.g. --preset small, "
+              "--preset paper or --preset small --d-model 16 --heads 2.")
 
 
 class TorchReference:

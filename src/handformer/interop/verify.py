@@ -1,7 +1,11 @@
-"""Our engine against torch.nn.Transformer with the same weights: max |ours − torch| per stage.
+"""Our engine against torch with the same weights: max |ours − torch| per stage and per
+parameter gradient.
 
-Two runs: the sentence pair itself, and a padded batch of two (the pair and a shorter copy of
-it), so the padding masks are checked too. Imported only by ``handformer verify`` and tests.
+The reference is torch.nn.Transformer where it can express the config, else the same model
+written with torch's functions (torch_mirror.py: the tutorial preset's d_k 4 with d_model 6,
+its two decoder heads, ...). Two runs: the sentence pair itself, and a padded batch of two (the
+pair and a shorter copy of it), so the padding masks are checked too. Imported only by
+``handformer verify`` and tests.
 """
 
 from __future__ import annotations
@@ -14,7 +18,10 @@ from ..engine.tape import Tape
 from ..families.transformer.model import forward
 from ..families.transformer.run import Setup
 from ..text import PAD, make_example
-from .torch_ref import TorchReference, check_expressible, import_torch
+from .torch_mirror import TorchMirror
+from .torch_ref import TorchReference, check_expressible, import_torch, torch_unsupported
+
+REFERENCES = ("auto", "nn", "functional")
 
 
 @dataclass
@@ -36,14 +43,21 @@ class Report:
     stages: list[StageDiff]
     tol: float
     batch_info: dict = field(default_factory=dict)
+    grads: list[StageDiff] = field(default_factory=list)  # ∂L/∂θ, one row per parameter
+    reference: str = "nn"  # "nn": torch.nn.Transformer; "functional": torch_mirror.py
+    unsupported: list[str] = field(default_factory=list)  # why nn could not be used
+
+    @property
+    def rows(self) -> list[StageDiff]:
+        return self.stages + self.grads
 
     @property
     def worst(self) -> StageDiff:
-        return max(self.stages, key=lambda s: s.worst)
+        return max(self.rows, key=lambda s: s.worst)
 
     @property
     def passed(self) -> bool:
-        return all(s.worst <= self.tol for s in self.stages)
+        return all(s.worst <= self.tol for s in self.rows)
 
 
 def padded_batch(src_ids: list[int], tgt_ids: list[int], pad_id: int,
@@ -78,12 +92,26 @@ def max_diffs(tape: Tape, reference: dict[str, np.ndarray]) -> dict[str, float]:
     return {name: float(np.max(np.abs(tape[name] - ref))) for name, ref in reference.items()}
 
 
-def verify(setup: Setup, src: str, tgt: str, tol: float = 1e-10) -> Report:
-    """Run both engines on the pair and on a padded batch; every stage's largest difference."""
-    check_expressible(setup.config)
+def choose_reference(cfg, reference: str = "auto") -> str:
+    """"nn" when torch.nn.Transformer can build ``cfg`` (or is asked for: then a config it
+    cannot build is refused, naming why), "functional" otherwise or when asked for."""
+    if reference not in REFERENCES:
+        raise ValueError(f"reference must be one of {REFERENCES}, not {reference!r}")
+    if reference == "nn":
+        check_expressible(cfg)
+    if reference == "auto":
+        return "functional" if torch_unsupported(cfg) else "nn"
+    return reference
+
+
+def verify(setup: Setup, src: str, tgt: str, tol: float = 1e-10,
+           reference: str = "auto") -> Report:
+    """Run both engines on the pair and on a padded batch; every stage's and every parameter
+    gradient's largest difference."""
+    kind = choose_reference(setup.config, reference)
     import_torch()
     example = make_example(setup.vocab, src, tgt, setup.config.max_len)
-    ref = TorchReference(setup.params, setup.config)
+    ref = (TorchReference if kind == "nn" else TorchMirror)(setup.params, setup.config)
     s_ids, s_pad, t_ids, t_pad = padded_batch(example.src_ids, example.tgt_ids,
                                               _pad_id(setup.vocab.source),
                                               _pad_id(setup.vocab.target))
@@ -96,4 +124,42 @@ def verify(setup: Setup, src: str, tgt: str, tol: float = 1e-10) -> Report:
     rows = [StageDiff(n, tuple(v.shape), single[n], batch[n]) for n, v in expected.items()]
     info = {"shape": tuple(s_ids.shape) + tuple(t_ids.shape[1:]),
             "src_pad": int(s_pad.sum()), "tgt_pad": int(t_pad.sum())}
-    return Report(rows, tol, info)
+    targets = padded_batch(example.out_ids, example.out_ids, 0,  # the target rows' shape
+                           _pad_id(setup.vocab.target))[2]
+    grads = gradient_rows(setup, ref, (s_ids, t_ids, s_pad, t_pad), targets)
+    return Report(rows, tol, info, grads, kind, torch_unsupported(setup.config))
+
+
+def gradient_rows(setup: Setup, ref, batch, targets) -> list[StageDiff]:
+    """∂L/∂θ of the cross-entropy loss (label smoothing as configured) for every parameter:
+    the pair alone (row 0) and the padded batch (padded positions weigh 0)."""
+    s_ids, t_ids, s_pad, t_pad = batch
+    weights = (~t_pad).astype(np.float64)
+    single = _grad_gaps(setup, ref, (s_ids[0], t_ids[0]), targets[0], weights[0])
+    padded = _grad_gaps(setup, ref, batch, targets, weights)
+    return [StageDiff(name, shape, gap, padded[name][1]) for name, (shape, gap) in single.items()]
+
+
+def _grad_gaps(setup: Setup, ref, ids, targets, weights) -> dict[str, tuple[tuple, float]]:
+    """Each row's shape and largest |ours − torch|, the loss first; one side's gradients are
+    dropped as soon as they are compared (`paper` has 44M of them)."""
+    smoothing = setup.config.label_smoothing
+    loss, ours = _our_grads(setup, ids, targets, weights, smoothing)
+    ref_loss, theirs = ref.loss_grads(*ids[:2], targets, weights, smoothing, *ids[2:])
+    gaps = {"loss L": ((), abs(loss - ref_loss))}
+    for name in list(theirs):
+        g = theirs.pop(name)
+        gaps[f"∂L/∂{name}"] = (tuple(g.shape), _gap(ours.pop(name), g))
+    return gaps
+
+
+def _our_grads(setup: Setup, ids, targets, weights, smoothing) -> tuple[float, dict]:
+    tape = Tape(setup.params, record=False)
+    logits = forward(tape, setup.config, *ids)
+    tape.run("loss", "cross_entropy", [logits],
+             {"targets": np.asarray(targets), "weights": weights, "smoothing": smoothing})
+    return float(tape["loss"]), tape.backward("loss")
+
+
+def _gap(a, b) -> float:
+    return float(np.max(np.abs(np.asarray(a) - b))) if np.size(b) else 0.0
