@@ -108,3 +108,28 @@ def test_the_key_prints_on_pages_of_its_own(browser, tmp_path, paper, width, hei
         page.close()
     # the questions take the same pages either way; the key adds a page of its own
     assert pages["with"] == pages["without"] + 1
+
+
+@pytest.mark.parametrize("lang, head_word", [("en", "head {}"), ("zh", "注意力头 {}")])
+def test_heads_are_named_from_1_as_in_the_walkthrough(tmp_path, lang, head_word):
+    """The walk calls the first head "head 1"; a question on cell [h, i, j] of an attention
+    tensor names head h + 1 (the cell stays the tape's index)."""
+    sheet = sheet_json(tmp_path, "--kinds", "score,softmax,weighted_sum", "--count", "12",
+                       "--lang", lang)
+    heads = {q["cell"][0] for q in sheet["questions"]}
+    assert heads == {0, 1}  # the tutorial's decoder has two heads; both are asked about
+    for q in sheet["questions"]:
+        assert head_word.format(q["cell"][0] + 1) in q["question"], q
+
+
+def test_a_hints_first_term_has_the_minus_sign_of_the_given_values():
+    from handformer import pipeline
+    from handformer.exercises import words
+    from handformer.exercises.sheet import make_sheet
+
+    tape = pipeline.run({"backward": True}).tape
+    hints = [words.hint(q, "en") for q in make_sheet(tape, 40, seed=4)]
+    negative = [h for h in hints if "−" in h]
+    assert negative  # some first term is negative in 40 questions
+    for h in hints:
+        assert not re.search(r"(?<![\w.)])-\d", h), h

@@ -55,9 +55,10 @@ def _question(kind, step, at, given, ask, hint, first) -> Question:
 
 
 def _where(at: tuple[int, ...]) -> dict:
-    """The words of a cell (head h, row i, column j) in a head-first attention tensor."""
+    """The words of a cell (head h, row i, column j) in a head-first attention tensor; heads
+    are named from 1 as the walkthrough names them ("head 1"), the cell stays the tape's."""
     head = at[0] if len(at) == 3 else 0
-    return {"head": head, "i": at[-2], "j": at[-1], "cell": list(at)}
+    return {"head": head + 1, "i": at[-2], "j": at[-1], "cell": list(at)}
 
 
 def mask(tape, rng) -> Question | None:

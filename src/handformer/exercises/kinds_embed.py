@@ -27,17 +27,18 @@ def token_id(tape, rng) -> Question | None:
     if counted and plain_words and tape.meta.get("dataset"):
         position = plain_words[int(rng.integers(len(plain_words)))]
         given = (Given("ex.given.dataset", "", list(tape.meta["dataset"])),)
-        ask = "ex.ask.token_id"
+        ask, first = "ex.ask.token_id", f"{vocab[0]} → 0"
     else:
         position = int(rng.integers(len(ids)))
         start = max(0, min(int(ids[position]) - int(rng.integers(WINDOW)), len(vocab) - WINDOW))
         given = (Given("ex.given.first_id", vocab[start], start),
                  Given("ex.given.words", "", vocab[start:start + WINDOW]))
-        ask = "ex.ask.token_id_window"
+        ask, first = "ex.ask.token_id_window", f"{vocab[start]} → {start}"
     word = vocab[int(ids[position])]
     return Question("token_id", step.name, "value", (position,), given, float(ids[position]),
                     0.0, "w ↦ id(w) ∈ {0, 1, …, N − 1}", ask,
-                    "ex.hint.token_id", {"word": word, "pos": position}, "embedding")
+                    "ex.hint.token_id", {"word": word, "pos": position,
+                                         "first": first}, "embedding")
 
 
 def positional(tape, rng) -> Question | None:

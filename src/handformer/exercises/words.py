@@ -5,6 +5,7 @@ worksheet (HTML, Markdown, the page's "check yourself") reads these, so they say
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -42,7 +43,14 @@ def ask(question: Question, lang: str) -> str:
 
 
 def hint(question: Question, lang: str) -> str:
-    return i18n.t(lang, question.hint, **question.words)
+    """The hint, its first term written with minus signs as the given values are."""
+    words = dict(question.words)
+    if isinstance(words.get("first"), str):
+        words["first"] = MINUS.sub("−", words["first"])
+    return i18n.t(lang, question.hint, **words)
+
+
+MINUS = re.compile(r"(?<![\w.)])-(?=[\d.]|inf)")  # a number's sign, not a hyphen in a word
 
 
 def decimals(question: Question) -> int:

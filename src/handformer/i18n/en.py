@@ -1191,7 +1191,7 @@ TEXT = {
     "ex.title": "Exercises from your own run",
     "ex.intro": "Every number below comes from this run of the model. Work each question out "
                 "by hand from the numbers it gives; rows, columns and positions count from 0, "
-                "as on the tape. Each answer is accepted within the tolerance it states.",
+                "as on the tape; heads count from 1, as in the walkthrough. Each answer is accepted within the tolerance it states.",
     "ex.run": "The run: {run}.",
     "ex.question": "Question {n}",
     "ex.kind": "kind: {kind} · step {step} · cell {cell}",
