@@ -16,10 +16,10 @@ import math
 import numpy as np
 
 from ..config import Config
-from .torch_ref import import_torch
+from .torch_ref import TorchModel, import_torch
 
 
-class TorchMirror:
+class TorchMirror(TorchModel):
     """The same stages and loss gradients as ``TorchReference``, for any config."""
 
     def __init__(self, params: dict[str, np.ndarray], cfg: Config, dtype="float64"):
@@ -124,26 +124,11 @@ class TorchMirror:
             return t.zeros(shape, dtype=t.bool)
         return t.as_tensor(np.atleast_2d(pad))
 
-    # --- what verify and the tests read -----------------------------------------------------
-
-    def stages(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict[str, np.ndarray]:
-        """Output of every stage, under the names TorchReference.stages uses."""
-        with self.torch.no_grad():
-            out = self._run(src_ids, tgt_ids, src_pad, tgt_pad)
-        squeeze = np.ndim(src_ids) == 1
-        return {k: (v[0] if squeeze else v).numpy() for k, v in out.items()}
-
     def loss_grads(self, src_ids, tgt_ids, targets, weights, smoothing=0.0, src_pad=None,
                    tgt_pad=None) -> tuple[float, dict[str, np.ndarray]]:
         """Cross-entropy (weighted mean over positions) and ∂L/∂θ for every parameter."""
-        t = self.torch
         for p in self.params.values():
             p.grad = None
-        logits = self._run(src_ids, tgt_ids, src_pad, tgt_pad)["generator.logits"]
-        per = t.nn.functional.cross_entropy(
-            logits.reshape(-1, logits.shape[-1]), t.as_tensor(np.asarray(targets).reshape(-1)),
-            reduction="none", label_smoothing=smoothing)
-        w = t.as_tensor(np.asarray(weights, dtype=np.float64).reshape(-1)).to(self.dtype)
-        loss = (per * w).sum() / w.sum()
+        loss = self.loss(src_ids, tgt_ids, targets, weights, smoothing, src_pad, tgt_pad)
         loss.backward()
         return float(loss.detach()), {k: p.grad.numpy() for k, p in self.params.items()}

@@ -55,7 +55,30 @@ def check_expressible(cfg: Config) -> None:
               "--preset paper or --preset small --d-model 16 --heads 2.")
 
 
-class TorchReference:
+class TorchModel:
+    """What both torch models of the encoder-decoder answer (this one and torch_mirror's):
+    every stage's output, and the loss, from their ``_run``."""
+
+    def stages(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict[str, np.ndarray]:
+        """Output of every stage: embeddings, each layer, each final norm, logits."""
+        with self.torch.no_grad():
+            out = self._run(src_ids, tgt_ids, src_pad, tgt_pad)
+        squeeze = np.ndim(src_ids) == 1
+        return {k: (v[0] if squeeze else v).numpy() for k, v in out.items()}
+
+    def loss(self, src_ids, tgt_ids, targets, weights, smoothing=0.0, src_pad=None,
+             tgt_pad=None):
+        """Cross-entropy with label smoothing, the mean over weighted positions (a tensor)."""
+        t = self.torch
+        logits = self._run(src_ids, tgt_ids, src_pad, tgt_pad)["generator.logits"]
+        per = t.nn.functional.cross_entropy(
+            logits.reshape(-1, logits.shape[-1]), t.as_tensor(np.asarray(targets).reshape(-1)),
+            reduction="none", label_smoothing=smoothing)
+        w = t.as_tensor(np.asarray(weights, dtype=np.float64).reshape(-1)).to(self.dtype)
+        return (per * w).sum() / w.sum()
+
+
+class TorchReference(TorchModel):
     """Embeddings + positional encoding + nn.Transformer + generator, float64, dropout off."""
 
     def __init__(self, params: dict[str, np.ndarray], cfg: Config, dtype="float64"):
@@ -157,24 +180,11 @@ class TorchReference:
         return t.zeros(pad.shape, dtype=self.dtype, device=self.device).masked_fill(
             pad, float("-inf"))
 
-    def stages(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> dict[str, np.ndarray]:
-        """Output of every stage: embeddings, each layer, each final norm, logits."""
-        with self.torch.no_grad():
-            out = self._run(src_ids, tgt_ids, src_pad, tgt_pad)
-        squeeze = np.ndim(src_ids) == 1
-        return {k: (v[0] if squeeze else v).numpy() for k, v in out.items()}
-
     def loss_grads(self, src_ids, tgt_ids, targets, weights, smoothing=0.0, src_pad=None,
                    tgt_pad=None) -> tuple[float, dict[str, np.ndarray]]:
         """Cross-entropy (mean over weighted positions) and ∂L/∂θ under our parameter names."""
-        t = self.torch
         self.modules.zero_grad(set_to_none=True)
-        logits = self._run(src_ids, tgt_ids, src_pad, tgt_pad)["generator.logits"]
-        per = t.nn.functional.cross_entropy(
-            logits.reshape(-1, logits.shape[-1]), t.as_tensor(np.asarray(targets).reshape(-1)),
-            reduction="none", label_smoothing=smoothing)
-        w = t.as_tensor(np.asarray(weights, dtype=np.float64).reshape(-1)).to(self.dtype)
-        loss = (per * w).sum() / w.sum()
+        loss = self.loss(src_ids, tgt_ids, targets, weights, smoothing, src_pad, tgt_pad)
         loss.backward()
         grads = {self._torch_name(k): p.grad.detach().numpy()
                  for k, p in self.modules.named_parameters()}
