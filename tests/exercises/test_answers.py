@@ -120,6 +120,9 @@ def recompute(q, given):
             row = np.array(given["z_t"])
             return float(np.exp(row[j]) / np.exp(row).sum())
         return math.exp(given["z_tj"]) / given["Σ_k e^{z_tk}"]
+    if kind == "position_loss":
+        eps = given.get("ε", 0.0)
+        return -(1 - eps) * math.log(given["p_t,y_t"]) - eps * given.get("mean_w log p_t,w", 0.0)
     if kind == "loss":
         eps = given.get("ε", 0.0)
         logs = np.log(given["p_t,y_t"])
@@ -199,7 +202,8 @@ def test_a_checkpoint_sheet(tmp_path, checkpoint):
 @pytest.mark.slow
 def test_every_kind_of_a_backward_run(tmp_path):
     kinds = ("token_id,positional,input,score,scale,mask,softmax,weighted_sum,residual,ln_mean,"
-             "ln_std,ln_norm,ln_value,relu,ffn_unit,logit,probability,loss,grad_logit,sgd_update")
+             "ln_std,ln_norm,ln_value,relu,ffn_unit,logit,probability,position_loss,loss,grad_logit,"
+             "sgd_update")
     sheet, walk = sheet_and_walk(tmp_path, ["--backward"], ["--kinds", kinds, "--count", "40"])
     assert {q["kind"] for q in sheet["questions"]} == set(kinds.split(","))
     _check(sheet, walk)
@@ -236,3 +240,19 @@ def test_bert_sheet_answers_hold():
         expected = float(np.asarray(table)[tuple(q["cell"])])
         assert close(number(q["answer"]), expected, CLOSE)
         assert close(recompute(q, givens(q)), expected, CLOSE), q["kind"]
+
+
+@pytest.mark.parametrize("options", [[], ["--label-smoothing", "0.1"], ["--family", "gpt"]])
+def test_each_positions_loss_on_the_tape_averages_to_the_loss(tmp_path, options):
+    """extras.per_position of the walk's loss: −log p_t,y_t (smoothed: (1 − ε)·(−log p_t,y_t)
+    + ε·(−mean_w log p_t,w)) from the tape's own probabilities, and L is their mean."""
+    _, walk = sheet_and_walk(tmp_path, options, ["--kinds", "position_loss", "--count", "1"])
+    steps = {s["name"]: s for s in walk["steps"]}
+    per = np.array(steps["loss"]["extras"]["per_position"])
+    p = np.array(steps["generator.probs"]["value"])
+    targets = np.array(walk["target"]["ids"])
+    eps = 0.1 if options[:1] == ["--label-smoothing"] else 0.0
+    by_hand = [-(1 - eps) * math.log(p[t, y]) - eps * float(np.log(p[t]).mean())
+               for t, y in enumerate(targets)]
+    np.testing.assert_allclose(per, by_hand, rtol=0, atol=1e-12)
+    assert abs(per.mean() - steps["loss"]["value"]) < 1e-12

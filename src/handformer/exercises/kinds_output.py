@@ -79,6 +79,32 @@ def loss(tape, rng) -> Question | None:
                     {"count": int(weights.sum()), "first": f"−log {picked[0]:.5g}"}, "loss")
 
 
+def position_loss(tape, rng) -> Question | None:
+    """ℓ_t = (1 − ε)·(−log p_t,y_t) + ε·(−mean_w log p_t,w): one position's share of L."""
+    step = tape.index.get("loss")
+    probs = pick.steps(tape, "softmax", "probs")
+    if (step is None or "per_position" not in step.extras or not probs
+            or "target" not in tape.meta):
+        return None
+    p = np.asarray(probs[0].value, dtype=float)
+    targets, weights, smoothing = _targets(tape, p.shape)
+    at = pick.cell(rng, targets.shape, weights)
+    picked = float(p[at + (int(targets[at]),)])
+    given = [Given("ex.given.target_prob", "p_t,y_t", picked)]
+    formula = "ℓ_t = −log p_t,y_t"
+    if smoothing:
+        given += [Given("ex.given.smoothing", "ε", smoothing),
+                  Given("ex.given.row_mean_log", "mean_w log p_t,w", float(np.log(p[at]).mean()))]
+        formula = "ℓ_t = (1 − ε)·(−log p_t,y_t) + ε·(−mean_w log p_t,w)"
+    answer = float(step.extras["per_position"][at])
+    vocab = list(tape.meta.get("vocab") or [])
+    word = vocab[int(targets[at])] if int(targets[at]) < len(vocab) else str(int(targets[at]))
+    return Question("position_loss", "loss", "extras.per_position", at, tuple(given), answer,
+                    tolerance(answer), formula, "ex.ask.position_loss", "ex.hint.position_loss",
+                    {"t": at[-1], "word": word, "cell": list(at), "first": f"−log {picked:.5g}"},
+                    "loss")
+
+
 def _targets(tape, shape) -> tuple[np.ndarray, np.ndarray, float]:
     """The target ids (one per position), which positions count (not padding) and the label
     smoothing, from the tape's meta (a tape file keeps it; the loss step's attributes it

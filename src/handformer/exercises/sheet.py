@@ -30,7 +30,8 @@ KINDS: dict[str, Callable] = {
     "ln_norm": layers.ln_norm, "ln_value": layers.ln_value, "relu": layers.relu,
     "gelu": layers.gelu, "ffn_unit": layers.ffn_unit, "logit": output.logit,
     "probability": output.probability,
-    "loss": output.loss, "grad_logit": output.grad_logit, "sgd_update": output.sgd_update,
+    "position_loss": output.position_loss, "loss": output.loss,
+    "grad_logit": output.grad_logit, "sgd_update": output.sgd_update,
 }
 BACKWARD_KINDS = ("grad_logit", "sgd_update")
 
@@ -38,10 +39,10 @@ BACKWARD_KINDS = ("grad_logit", "sgd_update")
 # chained, or a gradient.
 LEVELS = {
     "easy": ("token_id", "positional", "input", "scale", "mask", "residual", "ln_mean", "relu",
-             "gelu"),
+             "gelu", "position_loss"),
     "medium": ("token_id", "positional", "input", "score", "scale", "mask", "softmax",
                "weighted_sum", "residual", "ln_mean", "ln_std", "ln_norm", "relu", "gelu",
-               "logit", "probability", "loss", *BACKWARD_KINDS),
+               "logit", "probability", "position_loss", "loss", *BACKWARD_KINDS),
     "hard": ("score", "softmax", "weighted_sum", "ln_value", "ffn_unit", "logit", "loss",
              *BACKWARD_KINDS),
 }

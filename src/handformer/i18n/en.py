@@ -1226,6 +1226,7 @@ TEXT = {
     "ex.ask.logit": "What is the logit of “{word}” (column {j}) at position {t}?",
     "ex.ask.probability": "What is the probability of “{word}” (column {j}) at position {t}?",
     "ex.ask.loss": "What is the loss L, the mean over the {count} positions?",
+    "ex.ask.position_loss": "What is the loss ℓ_t at position {t}, where the target is “{word}”?",
     "ex.ask.grad_logit": "What is the gradient ∂L/∂z of the logit of “{word}” (column {j}) at "
                          "position {t}?",
     "ex.ask.sgd_update": "After one SGD step, what is the parameter {param} at cell {cell}?",
@@ -1242,6 +1243,7 @@ TEXT = {
     "ex.hint.ln_norm": "Centre, then divide by σ: the first step is {first}.",
     "ex.hint.relu": "Keep a positive number, make a negative one 0: {first}.",
     "ex.hint.loss": "Take −log of each target probability and average; the first is {first}.",
+    "ex.hint.position_loss": "Take −log of the target's probability: {first}.",
     "ex.hint.grad_logit": "q is 1 at the target word, 0 elsewhere (with label smoothing "
                           "(1 − ε)·q + ε/V): {first}.",
     "ex.hint.sgd_update": "Step against the gradient: {first}.",
@@ -1277,6 +1279,8 @@ TEXT = {
     "ex.given.logit": "the logit",
     "ex.given.exp_sum": "the sum of e^z over the row",
     "ex.given.target_probs": "each position's probability of its target word",
+    "ex.given.target_prob": "the probability of the target word at this position",
+    "ex.given.row_mean_log": "the mean log-probability over the vocabulary at this position",
     "ex.given.smoothing": "the label smoothing",
     "ex.given.mean_log": "each position's mean log-probability",
     "ex.given.prob": "the probability",

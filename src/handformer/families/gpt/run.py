@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...engine.layers import loss_step
 from ...engine.tape import Tape
 from ...engine.update import sgd_update
 from ...errors import HandformerError, TextError
@@ -84,8 +85,7 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
             "untrained_p_target": _untrained_probs(model, text)}
     logits = forward(tape, cfg, text.input_ids)
     targets = np.asarray(text.target_ids)
-    tape.run("loss", "cross_entropy", [logits], {"targets": targets, "weights": np.ones(n)},
-             symbols={"out": "L", "x": r"\mathrm{logits}"})
+    loss_step(tape, logits, targets)
     return tape
 
 

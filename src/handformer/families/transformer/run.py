@@ -14,6 +14,7 @@ import numpy as np
 
 from ...config import Config
 from ...config import preset as make_preset
+from ...engine.layers import loss_step
 from ...engine.tape import Tape
 from ...engine.update import sgd_update
 from ...errors import HandformerError
@@ -103,10 +104,7 @@ def run_forward(s: Setup, src: str, tgt: str, record: bool = True) -> Tape:
         tape.meta["beside"] = untrained(s, example, before)
         if s.trained["licence"]:
             tape.meta["dataset_licence"] = s.trained["licence"]
-    tape.run("loss", "cross_entropy", [logits],
-             {"targets": targets, "weights": np.ones(targets.shape),
-              "smoothing": s.config.label_smoothing},
-             symbols={"out": "L", "x": r"\mathrm{logits}"})
+    loss_step(tape, logits, targets, s.config.label_smoothing)
     if s.vocab.source is not s.vocab.target:  # one per side: "vocab" is the target's
         tape.meta["src_vocab"] = s.vocab.source.tokens
     errata.annotate(tape)
@@ -120,8 +118,7 @@ def _untrained(s: Setup, example) -> tuple[Tape, dict]:
     tape = Tape(s.trained["initial"])
     logits = forward(tape, s.config, example.src_ids, example.tgt_ids)
     targets = np.asarray(example.out_ids)
-    tape.run("loss", "cross_entropy", [logits], {"targets": targets, "weights": np.ones(targets.shape),
-                                                 "smoothing": s.config.label_smoothing})
+    loss_step(tape, logits, targets, s.config.label_smoothing)
     after = _outcome(tape, example.out_ids)
     return tape, {"untrained_p_target": after["p_target_after"],
                   "untrained_predicted": after["predicted_after"],

@@ -23,7 +23,7 @@ PARTS = (("embedding", ("positional", "input"), 1),
          ("norm", ("residual", "ln_norm", "ln_mean"), 1),
          ("ffn", ("relu", "gelu"), 1),
          ("prediction", ("logit", "probability"), 1),
-         ("loss", ("loss",), 1),
+         ("loss", ("loss", "position_loss"), 1),
          ("backward", ("grad_logit", "sgd_update"), 1))
 SEED = 0  # the page shows the same questions every time it is made from the same run
 DRAWS = 8  # cells drawn for one kind before the part asks another kind
