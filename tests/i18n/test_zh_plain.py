@@ -23,7 +23,7 @@ KEPT = {"softmax", "relu", "mha", "ffn", "logits", "logit", "concat", "log", "co
         "argmax", "rowsum", "llama", "transformer", "xavier", "chatgpt", "gpt", "torch",
         "pytorch", "embedding", "memory", "query", "key", "value", "padding", "handformer",
         "annotated", "adam", "bleu", "layernorm", "distributeddataparallel", "json", "ckpt",
-        "safetensors", "mask", "token", "ids", "pos", "float", "english"}
+        "safetensors", "mask", "token", "ids", "pos", "float", "english", "gelu"}
 BANNED = ("p(target)", "p(chosen)", "the tutorial's value", "epoch", "input =", "target =",
           "计算图")
 WORD = re.compile(r"[A-Za-z][A-Za-z']{2,}")
@@ -96,3 +96,16 @@ def test_the_chinese_page_has_no_english_words_and_no_page_names_a_flag():
     for lang in ("en", "zh"):
         flags = re.findall(r"(?<![\w-])--[a-z][a-z-]+", page_words(lang))
         assert not flags, flags
+
+
+def test_the_chinese_decoder_only_walk_has_no_english_words_even_in_formulas():
+    """The decoder-only family, backward too; and the formulas' words (input, target, the
+    vocabulary's set of words) in Chinese for both families."""
+    gpt = handformer.walk(family="gpt", backward=True)
+    text = render_text(build(gpt, "zh"), 3, 100)
+    assert not english_words(text, sentence_words(gpt))
+    assert not [b for b in BANNED if b in text]
+    for t in (gpt, tape()):
+        formulas = [line for line in render_text(build(t, "zh"), 3, 100).splitlines()
+                    if line.startswith("   ")]
+        assert not [w for line in formulas for w in ("input", "target", "words") if w in line]

@@ -17,6 +17,7 @@ TEXT = {
                          "words (the tutorial's “1 token ≈ 0.75 words” is a rule of thumb for "
                          "GPT's English sub-words, not a law). The model will read “{src}” and "
                          "should learn to answer “{tgt}”.",
+    "vocab.distinct": "set(words)",
     "vocab.title": "Compute the vocabulary size",
     "vocab.p1": "The vocabulary is the set of distinct words: splitting the dataset into words "
                 "and removing the repeats leaves N = {N}.",
@@ -507,8 +508,8 @@ TEXT = {
     "gpt.changed.pre": "Layer norm comes before each sublayer (pre-norm, as GPT-2): "
                        "X + MHA(LN(X)). The residual stream X itself is never normalized inside "
                        "the stack, which lets deep stacks train without a warm-up; one last "
-                       "layer norm comes after the stack. The paper's post-norm is the switch "
-                       "norm=\"post\".",
+                       "layer norm comes after the stack. The paper's post-norm (layer norm "
+                       "after each residual sum) is one switch away.",
     "gpt.changed.post": "Layer norm comes after each residual sum (post-norm, as the paper and "
                         "GPT-1): LN(X + MHA(X)). GPT-2 moved it before each sublayer "
                         "(pre-norm, the default here).",

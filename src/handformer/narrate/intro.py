@@ -53,7 +53,7 @@ def vocabulary(ctx: Ctx) -> None:
     else:
         paragraphs.append(ctx.t("vocab.rule_ok", d=d))
     ctx.add(Section("vocabulary", "2", ctx.t("vocab.title"), paragraphs,
-                    formula=r"N = \left|\mathrm{set}(\mathrm{words})\right| = " + str(n_words),
+                    formula=rf"N = \left|\text{{{ctx.t('vocab.distinct')}}}\right| = {n_words}",
                     callouts=callouts, phase="text"))
 
 

@@ -114,8 +114,9 @@ def encoding(ctx: Ctx) -> None:
     table = ctx.mat("ids", r"\mathrm{ids}", rows, [ctx.t("ids.input"), ctx.t("ids.target")],
                     inp)
     ctx.add(Section("ids", "3", ctx.t("gpt.ids.title"), paragraphs,
-                    formula=r"\mathrm{input} = \langle\mathrm{start}\rangle\, w_1 \dots w_n,\quad "
-                            r"\mathrm{target} = w_1 \dots w_n\, \langle\mathrm{end}\rangle",
+                    formula=rf"\text{{{ctx.t('ids.input')}}} = \langle\mathrm{{start}}\rangle\, "
+                            rf"w_1 \dots w_n,\quad \text{{{ctx.t('ids.target')}}} = w_1 \dots w_n\, "
+                            r"\langle\mathrm{end}\rangle",
                     equation=[table], steps=["ids"], phase="text"))
 
 
