@@ -53,8 +53,8 @@ class TorchMirror(TorchModel):
         return y + self.params[b] if b in self.params else y
 
     def attention(self, name: str, x, kv, heads: int, blocked):
-        """Multi-head attention; ``blocked`` (broadcast to batch × n × m) is True where a query
-        may not look."""
+        """Multi-head attention; ``blocked`` (None, or batch × n × m, or batch × 1 × m: padded
+        keys) is True where a query may not look."""
         c, t = self.cfg, self.torch
         b, n, m = x.shape[0], x.shape[1], kv.shape[1]
 
@@ -90,15 +90,16 @@ class TorchMirror(TorchModel):
         src = t.as_tensor(np.atleast_2d(src_ids))
         tgt = t.as_tensor(np.atleast_2d(tgt_ids))
         n_src, n_tgt = src.shape[1], tgt.shape[1]
-        src_blocked = self._pad_mask(src_pad, src.shape)[:, None, :]  # batch × 1 × keys
-        future = t.ones(n_tgt, n_tgt, dtype=t.bool).triu(1)[None]
-        tgt_blocked = future | self._pad_mask(tgt_pad, tgt.shape)[:, None, :]
+        src_blocked = None if src_pad is None else t.as_tensor(np.atleast_2d(src_pad))[:, None]
+        tgt_blocked = t.ones(n_tgt, n_tgt, dtype=t.bool).triu(1)[None]  # the future
+        if tgt_pad is not None:
+            tgt_blocked = tgt_blocked | t.as_tensor(np.atleast_2d(tgt_pad))[:, None]
         out = {}
         x = out["src_embed.out"] = self.embed("src_embed", src)
         for i in range(c.encoder_layers):
             p = f"encoder.{i}"
             x = self.sublayer(x, f"{p}.ln1", lambda h, p=p: self.attention(
-                f"{p}.self_attn", h, h, c.heads, src_blocked.expand(-1, n_src, -1)))
+                f"{p}.self_attn", h, h, c.heads, src_blocked))
             x = self.sublayer(x, f"{p}.ln2", lambda h, p=p: self.ffn(f"{p}.ffn", h))
             out[f"{p}.out"] = x
         if c.final_norm:
@@ -109,7 +110,7 @@ class TorchMirror(TorchModel):
             y = self.sublayer(y, f"{p}.ln1", lambda h, p=p: self.attention(
                 f"{p}.self_attn", h, h, c.decoder_heads, tgt_blocked))
             y = self.sublayer(y, f"{p}.ln2", lambda h, p=p: self.attention(
-                f"{p}.cross_attn", h, x, c.decoder_heads, src_blocked.expand(-1, n_tgt, -1)))
+                f"{p}.cross_attn", h, x, c.decoder_heads, src_blocked))
             y = self.sublayer(y, f"{p}.ln3", lambda h, p=p: self.ffn(f"{p}.ffn", h))
             out[f"{p}.out"] = y
         if c.final_norm:
@@ -117,12 +118,6 @@ class TorchMirror(TorchModel):
         w = self.params["embed.weight"].T if c.tie_embeddings else self.params["generator.w"]
         out["generator.logits"] = y @ w + self.params["generator.b"]
         return out
-
-    def _pad_mask(self, pad, shape):
-        t = self.torch
-        if pad is None:
-            return t.zeros(shape, dtype=t.bool)
-        return t.as_tensor(np.atleast_2d(pad))
 
     def loss_grads(self, src_ids, tgt_ids, targets, weights, smoothing=0.0, src_pad=None,
                    tgt_pad=None) -> tuple[float, dict[str, np.ndarray]]:
