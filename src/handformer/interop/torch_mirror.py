@@ -89,7 +89,7 @@ class TorchMirror(TorchModel):
         t, c = self.torch, self.cfg
         src = t.as_tensor(np.atleast_2d(src_ids))
         tgt = t.as_tensor(np.atleast_2d(tgt_ids))
-        n_src, n_tgt = src.shape[1], tgt.shape[1]
+        n_tgt = tgt.shape[1]
         src_blocked = None if src_pad is None else t.as_tensor(np.atleast_2d(src_pad))[:, None]
         tgt_blocked = t.ones(n_tgt, n_tgt, dtype=t.bool).triu(1)[None]  # the future
         if tgt_pad is not None:
