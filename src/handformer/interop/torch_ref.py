@@ -66,11 +66,15 @@ class TorchModel:
         squeeze = np.ndim(src_ids) == 1
         return {k: (v[0] if squeeze else v).numpy() for k, v in out.items()}
 
+    def logits(self, src_ids, tgt_ids, src_pad=None, tgt_pad=None):
+        """The last stage alone, with its graph (for a loss or a training step)."""
+        return self._run(src_ids, tgt_ids, src_pad, tgt_pad)["generator.logits"]
+
     def loss(self, src_ids, tgt_ids, targets, weights, smoothing=0.0, src_pad=None,
              tgt_pad=None):
         """Cross-entropy with label smoothing, the mean over weighted positions (a tensor)."""
         t = self.torch
-        logits = self._run(src_ids, tgt_ids, src_pad, tgt_pad)["generator.logits"]
+        logits = self.logits(src_ids, tgt_ids, src_pad, tgt_pad)
         per = t.nn.functional.cross_entropy(
             logits.reshape(-1, logits.shape[-1]), t.as_tensor(np.asarray(targets).reshape(-1)),
             reduction="none", label_smoothing=smoothing)
