@@ -376,6 +376,9 @@ TEXT = {
     "grad.share.softmax": "through the softmax {use}, a·(g − Σ a·g) over the row's {k} weights: "
                           "{a}·({g} − ({terms})) = {v}",
     "grad.share.loss": "from the loss, (p − q) / |T| = ({p} − {q}) / {n} = {v}",
+    "grad.share.norm": "through the layer norm {use}, (ĝ − mean ĝ − x̂·mean(ĝ⊙x̂)) / √(σ²+ε) "
+                       "with ĝ = γ ⊙ ∂L/∂Y and x̂ = (x − μ) / √(σ²+ε): "
+                       "({gh} − {mg} − {xh}·{mgx}) / {sd} = {v}",
     "grad.share.dot": "from {use}, {k} products added up: {terms} = {v}",
     "grad.share.scaled": "from {use}, {k} products added up and times 1/√d_k = {f}: "
                          "({terms})·{f} = {v}",

@@ -294,6 +294,9 @@ TEXT = {
     "grad.share.softmax": "经过 softmax {use}，对这一行的 {k} 个权重算 a·(g − Σ a·g)："
                           "{a}·({g} − ({terms})) = {v}",
     "grad.share.loss": "来自损失，(p − q) / |T| = ({p} − {q}) / {n} = {v}",
+    "grad.share.norm": "经过层归一化 {use}，(ĝ − ĝ 的均值 − x̂·(ĝ⊙x̂) 的均值) / √(σ²+ε)，"
+                       "其中 ĝ = γ ⊙ ∂L/∂Y，x̂ = (x − μ) / √(σ²+ε)："
+                       "({gh} − {mg} − {xh}·{mgx}) / {sd} = {v}",
     "grad.share.dot": "来自 {use}，{k} 个乘积相加：{terms} = {v}",
     "grad.share.scaled": "来自 {use}，{k} 个乘积相加，再乘 1/√d_k = {f}：({terms})·{f} = {v}",
     "grad.at": "（“{row}”行、“{col}”列）",
