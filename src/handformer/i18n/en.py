@@ -426,6 +426,15 @@ TEXT = {
     "update.p1": "The largest gradient of {name} is at [{at}]: {before} − {lr}·({g}) = {after}.",
     "update.loss": "Before the update the loss is L = {before}; a second forward pass of the "
                    "same sentence with every updated parameter gives L = {after}.",
+    "update.moved": "Which way the step moved the prediction: each position's probability of "
+                    "its right word, before → after the update: {items}. It rose at {k} of the "
+                    "{n} positions.",
+    "update.moved.item": "after “{inp}”, p({word}) {before} → {after}",
+    "update.moved.sep": "; ",
+    "update.moved.up": "The update moved the prediction after “{inp}” most: p({word}) rose from "
+                       "{before} to {after}.",
+    "update.moved.down": "The update moved the prediction after “{inp}” most: p({word}) fell "
+                         "from {before} to {after}.",
     "shards.title": "Many machines: the gradient of shards",
     "shards.p1": "Training on many machines cuts every batch into data shards, one per process: "
                  "each process computes the gradient of its own shard, and the gradients are "

@@ -329,6 +329,12 @@ TEXT = {
     "update.p1": "{name} 梯度最大的一项在 [{at}]：{before} − {lr}·({g}) = {after}。",
     "update.loss": "更新之前损失是 L = {before}；用更新后的全部参数把同一句话再前向算一遍，"
                    "得到 L = {after}。",
+    "update.moved": "这一步把预测往哪边推：每个位置上正确词的概率，更新前 → 更新后：{items}。"
+                    "{n} 个位置里有 {k} 个上升了。",
+    "update.moved.item": "“{inp}”之后，p({word}) {before} → {after}",
+    "update.moved.sep": "；",
+    "update.moved.up": "更新对“{inp}”之后的预测改变最大：p({word}) 从 {before} 升到 {after}。",
+    "update.moved.down": "更新对“{inp}”之后的预测改变最大：p({word}) 从 {before} 降到 {after}。",
     "shards.title": "多台机器：分片的梯度",
     "shards.p1": "在多台机器上训练时，每个批次被切成若干数据分片，每个进程一片：各进程算出自己那一片的"
                  "梯度，再把这些梯度平均。这里在一个进程里做同样的事。这个批次是语料的前 {B} 对句子，"

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..engine.formula import clauses, fill, head
 from ..engine.ops import get
-from . import grad_cell, grad_reads, names
+from . import grad_cell, grad_reads, moved, names
 from .context import MAX_HEADS, Ctx, dims, f3, mark, small_scaled
 from .document import Section
 from .overview import apart
@@ -300,3 +300,5 @@ def updates(ctx: Ctx) -> None:
                         paragraphs, formula=rf"\theta \leftarrow \theta - {eta}\, g",
                         equation=[mats[0], "-", eta, r"\cdot", mats[1], "=", mats[2]],
                         steps=[name], phase="update"))
+    if ctx.sections and ctx.sections[-1].phase == "update":  # after the last update
+        ctx.sections[-1].paragraphs += moved.prediction_moved(ctx)
