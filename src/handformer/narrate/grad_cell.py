@@ -153,9 +153,10 @@ def _sum(terms: list[tuple[float, float]]) -> str:
     return " + ".join(shown)
 
 
-def share_text(ctx, share: Share) -> str:
-    """One share in words and numbers, in the reader's language."""
-    use = to_text(names.symbol(share.use))
+def share_text(ctx, share: Share, symbol_of=names.symbol) -> str:
+    """One share in words and numbers, in the reader's language; ``symbol_of``: a step's
+    symbol as the story calls it (the lesson's by default)."""
+    use = to_text(symbol_of(share.use))
     n = share.numbers
     if share.kind == "copy":
         return ctx.t("grad.share.copy", use=use, v=num(share.value))
@@ -181,12 +182,12 @@ def share_text(ctx, share: Share) -> str:
                  v=num(share.value))
 
 
-def worked(ctx, name: str, at: tuple, where: str) -> str:
+def worked(ctx, name: str, at: tuple, where: str, symbol_of=names.symbol) -> str:
     """The worked cell's paragraph ("" where a reader's share is not told this way)."""
     found = shares(ctx, name, at)
     if not found:
         return ""
     total = float(ctx.grad(name)[tuple(int(k) for k in at)])
-    parts = ctx.t("grad.share.and").join(share_text(ctx, s) for s in found)
-    return ctx.t("grad.cell", sym=to_text(names.symbol(name)), where=where, shares=parts,
+    parts = ctx.t("grad.share.and").join(share_text(ctx, s, symbol_of) for s in found)
+    return ctx.t("grad.cell", sym=to_text(symbol_of(name)), where=where, shares=parts,
                  v=num(total))
