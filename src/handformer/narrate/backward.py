@@ -8,7 +8,7 @@ import numpy as np
 
 from ..engine.formula import clauses, fill, head
 from ..engine.ops import get
-from . import grad_cell, grad_reads, moved, names
+from . import grad_cell, grad_reads, grad_terms, moved, names
 from .context import MAX_HEADS, Ctx, dims, f3, mark, small_scaled
 from .document import Section
 from .overview import apart
@@ -85,6 +85,7 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     _special(ctx, name, step, paragraphs, callouts, equation)
     drawn = grad_reads.reads(ctx, name, at)  # what the formula reads, drawn first
     equation = [*drawn, r"\Rightarrow", *equation] if drawn else equation
+    grad_terms.attach(ctx, name, equation)  # any cell's arithmetic, for the page
     uses = consumers(ctx.tape, name)
     if len(uses) > 1:
         paragraphs.append(ctx.t("grad.uses", sym=sym, k=len(uses)))

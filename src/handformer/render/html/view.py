@@ -86,6 +86,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         "extra": json.dumps({k: layout.number_rows(np.reshape(v, (1, -1)), precision)
                              for k, v in m.extra.items()}) if m.extra else "",
         "hidden": _hidden(value.shape, row_idx, col_idx),
+        "power": m.power, "terms": json.dumps(m.terms) if m.terms else "",
         "full": _full(m, value, scale, precision, budget) if elided else None,
         "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
         if m.kind == "positional"
