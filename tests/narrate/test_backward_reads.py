@@ -138,3 +138,18 @@ def test_the_upstream_gradients_link_to_the_panels_that_show_them_in_every_forma
     names = re.findall(r'<figure class="mx[^"]*" data-name="([^"]+)"', panel)
     assert names[:3] == ["grad.decoder.0.ffn.out", "decoder.0.ffn.pre", "decoder.0.ln2.out"]
     assert 'href="#s-grad.decoder.0.ffn.out"' in panel and 'href="#s-decoder.0.ffn.pre"' in panel
+
+
+def test_the_terminal_and_markdown_name_the_panel_each_drawn_input_comes_from():
+    from handformer.render.markdown import render_sections as markdown
+    from handformer.render.terminal.screen import render_text
+
+    sections = build(tape(), "en")
+    number = {s.id: s.panel for s in sections}
+    ffn = next(s for s in sections if s.id == "grad.decoder.0.ffn.pre")
+    upstream, saved_h = number["grad.decoder.0.ffn.out"], number["decoder.0.ffn.pre"]
+    whole = render_text(sections, 3, 120)
+    text = whole.split(ffn.heading, 1)[1].split("\nStep ", 1)[0]
+    assert f"∂L/∂FFN  (6×6)  ← Step {upstream}" in text and f"H  (6×6)  ← Step {saved_h}" in text
+    md = markdown(sections, 3, "en")
+    assert f"∂L/∂FFN ← [Step {upstream} · " in md and f"H ← [Step {saved_h} · " in md
