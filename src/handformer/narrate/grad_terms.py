@@ -24,7 +24,7 @@ def attach(ctx: Ctx, name: str, equation: list) -> None:
     for m in (x for x in equation if isinstance(x, Matrix)):
         if m.name == f"grad.{name}" or m.name.startswith(f"grad.{name}.head."):
             h = int(m.name.rsplit(".", 1)[1]) if ".head." in m.name else None
-            terms = [_share(ctx, use, use.inputs.index(name), h) for use in uses]
+            terms = [t for use in uses for t in _shares(ctx, use, use.inputs.index(name), h)]
         else:
             terms = [_param(ctx, name, m.name)]
         if terms and all(terms) and all(_reads(t) <= drawn for t in terms):
@@ -43,6 +43,16 @@ def _up(use, h: int | None) -> str:
 def _value(name: str, h: int | None) -> str:
     base, leaf = name.rsplit(".", 1)
     return name if h is None else f"{base}.head.{h}.{leaf}"
+
+
+def _shares(ctx: Ctx, use, k: int, h: int | None) -> list[dict | None]:
+    """A reader's share; a projection into heads sends one back from every head (∂L/∂X =
+    Σ_h ∂L/∂Q_h·(W^Q_h)ᵀ, W^Q_h the head's columns of W^Q)."""
+    if use.op == "head_proj" and k == 0 and h is None:
+        heads, width = np.shape(ctx.grad(use.name))[0], np.shape(ctx.grad(use.name))[-1]
+        return [{"kind": "dot", "a": f"grad.{use.name}.head.{g}", "ax": "row",
+                 "b": use.inputs[1], "bx": "row", "boff": g * width} for g in range(heads)]
+    return [_share(ctx, use, k, h)]
 
 
 def _share(ctx: Ctx, use, k: int, h: int | None) -> dict | None:

@@ -96,6 +96,9 @@ def redo(got: dict) -> tuple[float, float]:
     # ∂L/∂Q = ∂L/∂S·K/√d_k for one head, drawn × 10ⁿ
     ("grad.decoder.0.cross_attn.q", "grad.decoder.0.cross_attn.q.head.1",
      "decoder.0.cross_attn.q", 2, 1, ["dot"]),
+    # ∂L/∂X = Σ_h ∂L/∂Q_h·(W^Q_h)ᵀ + ∂L/∂R: one dot product per head, and the residual's copy
+    ("grad.decoder.0.ln1.out", "grad.decoder.0.ln1.out", "decoder.0.ln1.out", 2, 1,
+     ["dot", "dot", "copy"]),
     # ∂L/∂V = Aᵀ·∂L/∂Z
     ("grad.encoder.0.self_attn.v", "grad.encoder.0.self_attn.v.head.0",
      "encoder.0.self_attn.v", 3, 0, ["dot"]),
