@@ -34,10 +34,11 @@ def test_backward_needs_the_second_sentence():
 
 # A line of each part of the fine-tuning step, in each language (i18n/en.py, zh.py).
 STEP_LINES = {"en": ["Two sentences, one fine-tuning step", "The loss: 1 − cosine similarity",
-                     "Layer 6 of 6: back through GELU", "Backward: E_word, a scatter-add",
+                     "Layer 6 of 6: gradient of the feed-forward's hidden layer, through GELU",
+                     "Gradient of the word embedding table E_word (a scatter-add)",
                      "Update: every parameter, one step"],
-              "zh": ["两句话，一步微调", "损失：1 − 余弦相似度", "第 6 层（共 6 层）：反向经过 GELU",
-                     "反向：E_word，按行累加", "更新：每个参数，走一步"]}
+              "zh": ["两句话，一步微调", "损失：1 − 余弦相似度", "第 6 层（共 6 层）：前馈网络隐藏层的梯度，经过 GELU",
+                     "词嵌入表 E_word 的梯度（按行累加）", "更新：每个参数，走一步"]}
 
 
 @pytest.mark.parametrize("lang", sorted(STEP_LINES))

@@ -31,30 +31,32 @@ def close(printed: str, x: float) -> bool:
     return math.isclose(number(printed), x, rel_tol=6e-3, abs_tol=5.1e-4 if "×" not in printed else 0)
 
 
-@lru_cache(maxsize=1)
-def tape():
-    return handformer.walk(backward=True)
+@lru_cache(maxsize=2)
+def tape(norm: str = "post"):
+    """The tutorial's walk; with ``norm="pre"`` pre-norm with a final norm per stack, where a
+    layer norm reads the residual stream (its panels' worked cells go through it)."""
+    return handformer.walk(backward=True, norm=norm, final_norm=norm == "pre")
 
 
-@lru_cache(maxsize=1)
-def saved() -> dict:
+@lru_cache(maxsize=2)
+def saved(norm: str = "post") -> dict:
     """The JSON tape as arrays: forward values, gradients, parameters, updates."""
-    data = json.loads(dumps(tape()))
+    data = json.loads(dumps(tape(norm)))
     arrays = {s["name"]: np.array(s["value"], dtype=float) for s in data["steps"]}
     arrays |= {k: np.array(v, dtype=float) for k, v in data["params"].items()}
     grads = {g["name"]: np.array(g["value"], dtype=float) for g in data["grads"]}
     return {"x": arrays, "g": grads, "steps": data["steps"], "data": data}
 
 
-def readers(name: str) -> list[dict]:
-    s = saved()
+def readers(name: str, norm: str = "post") -> list[dict]:
+    s = saved(norm)
     return [u for u in s["steps"] if name in u["inputs"] and not u.get("view")
             and u["name"] in s["g"]]
 
 
-def share(use: dict, k: int, at: tuple) -> float:
+def share(use: dict, k: int, at: tuple, norm: str = "post") -> float:
     """What ``use`` sends back to its k-th input at entry ``at``, by the chain rule by hand."""
-    x, g = saved()["x"], saved()["g"][use["name"]]
+    x, g = saved(norm)["x"], saved(norm)["g"][use["name"]]
     args = [x[i] for i in use["inputs"]]
     op = use["op"]
     if op in ("add", "identity"):
@@ -91,6 +93,13 @@ def share(use: dict, k: int, at: tuple) -> float:
         h, r, c = at
         a, v = args
         return float(g[h, r] @ v[h, c] if k == 0 else a[h, :, r] @ g[h, :, c])
+    if op == "layer_norm":  # y = γ x̂ + β, x̂ = (x − μ)/s: ∂x̂_m/∂x_j = (δ_mj − 1/d − x̂_m x̂_j/d)/s
+        (i, j), row, gamma = at, args[0][at[0]], args[1]
+        eps = saved(norm)["data"]["config"]["ln_eps"]
+        s = math.sqrt(row.var() + eps)
+        xhat, d = (row - row.mean()) / s, len(row)
+        return float(sum(g[i, m] * gamma[m] * ((m == j) - 1 / d - xhat[m] * xhat[j] / d) / s
+                         for m in range(d)))
     raise AssertionError(f"no hand rule for {op}")
 
 
@@ -103,15 +112,15 @@ def worked_cell(section) -> tuple[int, ...]:
     raise AssertionError(f"{section.id} marks no worked cell")
 
 
-def test_every_gradient_panel_works_out_its_marked_cell_with_numbers_redone_by_hand():
-    sections = [s for s in build(tape(), "en") if s.phase == "backward"]
+def check_worked_cells(norm: str) -> None:
+    sections = [s for s in build(tape(norm), "en") if s.phase == "backward"]
     assert len(sections) > 30
     for s in sections:
         name, at = s.steps[0], worked_cell(s)
         text = next((p for p in s.paragraphs if p.startswith("Worked out for one cell")), None)
         assert text, f"{s.id} has no worked cell"
-        uses = readers(name)
-        expected = [share(u, u["inputs"].index(name), at) for u in uses]
+        uses = readers(name, norm)
+        expected = [share(u, u["inputs"].index(name), at, norm) for u in uses]
         pieces = text.split(". In all: ")
         printed = [NUMBER.findall(part)[-1] for part in pieces[0].split("; plus ")]
         assert len(printed) == len(expected), (s.id, text)
@@ -119,7 +128,17 @@ def test_every_gradient_panel_works_out_its_marked_cell_with_numbers_redone_by_h
             assert close(said, value), (s.id, said, value)
         total = sum(expected)
         assert close(NUMBER.findall(pieces[1])[0], total), (s.id, pieces[1], total)
-        assert math.isclose(total, saved()["g"][name][at], rel_tol=1e-9, abs_tol=1e-12)
+        assert math.isclose(total, saved(norm)["g"][name][at], rel_tol=1e-9, abs_tol=1e-12)
+
+
+def test_every_gradient_panel_works_out_its_marked_cell_with_numbers_redone_by_hand():
+    check_worked_cells("post")
+
+
+def test_pre_norm_panels_read_by_a_layer_norm_work_out_their_cell_through_it():
+    check_worked_cells("pre")
+    norms = [u for u in readers("src_embed.out", "pre") if u["op"] == "layer_norm"]
+    assert [u["name"] for u in norms] == ["encoder.0.ln1.out"]
 
 
 def test_every_update_panel_works_out_theta_minus_eta_g_at_its_marked_entry():

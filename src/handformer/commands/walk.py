@@ -18,6 +18,7 @@ from ..cli import (
 )
 from ..cli_checks import Bounded, Finite
 from ..errors import HandformerError
+from ..narrate.select import PANELS
 from ..render import registry
 from ..render.terminal.ansi import Terminal
 from ..textsafe import one_line
@@ -33,10 +34,15 @@ def _render_options(func):
                         help="write to FILE instead of the terminal")(func)
     func = click.option("--format", "fmt", type=Registered(registry.names), default="terminal",
                         show_default=True)(func)
+    func = click.option("--panels", default=None,
+                        help="only these panels, by the number each one carries (\"Step 12\" "
+                        "in the terminal, on the page and in Markdown), e.g. 68-75 or 12,14; "
+                        "not with --steps")(func)
     func = click.option("--steps", default=None,
                         help="only the panels of these stages, by the tutorial's step "
                         "numbers (1-13; then 14 the loss, 15 the gradients, 16 the "
-                        "update), e.g. 7-9 or 12")(func)
+                        "update), e.g. 7-9 or 12; to pick panels by their own numbers use "
+                        "--panels")(func)
     func = click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--level", type=click.Choice(["overview", "steps", "all"]),
@@ -78,6 +84,7 @@ def walk(**options):
     """Compute the Transformer step by step and explain every step."""
     render = {k: options.pop(k) for k in ("lang", "precision", "steps", "fmt", "output",
                                           "width", "figure_step", "level")}
+    render["steps"] = selection(render["steps"], options.pop("panels"))
     inputs = {"--corpus file": options.get("corpus"), "--weights file": options.get("weights"),
               "--pretrained folder": options.get("pretrained")}
     save = options.pop("save_weights")
@@ -98,6 +105,14 @@ def walk(**options):
                      None if target is source else target)
         click.echo(one_line(f"wrote {save}"), err=True)
     write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
+
+
+def selection(steps: str | None, panels: str | None) -> str | None:
+    """--steps (the tutorial's stages) or --panels (the panels' own numbers) as one selection
+    for narrate.select ("panels:68-75" for the second)."""
+    if steps and panels:
+        raise HandformerError("--steps and --panels both choose panels: give one of them")
+    return f"{PANELS}{panels}" if panels else steps
 
 
 def walk_options(options: dict) -> dict:
@@ -135,6 +150,7 @@ def render_command(tape_file, **render):
     from ..files.io import read_text
     from ..files.tape_json import TapeFormatError, loads
 
+    render["steps"] = selection(render["steps"], render.pop("panels"))
     inputs = {"tape": tape_file}
     check_outputs({"-o": render["output"]}, inputs)
     tape = loads(read_text(tape_file, "tape", TapeFormatError, limit="tape_mib"))

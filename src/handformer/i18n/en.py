@@ -377,6 +377,9 @@ TEXT = {
     "grad.share.softmax": "through the softmax {use}, a·(g − Σ a·g) over the row's {k} weights: "
                           "{a}·({g} − ({terms})) = {v}",
     "grad.share.loss": "from the loss, (p − q) / |T| = ({p} − {q}) / {n} = {v}",
+    "grad.share.norm": "through the layer norm {use}, (ĝ − mean ĝ − x̂·mean(ĝ⊙x̂)) / √(σ²+ε) "
+                       "with ĝ = γ ⊙ ∂L/∂Y and x̂ = (x − μ) / √(σ²+ε): "
+                       "({gh} − {mg} − {xh}·{mgx}) / {sd} = {v}",
     "grad.share.dot": "from {use}, {k} products added up: {terms} = {v}",
     "grad.share.scaled": "from {use}, {k} products added up and times 1/√d_k = {f}: "
                          "({terms})·{f} = {v}",
@@ -424,6 +427,15 @@ TEXT = {
     "update.p1": "The largest gradient of {name} is at [{at}]: {before} − {lr}·({g}) = {after}.",
     "update.loss": "Before the update the loss is L = {before}; a second forward pass of the "
                    "same sentence with every updated parameter gives L = {after}.",
+    "update.moved": "Which way the step moved the prediction: each position's probability of "
+                    "its right word, before → after the update: {items}. It rose at {k} of the "
+                    "{n} positions.",
+    "update.moved.item": "after “{inp}”, p({word}) {before} → {after}",
+    "update.moved.sep": "; ",
+    "update.moved.up": "The update moved the prediction after “{inp}” most: p({word}) rose from "
+                       "{before} to {after}.",
+    "update.moved.down": "The update moved the prediction after “{inp}” most: p({word}) fell "
+                         "from {before} to {after}.",
     "shards.title": "Many machines: the gradient of shards",
     "shards.p1": "Training on many machines cuts every batch into data shards, one per process: "
                  "each process computes the gradient of its own shard, and the gradients are "
@@ -710,57 +722,57 @@ TEXT = {
                       "nudged up a little; the chain rule carries it from each step to the step before. "
                       "The gradients are small numbers, often below a thousandth: more decimals show more "
                       "of their digits.",
-    "bert.grad.e.title": "Backward: ∂L/∂e, each embedding pulled toward the other",
+    "bert.grad.e.title": "Gradient of the sentence embeddings: ∂L/∂e, each pulled toward the other",
     "bert.grad.e": "L = 1 − e_A · e_B, so ∂L/∂e_A = −e_B and ∂L/∂e_B = −e_A (column d0: {g} = "
                    "−({e})). Gradient descent moves e_A against its gradient, toward e_B, and "
                    "e_B toward e_A.",
-    "bert.grad.u.title": "Backward through the normalization: ∂L/∂u",
+    "bert.grad.u.title": "Gradient of the mean vector, through the normalization: ∂L/∂u",
     "bert.grad.u": "e = u / r, with r = ‖u_A‖ = {r}. Making u longer would not change e, so the "
                    "normalization passes back only the part of the pull that turns u, divided "
                    "by r.",
     "bert.grad.u.along": "The pull along e_A was e_A · ∂L/∂e_A = {before}; after the "
                          "normalization it is u_A · ∂L/∂u_A = {after}, zero up to round-off.",
-    "bert.grad.pool.title": "Backward through the mean pooling: ∂L/∂H_{layers}",
+    "bert.grad.pool.title": "Gradient of the last layer's output, through the mean pooling: ∂L/∂H_{layers}",
     "bert.grad.pool": "u is the mean of {n} token rows, so the row of each real token gets 1/{n} "
                       "of ∂L/∂u: in column d0, {gu} / {n} = {g}.",
     "bert.grad.pool.pad": "The {k} [PAD] rows were left out of the mean: their gradient is 0.",
-    "bert.back.ln2.title": "back through add & norm",
-    "bert.back.w2.title": "back through W₂",
-    "bert.back.gelu.title": "back through GELU",
+    "bert.back.ln2.title": "gradient of the residual sum before the last layer norm: ∂L/∂R₂",
+    "bert.back.w2.title": "gradient of the feed-forward's GELU output: ∂L/∂G",
+    "bert.back.gelu.title": "gradient of the feed-forward's hidden layer, through GELU: ∂L/∂F",
     "bert.back.gelu": "GELU's slope is Φ(x) + x·φ(x): about 1 for large x, about 0 for very "
                       "negative x, and small but not 0 in between, where ReLU would pass nothing "
                       "at all.",
     "bert.back.gelu.at": "At F = {x} (token {token}, column {col}): ∂L/∂G = {ga} times the slope "
                          "{slope} gives ∂L/∂F = {gf}.",
-    "bert.back.w1.title": "back through W₁",
+    "bert.back.w1.title": "gradient of the feed-forward's input: ∂L/∂H′",
     "bert.back.resid": "H′ was used twice, by the feed-forward and by the residual connection "
                        "around it, so ∂L/∂H′ is the sum of the two paths.",
-    "bert.back.ln1.title": "back through add & norm after attention",
-    "bert.back.wo.title": "back through W^O",
-    "bert.back.z.title": "back through Z = A V",
-    "bert.back.softmax.title": "back through the softmax and the padding mask",
+    "bert.back.ln1.title": "gradient of the residual sum after attention: ∂L/∂R₁",
+    "bert.back.wo.title": "gradient of the joined heads: ∂L/∂Z",
+    "bert.back.z.title": "gradient of the attention weights and the values: ∂L/∂A, ∂L/∂V",
+    "bert.back.softmax.title": "gradient of the attention scores, through the softmax and the padding mask: ∂L/∂S",
     "bert.back.mask": "A [PAD] key had weight 0, and its score −∞: its score gets gradient 0, so "
                       "no gradient flows into padding ({a} [PAD] keys in A, {b} in B).",
-    "bert.back.scores.title": "back through S = Q Kᵀ / √d_k",
-    "bert.back.qkv.title": "back through the projections to the layer's input",
+    "bert.back.scores.title": "gradient of the queries and the keys: ∂L/∂Q, ∂L/∂K",
+    "bert.back.qkv.title": "gradient of the layer's input, through the projections",
     "bert.back.qkv": "H_{k}, the layer's input, was used four times: to make Q, K and V, and "
                      "along the residual connection. Its gradient is the sum of the four: each "
                      "projection sends back ∂L/∂Q·(W^Q)ᵀ (likewise for K and V) and gives W^Q "
                      "its gradient H_{k}ᵀ·∂L/∂Q, all heads at once.",
-    "bert.back.layer.title": "Backward: ∂L/∂H_{k}, the output of layer {k}",
-    "bert.back.input.title": "Backward: ∂L/∂H_{k}, the input of layer 1",
+    "bert.back.layer.title": "Gradient of the output of layer {k}: ∂L/∂H_{k}",
+    "bert.back.input.title": "Gradient of the input of layer 1: ∂L/∂H_{k}",
     "bert.back.layer": "Back through layer {layer} by the same steps as layer {last} above, the "
                        "gradient reaches its input H_{k}. Every number of those steps is on the "
                        "tape. Its largest entry is {max} (row “{token}”, column “{col}”).",
-    "bert.back.emb.title": "Backward through the embeddings' layer norm and sum",
+    "bert.back.emb.title": "Gradient of the embeddings' sum, through their layer norm: ∂L/∂X_sum",
     "bert.back.emb": "The layer norm of the embeddings goes backwards like the others, and γ, β "
                      "of the embeddings get their gradients. X_sum = X_word + X_pos + X_type "
                      "then hands ∂L/∂X_sum unchanged to each of the three lookups.",
-    "bert.back.word.title": "Backward: E_word, a scatter-add",
+    "bert.back.word.title": "Gradient of the word embedding table E_word (a scatter-add)",
     "bert.back.word": "Row w of E_word gets the sum of ∂L/∂X_word over every position that read "
                       "token w, in A and in B. “{token}” was read {k} times: in column {col}, "
                       "{terms} = {total}. The other {rest} rows get 0.",
-    "bert.back.pos.title": "Backward: E_pos and E_type",
+    "bert.back.pos.title": "Gradient of the position and token-type tables E_pos, E_type",
     "bert.back.pos": "Row p of E_pos gets the gradients of position p in both sentences: row 1, "
                      "column {col}: {a} + {b} = {c}. Only rows 0 to {last} were read; the other "
                      "{rest} rows get 0.",

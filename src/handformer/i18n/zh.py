@@ -295,6 +295,9 @@ TEXT = {
     "grad.share.softmax": "经过 softmax {use}，对这一行的 {k} 个权重算 a·(g − Σ a·g)："
                           "{a}·({g} − ({terms})) = {v}",
     "grad.share.loss": "来自损失，(p − q) / |T| = ({p} − {q}) / {n} = {v}",
+    "grad.share.norm": "经过层归一化 {use}，(ĝ − ĝ 的均值 − x̂·(ĝ⊙x̂) 的均值) / √(σ²+ε)，"
+                       "其中 ĝ = γ ⊙ ∂L/∂Y，x̂ = (x − μ) / √(σ²+ε)："
+                       "({gh} − {mg} − {xh}·{mgx}) / {sd} = {v}",
     "grad.share.dot": "来自 {use}，{k} 个乘积相加：{terms} = {v}",
     "grad.share.scaled": "来自 {use}，{k} 个乘积相加，再乘 1/√d_k = {f}：({terms})·{f} = {v}",
     "grad.at": "（“{row}”行、“{col}”列）",
@@ -327,6 +330,12 @@ TEXT = {
     "update.p1": "{name} 梯度最大的一项在 [{at}]：{before} − {lr}·({g}) = {after}。",
     "update.loss": "更新之前损失是 L = {before}；用更新后的全部参数把同一句话再前向算一遍，"
                    "得到 L = {after}。",
+    "update.moved": "这一步把预测往哪边推：每个位置上正确词的概率，更新前 → 更新后：{items}。"
+                    "{n} 个位置里有 {k} 个上升了。",
+    "update.moved.item": "“{inp}”之后，p({word}) {before} → {after}",
+    "update.moved.sep": "；",
+    "update.moved.up": "更新对“{inp}”之后的预测改变最大：p({word}) 从 {before} 升到 {after}。",
+    "update.moved.down": "更新对“{inp}”之后的预测改变最大：p({word}) 从 {before} 降到 {after}。",
     "shards.title": "多台机器：分片的梯度",
     "shards.p1": "在多台机器上训练时，每个批次被切成若干数据分片，每个进程一片：各进程算出自己那一片的"
                  "梯度，再把这些梯度平均。这里在一个进程里做同样的事。这个批次是语料的前 {B} 对句子，"
@@ -560,51 +569,51 @@ TEXT = {
                     "L = {L}。",
     "bert.loss.p3": "最大的乘积在 {col} 列：{a} · {b} = {ab}。",
     "bert.grad.intro": "现在倒着走，从 L 回到每个权重。∂L/∂x 表示：把 x 稍微调大一点，L 会变化多少；链式法则把它从每一步传到前一步。这里的梯度都很小，常常不到千分之一：多显示几位小数就能看到更多位数。",
-    "bert.grad.e.title": "反向：∂L/∂e，每个句向量被拉向另一个",
+    "bert.grad.e.title": "句向量的梯度：∂L/∂e，每个句向量被拉向另一个",
     "bert.grad.e": "L = 1 − e_A · e_B，所以 ∂L/∂e_A = −e_B，∂L/∂e_B = −e_A（d0 列：{g} = "
                    "−({e})）。梯度下降让 e_A 逆着梯度移动，也就是朝 e_B 移动；e_B 也朝 e_A 移动。",
-    "bert.grad.u.title": "反向经过归一化：∂L/∂u",
+    "bert.grad.u.title": "平均向量的梯度，经过归一化：∂L/∂u",
     "bert.grad.u": "e = u / r，其中 r = ‖u_A‖ = {r}。把 u 拉长不会改变 e，所以归一化只把拉力中"
                    "“转动 u”的那部分传回去，并除以 r。",
     "bert.grad.u.along": "沿 e_A 方向的拉力原本是 e_A · ∂L/∂e_A = {before}；经过归一化之后是 "
                          "u_A · ∂L/∂u_A = {after}，在舍入误差内为零。",
-    "bert.grad.pool.title": "反向经过平均池化：∂L/∂H_{layers}",
+    "bert.grad.pool.title": "最后一层输出的梯度，经过平均池化：∂L/∂H_{layers}",
     "bert.grad.pool": "u 是 {n} 个词元行的平均，所以每个真实词元的行得到 ∂L/∂u 的 1/{n}：在 d0 列，"
                       "{gu} / {n} = {g}。",
     "bert.grad.pool.pad": "{k} 个 [PAD] 行没有参与平均：它们的梯度是 0。",
-    "bert.back.ln2.title": "反向经过残差与归一化",
-    "bert.back.w2.title": "反向经过 W₂",
-    "bert.back.gelu.title": "反向经过 GELU",
+    "bert.back.ln2.title": "最后一个层归一化之前的残差和的梯度：∂L/∂R₂",
+    "bert.back.w2.title": "前馈网络 GELU 输出的梯度：∂L/∂G",
+    "bert.back.gelu.title": "前馈网络隐藏层的梯度，经过 GELU：∂L/∂F",
     "bert.back.gelu": "GELU 的斜率是 Φ(x) + x·φ(x)：x 很大时约为 1，x 很负时约为 0，中间则小但不为 0；"
                       "换成 ReLU，负数处一点梯度也传不过去。",
     "bert.back.gelu.at": "在 F = {x}（词元 {token}，{col} 列）：∂L/∂G = {ga} 乘以斜率 {slope}，"
                          "得到 ∂L/∂F = {gf}。",
-    "bert.back.w1.title": "反向经过 W₁",
+    "bert.back.w1.title": "前馈网络输入的梯度：∂L/∂H′",
     "bert.back.resid": "H′ 用了两次：进入前馈层，以及沿着绕过它的残差连接，所以 ∂L/∂H′ 是两条路径之和。",
-    "bert.back.ln1.title": "反向经过注意力之后的残差与归一化",
-    "bert.back.wo.title": "反向经过 W^O",
-    "bert.back.z.title": "反向经过 Z = A V",
-    "bert.back.softmax.title": "反向经过 softmax 和填充掩码",
+    "bert.back.ln1.title": "注意力之后的残差和的梯度：∂L/∂R₁",
+    "bert.back.wo.title": "拼接后各头的梯度：∂L/∂Z",
+    "bert.back.z.title": "注意力权重和值的梯度：∂L/∂A、∂L/∂V",
+    "bert.back.softmax.title": "注意力分数的梯度，经过 softmax 和填充掩码：∂L/∂S",
     "bert.back.mask": "[PAD] 键的权重是 0、分数是 −∞：它的分数梯度为 0，所以没有梯度流进填充"
                       "（A 中有 {a} 个 [PAD] 键，B 中有 {b} 个）。",
-    "bert.back.scores.title": "反向经过 S = Q Kᵀ / √d_k",
-    "bert.back.qkv.title": "反向经过投影，回到这一层的输入",
+    "bert.back.scores.title": "查询和键的梯度：∂L/∂Q、∂L/∂K",
+    "bert.back.qkv.title": "这一层输入的梯度，经过三个投影",
     "bert.back.qkv": "这一层的输入 H_{k} 用了四次：生成 Q、K、V，以及沿残差连接直通。它的梯度是这四条"
                      "路径之和：每个投影传回 ∂L/∂Q·(W^Q)ᵀ（K、V 同理），并给 W^Q 梯度 "
                      "H_{k}ᵀ·∂L/∂Q，所有头一起算。",
-    "bert.back.layer.title": "反向：∂L/∂H_{k}，第 {k} 层的输出",
-    "bert.back.input.title": "反向：∂L/∂H_{k}，第 1 层的输入",
+    "bert.back.layer.title": "第 {k} 层输出的梯度：∂L/∂H_{k}",
+    "bert.back.input.title": "第 1 层输入的梯度：∂L/∂H_{k}",
     "bert.back.layer": "按与上面第 {last} 层相同的步骤反向经过第 {layer} 层，梯度到达它的输入 H_{k}。"
                        "这些步骤的每个数都记录在运算记录里。绝对值最大的一项是 {max}（“{token}”行，"
                        "“{col}”列）。",
-    "bert.back.emb.title": "反向经过嵌入的层归一化和加法",
+    "bert.back.emb.title": "嵌入之和的梯度，经过它的层归一化：∂L/∂X_sum",
     "bert.back.emb": "嵌入的层归一化和其他层归一化一样反向传播，嵌入的 γ、β 得到各自的梯度。"
                      "X_sum = X_word + X_pos + X_type 再把 ∂L/∂X_sum 原样交给三次查表。",
-    "bert.back.word.title": "反向：E_word，按行累加",
+    "bert.back.word.title": "词嵌入表 E_word 的梯度（按行累加）",
     "bert.back.word": "E_word 的第 w 行得到所有读过词元 w 的位置（A 和 B 中）的 ∂L/∂X_word 之和。"
                       "“{token}”被读了 {k} 次：在 {col} 列，{terms} = {total}。其余 {rest} 行"
                       "的梯度为 0。",
-    "bert.back.pos.title": "反向：E_pos 和 E_type",
+    "bert.back.pos.title": "位置表和句段表的梯度：E_pos、E_type",
     "bert.back.pos": "E_pos 的第 p 行得到两句话中位置 p 的梯度之和：第 1 行 {col} 列，{a} + {b} = "
                      "{c}。只有第 0 到 {last} 行被读过；其余 {rest} 行梯度为 0。",
     "bert.back.type": "每个词元都读了 E_type 的第 0 行，所以第 0 行得到 A 和 B 全部 {k} 个真实词元的"

@@ -8,7 +8,7 @@ import numpy as np
 
 from ..engine.formula import clauses, fill, head
 from ..engine.ops import get
-from . import grad_cell, names
+from . import grad_cell, grad_reads, grad_terms, moved, names
 from .context import MAX_HEADS, Ctx, dims, f3, mark, small_scaled
 from .document import Section
 from .overview import apart
@@ -83,6 +83,9 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     for param in [i for i in inputs if i in ctx.tape.grads and i not in ctx.tape.index]:
         equation += [small_scaled(m) for m in _param_grad(ctx, param)]
     _special(ctx, name, step, paragraphs, callouts, equation)
+    drawn = grad_reads.reads(ctx, name, at)  # what the formula reads, drawn first
+    equation = [*drawn, r"\Rightarrow", *equation] if drawn else equation
+    grad_terms.attach(ctx, name, equation)  # any cell's arithmetic, for the page
     uses = consumers(ctx.tape, name)
     if len(uses) > 1:
         paragraphs.append(ctx.t("grad.uses", sym=sym, k=len(uses)))
@@ -298,3 +301,5 @@ def updates(ctx: Ctx) -> None:
                         paragraphs, formula=rf"\theta \leftarrow \theta - {eta}\, g",
                         equation=[mats[0], "-", eta, r"\cdot", mats[1], "=", mats[2]],
                         steps=[name], phase="update"))
+    if ctx.sections and ctx.sections[-1].phase == "update":  # after the last update
+        ctx.sections[-1].paragraphs += moved.prediction_moved(ctx)

@@ -227,6 +227,7 @@ def small_scaled(m):
         return m
     power = int(np.floor(np.log10(top))) + 1
     m.value = m.value / 10.0 ** power
+    m.power = power
     m.symbol = rf"{m.symbol}\ (\times 10^{{{power}}})"
     return m
 

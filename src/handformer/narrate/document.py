@@ -45,6 +45,11 @@ class Matrix:
     col_groups: tuple[int, ...] = ()
     # Numbers a clicked cell's arithmetic needs that are not drawn: a layer norm's γ and β
     extra: dict[str, np.ndarray] = field(default_factory=dict)
+    # Drawn as value × 10^power (a matrix of tiny numbers, see context.small_scaled)
+    power: int = 0
+    # How any cell is made from other matrices of its section (narrate/grad_terms.py), one
+    # share per entry: {"kind": "dot", "a": name, "ax": "row", "b": name, "bx": "col"}, ...
+    terms: list[dict] = field(default_factory=list)
 
     @property
     def shape(self) -> tuple[int, ...]:

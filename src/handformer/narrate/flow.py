@@ -15,7 +15,7 @@ def link(ctx: Ctx, sections: list[Section]) -> None:
     made_by = _producers(ctx, sections)
     for section in sections:
         for m in (item for item in section.equation if isinstance(item, Matrix)):
-            source = made_by.get(m.name, "")
+            source = made_by.get(m.name, "") or made_by.get(_whole(m.name), "")
             if source and source != section.id:
                 m.source = source
         section.reads = _reads(ctx, section, made_by)
@@ -37,12 +37,22 @@ def _producers(ctx: Ctx, sections: list[Section]) -> dict[str, str]:
         for name in s.steps:
             if ".head.0." in name and s.phase == "forward":
                 made_by.setdefault(name.replace(".head.0.", "."), s.id)
+    for s in sections:  # a gradient drawn as another panel's input: the panel that shows it
+        if s.phase == "backward":
+            for name in s.steps:
+                made_by.setdefault(f"grad.{name}", s.id)
     for s in sections:
         if s.phase in ("text", "forward"):
             for name in [s.id, *s.steps]:
                 if name in ctx.tape.index:
                     made_by.setdefault(name, s.id)
     return made_by
+
+
+def _whole(name: str) -> str:
+    """A gradient by head's slice ("grad.x.scores.head.1") → the gradient it is a slice of."""
+    base, _, h = name.rpartition(".head.")
+    return base if name.startswith("grad.") and h.isdigit() else name
 
 
 def _reads(ctx: Ctx, section: Section, made_by: dict[str, str]) -> list[str]:

@@ -22,7 +22,7 @@ class Share:
     sum of ``terms`` (pairs multiplied), times ``factor``; or one number copied or gated."""
 
     use: str  # the step that read X
-    kind: str  # "dot", "copy", "gate", "softmax", "loss"
+    kind: str  # "dot", "copy", "gate", "softmax", "loss", "norm"
     value: float
     terms: list[tuple[float, float]] = field(default_factory=list)
     factor: float = 1.0
@@ -68,6 +68,8 @@ def _share(ctx, use, k: int, at: tuple) -> Share | None:
                      numbers={"a": float(a[h, i, j]), "g": float(g[h, i, j])})
     if use.op == "cross_entropy":
         return _loss_share(ctx, use, at)
+    if use.op == "layer_norm":
+        return _norm_share(ctx, use, at, g)
     return _dot_share(ctx, use, k, at, g)
 
 
@@ -111,6 +113,21 @@ def _loss_share(ctx, use, at: tuple) -> Share:
     return Share(use.name, "loss", float((p - q) / n), numbers={"p": float(p), "q": q, "n": n})
 
 
+def _norm_share(ctx, use, at: tuple, g: np.ndarray) -> Share | None:
+    """A layer norm's share: (ĝ_j − mean ĝ − x̂_j · mean(ĝ ⊙ x̂)) / √(σ²+ε), ĝ = γ ⊙ ∂L/∂Y, from
+    the row's saved μ and √(σ²+ε) (the same sum as the op's backward, for one entry)."""
+    mean, std = ctx.extra(use.name, "mean"), ctx.extra(use.name, "std")
+    if mean is None or std is None:
+        return None
+    i, j = at
+    x, gamma = ctx.value(use.inputs[0])[i], ctx.value(use.inputs[1])
+    xhat, ghat = (x - mean[i]) / std[i], gamma * g[i]
+    n = {"gh": float(ghat[j]), "mg": float(ghat.mean()), "xh": float(xhat[j]),
+         "mgx": float((ghat * xhat).mean()), "sd": float(std[i])}
+    value = (n["gh"] - n["mg"] - n["xh"] * n["mgx"]) / n["sd"]
+    return Share(use.name, "norm", value, numbers=n)
+
+
 # --- the sentence ---------------------------------------------------------------------------
 
 
@@ -136,9 +153,10 @@ def _sum(terms: list[tuple[float, float]]) -> str:
     return " + ".join(shown)
 
 
-def share_text(ctx, share: Share) -> str:
-    """One share in words and numbers, in the reader's language."""
-    use = to_text(names.symbol(share.use))
+def share_text(ctx, share: Share, symbol_of=names.symbol) -> str:
+    """One share in words and numbers, in the reader's language; ``symbol_of``: a step's
+    symbol as the story calls it (the lesson's by default)."""
+    use = to_text(symbol_of(share.use))
     n = share.numbers
     if share.kind == "copy":
         return ctx.t("grad.share.copy", use=use, v=num(share.value))
@@ -151,6 +169,9 @@ def share_text(ctx, share: Share) -> str:
     if share.kind == "softmax":
         return ctx.t("grad.share.softmax", use=use, a=num(n["a"]), g=num(n["g"]),
                      terms=_sum(share.terms), k=len(share.terms), v=num(share.value))
+    if share.kind == "norm":
+        return ctx.t("grad.share.norm", use=use, v=num(share.value),
+                     **{k: _factor(v) for k, v in n.items()})
     if share.kind == "loss":
         return ctx.t("grad.share.loss", p=num(n["p"]), q=num(n["q"]), n=f"{n['n']:g}",
                      v=num(share.value))
@@ -161,12 +182,12 @@ def share_text(ctx, share: Share) -> str:
                  v=num(share.value))
 
 
-def worked(ctx, name: str, at: tuple, where: str) -> str:
+def worked(ctx, name: str, at: tuple, where: str, symbol_of=names.symbol) -> str:
     """The worked cell's paragraph ("" where a reader's share is not told this way)."""
     found = shares(ctx, name, at)
     if not found:
         return ""
     total = float(ctx.grad(name)[tuple(int(k) for k in at)])
-    parts = ctx.t("grad.share.and").join(share_text(ctx, s) for s in found)
-    return ctx.t("grad.cell", sym=to_text(names.symbol(name)), where=where, shares=parts,
+    parts = ctx.t("grad.share.and").join(share_text(ctx, s, symbol_of) for s in found)
+    return ctx.t("grad.cell", sym=to_text(symbol_of(name)), where=where, shares=parts,
                  v=num(total))

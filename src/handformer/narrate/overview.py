@@ -188,7 +188,7 @@ def recap(ctx: Ctx) -> None:
     update, with --backward), and the tutorial's takeaways as corrected."""
     paragraphs = [ctx.t("recap.computed", steps=len(ctx.tape.steps), n=len(ctx.tokens("src")),
                         m=len(ctx.tokens("tgt")), V=len(ctx.vocab))]
-    paragraphs += shapes(ctx) + _prediction(ctx) + _loss(ctx)
+    paragraphs += shapes(ctx) + _prediction(ctx) + loss_lines(ctx)
     table_text, table = before_after(ctx)
     paragraphs += table_text
     paragraphs += [ctx.t("recap.takeaways")] + ["  " + ctx.t(key) for key in TAKEAWAY_KEYS]
@@ -211,7 +211,7 @@ def _prediction(ctx: Ctx) -> list[str]:
                   pw=f3(p[0, target[0]]))]
 
 
-def _loss(ctx: Ctx) -> list[str]:
+def loss_lines(ctx: Ctx) -> list[str]:
     """The loss before and after the update, in as many decimals as tell them apart, beside
     what guessing every token with the same probability would score (ln V)."""
     update = ctx.meta.get("update") or {}

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.formula import head
-from ...narrate.context import Ctx, dims, f3, mark
+from ...narrate import grad_cell
+from ...narrate.context import Ctx, dims, f3, mark, small_scaled
+from ...narrate.document import Matrix
 from .step_story import GRAD, sig
 from .story import _add, _mat, _sizes, _tokens
 
@@ -37,9 +39,32 @@ def _back(ctx: Ctx, p: str, leaf: str, title: str, paragraphs: list[str], equati
     """One section of the last layer backwards."""
     d, heads, layers = _sizes(ctx)
     where = ctx.t("bert.where", i=int(p.split(".")[1]) + 1, layers=layers)
+    paragraphs = [*paragraphs[:1], *worked(ctx, equation), *paragraphs[1:]]
     _add(ctx, f"grad.{p}.{leaf}", "15", where + ctx.t(title), paragraphs,
-         formula=ctx.formula(formula_of, grad=True), equation=equation, steps=steps,
-         phase="backward")
+         formula=ctx.formula(formula_of, grad=True),
+         equation=[small_scaled(m) for m in equation], steps=steps, phase="backward")
+
+
+def worked(ctx: Ctx, equation: list) -> list[str]:
+    """The worked cell of a panel's first gradient, at its largest entry (sentence A, head 1 of
+    a gradient by head), as the encoder-decoder's panels have it; none where a reader of the
+    step is not told that way (GELU's entry is worked out in its own words)."""
+    first = equation[0] if equation else None
+    if not isinstance(first, Matrix) or not first.name.startswith("grad."):
+        return []
+    name = first.name.removeprefix("grad.")
+    g = ctx.grad(name)
+    if name not in ctx.tape.index or g is None or first.highlight is not None:
+        return []
+    plane = g[0] if g.ndim == 3 else g
+    at = np.unravel_index(int(np.argmax(np.abs(plane))), plane.shape)
+    cols = first.cols or dims(plane.shape[1])
+    where = ctx.t("grad.at", row=_tokens(ctx)[at[0]], col=cols[at[1]])
+    text = grad_cell.worked(ctx, name, (0, *at) if g.ndim == 3 else at, where,
+                            lambda step: _symbol(ctx, step))
+    if text:
+        mark(first, cell=at)
+    return [text] if text else []
 
 
 def last_layer(ctx: Ctx) -> None:
@@ -81,6 +106,13 @@ def last_layer(ctx: Ctx) -> None:
           [mark(_grad(ctx, below, f"H_{{{layers - 1}}}"), cell=(0, 0)),
            _param(ctx, f"{a}.w_q", "W^Q"), _param(ctx, f"{a}.b_q", "b^Q")],
           [f"{a}.q", f"{a}.k", f"{a}.v"], f"{a}.q")
+
+
+def _symbol(ctx: Ctx, step: str) -> str:
+    """A step as this story names it (G for GELU's output, F before it), else the lesson's."""
+    from ...narrate.names import symbol
+
+    return ctx.tape.index[step].symbols.get("out") or symbol(step)
 
 
 def gelu(ctx: Ctx, p: str) -> None:

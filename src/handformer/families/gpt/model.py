@@ -21,6 +21,7 @@ from ...engine.layers import (
     feed_forward,
     init_weights,
     maybe_dropout,
+    row_stats,
     sublayer,
 )
 from ...engine.tape import Tape
@@ -75,8 +76,9 @@ def forward(tape: Tape, cfg: GptConfig, ids) -> str:
         x = layer(tape, cfg, f"decoder.{i}", x, allowed)
         x = tape.run(f"decoder.{i}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
     if cfg.final_norm:
+        extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None  # μ, σ for showing
         x = tape.run("decoder.norm.out", "layer_norm", [x, "decoder.norm.gamma", "decoder.norm.beta"],
-                     {"eps": cfg.ln_eps}, symbols={"out": "Y"})
+                     {"eps": cfg.ln_eps}, symbols={"out": "Y"}, extras=extras)
     return generator(tape, cfg, x)
 
 

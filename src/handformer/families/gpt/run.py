@@ -104,13 +104,17 @@ def run_backward(tape: Tape, lr: float) -> None:
     sgd_update(tape, lr, loss_with)
 
 
-def loss_with(tape: Tape, params: dict[str, np.ndarray]) -> float:
-    """The same text's loss under other parameters (the updated ones): a second forward pass."""
+def loss_with(tape: Tape, params: dict[str, np.ndarray]) -> tuple[float, dict]:
+    """The same text's loss under other parameters (the updated ones): a second forward pass,
+    with each position's p(target) and predicted word after it (for the recap's table)."""
     again = Tape(params, record=False)
     logits = forward(again, GptConfig.from_dict(tape.meta["config"]), tape["ids"])
     loss = tape.index["loss"]
     again.run("loss", loss.op, [logits], dict(loss.attrs))
-    return float(np.asarray(again.value("loss")).reshape(-1)[0])
+    p, target = again["generator.probs"], np.ravel(tape.meta["target"]["ids"])
+    return float(np.asarray(again.value("loss")).reshape(-1)[0]), {
+        "p_target_after": [float(p[t, int(i)]) for t, i in enumerate(target)],
+        "predicted_after": [int(i) for i in np.argmax(p, axis=-1)]}
 
 
 # --- what the pipeline calls (through the family registry) -----------------------------------

@@ -18,8 +18,9 @@ from ...engine.formula import sub
 from ...narrate.context import Ctx, dims, f3, mark, row_text
 from ...narrate.document import Architecture, Block, Section
 from ...narrate.intro import vocabulary
-from ...narrate.overview import with_flow
+from ...narrate.overview import loss_lines, with_flow
 from ...narrate.predict import predicted_words, probabilities
+from ...narrate.recap_table import before_after
 from .stack import d_model, final_norm, input_tokens, layer, logits, tied_gradient
 
 
@@ -174,11 +175,9 @@ def recap(ctx: Ctx) -> None:
                                 k=right, n=len(picked), tok=tokens[0],
                                 word=ctx.vocab[picked[0]], p=f3(p[0, picked[0]]),
                                 want=ctx.vocab[target[0]], pw=f3(p[0, target[0]])))
-    update = ctx.meta.get("update") or {}
-    if "loss" in ctx.tape.index and "loss_after" in update:
-        before = float(np.asarray(ctx.tape.index["loss"].value).reshape(-1)[0])
-        paragraphs.append(ctx.t("recap.loss", before=f3(before), after=f3(update["loss_after"]),
-                                lr=f"{update['lr']:g}"))
+    paragraphs += loss_lines(ctx)  # before and after the update, beside guessing (ln V)
+    table_text, table = before_after(ctx)
+    paragraphs += table_text
     paragraphs.append(ctx.t("gpt.recap.lesson"))
-    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, phase="recap",
-                    level="overview"))
+    ctx.add(Section("recap", "", ctx.t("recap.title"), paragraphs, equation=table,
+                    phase="recap", level="overview"))

@@ -19,6 +19,7 @@ from ...engine.layers import (
     feed_forward,
     init_weights,
     maybe_dropout,
+    row_stats,
     sublayer,
 )
 from ...engine.tape import Tape
@@ -179,9 +180,10 @@ def final_norm(tape: Tape, cfg: Config, side: str, x: str, sym: str) -> str:
     """torch.nn.Transformer's extra LayerNorm after a whole stack (a config switch)."""
     if not cfg.final_norm:
         return x
+    extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None  # μ, σ for showing
     return tape.run(f"{side}.norm.out", "layer_norm",
                     [x, f"{side}.norm.gamma", f"{side}.norm.beta"], {"eps": cfg.ln_eps},
-                    symbols={"out": sym})
+                    symbols={"out": sym}, extras=extras)
 
 
 def embed(tape: Tape, cfg: Config, p: str, ids: str, sym: str) -> str:

@@ -57,10 +57,11 @@ class Budget:
 
 
 def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "pos {i}",
-                scale: colour.Scale | None = None) -> dict:
+                scale: colour.Scale | None = None, alt: dict[str, Matrix] | None = None) -> dict:
     """One matrix: header, rows of coloured cells (with gaps where elided), legend, show-all;
     ``scale``: the colour scale it shares with others (its own when None); ``pos`` labels a
-    positional chart's ends."""
+    positional chart's ends; ``alt``: the same matrix in every language, whose labels and note
+    are drawn each in its language where they differ (the page switches language in place)."""
     value, precision = grids.as_2d(m.value), grids.precision_of(m, precision)
     scale = scale or colour.scale_for(colour.kind_of(m), [value])
     hl = m.highlight
@@ -69,7 +70,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     row_idx = shown(value.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS, keep_r)
     col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
     wide = len(col_idx) > WIDE_COLS
-    rows = [None if i is None else (_label(m.rows, i, value.shape[0] > 1), i,
+    rows = [None if i is None else (_said(alt, m, "rows", i, value.shape[0] > 1), i,
                                     [_cell(value, i, j, scale, precision, m.kind, hl, m.col_groups,
                                            wide and precision > 1)
                                      for j in col_idx])
@@ -77,15 +78,17 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     elided = None in row_idx or None in col_idx
     return {
         "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
-        "note": m.note, "role": m.role if m.role in colour.ROLES else "", "source": m.source,
+        "note": _said(alt, m, "note"), "role": m.role if m.role in colour.ROLES else "", "source": m.source,
         "scale": scale.kind, "shape": grids.dims(m.shape),
-        "cols": [None if j is None else (_label(m.cols, j, True), j, _group(m.col_groups, j))
+        "cols": [None if j is None else (_said(alt, m, "cols", j, True), j,
+                                         _group(m.col_groups, j))
                  for j in col_idx],
         "rows": rows, "top": layout.number(scale.top, precision), "elided": elided,
         "wide": wide,
         "extra": json.dumps({k: layout.number_rows(np.reshape(v, (1, -1)), precision)
                              for k, v in m.extra.items()}) if m.extra else "",
         "hidden": _hidden(value.shape, row_idx, col_idx),
+        "power": m.power, "terms": json.dumps(m.terms) if m.terms else "",
         "full": _full(m, value, scale, precision, budget) if elided else None,
         "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
         if m.kind == "positional"
@@ -128,6 +131,17 @@ def _group(widths: tuple[int, ...], j: int) -> str:
 def _hidden(shape: tuple[int, int], rows: list, cols: list) -> tuple[int, int]:
     """How many rows and columns the gaps hide."""
     return (shape[0] - sum(i is not None for i in rows), shape[1] - sum(j is not None for j in cols))
+
+
+def _said(alt: dict[str, Matrix] | None, m: Matrix, field: str, i: int = 0,
+          numbered: bool = False) -> str | dict[str, str]:
+    """A row or column label (or the note) as one text, or by language where the languages'
+    matrices say it differently ("input" / "输入")."""
+    def of(x: Matrix) -> str:
+        return x.note if field == "note" else _label(getattr(x, field), i, numbered)
+
+    texts = {code: of(x) for code, x in (alt or {}).items() if x.shape == m.shape}
+    return texts if len(set(texts.values())) > 1 else of(m)
 
 
 def _label(labels, i: int, numbered: bool) -> str:
@@ -199,12 +213,23 @@ def equation_view(items: list, precision: int, budget: Budget | None,
                 item, notes, precision, lambda m: matrix_view(m, precision, budget, pos))})
         elif isinstance(item, Matrix):
             out.append({"matrix": matrix_view(item, precision, budget, pos,
-                                              scales.get(id(item)))})
+                                              scales.get(id(item)), _same(item, items, others))})
         else:
             text = SYMBOLS.get(str(item).strip(), str(item))
             out.append({"op": mathml(text, False, where) if "\\" in text else None,
                         "text": text})
     return out
+
+
+def _same(m: Matrix, items: list, others: dict[str, list]) -> dict[str, Matrix]:
+    """``m`` as each language's equation has it (the matrix at the same place)."""
+    k = next(n for n, x in enumerate(x for x in items if isinstance(x, Matrix)) if x is m)
+    found = {}
+    for code, equation in others.items():
+        mats = [x for x in equation if isinstance(x, Matrix)]
+        if k < len(mats) and mats[k].name == m.name:
+            found[code] = mats[k]
+    return found
 
 
 def section_view(by_lang: dict[str, Section | None], precision: int, budget: Budget | None,
@@ -237,12 +262,23 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
         "architecture": {lang: s.architecture or base.architecture for lang, s in sections.items()}
         if base.architecture else None,
         "callouts": [errata.callout_view(c, errata.told(sections, base, k), precision,
-                                         lambda m: matrix_view(m, precision, budget,
-                                                               scale=scales.get(id(m))),
+                                         lambda m, k=k: matrix_view(
+                                             m, precision, budget, scale=scales.get(id(m)),
+                                             alt=_tutorials(sections, k, m)),
                                          matrices)
                      for k, c in enumerate(callouts)],
         "steps": base.steps,
     }
+
+
+def _tutorials(sections: dict[str, Section], k: int, m: Matrix) -> dict[str, Matrix]:
+    """The k-th erratum's tutorial matrix in each language (its note is said in each)."""
+    found = {}
+    for code, s in sections.items():
+        c = s.callouts[k] if k < len(s.callouts) else None
+        if c is not None and c.tutorial is not None and c.tutorial.name == m.name:
+            found[code] = c.tutorial
+    return found
 
 
 def told_around(lang: str) -> tuple[str, str]:

@@ -136,10 +136,94 @@
     return value;
   }
 
+  // --- a gradient's cell: the sum of what each reader sends back (data-terms, one share each,
+  // narrate/grad_terms.py), every number the one a drawn matrix shows (× 10^its data-power)
+
+  function power(fig) { return +(fig.getAttribute("data-power") || 0); }
+
+  function named(panel, name) {
+    return panel.querySelector(":scope > .equation > .term > figure.mx[data-name='" + name + "']");
+  }
+
+  function along(g, axis, at, off) {
+    // The indices and shown numbers of row ``at`` (axis "row") or column ``at`` of a grid,
+    // read from ``off`` on (one head's columns of W).
+    var ks = axis === "row" ? g.cols : g.rows;
+    return ks.filter(function (k) { return k >= off; }).map(function (k) {
+      return {k: k - off, v: axis === "row" ? g.at(at, k) : g.at(k, at)};
+    });
+  }
+
+  function dotShare(term, figs, out, i, j) {
+    var a = grid(figs.a), b = grid(figs.b), pa = power(figs.a), pb = power(figs.b);
+    var bs = {}, sum = 0, parts = [];
+    along(b, term.bx, j, term.boff || 0).forEach(function (e) { bs[e.k] = e.v; });
+    along(a, term.ax, i, 0).forEach(function (e) {
+      var y = bs[e.k];
+      if (e.v === null || y === undefined || y === null) { out.setAttribute("data-partial", "1"); return; }
+      sum += num(e.v) * Math.pow(10, pa) * num(y) * Math.pow(10, pb);
+      parts.push(span("t", {a: e.v, b: y, pa: pa, pb: pb}, e.v + "\u00b7" + (num(y) < 0 ? "(" + y + ")" : y)));
+    });
+    if (!a.whole || !b.whole) { out.setAttribute("data-partial", "1"); }
+    var scale = term.scale || 1, label = [];
+    parts.forEach(function (p, k) { label.push(k ? " + " : "", p); });
+    var wrap = span("share", {kind: "dot", value: sum * scale, scale: scale}, "");
+    line(wrap, ["("].concat(label).concat([")" + (pa || pb ? " \u00d7 10^" + (pa + pb) : "")
+      + (scale !== 1 ? " \u00d7 " + fmt(scale) : "")]));
+    return {value: sum * scale, el: wrap};
+  }
+
+  function oneShare(term, figs, out, i, j) {
+    var a = grid(figs.a), pa = Math.pow(10, power(figs.a)), v, text;
+    if (term.kind === "copy") {
+      var x = a.at(i, j + (term.off || 0));
+      if (x === null) { return null; }
+      v = num(x) * pa; text = x;
+    } else if (term.kind === "gate" || term.kind === "mask") {
+      var g = a.at(i, j), h = grid(figs.x).at(i, j);
+      if (g === null || h === null) { return null; }
+      var on = term.kind === "gate" ? num(h) > 0 : isFinite(num(h));
+      v = on ? num(g) * pa : 0; text = g + " \u00d7 [" + h + (term.kind === "gate" ? " > 0]" : " \u2260 \u2212\u221e]");
+    } else if (term.kind === "softmax") {
+      var p = grid(figs.p), inner = 0;
+      p.cols.forEach(function (k) { var q = p.at(i, k), z = a.at(i, k); if (q !== null && z !== null) { inner += num(q) * num(z) * pa; } });
+      if (!p.whole || !a.whole) { out.setAttribute("data-partial", "1"); }
+      v = num(p.at(i, j)) * (num(a.at(i, j)) * pa - inner);
+      text = p.at(i, j) + "\u00b7(" + fmt(num(a.at(i, j)) * pa) + " \u2212 " + fmt(inner) + ")";
+    } else if (term.kind === "colsum") {
+      var total = 0, shown = [];
+      a.rows.forEach(function (r) { var c = a.at(r, j); if (c !== null) { total += num(c) * pa; shown.push(c); } });
+      if (!a.whole) { out.setAttribute("data-partial", "1"); }
+      v = total; text = "\u03a3 " + shown.join(" + ");
+    } else { return null; }
+    var s = span("share", {kind: term.kind, value: v}, text);
+    if (term.kind === "copy") { s.setAttribute("data-x", text); s.setAttribute("data-p", power(figs.a)); }
+    return {value: v, el: s};
+  }
+
+  function gradientCell(fig, out, i, j) {
+    var panel = fig.closest("section.panel") || document, terms = JSON.parse(fig.getAttribute("data-terms"));
+    var total = 0, shares = [];
+    for (var n = 0; n < terms.length; n++) {
+      var t = terms[n], figs = {};
+      ["a", "b", "x", "p"].forEach(function (k) { if (t[k]) { figs[k] = named(panel, t[k]); } });
+      if (Object.keys(figs).some(function (k) { return !figs[k]; })) { return null; }
+      var share = t.kind === "dot" ? dotShare(t, figs, out, i, j) : oneShare(t, figs, out, i, j);
+      if (!share) { return null; }
+      total += share.value;
+      shares.push(share.el);
+    }
+    shares.forEach(function (el, k) { line(out, [k ? " + " : "", el]); });
+    var p = power(fig);
+    line(out, [" = " + (p ? fmt(total / Math.pow(10, p)) + " \u00d7 10^" + p : fmt(total))]);
+    out.setAttribute("data-power", String(p));
+    return total / Math.pow(10, p);  // as the cell shows it
+  }
+
   window.hfArith = function (fig, td, i, j) {
     // The arithmetic of cell (i, j) of ``fig``, as an element to show under it (null when the
     // equation computes nothing the script can redo, or the cell is not the one it makes).
-    var eq = fig.closest(".equation"), kind = eq && eq.dataset.arith;
+    var eq = fig.closest(".equation"), kind = fig.hasAttribute("data-terms") ? "terms" : eq && eq.dataset.arith;
     if (!kind) { return null; }
     var figs = Array.prototype.slice.call(eq.querySelectorAll(":scope > .term > figure.mx"));
     var out = document.createElement("div"), value = null;
@@ -147,7 +231,8 @@
     out.setAttribute("data-kind", kind);
     i = +i; j = +j;
     var last = figs[figs.length - 1] === fig;
-    if (kind === "matmul" && last) { value = matmul(eq, figs, out, i, j); }
+    if (kind === "terms") { value = gradientCell(fig, out, i, j); }
+    else if (kind === "matmul" && last) { value = matmul(eq, figs, out, i, j); }
     else if ((kind === "add" || kind === "update") && last) { value = elementwise(kind, eq, figs, out, i, j); }
     else if (kind === "softmax" && figs.length === 2 && last) { value = softmax(figs[0], out, i, j); }
     else if (kind === "softmax" && figs.length === 1) {

@@ -150,7 +150,7 @@
     if (!cap) { return; }
     var out = document.createElement("output");
     out.className = "picked";
-    out.textContent = tr.cells[0].textContent + " · " + (th ? th.textContent : "") + " = " + (td.dataset.full || td.textContent);
+    out.textContent = tr.cells[0].innerText + " · " + (th ? th.innerText : "") + " = " + (td.dataset.full || td.textContent);
     cap.insertBefore(out, cap.firstChild);
     var arith = window.hfArith && window.hfArith(fig, td, tr.getAttribute("data-i"), th && th.getAttribute("data-j"));
     if (arith) { cap.insertBefore(arith, out.nextSibling); }
