@@ -60,6 +60,7 @@
     var body = {src: $("f-src").value, tgt: $("f-tgt").value, preset: $("f-preset").value, config: config};
     if ($("f-family").value !== "transformer") { body.family = $("f-family").value; }
     if ($("f-corpus").value.trim() !== "") { body.corpus = $("f-corpus").value; }
+    if ($("f-tokenizer").value !== "tutorial") { body.tokenizer = $("f-tokenizer").value; }
     return body;
   };
 
@@ -250,7 +251,12 @@
     var linked = HF.restore(), saved = null;  /* url.js: the form as the link says, its language */
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
     setLang(linked && HF.tags[linked] ? linked : saved && HF.tags[saved] ? saved : bundle.languages[0].code);
+    if (!(bundle.tokenizers || {}).jieba) {  /* an optional extra (handformer[corpus]) */
+      $("f-tokenizer").querySelector('option[value="jieba"]').disabled = true;
+      $("no-jieba").hidden = false;
+    }
     familyChanged(); placeholders(); applyText();
+    document.dispatchEvent(new Event("hf:ready"));
     HF.recompute();
   }
 
