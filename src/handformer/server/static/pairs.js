@@ -34,7 +34,7 @@
     pending = HF.post("/api/pairs", body).then(function (r) {
       if (mine !== ticket) { return; }
       HF.clearErrors(["pairs"]);
-      if (!r.ok) { HF.showAnswer(Object.assign({}, r.data, {field: "pairs"})); return; }
+      if (!r.ok) { HF.showAnswer(Object.assign({}, r.data, {field: "pairs"}), true); return; }  /* not scrolled to while the corpus is typed */
       fill(r.data.pairs);
     });
     return pending;
