@@ -92,12 +92,14 @@
   function lesson(name) {
     var panel = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name) + '"]');
     var fig = panel ? null : document.querySelector('#panels figure.mx[data-name="' + CSS.escape(name) + '"]');
-    panel = panel || (fig && fig.closest("section.panel")) || enclosing(name);
+    var outer = panel || fig ? null : enclosing(name);
+    panel = panel || (fig && fig.closest("section.panel")) || (outer && outer.panel);
     var h = panel && panel.querySelector("h2");
     var title = h && (h.querySelector(".title:lang(" + HF.lang + ")") || h.querySelector(".title"));
     var number = h && h.querySelector(".num");
     if (!title) { return name; }
     var words = HF.t("step_n", {n: number ? number.textContent.trim() : "", title: title.textContent.trim()});
+    if (outer) { return words + " · " + outer.rest; }  /* which of the step's parts: q, k, v, ... */
     var caption = fig && fig.querySelector("figcaption");
     var symbol = caption && (caption.querySelector(".l-" + HF.lang) || caption);
     return symbol && symbol.textContent.trim() ? words + " · " + symbol.textContent.trim() : words;
@@ -107,12 +109,15 @@
   function enclosing(name) {
     for (var cut = name.lastIndexOf("."); cut > 0; cut = name.lastIndexOf(".", cut - 1)) {
       var p = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name.slice(0, cut)) + '"]');
-      if (p) { return p; }
+      if (p) { return {panel: p, rest: name.slice(cut + 1)}; }
     }
     return null;
   }
 
-  function sign(x) { return (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(4); }
+  function sign(x) {
+    var a = Math.abs(x);
+    return (x > 0 ? "+" : x < 0 ? "−" : "") + (a >= 1e-4 || a === 0 ? a.toFixed(4) : a.toExponential(2));
+  }
 
   function lossLine(loss) {
     if (!loss || typeof loss.a !== "number" || typeof loss.b !== "number") { return null; }
