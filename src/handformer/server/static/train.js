@@ -161,7 +161,7 @@
     $("train").addEventListener("click", train);
     $("stop").addEventListener("click", stop);
     $("pause").addEventListener("click", function () { pace({pause: !(last && last.paused)}); });
-    $("step").addEventListener("click", function () { pace({step: 1}); });
+    $("step").addEventListener("click", function () { HF.stepAsked = true; pace({step: 1}); });
     $("f-speed").addEventListener("change", function () {
       pace({epochs_per_second: $("f-speed").value ? Number($("f-speed").value) : null});
     });

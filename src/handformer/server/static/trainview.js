@@ -62,6 +62,10 @@
   HF.showUpdate = function (s) {
     update = s.state === "running" && s.paused && s.update ? s.update : null;
     drawUpdate();
+    if (update && HF.stepAsked && window.innerWidth > 820) {  /* the step just asked for, in view */
+      $("step-update").scrollIntoView({block: "nearest"});
+    }
+    if (update) { HF.stepAsked = false; }
   };
 
   function drawBeside() {
