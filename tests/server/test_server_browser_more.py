@@ -23,13 +23,13 @@ def test_pin_then_edit_one_weight_then_train_one_step(browser, app):
     page.fill("#f-edit\\.index", "1, 2")
     page.fill("#f-edit\\.value", "0.75")
     page.dispatch_event("#f-edit\\.value", "change")
-    page.wait_for_function("document.querySelector('#compare .cmp-summary').textContent"
-                           ".includes('decoder.0.cross_attn.k')")
+    page.wait_for_function("document.querySelector('#compare .cmp-summary').dataset.step"
+                           " === 'decoder.0.cross_attn.k'")
     page.fill("#f-edit\\.param", "")
     page.fill("#f-train_steps", "1")
     page.dispatch_event("#f-train_steps", "change")
-    page.wait_for_function("document.querySelector('#compare .cmp-summary').textContent"
-                           ".includes('src_embed.tok')")
+    page.wait_for_function("document.querySelector('#compare .cmp-summary').dataset.step"
+                           " === 'src_embed.tok'")
     page.fill("#f-train_steps", "999")
     page.dispatch_event("#f-train_steps", "change")
     error = page.locator('.field-error[data-for="train_steps"]')

@@ -95,7 +95,7 @@ def test_compare_detail_of_a_3d_step_per_head_and_reset_by_a_new_comparison(brow
     page.fill("#f-edit\\.value", str(EDIT[2]))
     page.dispatch_event("#f-edit\\.value", "change")
     page.wait_for_selector("#compare #cmp-head", timeout=30_000)
-    assert page.inner_text("#compare .cmp-detail h3") == "decoder.0.cross_attn.k"
+    assert page.get_attribute("#compare .cmp-detail h3", "data-step") == "decoder.0.cross_attn.k"
     assert _head(page) == moved[0]  # the first head that moved
     np.testing.assert_allclose(_table(page, 0), k_a[moved[0]], atol=5e-4)
     np.testing.assert_allclose(_table(page, 1), k_b[moved[0]], atol=5e-4)
@@ -106,12 +106,12 @@ def test_compare_detail_of_a_3d_step_per_head_and_reset_by_a_new_comparison(brow
     np.testing.assert_allclose(_table(page, 1), k_b[other], atol=5e-4)
     assert page.locator("#compare .cmp-detail td.changed").count() == int((k_a[other] != k_b[other]).sum())
     later = page.locator("#compare .cmp-table button.link").nth(3)
-    chosen = later.inner_text()
+    chosen = later.get_attribute("data-step")
     later.click()
-    assert page.inner_text("#compare .cmp-detail h3") == chosen != "decoder.0.cross_attn.k"
+    assert page.get_attribute("#compare .cmp-detail h3", "data-step") == chosen != "decoder.0.cross_attn.k"
     page.fill("#f-edit\\.value", "0.5")  # a new comparison: its own first difference again
     page.dispatch_event("#f-edit\\.value", "change")
-    page.wait_for_function("document.querySelector('#compare .cmp-detail h3').textContent === 'decoder.0.cross_attn.k'")
+    page.wait_for_function("document.querySelector('#compare .cmp-detail h3').dataset.step === 'decoder.0.cross_attn.k'")
     assert _head(page) == moved[0]
     assert page.errors == []
     page.context.close()
@@ -121,7 +121,7 @@ def test_word_ids_are_compared_as_words(browser, app):
     page = open_app(browser, app)
     page.click("#pin")
     page.fill("#f-tgt", "you die or you win")
-    page.wait_for_function("document.querySelector('#compare .cmp-detail h3')?.textContent === 'tgt.ids'",
+    page.wait_for_function("document.querySelector('#compare .cmp-detail h3')?.dataset.step === 'tgt.ids'",
                            timeout=30_000)
     assert _table(page, 0, words=True) == [["<start>", "you", "win", "or", "you", "die"]]
     assert _table(page, 1, words=True) == [["<start>", "you", "die", "or", "you", "win"]]

@@ -19,7 +19,7 @@ from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import api, changed, pace, pages, quiz, ui_text
+from . import api, beside, changed, pace, pages, pairs, quiz, ui_text
 from .budget import Budget
 from .jobs import Jobs
 from .limits import Limits
@@ -56,6 +56,8 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
         Route("/api/train/{job}", api.train_cancel, methods=["DELETE"]),
         Route("/api/train/{job}/cancel", api.train_cancel, methods=["POST"]),
         Route("/api/train/{job}/pace", pace.pace, methods=["POST"]),
+        Route("/api/train/{job}/beside", beside.beside, methods=["POST"]),
+        Route("/api/pairs", pairs.pairs, methods=["POST"]),
         Route("/api/translate", api.translate, methods=["POST"]),
         Route("/api/quiz", quiz.start, methods=["POST"]),
         Route("/api/quiz/answer", quiz.answer, methods=["POST"]),

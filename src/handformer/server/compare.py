@@ -33,7 +33,16 @@ def compare(a, b) -> dict:
     return {"first_difference": first, "steps": steps,
             "changed_steps": sum(1 for r in steps if r["changed"]),
             "only_a": [s.name for s in a.steps if s.name not in b_names],
-            "only_b": [s.name for s in b.steps if s.name not in a_names]}
+            "only_b": [s.name for s in b.steps if s.name not in a_names],
+            "loss": _loss(a, b, a_names & b_names)}
+
+
+def _loss(a, b, both: set) -> dict | None:
+    """Both runs' loss L (the "loss" step) and its change b − a, or None without one."""
+    if "loss" not in both:
+        return None
+    la, lb = (float(np.asarray(t["loss"]).reshape(-1)[0]) for t in (a, b))
+    return {"a": _json_number(la), "b": _json_number(lb), "delta": _json_number(lb - la)}
 
 
 def _step_diff(name: str, va, vb) -> dict:

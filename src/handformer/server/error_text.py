@@ -26,6 +26,9 @@ PATTERNS = [
     ("err.too_many_weights", re.compile(
         rf"^this model would have (?P<value>{N}) parameters, more than this "
         rf"server's limit of (?P<cap>{N})")),
+    ("err.no_separator", re.compile(
+        r"^corpus line (?P<line>\d+) has no tab or comma between a source and a target: "
+        r"(?P<text>.+)$")),
     ("err.too_long", re.compile(
         rf"^(?P<name>\w+) has (?P<value>{N}) (?P<unit>words|characters|lines), "
         rf"more than the limit of (?P<cap>{N})$")),

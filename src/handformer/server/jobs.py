@@ -1,7 +1,10 @@
 """Training in the background: one thread per job, progress after every epoch, cancellable.
 
 The job trains as `handformer train` does (train.loop.start and fit, Adam by default) and keeps
-its model in the server's bounded model store, from which translate reads it.
+its model in the server's bounded model store, from which translate reads it, with its initial
+weights (the untrained model shown beside the trained one). A paused job keeps its running slot
+until it is resumed, stopped, or has been paused ``Limits.max_pause_seconds``: then it is
+stopped as if Stop had been pressed (its model so far kept).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import time
 
 from ..errors import HandformerError
 from ..train import loop
+from . import updates
 from .limits import Limits, RequestError
 from .pacing import Pace
 from .sessions import LRU, Session
@@ -31,6 +35,10 @@ class Job:
         self.cancel = threading.Event()
         self.lock = threading.Lock()
         self.pace = Pace()
+        self.initial = None if run is None else {k: v.copy() for k, v in run.params.items()}
+        self.update: dict | None = None  # the last update made while stepping (updates.py)
+        self.pause_limit = float("inf")
+        self.paused_out: float | None = None  # seconds of pause after which it was stopped
 
     @property
     def active(self) -> bool:
@@ -44,7 +52,8 @@ class Job:
                 "epochs_done": len(history), "losses": [h["loss"] for h in history],
                 "accuracy": [h["accuracy"] for h in history], "loss": last.get("loss"),
                 "final": self.final, "error": self.error, "model": self.run is not None,
-                "seconds": round((self.finished or time.time()) - self.started, 3)} | self.pace.status()
+                "seconds": round((self.finished or time.time()) - self.started, 3),
+                "update": self.update, "paused_out": self.paused_out} | self.pace.status()
 
 
 class Jobs:
@@ -66,6 +75,8 @@ class Jobs:
                                    f"jobs (the limit); wait or stop one", "epochs", 429)
             self._running += 1
         job = Job(run, epochs)
+        job.pause_limit = self.limits.max_pause_seconds
+        updates.watch(job)
         session.add_job(job)
         threading.Thread(target=self._train, args=(job,), daemon=True,
                          name=f"handformer-train-{job.id}").start()
@@ -100,7 +111,11 @@ class Jobs:
 
 
 def _check(job: Job) -> None:
-    job.pace.wait(job.cancel)
+    if not job.pace.wait(job.cancel, job.pause_limit):
+        job.paused_out = job.pause_limit
+        job.error = (f"paused for {job.pause_limit:g} s: stopped so that it does not hold a "
+                     f"training slot (its model so far is kept)")
+        raise Cancelled
     if job.cancel.is_set():
         raise Cancelled
 
@@ -113,7 +128,7 @@ def _add(job: Job, stats: dict) -> None:
 
 
 def _forget(job: Job) -> None:
-    job.run = None
+    job.run = job.initial = None
 
 
 def new_run(cfg, pairs, options: loop.Options):

@@ -30,6 +30,7 @@ class Limits:
     max_jobs_running: int = 4  # training threads in the whole server
     max_jobs_per_session: int = 2  # running at once in one browser session
     max_models: int = 16  # trained models kept in memory, least recently used dropped first
+    max_pause_seconds: float = 600.0  # a job paused longer is stopped (its model kept)
     max_sessions: int = 500
     max_beam: int = 8
     max_request_numbers: int = 2_000_000  # numbers one request's tapes hold (budget.py)

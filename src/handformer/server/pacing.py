@@ -4,6 +4,7 @@ epoch at a time (server/pace.py sets it; jobs.py asks it between batches and aft
 from __future__ import annotations
 
 import threading
+import time
 
 
 class Pace:
@@ -16,11 +17,16 @@ class Pace:
         self.per_second: float | None = None
         self.steps: int | None = None
 
-    def wait(self, cancel: threading.Event) -> None:
-        """Between batches: hold while paused (a stop still ends the job)."""
+    def wait(self, cancel: threading.Event, limit: float = float("inf")) -> bool:
+        """Between batches: hold while paused (a stop still ends the job). False when the job
+        stayed paused ``limit`` seconds in a row (the caller then stops it)."""
+        since = time.monotonic()
         while not self.go.wait(0.1):
             if cancel.is_set():
-                return
+                return True
+            if time.monotonic() - since >= limit:
+                return False
+        return True
 
     def after_epoch(self, cancel: threading.Event) -> None:
         if self.steps is not None:

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from .. import pipeline
 from ..cli import CONFIG_FIELDS, config_from_options
 from ..config import PRESETS, Config
-from ..errors import HandformerError
+from ..errors import HandformerError, TokenizerError
 from ..families import registry
 from ..families.registry import Family
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, corpus_lines
+from ..tokenize import TOKENIZERS
 from .limits import Limits, RequestError, check_caps, check_corpus, check_model, check_sentence
 
-WALK_FIELDS = {"src", "tgt", "corpus", "preset", "config", "backward", "lr", "family"}
+WALK_FIELDS = {"src", "tgt", "corpus", "preset", "config", "backward", "lr", "family", "tokenizer"}
 # The families a request may name: those whose config a preset and size fields make (BERT
 # walks a pretrained folder, which a request never names).
 APP_FAMILIES = ("transformer", "gpt")
@@ -140,10 +141,29 @@ def parse_walk(body, limits: Limits) -> Walk:
     family = family_of(body)
     cfg = build_config(body, family)
     dataset = dataset_of(body, limits)
-    check_model(family, cfg, len(Vocab.from_corpus(dataset or TUTORIAL_DATASET)), limits,
-                "config" if body.get("config") else "preset")
-    family, model = pipeline.prepare({"family": family.name, "config": cfg, "dataset": dataset})
+    tokenizer = tokenizer_of(body)
+    vocab = _vocab(dataset or TUTORIAL_DATASET, tokenizer)
+    check_model(family, cfg, len(vocab), limits, "config" if body.get("config") else "preset")
+    family, model = pipeline.prepare({"family": family.name, "config": cfg, "dataset": dataset,
+                                      "tokenizer": tokenizer})
     return Walk(family, model, src, tgt, backward, float(lr))
+
+
+def tokenizer_of(body: dict) -> str:
+    """The request's tokenizer: one of the CLI's `--tokenizer` names (the tutorial's rule when
+    it names none)."""
+    name = body.get("tokenizer") or "tutorial"
+    if name not in TOKENIZERS:
+        raise RequestError(f"tokenizer must be one of {', '.join(TOKENIZERS)}, got "
+                           f"{str(name)[:40]!r}", "tokenizer")
+    return name
+
+
+def _vocab(sentences, tokenizer: str) -> Vocab:
+    try:
+        return Vocab.from_corpus(sentences, tokenizer=tokenizer)
+    except TokenizerError as err:  # jieba chosen but not installed
+        raise RequestError(str(err), "tokenizer") from None
 
 
 _ROLES = (("source sentence", "src"), ("target sentence", "tgt"), ("corpus", "corpus"),

@@ -1,7 +1,8 @@
 """Train and translate requests: their fields, checked, and the translation as JSON.
 
 Training reads pairs ("source<TAB>target" lines), or a corpus whose lines are cut at their tab,
-else at their first comma of either width ("," or "，"), or the tutorial's pairs.
+else at their first comma of either width ("," or "，"), or the tutorial's pairs. A corpus line
+with no separator is refused by its number (it would otherwise train itself → itself).
 """
 
 from __future__ import annotations
@@ -10,13 +11,14 @@ import re
 from dataclasses import dataclass
 
 from ..families import registry
+from ..text import TUTORIAL_DATASET
 from ..train import loop
-from ..train.data import default_pairs, pairs_from_lines, parse_pairs
+from ..train.data import default_pairs, parse_pairs
 from .limits import Limits, RequestError, check_corpus, check_model, check_range, check_sentence
-from .requests import build_config, dataset_of, expect_object, reject_unknown
+from .requests import build_config, dataset_of, expect_object, reject_unknown, tokenizer_of
 
 TRAIN_FIELDS = {"preset", "config", "corpus", "pairs", "epochs", "lr", "optimizer",
-                "batch_size"}
+                "batch_size", "tokenizer"}
 TRANSLATE_FIELDS = {"job", "sentence", "beam", "alpha", "max_length", "explain"}
 
 
@@ -35,12 +37,18 @@ def parse_train(body, limits: Limits):
     optimizer = body.get("optimizer", defaults.optimizer)
     if optimizer not in ("adam", "sgd"):
         raise RequestError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}", "optimizer")
+    from ..errors import TokenizerError
     from ..train.data import pairs_vocab
 
-    check_model(registry.get("transformer"), cfg, len(pairs_vocab(pairs)), limits,
+    tokenizer = tokenizer_of(body)
+    try:
+        words = len(pairs_vocab(pairs, tokenizer))
+    except TokenizerError as err:
+        raise RequestError(str(err), "tokenizer") from None
+    check_model(registry.get("transformer"), cfg, words, limits,
                 "config" if body.get("config") else "preset")
     return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
-                                    batch_size=batch)
+                                    batch_size=batch, tokenizer=tokenizer)
 
 
 def _pairs(body: dict, limits: Limits) -> list[tuple[str, str]]:
@@ -49,24 +57,33 @@ def _pairs(body: dict, limits: Limits) -> list[tuple[str, str]]:
         if not pairs:
             raise RequestError("pairs has no 'source<TAB>target' line", "pairs")
         return pairs
-    lines = dataset_of(body, limits)
-    return default_pairs() if lines is None else split_lines(lines)
+    return corpus_pairs(dataset_of(body, limits))
+
+
+def corpus_pairs(lines) -> list[tuple[str, str]]:
+    """The pairs of a corpus's lines: the tutorial's own pairs for its dataset (or none given),
+    as `handformer train` reads them; any other corpus through ``split_lines``."""
+    if lines is None or list(lines) == list(TUTORIAL_DATASET):
+        return default_pairs()
+    return split_lines(lines)
 
 
 SEPARATOR = re.compile("\t|[,，]")  # a tab, else the first comma of either width
 
 
 def split_lines(lines) -> list[tuple[str, str]]:
-    """Each corpus line cut at its tab, else at its first comma, ASCII or full-width ("，");
-    a line with neither trains itself → itself (as `handformer train` does)."""
+    """Each corpus line cut at its tab, else at its first comma, ASCII or full-width ("，").
+    A line with neither, or with nothing on one side, is refused by its number (counting the
+    corpus's non-empty lines, as the box shows them)."""
     out = []
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         cut = "\t" if "\t" in line else SEPARATOR.search(line)
-        if cut is None:
-            out.append(pairs_from_lines([line])[0])
-            continue
-        at = line.index(cut) if isinstance(cut, str) else cut.start()
-        out.append((line[:at].strip(), line[at + 1:].strip()))
+        at = -1 if cut is None else line.index(cut) if isinstance(cut, str) else cut.start()
+        pair = (line[:at].strip(), line[at + 1:].strip())
+        if at < 0 or not pair[0] or not pair[1]:
+            raise RequestError(f"corpus line {number} has no tab or comma between a source and "
+                               f"a target: {line[:60]}", "corpus")
+        out.append(pair)
     return out
 
 

@@ -6,6 +6,8 @@ Words the i18n tables already have are taken from there, so the page says "loss"
 
 from __future__ import annotations
 
+import importlib.util
+
 from .. import i18n
 from ..config import PRESETS
 from ..render.html.toc import PHASE_KEYS
@@ -29,7 +31,8 @@ def bundle(limits) -> dict:
                                         "corpus": "\n".join(TUTORIAL_DATASET)},
             "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body,
                        "max_corpus_chars": limits.max_corpus_chars},
-            "presets": PRESETS, "refused_presets": refused_presets(limits)}
+            "presets": PRESETS, "refused_presets": refused_presets(limits),
+            "tokenizers": {"jieba": importlib.util.find_spec("jieba") is not None}}
 
 
 def refused_presets(limits) -> list[str]:
@@ -51,5 +54,5 @@ def _shared(lang: str) -> dict:
     words = {"loss": table["train.loss"], "epoch": table["train.epoch"],
              "acc": table["train.acc"], "curve": table["train.title"],
              "show_all": table["page.show_all"], "show_corners": table["page.show_corners"],
-             "show_first": table["page.show_first"]}
+             "show_first": table["page.show_first"], "beside.title": table["beside.title"]}
     return words | {f"phase.{k}": table[key] for k, key in PHASE_KEYS.items()}

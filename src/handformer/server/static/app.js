@@ -60,6 +60,7 @@
     var body = {src: $("f-src").value, tgt: $("f-tgt").value, preset: $("f-preset").value, config: config};
     if ($("f-family").value !== "transformer") { body.family = $("f-family").value; }
     if ($("f-corpus").value.trim() !== "") { body.corpus = $("f-corpus").value; }
+    if ($("f-tokenizer").value !== "tutorial") { body.tokenizer = $("f-tokenizer").value; }
     return body;
   };
 
@@ -102,8 +103,9 @@
     return p;
   }
 
-  /* ``localised``: the message is already in the page's language (no English-engine prefix). */
-  HF.showError = function (field, message, localised) {
+  /* ``localised``: the message is already in the page's language (no English-engine prefix);
+     ``stay``: not scrolled into view (a message about another part of the form than the one typed in). */
+  HF.showError = function (field, message, localised, stay) {
     field = FIELD_ALIAS[field] || field || "";
     var input = $("f-" + field.replace(/^config\./, "")), slot = null;
     if (field.indexOf("config.") === 0 && input) { slot = slotAt(input); }
@@ -121,7 +123,7 @@
     slot.hidden = false;
     var side = slot.closest(".side");
     if (side) { side.classList.add("open"); }  /* on a phone the form may be folded to its bar */
-    if (slot.scrollIntoView) { slot.scrollIntoView({block: "nearest"}); }
+    if (slot.scrollIntoView && !stay) { slot.scrollIntoView({block: "nearest"}); }
     return slot;
   };
 
@@ -138,8 +140,8 @@
 
   /* An API error: a common one in the page's language with the English as a detail (said
      again when the language changes), any other in the server's English. */
-  HF.showAnswer = function (data) {
-    var slot = HF.showError(fieldOf(data), data.key ? "" : data.error, !!data.key);
+  HF.showAnswer = function (data, stay) {
+    var slot = HF.showError(fieldOf(data), data.key ? "" : data.error, !!data.key, stay);
     slot.answer = data.key ? data : null;
     if (data.key) { sayAnswer(slot); }
   };
@@ -250,7 +252,12 @@
     var linked = HF.restore(), saved = null;  /* url.js: the form as the link says, its language */
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
     setLang(linked && HF.tags[linked] ? linked : saved && HF.tags[saved] ? saved : bundle.languages[0].code);
+    if (!(bundle.tokenizers || {}).jieba) {  /* an optional extra (handformer[corpus]) */
+      $("f-tokenizer").querySelector('option[value="jieba"]').disabled = true;
+      $("no-jieba").hidden = false;
+    }
     familyChanged(); placeholders(); applyText();
+    document.dispatchEvent(new Event("hf:ready"));
     HF.recompute();
   }
 

@@ -71,7 +71,9 @@
 
   function detail(step) {
     var box = node("div", "cmp-detail");
-    box.appendChild(node("h3", null, step.name));
+    var h3 = node("h3", null, lesson(step.name));
+    h3.title = step.name; h3.setAttribute("data-step", step.name);
+    box.appendChild(h3);
     if (step.a === undefined) { box.appendChild(node("p", "muted", step.reshaped ? HF.t("reshaped") : "")); return box; }
     var h = headOf(step);
     if (h !== null) { box.appendChild(headControl(step, h)); }
@@ -85,6 +87,45 @@
     return box;
   }
 
+  /* A step in lesson words: the walkthrough panel that shows it, by its number and heading in
+     the page's language ("step 5 · Compute the embedding"); the raw name when no panel has it. */
+  function lesson(name) {
+    var panel = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name) + '"]');
+    var fig = panel ? null : document.querySelector('#panels figure.mx[data-name="' + CSS.escape(name) + '"]');
+    var outer = panel || fig ? null : enclosing(name);
+    panel = panel || (fig && fig.closest("section.panel")) || (outer && outer.panel);
+    var h = panel && panel.querySelector("h2");
+    var title = h && (h.querySelector(".title:lang(" + HF.lang + ")") || h.querySelector(".title"));
+    var number = h && h.querySelector(".num");
+    if (!title) { return name; }
+    var words = HF.t("step_n", {n: number ? number.textContent.trim() : "", title: title.textContent.trim()});
+    if (outer) { return words + " · " + outer.rest; }  /* which of the step's parts: q, k, v, ... */
+    var caption = fig && fig.querySelector("figcaption");
+    var symbol = caption && (caption.querySelector(".l-" + HF.lang) || caption);
+    return symbol && symbol.textContent.trim() ? words + " · " + symbol.textContent.trim() : words;
+  }
+
+  /* The panel of the nearest enclosing step ("encoder.0.self_attn.q" → "encoder.0.self_attn"). */
+  function enclosing(name) {
+    for (var cut = name.lastIndexOf("."); cut > 0; cut = name.lastIndexOf(".", cut - 1)) {
+      var p = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name.slice(0, cut)) + '"]');
+      if (p) { return {panel: p, rest: name.slice(cut + 1)}; }
+    }
+    return null;
+  }
+
+  function sign(x) {
+    var a = Math.abs(x);
+    return (x > 0 ? "+" : x < 0 ? "−" : "") + (a >= 1e-4 || a === 0 ? a.toFixed(4) : a.toExponential(2));
+  }
+
+  function lossLine(loss) {
+    if (!loss || typeof loss.a !== "number" || typeof loss.b !== "number") { return null; }
+    var p = node("p", "cmp-loss", HF.t("loss_change", {a: loss.a.toFixed(4), b: loss.b.toFixed(4), delta: sign(loss.delta)}));
+    p.setAttribute("data-a", String(loss.a)); p.setAttribute("data-b", String(loss.b));
+    return p;
+  }
+
   function diffText(s) {
     return s.reshaped ? HF.t("reshaped") : s.words_a ? HF.t("words_changed") : fmt(s.max_abs_diff);
   }
@@ -95,22 +136,23 @@
     var changed = result.steps.filter(function (s) { return s.changed; });
     var title = node("h2", null, HF.t("compare"));
     var summary = node("p", "cmp-summary", result.first_difference === null ? HF.t("identical")
-      : HF.t("first_part", {step: result.first_difference, changed: changed.length, total: result.steps.length}));
+      : HF.t("first_part", {step: lesson(result.first_difference), changed: changed.length, total: result.steps.length}));
+    summary.setAttribute("data-step", result.first_difference || "");  /* the raw name, for scripts */
     var table = node("table", "cmp-table");
     var hr = table.createTHead().insertRow();
     ["step", "max_diff", "cells"].forEach(function (k) { hr.appendChild(node("th", null, HF.t(k))); });
     var body = table.createTBody();
     changed.forEach(function (s) {
-      var tr = body.insertRow(), b = node("button", "link", s.name);
-      b.type = "button";
+      var tr = body.insertRow(), b = node("button", "link", lesson(s.name));
+      b.type = "button"; b.title = s.name; b.setAttribute("data-step", s.name);
       b.addEventListener("click", function () { chosen = s.name; head = null; render(); });
       tr.insertCell().appendChild(b);
       tr.insertCell().textContent = diffText(s);
       tr.insertCell().textContent = s.cells === null ? "–" : String(s.cells);
       if (s.name === result.first_difference) { tr.className = "first"; }
     });
-    var parts = [title, summary];
-    if (changed.length) { parts.push(node("div", "scroll", undefined)); parts[2].appendChild(table); }
+    var parts = [title, lossLine(result.loss), summary].filter(Boolean);
+    if (changed.length) { var scroll = node("div", "scroll"); scroll.appendChild(table); parts.push(scroll); }
     var pick = changed.filter(function (s) { return s.name === chosen; })[0] || changed[0];
     if (pick) { parts.push(detail(pick)); }
     box.replaceChildren.apply(box, parts);
@@ -159,16 +201,25 @@
   }
 
   function togglePin() {
+    if (pinned) { pin(null); } else {
+      var body = HF.walkBody();
+      if (HF.backward) { body.backward = true; }
+      pin(body);
+    }
+    HF.link();  /* the comparison is in the address */
+  }
+
+  /* Pin ``body`` (a walk body), or unpin with null; url.js pins the run a link names. */
+  function pin(body) {
     var button = $("pin"), what = $("pinned-what");
-    if (pinned) {
+    if (!body) {
       pinned = null; result = null;
       button.setAttribute("data-t", "pin");
       what.hidden = true;
     } else {
-      pinned = HF.walkBody();
-      if (HF.backward) { pinned.backward = true; }
+      pinned = body;
       button.setAttribute("data-t", "unpin");
-      var changes = Object.keys(pinned.config).map(function (k) { return k + " " + pinned.config[k]; });
+      var changes = Object.keys(pinned.config || {}).map(function (k) { return k + " " + pinned.config[k]; });
       what.textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " +
                                          [pinned.preset].concat(changes).join(", ")});
       what.hidden = false;
@@ -178,15 +229,23 @@
     render();
   }
 
+  HF.pin = pin;
+  HF.pinned = function () { return pinned; };
   $("pin").addEventListener("click", togglePin);
   ["f-edit.param", "f-edit.index", "f-edit.value", "f-train_steps"].forEach(function (id) {
-    $(id).addEventListener("change", function () { refresh(); if (HF.showB) { HF.recompute(); } });
+    $(id).addEventListener("change", function () { refresh(); HF.link(); if (HF.showB) { HF.recompute(); } });
   });
   /* A/B: the walkthrough of the run as configured, or of the model as changed here. */
+  HF.setRun = function (which) {
+    HF.showB = which === "b";
+    document.querySelectorAll("[data-show-run]").forEach(function (o) {
+      o.setAttribute("aria-pressed", String(o.getAttribute("data-show-run") === which));
+    });
+  };
   document.querySelectorAll("[data-show-run]").forEach(function (b) {
     b.addEventListener("click", function () {
-      HF.showB = b.getAttribute("data-show-run") === "b";
-      document.querySelectorAll("[data-show-run]").forEach(function (o) { o.setAttribute("aria-pressed", String(o === b)); });
+      HF.setRun(b.getAttribute("data-show-run"));
+      HF.link();
       HF.recompute();
     });
   });

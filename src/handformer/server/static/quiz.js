@@ -1,4 +1,5 @@
-/* The quiz: questions on the configured model, each answer checked by the server
+/* The quiz: questions on the configured model, or on the model trained in the page (when one
+   exists, the select offers it), each answer checked by the server
    (POST /api/quiz/answer), the session's running score shown as it changes. */
 (function () {
   "use strict";
@@ -47,9 +48,14 @@
   }
 
   function start() {
-    var walk = HF.walkBody();
+    var walk = HF.walkBody(), body = {count: 6, seed: Math.floor(Math.random() * 1e6), lang: HF.lang};
     walk.backward = $("backward").getAttribute("aria-pressed") === "true";
-    HF.post("/api/quiz", {walk: walk, count: 6, seed: Math.floor(Math.random() * 1e6), lang: HF.lang})
+    if ($("f-quiz-model").value === "job" && HF.job && HF.job()) {  /* the model trained in this page */
+      body.job = HF.job(); body.src = walk.src; body.tgt = walk.tgt; body.backward = walk.backward;
+    } else {
+      body.walk = walk;
+    }
+    HF.post("/api/quiz", body)
       .then(function (r) {
         var list = $("quiz-list");
         if (!r.ok) { HF.showAnswer(r.data); return; }

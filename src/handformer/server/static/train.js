@@ -1,5 +1,6 @@
-/* Train live: start a job, poll its progress, draw the loss curve as it grows, stop it,
-   then translate with its model and show the decoding steps. */
+/* Train live: start a job on the pairs listed (pairs.js), poll its progress, draw the loss curve
+   as it grows, pause it, step it (trainview.js shows the step's update), stop it; then show the
+   trained prediction beside the random one, translate with its model and show the decoding steps. */
 (function () {
   "use strict";
   var HF = window.HF, $ = HF.$, job = null, poll = null, last = null;
@@ -55,7 +56,8 @@
     var line = HF.t(STATE_KEYS[s.state] || s.state) + " · " + HF.t("progress", {done: s.epochs_done, total: s.epochs,
       loss: s.loss === null ? "–" : s.loss.toFixed(4)});
     if (s.final) { line += " · " + HF.t("final", {acc: pct(s.final.accuracy), exact: pct(s.final.exact)}); }
-    if (s.error) { line += " · " + s.error; }
+    if (s.paused_out) { line += " · " + HF.t("pause_limit", {s: s.paused_out}); }
+    else if (s.error) { line += " · " + s.error; }
     $("train-status").textContent = line;
     $("train-status").setAttribute("data-state", s.state);
     drawCurve(s.losses, s.epochs, s.accuracy);
@@ -68,6 +70,8 @@
     if (s.paused) { $("train-status").textContent += " · " + HF.t("paused"); }
     $("train").disabled = running;
     $("translate").disabled = running || !s.model;
+    $("f-quiz-model").querySelector('option[value="job"]').disabled = running || !s.model;
+    if (HF.showUpdate) { HF.showUpdate(s); }
   }
 
   HF.job = function () { return job; };
@@ -80,18 +84,23 @@
         if (s.error && !s.state) { if (quiet === true) { job = null; HF.link(); } else { HF.showAnswer(s); } return; }
         show(s);
         if (s.state === "running") { poll = setTimeout(follow, 300); }
-        else if (s.model) { predict(); }
+        else if (s.model) { predict(); HF.showBeside(job); }
       });
   }
 
-  function train() {
-    HF.clearErrors(["epochs", "lr", "optimizer", "config", "corpus", "preset", "job", ""]);
-    var body = HF.walkBody();
-    delete body.src; delete body.tgt;
+  function train() { HF.whenPairs().then(trainPairs); }
+
+  function trainPairs() {
+    HF.clearErrors(["epochs", "lr", "optimizer", "config", "corpus", "preset", "job", "tokenizer", ""]);
+    var body = HF.walkBody(), pairs = HF.pairsText();
+    if (pairs === null) { return; }  /* pairs.js said which pair is incomplete */
+    delete body.src; delete body.tgt; delete body.corpus;
+    body.pairs = pairs;  /* the list as shown (pairs.js), edits included */
     body.epochs = Number($("f-epochs").value);
     if ($("f-lr").value !== "") { body.lr = Number($("f-lr").value); }
     body.optimizer = $("f-optimizer").value;
     $("trained").hidden = true;
+    HF.showBeside(null);
     clearTimeout(poll);
     HF.post("/api/train", body).then(function (r) {
       if (!r.ok) { HF.showAnswer(r.data); return; }
@@ -152,7 +161,7 @@
     $("train").addEventListener("click", train);
     $("stop").addEventListener("click", stop);
     $("pause").addEventListener("click", function () { pace({pause: !(last && last.paused)}); });
-    $("step").addEventListener("click", function () { pace({step: 1}); });
+    $("step").addEventListener("click", function () { HF.stepAsked = true; pace({step: 1}); });
     $("f-speed").addEventListener("change", function () {
       pace({epochs_per_second: $("f-speed").value ? Number($("f-speed").value) : null});
     });

@@ -17,7 +17,7 @@
     if (text.length > max) { refuse("file_too_big", {name: file.name, size: text.length, max: max}); return; }
     $("f-corpus").value = text;
     HF.clearErrors(["corpus"]);
-    HF.recompute();
+    $("f-corpus").dispatchEvent(new Event("input", {bubbles: true}));  /* the walk and the pairs list follow */
   }
 
   $("f-corpus-file").addEventListener("change", function () {

@@ -1,5 +1,6 @@
-/* The page's state in its address: sentences, corpus (when not the tutorial's), family, preset,
-   every model setting, "Walk backward", the language and the training job in the query; the panel being read in
+/* The page's state in its address: sentences, corpus (when not the tutorial's), tokenizer, family,
+   preset, every model setting, "Walk backward", the language, the training job and the comparison
+   (the pinned run, the weight edit or training steps, A or B shown) in the query; the panel being read in
    the hash (#s-<step>), as the export's keys write it. The address follows every change
    (history.replaceState: no new history entries); a reload or a copied link opens the same
    view. "Copy link" puts the address on the clipboard. */
@@ -12,12 +13,37 @@
     q.set("src", body.src); q.set("tgt", body.tgt);
     if (body.preset !== "tutorial") { q.set("preset", body.preset); }
     if (body.family) { q.set("family", body.family); }
+    if (body.tokenizer) { q.set("tokenizer", body.tokenizer); }
     Object.keys(body.config).forEach(function (k) { q.set("c." + k, String(body.config[k])); });
     if (body.corpus !== undefined && body.corpus !== HF.defaults.corpus) { q.set("corpus", body.corpus); }
     if (HF.backward) { q.set("backward", "1"); }
     q.set("lang", HF.lang);
     if (HF.job && HF.job()) { q.set("job", HF.job()); }
+    comparison(q);
     return q.toString();
+  }
+
+  var CHANGE_FIELDS = {"edit.param": "f-edit.param", "edit.index": "f-edit.index",
+                       "edit.value": "f-edit.value", "steps": "f-train_steps"};
+
+  /* The pinned run (its walk body as JSON), the change of the current run, A or B. */
+  function comparison(q) {
+    var pinned = HF.pinned && HF.pinned();
+    if (!pinned) { return; }
+    q.set("pin", JSON.stringify(pinned));
+    Object.keys(CHANGE_FIELDS).forEach(function (k) {
+      var v = $(CHANGE_FIELDS[k]).value.trim();
+      if (v !== "" && !(k === "steps" && v === "0")) { q.set(k, v); }
+    });
+    if (HF.showB) { q.set("run", "b"); }
+  }
+
+  function restoreComparison(q) {
+    Object.keys(CHANGE_FIELDS).forEach(function (k) { if (q.has(k)) { $(CHANGE_FIELDS[k]).value = q.get(k); } });
+    if (q.get("run") === "b" && HF.setRun) { HF.setRun("b"); }
+    var pinned = null;
+    try { pinned = JSON.parse(q.get("pin")); } catch (e) { pinned = null; }
+    if (pinned && typeof pinned === "object" && HF.pin) { HF.pin(pinned); }
   }
 
   /* The panel nearest the top of the window, as "#s-<id>" ("" above the first one). */
@@ -38,7 +64,7 @@
   /* The form as the address says (called once, after the defaults are in); the language. */
   HF.restore = function () {
     var q = new URLSearchParams(location.search);
-    ["src", "tgt", "corpus", "preset", "family"].forEach(function (k) {
+    ["src", "tgt", "corpus", "preset", "family", "tokenizer"].forEach(function (k) {
       if (q.has(k)) { $("f-" + k).value = q.get(k); }
     });
     document.querySelectorAll("#walk-form [data-config]").forEach(function (el) {
@@ -47,6 +73,7 @@
     HF.backward = q.get("backward") === "1";
     restored = location.hash.length > 1 ? location.hash : null;
     if (q.get("job") && HF.attach) { HF.attach(q.get("job")); }  /* the job, if it still lives */
+    if (q.has("pin")) { restoreComparison(q); }
     return q.get("lang");
   };
 
