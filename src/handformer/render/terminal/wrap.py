@@ -12,35 +12,14 @@ the line is full, as the only way to keep within the width.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
-
 from ..common.lexicon import holds_hanzi, is_hanzi
 from .ansi import cells
+from .pieces import is_cjk as _cjk
+from .pieces import pieces, pieces_at
 
-# The pieces of a line: a Chinese character or full-width form, a run of other non-space
-# characters (no-break spaces included), an opening quote or bracket, a run of spaces.
-_CJK_TOKENS = (r"[\u3000-\u9fff\uff00-\uffef]|(?:[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]|\u00a0)+"
-               r"|[“‘（《「『【]|[^\S\u00a0]+")
-# The same pieces in text below U+3000 (no CJK character, no full-width form): the only
-# openers left are “ and ‘. A pattern of its own, because the CJK ranges cost ~7 ms to compile.
-_TOKENS = re.compile(r"[“‘]|(?:[^\s“‘]|\u00a0)+|[^\S\u00a0]+")
 NO_LINE_START = set("，。、：；！？）》」』】”’%…·,.;:!?)")
 NO_LINE_END = set("（《「『【“‘(")
 _SOFT_AFTER = set("，。、：；！？）》」』】”’")
-
-
-@lru_cache(maxsize=1)
-def _cjk_tokens() -> re.Pattern:
-    return re.compile(_CJK_TOKENS)
-
-
-def _token_pattern(text: str) -> re.Pattern:
-    return _TOKENS if max(text, default="") < "\u3000" else _cjk_tokens()
-
-
-def _cjk(char: str) -> bool:
-    return "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef"
 
 
 def wrap(paragraph: str, width: int) -> list[str]:
@@ -73,7 +52,7 @@ def _tokens(paragraph: str, width: int) -> list[str]:
     """The paragraph in the pieces a line may break between: a Hanzi run that no allowed break
     cuts is one piece (characters again when it is wider than ``width``)."""
     if not holds_hanzi(paragraph):  # most paragraphs: nothing to join, no word list loaded
-        return _token_pattern(paragraph).findall(paragraph)
+        return pieces(paragraph)
     return _glued(_hanzi_tokens(paragraph, width))
 
 
@@ -92,10 +71,8 @@ def _hanzi_tokens(paragraph: str, width: int) -> list[str]:
     from ..common.breaks import hanzi_breaks
 
     allowed, out = set(hanzi_breaks(paragraph)), []
-    for match in _cjk_tokens().finditer(paragraph):
-        token = match.group()
-        if out and is_hanzi(token[0]) and is_hanzi(out[-1][-1]) \
-                and match.start() not in allowed:
+    for start, token in pieces_at(paragraph):
+        if out and is_hanzi(token[0]) and is_hanzi(out[-1][-1]) and start not in allowed:
             out[-1] += token
         else:
             out.append(token)
