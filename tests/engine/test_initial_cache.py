@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from handformer.engine import initial_cache
-from handformer.engine.layers import init_weights
+from handformer.engine.layers import _drawn, init_weights
 
 SHAPES = {"w": ((3, 4), "weight"), "b": ((4,), "bias"), "ln.gamma": ((4,), "gamma"),
           "ln.beta": ((4,), "beta"), "v": ((2,), "weight")}
@@ -48,7 +48,7 @@ def assert_same(got, want, dtype="float64"):
 def test_drawn_then_read_back_the_same_numbers(cache_home, uniform, dtype):
     first = init_weights(SHAPES, 7, dtype, uniform)
     assert len(files(cache_home)) == 1
-    assert initial_cache.lookup(SHAPES, 7, dtype, uniform) is not None
+    assert initial_cache.lookup(_drawn, SHAPES, 7, dtype, uniform) is not None
     second = init_weights(SHAPES, 7, dtype, uniform)
     assert_same(first, expected(7, uniform), dtype)
     assert_same(second, expected(7, uniform), dtype)
@@ -64,9 +64,9 @@ def test_arrays_read_back_are_the_callers_own():
 def test_another_key_in_the_slot_is_never_read_as_this_one(cache_home):
     init_weights(SHAPES, 3)
     (path,) = (cache_home / "handformer").glob("weights-*")
-    other = initial_cache.key(SHAPES, 4, "float64", False)
+    other = initial_cache.key(_drawn, SHAPES, 4, "float64", False)
     path.write_bytes(other.encode() + path.read_bytes().partition(b"\n")[2])
-    assert initial_cache.lookup(SHAPES, 3, "float64", False) is None
+    assert initial_cache.lookup(_drawn, SHAPES, 3, "float64", False) is None
     assert_same(init_weights(SHAPES, 3), expected(3, False))
 
 
@@ -74,16 +74,16 @@ def test_a_cut_file_is_not_read(cache_home):
     init_weights(SHAPES, 3)
     (path,) = (cache_home / "handformer").glob("weights-*")
     path.write_bytes(path.read_bytes()[:-8])
-    assert initial_cache.lookup(SHAPES, 3, "float64", False) is None
+    assert initial_cache.lookup(_drawn, SHAPES, 3, "float64", False) is None
 
 
 def test_a_file_others_may_write_is_not_trusted(cache_home):
     init_weights(SHAPES, 3)
     (path,) = (cache_home / "handformer").glob("weights-*")
     os.chmod(path, 0o666)
-    assert initial_cache.lookup(SHAPES, 3, "float64", False) is None
+    assert initial_cache.lookup(_drawn, SHAPES, 3, "float64", False) is None
     os.chmod(path, 0o600)
-    assert initial_cache.lookup(SHAPES, 3, "float64", False) is not None
+    assert initial_cache.lookup(_drawn, SHAPES, 3, "float64", False) is not None
 
 
 def test_files_are_private_and_slots_bounded(cache_home):
@@ -105,3 +105,12 @@ def test_large_models_and_unseeded_draws_are_not_kept(cache_home):
 def test_a_cache_folder_that_cannot_be_written_is_no_error(cache_home):
     (cache_home / "handformer").write_text("a file where the folder should be")
     assert_same(init_weights(SHAPES, 5, "float64", True), expected(5, True))
+
+
+def test_weights_drawn_by_other_code_are_not_read(cache_home):
+    init_weights(SHAPES, 2)
+
+    def _drawn(shapes, seed, dtype, uniform):  # the same name, drawing another way
+        return {name: np.full(shape, 0.5) for name, (shape, _) in shapes.items()}
+
+    assert initial_cache.lookup(_drawn, SHAPES, 2, "float64", False) is None

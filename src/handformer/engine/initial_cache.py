@@ -2,10 +2,11 @@
 
 Drawing a tutorial-sized model's weights takes microseconds, but importing numpy.random (its
 bit generators, and ``secrets`` with hashlib and OpenSSL) costs about 15 ms, a tenth of a whole
-walk. The weights depend only on the shapes, the seed, the dtype, the kind of initialisation
-and numpy's generator, so a model of at most ``LIMIT`` numbers keeps them in the user's cache
-folder (``$XDG_CACHE_HOME/handformer`` or ``~/.cache/handformer``). A file starts with its key,
-all of those written out (numpy's version and the byte order too), then holds the numbers as
+walk. The weights depend only on the shapes, the seed, the dtype, the kind of initialisation,
+the code that draws them and numpy's generator, so a model of at most ``LIMIT`` numbers keeps
+them in the user's cache folder (``$XDG_CACHE_HOME/handformer`` or ``~/.cache/handformer``). A
+file starts with its key, all of those written out (the drawing code by a checksum of its
+bytecode, numpy's version, the byte order), then holds the numbers as
 raw bytes in the order of the shapes; it is used only if that line is the key asked for and the
 length is right. ``SLOTS`` files at most: a key is kept in the slot its checksum picks, so
 another key in that slot replaces it and the weights are drawn again, never mixed up.
@@ -15,6 +16,7 @@ read or written is skipped, never an error.
 
 from __future__ import annotations
 
+import marshal
 import math
 import os
 import sys
@@ -32,19 +34,23 @@ def kept_here(shapes: dict, seed) -> bool:
     return isinstance(seed, int) and sum(math.prod(shape) for shape, _ in shapes.values()) <= LIMIT
 
 
-def key(shapes: dict, seed: int, dtype: str, uniform: bool) -> str:
-    """Everything the drawn numbers depend on, in one line."""
+def key(draw, shapes: dict, seed: int, dtype: str, uniform: bool) -> str:
+    """Everything the numbers ``draw`` draws depend on, in one line (its code by a checksum:
+    changing how weights are drawn starts new files)."""
     fields = ",".join(f"{name}:{'x'.join(map(str, shape))}:{kind}"
                       for name, (shape, kind) in shapes.items())
-    return (f"handformer initial weights 1; numpy {np.__version__} default_rng; "
-            f"{sys.byteorder}; seed {seed!r}; {np.dtype(dtype).str}; uniform {uniform}; {fields}")
+    code = zlib.crc32(marshal.dumps(draw.__code__))
+    return (f"handformer initial weights 1; {draw.__qualname__} {code:08x}; numpy {np.__version__} "
+            f"default_rng; {sys.byteorder}; seed {seed!r}; {np.dtype(dtype).str}; "
+            f"uniform {uniform}; {fields}")
 
 
-def lookup(shapes: dict, seed: int, dtype: str, uniform: bool) -> dict | None:
-    """The kept weights for these shapes and settings (fresh, writable arrays), or None."""
+def lookup(draw, shapes: dict, seed: int, dtype: str, uniform: bool) -> dict | None:
+    """The weights ``draw`` drew for these shapes and settings, kept by an earlier run (fresh,
+    writable arrays), or None."""
     if not kept_here(shapes, seed):
         return None
-    name = key(shapes, seed, dtype, uniform)
+    name = key(draw, shapes, seed, dtype, uniform)
     data = _read(_path(name), name)
     kind, sizes = np.dtype(dtype), [math.prod(shape) for shape, _ in shapes.values()]
     if data is None or len(data) != sum(sizes) * kind.itemsize:
@@ -56,13 +62,13 @@ def lookup(shapes: dict, seed: int, dtype: str, uniform: bool) -> dict | None:
     return params
 
 
-def keep(shapes: dict, seed: int, dtype: str, uniform: bool, params: dict) -> None:
+def keep(draw, shapes: dict, seed: int, dtype: str, uniform: bool, params: dict) -> None:
     """Write the weights for the next run, if the model is small enough (whole or not at all)."""
     import tempfile  # only when writing: its import costs more than reading the file
 
     if not kept_here(shapes, seed):
         return
-    name = key(shapes, seed, dtype, uniform)
+    name = key(draw, shapes, seed, dtype, uniform)
     path = _path(name)
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)

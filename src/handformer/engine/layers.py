@@ -138,11 +138,11 @@ def init_weights(shapes: dict, seed: int, dtype="float64", uniform: bool = False
     Xavier-uniform matrices; ``uniform``: every weight and bias in [0, 1) (the tutorial's).
     The same shapes and seed give the same numbers: a small model's are kept between runs
     (``initial_cache``), so a walk does not import numpy.random to draw them again."""
-    kept = initial_cache.lookup(shapes, seed, dtype, uniform)
+    kept = initial_cache.lookup(_drawn, shapes, seed, dtype, uniform)
     if kept is not None:
         return kept
     params = _drawn(shapes, seed, dtype, uniform)
-    initial_cache.keep(shapes, seed, dtype, uniform, params)
+    initial_cache.keep(_drawn, shapes, seed, dtype, uniform, params)
     return params
 
 
