@@ -1,8 +1,11 @@
-"""The `handformer walk` start-up path: no torch, jinja2, matplotlib or rich imported."""
+"""The `handformer walk` start-up path: no torch, jinja2, matplotlib or rich imported, and
+nothing the terminal walkthrough does not need (benchmarks/startup.py times it)."""
+
+import os
 
 import pytest
 
-from support.processes import walk_in_a_fresh_process
+from support.processes import modules_after_a_walk, walk_in_a_fresh_process
 
 
 @pytest.mark.parametrize("args,first_title", [
@@ -43,3 +46,37 @@ def test_walk_imports_no_other_command_module():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120, check=True)
     assert result.stderr.splitlines()[-1] == "['handformer.commands.walk']"
+
+
+# What a plain English walk of the encoder-decoder never needs: the other families (their
+# models and narration), the other language's table, the narration of the backward pass,
+# numpy.random (the initial weights are kept between runs: engine/initial_cache.py) and what
+# it pulls in, the HTML, figure and file formats.
+NOT_FOR_AN_ENGLISH_WALK = ("handformer.families.bert", "handformer.families.gpt",
+                           "handformer.i18n.zh", "handformer.narrate.backward",
+                           "handformer.narrate.grad_cell", "handformer.render.html",
+                           "handformer.render.markdown", "handformer.files.tape_json",
+                           "handformer.interop", "handformer.train", "numpy.random", "secrets",
+                           "hashlib", "json", "jieba", "torch", "jinja2", "matplotlib", "rich")
+
+
+def imported(modules: set[str], names) -> list[str]:
+    return sorted(m for m in modules for name in names if m == name or m.startswith(name + "."))
+
+
+def test_an_english_walk_imports_only_what_it_draws(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    first, _ = modules_after_a_walk("walk", env=env)  # draws the weights and keeps them
+    assert "numpy.random" in first  # the check below can see numpy.random
+    modules, read_words = modules_after_a_walk("walk", env=env)
+    assert imported(modules, NOT_FOR_AN_ENGLISH_WALK) == []
+    assert "handformer.i18n.en" in modules and "handformer.families.transformer" in modules
+    assert not read_words  # English text holds no two Hanzi side by side
+
+
+def test_a_chinese_walk_reads_the_word_list_and_not_the_english_table(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    modules, read_words = modules_after_a_walk("walk", "--lang", "zh", env=env)
+    assert read_words
+    assert imported(modules, ("handformer.i18n.en", "handformer.families.gpt",
+                              "handformer.families.bert")) == []

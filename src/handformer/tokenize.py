@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from .errors import TokenizerError  # noqa: F401  (raised here)
 
@@ -25,12 +26,16 @@ TOKENIZERS = ("tutorial", "words", "char", "jieba")
 
 _DROP = re.compile(r"[.,]")
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-# A word: letters/digits with inner apostrophes or hyphens; or a run of Chinese characters;
-# or any other single non-space character (punctuation, symbols, full-width marks).
-_PIECES = re.compile(rf"(?:[^\W{_CJK}]|_)+(?:['’-](?:[^\W{_CJK}]|_)+)*|[{_CJK}]+|\S")
-_CJK_RUN = re.compile(rf"[{_CJK}]+")
 
 
+@cache
+def _patterns() -> tuple[re.Pattern, re.Pattern]:
+    """(a piece, a run of Chinese), compiled on first use: the ranges of Chinese cost ~10 ms to
+    compile, and the tutorial's rule (every default walk) needs neither. A piece is a word
+    (letters/digits with inner apostrophes or hyphens), a run of Chinese characters, or any
+    other single non-space character (punctuation, symbols, full-width marks)."""
+    return (re.compile(rf"(?:[^\W{_CJK}]|_)+(?:['’-](?:[^\W{_CJK}]|_)+)*|[{_CJK}]+|\S"),
+            re.compile(rf"[{_CJK}]+"))
 
 
 def tokenize(sentence: str, tokenizer: str = "tutorial") -> list[str]:
@@ -40,9 +45,9 @@ def tokenize(sentence: str, tokenizer: str = "tutorial") -> list[str]:
     if tokenizer not in TOKENIZERS:
         raise TokenizerError(f"unknown tokenizer {tokenizer!r}; choose one of "
                              f"{', '.join(TOKENIZERS)}")
-    tokens = []
-    for piece in _PIECES.findall(_normalize(sentence)):
-        if tokenizer == "words" or not _CJK_RUN.fullmatch(piece):
+    tokens, (pieces, cjk_run) = [], _patterns()
+    for piece in pieces.findall(_normalize(sentence)):
+        if tokenizer == "words" or not cjk_run.fullmatch(piece):
             tokens.append(piece)
         elif tokenizer == "char":
             tokens.extend(piece)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import string
+from functools import cache
 
 from ..errors import HandformerError
 
@@ -25,9 +26,17 @@ _REGISTERED: dict[str, dict[str, str]] = {}
 
 def languages() -> list[str]:
     """The language codes: English first, then the other tables, then registered ones."""
+    found = _shipped()
+    return [*found, *(code for code in _REGISTERED if code not in found)]
+
+
+@cache
+def _shipped() -> tuple[str, ...]:
+    """The tables of this package, English first: its folder is read once (a page asks for a
+    sentence hundreds of times)."""
     found = sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
     found.sort(key=lambda code: code != FIRST)
-    return found + [code for code in _REGISTERED if code not in found]
+    return tuple(found)
 
 
 def table(lang: str) -> dict[str, str]:

@@ -40,6 +40,8 @@ def to_text(latex: str) -> str:
     s = re.sub(r"\\hat\s*(?:\{([A-Za-z])\}|([A-Za-z]))", lambda m: (m.group(1) or m.group(2))
                + "\u0302", s)
     for _ in range(4):  # nested constructs, innermost first
+        if "\\" not in s:  # each of these starts with a command: nothing left to do
+            break
         s = re.sub(r"\\(?:mathrm|text|operatorname|mathbf|mathit|boldsymbol)\s*" + _GROUP,
                    r"\1", s)
         s = re.sub(r"\\overline\s*" + _GROUP, lambda m: m.group(1) + "\u0304", s)
@@ -47,10 +49,18 @@ def to_text(latex: str) -> str:
         s = re.sub(r"\\sqrt\s*" + _GROUP, lambda m: "√" + _wrap(m.group(1)), s)
         s = re.sub(r"\\[dt]?frac\s*" + _GROUP + r"\s*" + _GROUP, _frac, s)
     s = re.sub(r"\\[A-Za-z]+", lambda m: SYMBOLS.get(m.group(0), m.group(0)[1:]), s)
-    s = re.sub(r"\^\s*" + _GROUP, lambda m: _script(m.group(1), SUPERSCRIPT, "^"), s)
-    s = re.sub(r"_\s*" + _GROUP, lambda m: _script(m.group(1), SUBSCRIPT, "_"), s)
-    s = re.sub(r"\^([A-Za-z0-9ᵀ])(?![A-Za-z0-9])", lambda m: _script(m.group(1), SUPERSCRIPT, "^"), s)
-    s = re.sub(r"_([A-Za-z0-9])(?![A-Za-z0-9])", lambda m: _script(m.group(1), SUBSCRIPT, "_"), s)
+    # Scripts, in this order (a script written out may hold the other mark); each pattern
+    # needs its mark, so text without it is passed over.
+    if "^" in s:
+        s = re.sub(r"\^\s*" + _GROUP, lambda m: _script(m.group(1), SUPERSCRIPT, "^"), s)
+    if "_" in s:
+        s = re.sub(r"_\s*" + _GROUP, lambda m: _script(m.group(1), SUBSCRIPT, "_"), s)
+    if "^" in s:
+        s = re.sub(r"\^([A-Za-z0-9ᵀ])(?![A-Za-z0-9])", lambda m: _script(m.group(1), SUPERSCRIPT,
+                                                                          "^"), s)
+    if "_" in s:
+        s = re.sub(r"_([A-Za-z0-9])(?![A-Za-z0-9])", lambda m: _script(m.group(1), SUBSCRIPT, "_"),
+                   s)
     s = re.sub(r"∂\s+", "∂", s.replace("{", "").replace("}", ""))
     s = re.sub(r"\(\s+", "(", re.sub(r"[ \t]{2,}", " ", s))
     return s.replace("\x00", "    ").replace("\x01", "_").strip()

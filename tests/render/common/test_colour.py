@@ -121,3 +121,20 @@ def test_figures_draw_with_the_pages_mapping_and_outline_the_worked_cell():
     outlined = [p for p in ax.patches if p.get_edgecolor()[:3] == (0.0, 0.0, 0.0)]
     assert len(outlined) == 1 and outlined[0].get_xy() == (0.5, -0.5)
     plt.close(fig)
+
+
+def test_percentile_is_numpys_to_the_last_bit():
+    """colour.percentile replaces np.percentile (whose np.unique imports numpy.ma): the same
+    float for every size, scale and run of ties, so every cell keeps its colour step."""
+    import math
+
+    from handformer.render.common.colour import CLIP_PERCENTILE, percentile
+
+    rng = np.random.default_rng(24)
+    for n in [*range(1, 300), 1000, 4099]:
+        for x in (rng.random(n), np.abs(rng.standard_cauchy(n)),
+                  rng.integers(0, 4, n).astype(float), np.abs(rng.normal(size=n)) * 1e-300):
+            for q in (CLIP_PERCENTILE, 50.0, 99.9):
+                want = float(np.percentile(x, q))
+                got = percentile(x.copy(), q)
+                assert got == want and math.copysign(1, got) == math.copysign(1, want), (n, q)

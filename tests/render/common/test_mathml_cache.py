@@ -69,3 +69,20 @@ def test_a_broken_file_or_an_unwritable_folder_is_no_error(tmp_path):
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where the cache folder would go")
     assert run(blocked)[1] == converted_directly()
+
+
+def test_the_file_stays_small_and_keeps_what_the_last_run_used(tmp_path):
+    from handformer.render.common.mathml_cache import FILE_BYTES
+
+    run(tmp_path)
+    path = cache_file(tmp_path)
+    table = json.loads(path.read_text())
+    others = {f"block x_{{{i}}}": "<math>" + "<mn>1</mn>" * 500 + "</math>" for i in range(400)}
+    path.write_text(json.dumps({**others, **table}))  # the run's formula last, the file 2 MB
+    assert len(path.read_text()) > 3 * FILE_BYTES
+    imported, out = run(tmp_path)  # every formula found: only the cut makes it write
+    kept = json.loads(path.read_text())
+    assert not imported and out == converted_directly()
+    assert sum(len(k) + len(v) for k, v in kept.items()) <= FILE_BYTES
+    assert "block " + FORMULA in kept and 0 < len(kept) - 1 < len(others)
+    assert list(kept)[0] == "block " + FORMULA  # what this run used comes first

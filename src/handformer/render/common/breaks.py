@@ -63,14 +63,33 @@ def pieces(text: str) -> list[str]:
     return [text[a:b] for a, b in pairwise(cuts) if b > a]
 
 
-# Spaces a Chinese line must not break at: between a number and the measure word or unit after
-# it ("25 个词元", "第 1 层"), and right after "=" (an equation is not cut at its sign).
-_GLUED = re.compile(r"(?<=\d) (?=[\u3400-\u9fff])|(?<=[第共约近])\s(?=\d)|(?<==) (?=\S)")
+# Spaces a line must not break at: right after "=" (an equation is not cut at its sign), and in
+# Chinese between a number and the measure word or unit after it ("25 个词元", "第 1 层"). As one
+# pattern: (?<=\d) (?=[\u3400-\u9fff])|(?<=[第共约近])\s(?=\d)|(?<==) (?=\S); its range of Hanzi
+# costs ~1 ms to compile, so text with Hanzi has its spaces checked one by one (``_glued_at``).
+_AFTER_EQUALS = re.compile(r"(?<==) (?=\S)")
+_SPACE = re.compile(r"\s")
+_COUNTING = frozenset("第共约近")  # ordinal, "in all", "about", "nearly": a number follows
 NBSP = "\u00a0"
 
 
 def glue(text: str) -> str:
     """The text with a no-break space wherever a line must not break at a space."""
-    if "=" not in text and not holds_hanzi(text):
-        return text
-    return _GLUED.sub(NBSP, text)
+    if not holds_hanzi(text):  # then only the "=" case can apply
+        return _AFTER_EQUALS.sub(NBSP, text) if "=" in text else text
+    glued = [m.start() for m in _SPACE.finditer(text) if _glued_at(text, m.start())]
+    for i in glued:
+        text = text[:i] + NBSP + text[i + 1:]
+    return text
+
+
+def _glued_at(text: str, i: int) -> bool:
+    """Whether the white space at ``text[i]`` must not break (\\d is str.isdecimal, \\s
+    str.isspace: the same Unicode tables)."""
+    before = text[i - 1] if i else ""
+    after = text[i + 1:i + 2]
+    if text[i] == " " and before.isdecimal() and "\u3400" <= after <= "\u9fff":
+        return True
+    if before in _COUNTING and after.isdecimal():
+        return True
+    return text[i] == " " and before == "=" and after != "" and not after.isspace()

@@ -63,8 +63,21 @@ def signed_limit(values) -> float:
     flat = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(0)
     if not flat.size:
         return 1.0
-    top = float(np.percentile(flat, CLIP_PERCENTILE))
+    top = percentile(flat, CLIP_PERCENTILE)
     return top if top > 0 else (float(flat.max()) or 1.0)
+
+
+def percentile(flat: np.ndarray, q: float) -> float:
+    """``np.percentile(flat, q)`` of a 1-D array of finite numbers, by numpy's own arithmetic
+    (linear: the two neighbours of the index (n - 1)·q/100, the step taken from the nearer
+    one), without its np.unique, which imports numpy.ma (~8 ms) on a page's first call."""
+    if flat.size == 1:
+        return float(flat[0])
+    at = (flat.size - 1) * (q / 100)
+    below = math.floor(at)
+    a, b = np.partition(flat, (below, below + 1))[[below, below + 1]].tolist()
+    t, diff = at - below, b - a
+    return b - diff * (1 - t) if t >= 0.5 else a + diff * t
 
 
 def scale_for(kind: str, values) -> Scale:

@@ -6,6 +6,9 @@ MathML is kept in one JSON file in the user's cache folder (``$XDG_CACHE_HOME/ha
 ``~/.cache/handformer``), named by a hash of what makes the conversion (this package's converter
 and allow-list sources, latex2mathml's sources and symbol table): changing any of them starts a
 new file.
+The file is read whole every run, so it stays small (``FILE_BYTES``): a run writes the formulas
+it used first, then the others the file held, as many as fit (a page's own formulas take tens of
+kilobytes; the file had grown to megabytes of other runs' matrices, most of a page's start-up).
 Only a file the user owns and nobody else may write is read; one that cannot be read or written
 is skipped, never an error. Formulas that fail to convert are never kept.
 """
@@ -20,33 +23,60 @@ import os
 import tempfile
 from pathlib import Path
 
-LIMIT = 20_000  # formulas kept at most (a long-running server converts many)
+LIMIT = 20_000  # formulas kept in memory at most (a long-running server converts many)
+FILE_BYTES = 1 << 19  # the file's formulas and MathML, in characters, at most
 
 _known: dict[str, str] | None = None
-_added = False
+_used: dict[str, None] = {}  # the keys this run looked up or added, in order
+_saving = False
 
 
 def lookup(key: str) -> str | None:
     """The MathML kept for ``key`` (the formula and its display mode), or None."""
-    return _table().get(key)
+    found = _table().get(key)
+    if found is not None:
+        _used[key] = None
+    return found
 
 
 def keep(key: str, mathml: str) -> None:
     """Remember a conversion; written to the file once, when the process ends."""
-    global _added
     table = _table()
     if len(table) < LIMIT:
         table[key] = mathml
-        if not _added:
-            _added = True
-            atexit.register(_save)
+        _used[key] = None
+        _save_at_exit()
+
+
+def _save_at_exit() -> None:
+    global _saving
+    if not _saving:
+        _saving = True
+        atexit.register(_save)
 
 
 def _table() -> dict[str, str]:
     global _known
     if _known is None:
         _known = _read(_path())
+        if _size(_known) > FILE_BYTES:  # a file from before the limit: cut it down
+            _save_at_exit()
     return _known
+
+
+def _size(table: dict[str, str]) -> int:
+    return sum(len(k) + len(v) for k, v in table.items())
+
+
+def _kept(table: dict[str, str]) -> dict[str, str]:
+    """What the file keeps: this run's formulas, then the others in the file's order, while
+    they fit in ``FILE_BYTES``."""
+    out, size = {}, 0
+    for key in [*(k for k in _used if k in table), *table]:
+        if key not in out and size + len(key) + len(table[key]) <= FILE_BYTES:
+            out[key] = table[key]
+            size += len(key) + len(table[key])
+    return out
 
 
 def _path() -> Path | None:
@@ -88,7 +118,7 @@ def _save() -> None:
     path = _path()
     if path is None or _known is None:
         return
-    merged = dict(list({**_read(path), **_known}.items())[:LIMIT])
+    merged = _kept({**_read(path), **_known})
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         out = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,

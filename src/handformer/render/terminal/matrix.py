@@ -99,15 +99,32 @@ def _grid(value: np.ndarray, keep_r: list, keep_c: list, precision: int, integer
     rows = [i for i in keep_r if i is not None]
     cols = [j for j in keep_c if j is not None]
     picked = iter(value[np.ix_(rows, cols)].tolist())  # Python numbers: no per-cell NumPy call
+    decimals = 0 if integer else precision
     grid = []
     for i in keep_r:
         if i is None:
             grid.append(["⋮"] * len(keep_c))
             continue
-        numbers = iter(next(picked))
-        grid.append(["⋯" if j is None else _cell(next(numbers), precision, integer,
-                                                 cell == (i, j)) for j in keep_c])
+        texts = iter(_numbers(next(picked), decimals))
+        row = ["⋯" if j is None else next(texts) for j in keep_c]
+        if cell is not None and cell[0] == i and cell[1] in keep_c:
+            at = keep_c.index(cell[1])
+            row[at] = f"[{row[at]}]"
+        grid.append(row)
     return grid
+
+
+def _numbers(row: list, decimals: int) -> list[str]:
+    """``layout.number`` of each number (the terminal's spelling), a row at a time: the same
+    format, with no "-0.000", the non-finite ones spelled by ``number`` itself."""
+    spec = f".{decimals}f"
+    out = [format(x, spec) for x in row]
+    for k, text in enumerate(out):
+        if text[-1] in "nf":  # nan, inf, -inf
+            out[k] = layout.number(float(row[k]), decimals, layout.PLAIN)
+        elif text[0] == "-" and not text.strip("-0."):  # a negative number that rounds to 0
+            out[k] = text[1:]
+    return out
 
 
 def _as_2d(m: Matrix):
@@ -126,21 +143,18 @@ def _row(label: str, label_w: int, row: tuple[list[str], list[int]], col_w: list
          strong: int | None, worked: int | None) -> Line:
     """One row's line; ``row``: its cells' texts and their widths in cells."""
     text = label + " " * (label_w - cells(label))
-    line = Line(text, [(0, len(text), "bold" if label.startswith("▸") else "dim")])
-    for c, (cell, size, w) in enumerate(zip(*row, col_w, strict=True)):
-        piece = "  " + " " * (w - size) + cell
-        if c == worked:  # the cell the text works out
-            line.spans.append((len(line.plain) + 2, len(line.plain) + len(piece), "bold reverse"))
-        elif c == strong:  # the largest weight of an attention row stands out
-            line.spans.append((len(line.plain), len(line.plain) + len(piece), "bold magenta"))
-        line.plain += piece
-    return line
+    spans = [(0, len(text), "bold" if label.startswith("▸") else "dim")]
+    pieces = ["  " + " " * (w - size) + cell for cell, size, w in zip(*row, col_w, strict=True)]
+
+    def start(c: int) -> int:
+        return len(text) + sum(map(len, pieces[:c]))
+
+    if worked is not None:  # the cell the text works out (after the two spaces between cells)
+        spans.append((start(worked) + 2, start(worked) + len(pieces[worked]), "bold reverse"))
+    if strong is not None and strong != worked:  # the largest weight of an attention row
+        spans.append((start(strong), start(strong) + len(pieces[strong]), "bold magenta"))
+    return Line(text + "".join(pieces), sorted(spans))
 
 
 def _pad(text: str, width: int) -> str:
     return " " * (width - cells(text)) + text
-
-
-def _cell(x, precision: int, integer: bool, worked: bool = False) -> str:
-    text = layout.number(float(x), 0 if integer else precision, layout.PLAIN)
-    return f"[{text}]" if worked else text

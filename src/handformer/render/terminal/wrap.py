@@ -12,20 +12,14 @@ the line is full, as the only way to keep within the width.
 
 from __future__ import annotations
 
-import re
-
 from ..common.lexicon import holds_hanzi, is_hanzi
 from .ansi import cells
+from .pieces import is_cjk as _cjk
+from .pieces import pieces, pieces_at
 
-_TOKENS = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|(?:[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]|\u00a0)+"
-                     r"|[“‘（《「『【]|[^\S\u00a0]+")
 NO_LINE_START = set("，。、：；！？）》」』】”’%…·,.;:!?)")
 NO_LINE_END = set("（《「『【“‘(")
 _SOFT_AFTER = set("，。、：；！？）》」』】”’")
-
-
-def _cjk(char: str) -> bool:
-    return "\u3000" <= char <= "\u9fff" or "\uff00" <= char <= "\uffef"
 
 
 def wrap(paragraph: str, width: int) -> list[str]:
@@ -58,7 +52,7 @@ def _tokens(paragraph: str, width: int) -> list[str]:
     """The paragraph in the pieces a line may break between: a Hanzi run that no allowed break
     cuts is one piece (characters again when it is wider than ``width``)."""
     if not holds_hanzi(paragraph):  # most paragraphs: nothing to join, no word list loaded
-        return _TOKENS.findall(paragraph)
+        return pieces(paragraph)
     return _glued(_hanzi_tokens(paragraph, width))
 
 
@@ -77,10 +71,8 @@ def _hanzi_tokens(paragraph: str, width: int) -> list[str]:
     from ..common.breaks import hanzi_breaks
 
     allowed, out = set(hanzi_breaks(paragraph)), []
-    for match in _TOKENS.finditer(paragraph):
-        token = match.group()
-        if out and is_hanzi(token[0]) and is_hanzi(out[-1][-1]) \
-                and match.start() not in allowed:
+    for start, token in pieces_at(paragraph):
+        if out and is_hanzi(token[0]) and is_hanzi(out[-1][-1]) and start not in allowed:
             out[-1] += token
         else:
             out.append(token)
