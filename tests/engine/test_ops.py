@@ -81,6 +81,34 @@ def test_mask_causal_and_padding_broadcast():
         assert np.isneginf(out[0, 0, 0, 1:]).all()
 
 
+def check_in_place(name, x, torch_fn, attrs):
+    """The training tape's in-place variant of an op: its forward overwrites x with torch's
+    output, its backward overwrites g with torch autograd's gradient."""
+    tx = torch.tensor(x, requires_grad=True)
+    expected = torch_fn(tx)
+    g = randn(*x.shape)
+    (expected * torch.tensor(g)).sum().backward()
+    attrs = attrs | {"in_place": True}
+    out, cache = OPS[name].forward(x, **attrs)
+    assert out is x
+    np.testing.assert_array_equal(out, expected.detach().numpy())
+    (grad,) = OPS[name].backward(g, out, [x], cache, attrs)
+    np.testing.assert_array_equal(grad, tx.grad.numpy())
+
+
+def test_mask_and_relu_in_place_on_the_training_tape():
+    causal = np.tril(np.ones((4, 4), dtype=bool))
+    pad = np.array([[False, False, False, True], [False, False, True, True]])
+    for allowed in (causal, causal & ~pad[:, None, None, :]):
+        check_in_place("mask", randn(2, 3, 4, 4), lambda s, m=allowed: s.masked_fill(
+            ~torch.tensor(m), float("-inf")), {"allowed": allowed})
+    x = randn(2, 5, 6)
+    expected = F.relu(torch.tensor(x)).numpy()
+    out, _ = OPS["relu"].forward(x, in_place=True)  # its backward reads out: unchanged
+    assert out is x
+    np.testing.assert_array_equal(out, expected)
+
+
 def test_softmax_with_minus_infinity():
     s = randn(2, 3, 4, 4)
     s[..., np.triu_indices(4, 1)[0], np.triu_indices(4, 1)[1]] = -np.inf

@@ -61,8 +61,12 @@ def scores(g, out, args, cache, attrs):
 # --- mask: positions that may not be seen get −∞ --------------------------------------------
 
 
-def mask_forward(s, *, allowed):
-    return np.where(allowed, s, -np.inf), None
+def mask_forward(s, *, allowed, in_place=False):
+    # in_place (the training tape only): S is overwritten, nothing else reads it there
+    if not in_place:
+        return np.where(allowed, s, -np.inf), None
+    np.copyto(s, -np.inf, where=~allowed)  # ~allowed is the small (…, n, m) mask, broadcast
+    return s, None
 
 
 @op("mask", mask_forward,
@@ -70,7 +74,10 @@ def mask_forward(s, *, allowed):
     r"\dL{$s_{ij}} = \begin{cases} \dL{$out_{ij}} & (\mathrm{mask}_{ij} = 1) \\ 0 & (\mathrm{mask}_{ij} = 0) \end{cases}",
     out="S'", s="S")
 def mask(g, out, args, cache, attrs):
-    return (np.where(attrs["allowed"], g, 0.0),)
+    if not attrs.get("in_place"):
+        return (np.where(attrs["allowed"], g, 0.0),)
+    np.copyto(g, 0.0, where=~attrs["allowed"])  # g is softmax's backward's own new array
+    return (g,)
 
 
 # --- softmax over the last axis -------------------------------------------------------------

@@ -184,8 +184,10 @@ def linear(g, out, args, cache, attrs):
 # --- ReLU -----------------------------------------------------------------------------------
 
 
-def relu_forward(x):
-    return np.maximum(x, 0.0), None
+def relu_forward(x, *, in_place=False):
+    # in_place (the training tape only): X is overwritten, its linear step's backward never
+    # reads it
+    return np.maximum(x, 0.0, out=x if in_place else None), None
 
 
 @op("relu", relu_forward,
