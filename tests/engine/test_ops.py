@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from handformer.engine.ops import OPS
+from handformer.engine.ops import basic as ops_basic
 from handformer.families.transformer import errata
 from support.torch_check import RNG, check_op, randn
 
@@ -115,6 +116,15 @@ def test_softmax_with_minus_infinity():
     out = check_op("softmax", [s], lambda s: torch.softmax(s, dim=-1))
     np.testing.assert_allclose(out.sum(-1), 1.0, atol=1e-15)
     assert (out[..., 0, 1:] == 0).all()
+
+
+def test_softmax_over_many_short_rows():
+    # 16·4·16 rows of 16 keys (the small config's scores) take ops.basic.row_max's column path;
+    # large values and a causal mask check the shift by each row's own maximum
+    s = randn(16, 4, 16, 16) * 300.0
+    s[..., np.triu_indices(16, 1)[0], np.triu_indices(16, 1)[1]] = -np.inf
+    check_op("softmax", [s], lambda s: torch.softmax(s, dim=-1))
+    np.testing.assert_array_equal(ops_basic.row_max(s), torch.tensor(s).amax(-1, True).numpy())
 
 
 def test_softmax_large_values_do_not_overflow():

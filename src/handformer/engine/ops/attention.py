@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses, sup
-from .basic import column_sum, matmul_weight_grad, row_sum, rows_matmul
+from .basic import column_sum, matmul_weight_grad, row_max, row_sum, rows_matmul
 from .registry import op
 
 # --- per-head projection: X W split into h heads --------------------------------------------
@@ -84,7 +84,7 @@ def mask(g, out, args, cache, attrs):
 
 
 def softmax_forward(s):
-    e = s - s.max(axis=-1, keepdims=True)
+    e = s - row_max(s)
     np.exp(e, out=e)
     e /= row_sum(e)
     return e, None

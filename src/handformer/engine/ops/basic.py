@@ -47,6 +47,20 @@ def row_sum(x: np.ndarray) -> np.ndarray:
     return (x.reshape(-1, d) @ _ones(d, x.dtype.str)).reshape(*x.shape[:-1], 1)
 
 
+SHORT_ROW = 64  # up to this many numbers a row, a max along it is faster down the columns
+
+
+def row_max(x: np.ndarray) -> np.ndarray:
+    """Each row's maximum, keeping the last axis (size 1). Short rows (attention scores over a
+    few keys): numpy reduces along a short last axis at ~50 ns a row; the rows copied into
+    columns and reduced down axis 0 take a third of that at the small config."""
+    d = x.shape[-1]
+    if d > SHORT_ROW or x.size < SMALL:
+        return x.max(axis=-1, keepdims=True)
+    columns = np.ascontiguousarray(x.reshape(-1, d).T)
+    return columns.max(axis=0).reshape(*x.shape[:-1], 1)
+
+
 def column_sum(x: np.ndarray) -> np.ndarray:
     """Σ over every row (all leading axes) of x: a bias's or γ's gradient, as one
     vector-matrix product (BLAS), several times faster than a reduction over axis 0."""
