@@ -29,10 +29,12 @@ def rows_matmul(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     """X W for X with leading batch axes, as one matrix product over all rows.
 
     numpy's stacked matmul would call BLAS once per batch item; one (B·n)×d product is faster.
+    np.dot, not @: the same BLAS call without the generalized ufunc's set-up (0.4 µs a call,
+    which counts at the tutorial's 7×6 matrices).
     """
     if x.ndim <= 2:
-        return x @ w
-    return (x.reshape(-1, x.shape[-1]) @ w).reshape(*x.shape[:-1], w.shape[-1])
+        return np.dot(x, w)
+    return np.dot(x.reshape(-1, x.shape[-1]), w).reshape(*x.shape[:-1], w.shape[-1])
 
 
 SMALL = 2048  # below this many numbers a plain reduction beats the BLAS call's overhead
@@ -79,7 +81,7 @@ def _ones(d: int, dtype: str) -> np.ndarray:
 
 def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
     """∂L/∂W for Y = X W when X and Y carry leading batch axes: Xᵀ G over all rows."""
-    return x.reshape(-1, x.shape[-1]).T @ g.reshape(-1, g.shape[-1])
+    return np.dot(x.reshape(-1, x.shape[-1]).T, g.reshape(-1, g.shape[-1]))
 
 
 # --- embedding lookup -----------------------------------------------------------------------
