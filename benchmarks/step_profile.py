@@ -5,8 +5,10 @@ handformer: the step runs a few times with its matrix products timed one by one 
 ``rows_matmul`` and ``matmul_weight_grad`` — projections, FFN, generator — and the stacked
 products of the ``scores`` and ``attend`` steps, forward and backward); their shapes are kept.
 torch: ``torch.profiler`` over a few steps; the self CPU time of aten::mm, addmm, bmm, baddbmm
-and the fused attention kernels counts as matmul. The rest is the step's median time (from the
-alternating blocks) minus the matmul time.
+and the fused attention kernels counts as matmul, out of the self CPU time of every op.
+Each side gives a share (matmul time / the instrumented steps' time: instrumenting, the
+profiler above all, slows a step, so its seconds are not comparable with the plain step's);
+matmul = share × the step's median time (from the alternating blocks), rest = median − matmul.
 
 GEMM ratio: each recorded shape timed alone in numpy and in torch (same dtype, same operand
 layout, alternating blocks after a sleep; each shape's fastest block), weighted by how often the
@@ -36,6 +38,7 @@ class Products:
     """Matrix products of one step: seconds spent, and shape → count (for replaying them)."""
 
     seconds: float = 0.0
+    share: float = 0.0  # seconds / the instrumented step's wall time
     shapes: collections.Counter = dataclasses.field(default_factory=collections.Counter)
 
     def timed(self, fn, key_of, products: int = 1):
@@ -84,26 +87,32 @@ def handformer_products(step, steps: int = 3) -> Products:
             key = functools.partial(_stacked_key, name == "scores")
             OPS[name] = dataclasses.replace(op, forward=found.timed(op.forward, key),
                                             backward=found.timed(op.backward, key, 2))
+        start = time.perf_counter()
         for _ in range(steps):
             step()
+        wall = time.perf_counter() - start
     finally:
         for m, (original_rows, original_weight) in saved.items():
             m.rows_matmul, m.matmul_weight_grad = original_rows, original_weight
         OPS.update(saved_ops)
+    found.share = found.seconds / wall
     found.seconds /= steps
     found.shapes = collections.Counter({key: n // steps for key, n in found.shapes.items()})
     return found
 
 
-def torch_matmul_seconds(step, steps: int = 3) -> float:
-    """Self CPU seconds per step of torch's matrix-product kernels, from torch.profiler."""
+def torch_matmul_share(step, steps: int = 3) -> float:
+    """The share of torch's matrix-product kernels in a step: their self CPU time over the
+    self CPU time of every op (torch.profiler). The profiler's own cost per op inflates the
+    seconds, so only the share is kept."""
     from torch.profiler import ProfilerActivity, profile
 
     with profile(activities=[ProfilerActivity.CPU]) as prof:
         for _ in range(steps):
             step()
-    total = sum(e.self_cpu_time_total for e in prof.key_averages() if e.key in TORCH_MATMUL)
-    return total / 1e6 / steps
+    events = prof.key_averages()
+    matmul = sum(e.self_cpu_time_total for e in events if e.key in TORCH_MATMUL)
+    return matmul / max(sum(e.self_cpu_time_total for e in events), 1e-9)
 
 
 def gemm_ratio(shapes: collections.Counter, blocks: int = 3, budget: float = 0.02) -> float:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import resource
 import statistics
 import sys
@@ -30,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from step_profile import gemm_ratio, handformer_products, torch_matmul_seconds  # noqa: E402
+from step_profile import gemm_ratio, handformer_products, torch_matmul_share  # noqa: E402
 from torch_mirror import TorchStep  # noqa: E402
 
 from handformer.config import preset  # noqa: E402
@@ -45,7 +46,13 @@ CONFIGS = [
     ("small", "small", dict(d_model=64, heads=4, d_ff=256, layers=2), 16, 16, 1000),
     ("base", "small", dict(d_model=512, heads=8, d_ff=2048, layers=2), 16, 32, 4000),
 ]
-TARGETS = {"tutorial": 0.4, "small": 1.2, "base": 1.3}
+# issue 24's targets (ratio handformer / torch); base's is the machine's GEMM ratio + 0.05
+TARGETS = {"tutorial": 0.30, "small": 0.85}
+BASE_MARGIN = 0.05
+
+
+def target_of(row) -> float:
+    return TARGETS.get(row["config"], row["gemm_ratio"] + BASE_MARGIN)
 
 
 def batch(b: int, n: int, vocab: int, seed: int = 0):
@@ -109,8 +116,8 @@ def measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget):
     return {"config": name, "dtype": dtype, "steps": k * blocks, "ours": med["ours"],
             "torch": med["torch"], "ratio": med["ours"] / med["torch"],
             "faults_ours": med["faults_ours"], "faults_torch": med["faults_torch"],
-            "mirror": theirs.mirror, "matmul_ours": products.seconds,
-            "matmul_torch": torch_matmul_seconds(theirs, steps=min(k, 5)),
+            "mirror": theirs.mirror, "matmul_ours": products.share * med["ours"],
+            "matmul_torch": torch_matmul_share(theirs, steps=min(k, 5)) * med["torch"],
             "gemm_ratio": gemm_ratio(products.shapes)}
 
 
@@ -157,6 +164,7 @@ def main(argv=None) -> int:
     print_environment(torch)
     # As `handformer train` does (train/memory.py); it applies to torch's allocations too.
     print(f"glibc mallopt mmap/trim thresholds 1 GiB: {keep_freed_memory()}")
+    print(f"load average at the start {_load()}", flush=True)
     blocks, budget = (3, 1.0) if args.quick else (7, 3.0)
     rows = []
     for name, preset_name, overrides, b, n, vocab in CONFIGS:
@@ -167,7 +175,12 @@ def main(argv=None) -> int:
             rows.append(row)
             print(f"  measured {name} {dtype}: ratio {row['ratio']:.2f}", flush=True)
     print_table(rows)
+    print(f"load average at the end {_load()}")
     return 0
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def print_table(rows) -> None:
@@ -175,12 +188,14 @@ def print_table(rows) -> None:
     print(f"{'config':9} {'dtype':8} {'steps':>5} {'handformer':>11} {'torch':>11} "
           f"{'ratio':>6} {'target':>6}  {'faults/step':>17}  torch side")
     for r in rows:
-        ok = "ok" if r["ratio"] <= TARGETS[r["config"]] else "MISSED"
+        target = target_of(r)
+        ok = "ok" if r["ratio"] <= target else "over"
         print(f"{r['config']:9} {r['dtype']:8} {r['steps']:5d} {r['ours'] * 1e3:9.3f}ms "
-              f"{r['torch'] * 1e3:9.3f}ms {r['ratio']:6.2f} {TARGETS[r['config']]:6.1f} "
+              f"{r['torch'] * 1e3:9.3f}ms {r['ratio']:6.2f} {target:6.2f} "
               f"{ok:6} {r['faults_ours']:7.0f}/{r['faults_torch']:<7.0f}  "
               f"{'functional mirror' if r['mirror'] else 'nn.Transformer'}")
-    print("ratio = handformer / torch per step (median of alternating blocks); "
+    print("ratio = handformer / torch per step (median of alternating blocks); target = "
+          "issue 24's: tutorial 0.30, small 0.85, base the GEMM ratio (below) + 0.05; "
           "faults = minor page faults per step (handformer/torch)")
     print_breakdown(rows)
 
@@ -193,12 +208,13 @@ def print_breakdown(rows) -> None:
     for r in rows:
         sides = []
         for side in ("ours", "torch"):
-            mm = min(r[f"matmul_{side}"], r[side])
+            mm = r[f"matmul_{side}"]
             sides.append(f"{mm * 1e3:9.3f}ms {mm / r[side]:4.0%} {(r[side] - mm) * 1e3:8.3f}ms")
         print(f"{r['config']:9} {r['dtype']:8} {sides[0]:>29}   {sides[1]:>24}   "
               f"{r['gemm_ratio']:16.2f}")
-    print("matmul = time in matrix products per step (handformer: timed one by one in one "
-          "step; torch: profiler self time of mm/addmm/bmm); rest = step median − matmul; "
+    print("matmul = the step median × the share of matrix products (handformer: products "
+          "timed one by one over a few steps; torch: profiler self time of mm/addmm/bmm over "
+          "that of every op); rest = step median − matmul; "
           "GEMM = the step's product shapes timed alone in each library, weighted by count")
 
 

@@ -12,6 +12,7 @@ import torch
 import torch.nn.functional as F
 
 from handformer.engine.ops import OPS
+from handformer.engine.ops import basic as ops_basic
 from handformer.families.transformer import errata
 from support.torch_check import RNG, check_op, randn
 
@@ -20,6 +21,14 @@ def test_embed_with_repeated_ids_and_a_batch():
     table = randn(7, 4)
     for ids in (np.array([3, 1, 3, 3, 0]), np.array([[2, 2, 6], [6, 0, 2]])):
         check_op("embed", [ids, table], lambda i, t: F.embedding(i, t), diff=[1])
+
+
+def test_embed_gradient_of_many_ids_summed_in_sorted_runs():
+    # 64 ids and more take the sorted np.add.reduceat path (ops.basic.scatter_rows): every row
+    # repeated, some rows never looked up (their gradient stays 0)
+    table = randn(9, 4)
+    ids = RNG.integers(0, 7, (4, 50))
+    check_op("embed", [ids, table], lambda i, t: F.embedding(i, t), diff=[1])
 
 
 @pytest.mark.parametrize("shape", [(5, 6), (2, 5, 6)])
@@ -73,12 +82,49 @@ def test_mask_causal_and_padding_broadcast():
         assert np.isneginf(out[0, 0, 0, 1:]).all()
 
 
+def check_in_place(name, x, torch_fn, attrs):
+    """The training tape's in-place variant of an op: its forward overwrites x with torch's
+    output, its backward overwrites g with torch autograd's gradient."""
+    tx = torch.tensor(x, requires_grad=True)
+    expected = torch_fn(tx)
+    g = randn(*x.shape)
+    (expected * torch.tensor(g)).sum().backward()
+    attrs = attrs | {"in_place": True}
+    out, cache = OPS[name].forward(x, **attrs)
+    assert out is x
+    np.testing.assert_array_equal(out, expected.detach().numpy())
+    (grad,) = OPS[name].backward(g, out, [x], cache, attrs)
+    np.testing.assert_array_equal(grad, tx.grad.numpy())
+
+
+def test_mask_and_relu_in_place_on_the_training_tape():
+    causal = np.tril(np.ones((4, 4), dtype=bool))
+    pad = np.array([[False, False, False, True], [False, False, True, True]])
+    for allowed in (causal, causal & ~pad[:, None, None, :]):
+        check_in_place("mask", randn(2, 3, 4, 4), lambda s, m=allowed: s.masked_fill(
+            ~torch.tensor(m), float("-inf")), {"allowed": allowed})
+    x = randn(2, 5, 6)
+    expected = F.relu(torch.tensor(x)).numpy()
+    out, _ = OPS["relu"].forward(x, in_place=True)  # its backward reads out: unchanged
+    assert out is x
+    np.testing.assert_array_equal(out, expected)
+
+
 def test_softmax_with_minus_infinity():
     s = randn(2, 3, 4, 4)
     s[..., np.triu_indices(4, 1)[0], np.triu_indices(4, 1)[1]] = -np.inf
     out = check_op("softmax", [s], lambda s: torch.softmax(s, dim=-1))
     np.testing.assert_allclose(out.sum(-1), 1.0, atol=1e-15)
     assert (out[..., 0, 1:] == 0).all()
+
+
+def test_softmax_over_many_short_rows():
+    # 16·4·16 rows of 16 keys (the small config's scores) take ops.basic.row_max's column path;
+    # large values and a causal mask check the shift by each row's own maximum
+    s = randn(16, 4, 16, 16) * 300.0
+    s[..., np.triu_indices(16, 1)[0], np.triu_indices(16, 1)[1]] = -np.inf
+    check_op("softmax", [s], lambda s: torch.softmax(s, dim=-1))
+    np.testing.assert_array_equal(ops_basic.row_max(s), torch.tensor(s).amax(-1, True).numpy())
 
 
 def test_softmax_large_values_do_not_overflow():

@@ -6,7 +6,9 @@ from click.testing import CliRunner
 
 from handformer.cli import main
 from handformer.config import preset
+from handformer.engine.tape import Tape
 from handformer.errors import HandformerError
+from handformer.families.transformer.model import forward
 from handformer.text import TextError
 from handformer.train import checkpoint, loop
 from handformer.train.data import (
@@ -71,6 +73,25 @@ def test_float32_is_kept_end_to_end():
     batch = make_batch(vocab, run.train, "float32")
     result = batch_loss(run.params, cfg, batch)
     assert all(g.dtype == np.float32 for g in result.grads.values())
+
+
+def test_float32_training_tape_makes_no_float64_value_cache_or_gradient():
+    # every step's value, what it keeps for the reverse pass and every gradient (of steps as
+    # of parameters), with the padding masks, dropout and label smoothing switched on
+    cfg = preset("small", dropout=0.1, label_smoothing=0.1)
+    run = loop.start(cfg, default_pairs(), loop.Options(epochs=1, dtype="float32"))
+    batch = make_batch(run.vocab, run.train, "float32")
+    assert batch.src_pad.any() and batch.tgt_pad.any()
+    tape = Tape(run.params, record=False, dropout_rng=np.random.default_rng(0))
+    logits = forward(tape, cfg, batch.src, batch.tgt_in, batch.src_pad, batch.tgt_pad, probs=False)
+    tape.run("loss", "cross_entropy", [logits], {"targets": batch.tgt_out,
+             "weights": batch.weights, "smoothing": cfg.label_smoothing})
+    grads = tape.backward("loss")
+    kept = [s.value for s in tape.steps] + [c for s in tape.steps for c in
+                                           (s.cache if isinstance(s.cache, tuple) else [s.cache])]
+    floats = [a for a in [*kept, *grads.values()] if np.asarray(a).dtype.kind == "f"]
+    assert len(grads) > len(run.params) and floats
+    assert {np.asarray(a).dtype for a in floats} == {np.dtype(np.float32)}
 
 
 def test_warmup_schedule_and_sgd_also_train():

@@ -37,7 +37,8 @@ def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
     s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)})
     shown = [q, k, v, s]
     if allowed is not None:
-        s = tape.run(f"{p}.masked", "mask", [s], {"allowed": allowed})
+        attrs = {"allowed": allowed} if tape.record else {"allowed": allowed, "in_place": True}
+        s = tape.run(f"{p}.masked", "mask", [s], attrs)
         shown.append(s)
     a = tape.run(f"{p}.pattern", "softmax", [s])
     z = tape.run(f"{p}.z", "attend", [maybe_dropout(tape, cfg, f"{p}.pattern_dropout", a), v])
@@ -137,7 +138,7 @@ def feed_forward(tape: Tape, cfg, p: str, x: str) -> str:
     pre = tape.run(f"{p}.pre", "linear", [x, f"{p}.w_1", f"{p}.b_1"],
                    symbols={"out": hidden, "w": sub("W", 1), "b": sub("b", 1)})
     act = tape.run(f"{p}.out" if single else f"{p}.act", "relu", [pre],
-                   symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
+                   None if tape.record else {"in_place": True}, symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
     if single:
         return maybe_dropout(tape, cfg, f"{p}.dropout", act)
     out = tape.run(f"{p}.out", "linear", [act, f"{p}.w_2", f"{p}.b_2"],

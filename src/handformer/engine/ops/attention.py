@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses, sup
-from .basic import column_sum, matmul_weight_grad, row_sum, rows_matmul
+from .basic import column_sum, matmul_weight_grad, row_max, row_sum, rows_matmul
 from .registry import op
 
 # --- per-head projection: X W split into h heads --------------------------------------------
@@ -20,7 +20,7 @@ def head_proj_forward(x, w, b=None, *, heads):
     if b is not None:
         y += b
     split = y.reshape(*y.shape[:-1], heads, -1)
-    return np.swapaxes(split, -2, -3), None
+    return split.swapaxes(-2, -3), None
 
 
 @op("head_proj", head_proj_forward,
@@ -30,7 +30,7 @@ def head_proj_forward(x, w, b=None, *, heads):
     out="Q", x="X", w=sup("W", "Q"), b=sup("b", "Q"))
 def head_proj(g, out, args, cache, attrs):
     x, w = args[0], args[1]
-    merged = np.swapaxes(g, -2, -3)
+    merged = g.swapaxes(-2, -3)
     merged = merged.reshape(*merged.shape[:-2], -1)
     grads = [rows_matmul(merged, w.T), matmul_weight_grad(x, merged)]
     if len(args) == 3:
@@ -42,7 +42,9 @@ def head_proj(g, out, args, cache, attrs):
 
 
 def scores_forward(q, k, *, scale):
-    return (q @ np.swapaxes(k, -1, -2)) * scale, None
+    s = q @ k.swapaxes(-1, -2)
+    s *= scale
+    return s, None
 
 
 @op("scores", scores_forward,
@@ -53,14 +55,18 @@ def scores_forward(q, k, *, scale):
 def scores(g, out, args, cache, attrs):
     q, k = args
     g = g * attrs["scale"]
-    return g @ k, np.swapaxes(g, -1, -2) @ q
+    return g @ k, g.swapaxes(-1, -2) @ q
 
 
 # --- mask: positions that may not be seen get −∞ --------------------------------------------
 
 
-def mask_forward(s, *, allowed):
-    return np.where(allowed, s, -np.inf), None
+def mask_forward(s, *, allowed, in_place=False):
+    # in_place (the training tape only): S is overwritten, nothing else reads it there
+    if not in_place:
+        return np.where(allowed, s, -np.inf), None
+    np.copyto(s, -np.inf, where=~allowed)  # ~allowed is the small (…, n, m) mask, broadcast
+    return s, None
 
 
 @op("mask", mask_forward,
@@ -68,14 +74,17 @@ def mask_forward(s, *, allowed):
     r"\dL{$s_{ij}} = \begin{cases} \dL{$out_{ij}} & (\mathrm{mask}_{ij} = 1) \\ 0 & (\mathrm{mask}_{ij} = 0) \end{cases}",
     out="S'", s="S")
 def mask(g, out, args, cache, attrs):
-    return (np.where(attrs["allowed"], g, 0.0),)
+    if not attrs.get("in_place"):
+        return (np.where(attrs["allowed"], g, 0.0),)
+    np.copyto(g, 0.0, where=~attrs["allowed"])  # g is softmax's backward's own new array
+    return (g,)
 
 
 # --- softmax over the last axis -------------------------------------------------------------
 
 
 def softmax_forward(s):
-    e = s - s.max(axis=-1, keepdims=True)
+    e = s - row_max(s)
     np.exp(e, out=e)
     e /= row_sum(e)
     return e, None
@@ -105,14 +114,14 @@ def attend_forward(a, v):
     out="Z", a="A", v="V")
 def attend(g, out, args, cache, attrs):
     a, v = args
-    return g @ np.swapaxes(v, -1, -2), np.swapaxes(a, -1, -2) @ g
+    return g @ v.swapaxes(-1, -2), a.swapaxes(-1, -2) @ g
 
 
 # --- concatenate the heads side by side -----------------------------------------------------
 
 
 def merge_heads_forward(z):
-    merged = np.swapaxes(z, -2, -3)
+    merged = z.swapaxes(-2, -3)
     return merged.reshape(*merged.shape[:-2], -1), None
 
 
@@ -123,7 +132,7 @@ def merge_heads_forward(z):
 def merge_heads(g, out, args, cache, attrs):
     (z,) = args
     split = g.reshape(*g.shape[:-1], z.shape[-3], z.shape[-1])
-    return (np.swapaxes(split, -2, -3),)
+    return (split.swapaxes(-2, -3),)
 
 
 # --- one head's slice (a view for showing heads one by one) ---------------------------------
