@@ -26,10 +26,13 @@ def page_files(run_tape, tmp_path_factory):
     return files
 
 
-def on_tape(tape: Tape, step: str, cell: list[int]) -> float:
-    """The number a box asks for, looked up here by hand: a step's value, a gradient, an
-    updated parameter (the box names the step; a parameter's update is its after-value)."""
-    if step in tape.updates:
+def on_tape(tape: Tape, step: str, field: str, cell: list[int]) -> float:
+    """The number a box asks for, looked up here by hand: a step's value or one of its extras
+    (a position's loss), a gradient, an updated parameter (the box names the step and field; a
+    parameter's update is its after-value)."""
+    if field.startswith("extras."):
+        table = tape.index[step].extras[field.removeprefix("extras.")]
+    elif step in tape.updates:
         table = tape.updates[step][2]
     elif step in tape.index:
         table = tape.value(step)
@@ -41,13 +44,14 @@ def on_tape(tape: Tape, step: str, cell: list[int]) -> float:
 def test_every_part_has_a_check_and_its_answer_is_the_tapes(run_tape, page_files, browser):
     page = open_page(browser, page_files["en"])
     boxes = page.eval_on_selector_all("aside.check", "bs => bs.map(b => [b.dataset.answer, "
-                                      "b.dataset.step, b.dataset.cell, b.previousElementSibling.id])")
+                                      "b.dataset.step, b.dataset.field, b.dataset.cell, "
+                                      "b.previousElementSibling.id])")
     assert len(boxes) >= 7  # embedding, attention ×2, norm, FFN, prediction, loss, backward
-    for answer, step, cell, after in boxes:
+    for answer, step, field, cell, after in boxes:
         cells = [int(i) for i in cell.split(",")] if cell else []
         grad = after.startswith("grad.")
         expected = (float(np.asarray(run_tape.grads[step])[tuple(cells)]) if grad
-                    else on_tape(run_tape, step, cells))
+                    else on_tape(run_tape, step, field, cells))
         assert float(answer) == expected
     assert page.errors == []
 

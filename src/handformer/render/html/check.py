@@ -94,7 +94,8 @@ def check_view(n: int, question: Question, langs: list[str]) -> dict:
     the words of each language."""
     answer = "-inf" if math.isinf(question.answer) else repr(question.answer)
     return {"id": f"check-{n}", "answer": answer, "tol": repr(float(question.tolerance)),
-            "formula": question.formula, "step": question.step, "cell": list(question.cell),
+            "formula": question.formula, "step": question.step, "field": question.field,
+            "cell": list(question.cell),
             "text": {code: _words(question, code) for code in langs}}
 
 
