@@ -30,9 +30,23 @@ def open_app(browser, app, width=1280, csp=False):
             and not m.text.startswith("Failed to load resource") else None)  # 4xx: answers
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    page.answers = []  # every request's outcome, to say what happened if the panels never come
+    page.on("response", lambda r: page.answers.append(f"{r.request.method} {r.url} {r.status}"))
+    page.on("requestfailed", lambda r: page.answers.append(f"{r.method} {r.url} failed: {r.failure}"))
     page.goto(app.url + "/")
-    page.wait_for_selector("#panels section.panel", timeout=30_000)
+    try:
+        page.wait_for_selector("#panels section.panel", timeout=30_000)
+    except Exception as err:  # noqa: BLE001  (the page's own account, then the same failure)
+        raise AssertionError(f"no panels after 30 s: {_account(page)}") from err
     return page
+
+
+def _account(page) -> str:
+    """What the page shows and what it asked, for a failure's message."""
+    shown = page.evaluate("""({status: (document.getElementById('status') || {}).textContent,
+        errors: Array.from(document.querySelectorAll('.field-error:not([hidden])')).map(e => e.textContent),
+        busy: document.getElementById('panels').getAttribute('aria-busy')})""")
+    return f"page {shown}; console {page.errors}; requests {page.answers}"
 
 
 def matrix(page, name: str) -> np.ndarray:

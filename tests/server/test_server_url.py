@@ -105,3 +105,31 @@ def test_a_reload_re_attaches_the_trained_job(browser, app):
     assert page.is_enabled("#translate")
     assert page.get_attribute("#train-progress", "value") == "3"
     page.context.close()
+
+
+def test_scripts_that_arrive_after_the_texts_still_restore_the_link(browser, app):
+    """The texts (ui_text.json) can come back before url.js and pairs.js have run: the page
+    waits for every script, so a link's state is restored and the pairs listed (CI once saw
+    "HF.restore is not a function" and a page with no panels)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    late = ("url.js", "pairs.js")
+
+    def slowly(route):
+        import time
+
+        time.sleep(1.0)  # the texts are answered meanwhile
+        route.continue_()
+
+    for name in late:
+        context.route(f"**/static/{name}", slowly)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(app.url + "/?src=you+play+the+game&lang=zh")
+    page.wait_for_selector("#panels section.panel", timeout=30_000)
+    assert page.input_value("#f-src") == "you play the game"
+    assert page.evaluate("document.documentElement.lang").startswith("zh")
+    page.wait_for_function("document.querySelectorAll('#pairs-list li').length > 0",
+                           timeout=10_000)
+    assert errors == []
+    context.close()

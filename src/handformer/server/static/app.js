@@ -261,5 +261,13 @@
     HF.recompute();
   }
 
-  fetch("/static/ui_text.json").then(function (r) { return r.json(); }).then(start);
+  /* The texts fetched while the other deferred scripts load; start once both are here: the
+     answer can come before url.js or pairs.js has run (their HF.restore, their hf:ready). */
+  var scriptsRun = new Promise(function (done) {  /* deferred scripts run before DOMContentLoaded */
+    if (document.readyState === "complete") { done(); return; }
+    document.addEventListener("DOMContentLoaded", done);
+    window.addEventListener("load", done);
+  });
+  Promise.all([fetch("/static/ui_text.json").then(function (r) { return r.json(); }), scriptsRun])
+    .then(function (both) { start(both[0]); });
 })();
