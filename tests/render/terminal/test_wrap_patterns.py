@@ -13,11 +13,19 @@ from handformer.render.terminal import pieces
 # counting words 第 共, digits (also Arabic-Indic ones), "=", Latin letters, maths.
 ALPHABET = ["a", "Z", "7", "٣", " ", "  ", "\u00a0", "\u3000", "\t", "\n", "“", "‘", "”", "’",
             "（", "《", "）", "，", "。", "Ａ", "１", "中", "文", "第", "共", "=", "(", ".", ",",
-            "→", "ᵀ", "√", "…", "é", "\u2028", "-", "\U0001f600", "\uffff"]
+            "→", "ᵀ", "√", "…", "é", "\u2028", "-", "\U0001f600", "\uffff", "ln", "exp", "p"]
 # The references: the patterns the text was cut and glued with before.
 CJK = re.compile(r"[\u3000-\u9fff\uff00-\uffef]|(?:[^\s\u3000-\u9fff\uff00-\uffef“‘（《「『【]|"
                  r"\u00a0)+|[“‘（《「『【]|[^\S\u00a0]+")
 GLUED = re.compile(r"(?<=\d) (?=[\u3400-\u9fff])|(?<=[第共约近])\s(?=\d)|(?<==) (?=\S)")
+BEFORE_EQUALS = re.compile(r"(?<![^\s(])[^\s(]{1,3}( )(?==)")  # "p = …": a short symbol's "="
+FUNCTION = re.compile(r"(?<![^\W\d_])(?:ln|log|exp)( )(?=\d)")  # "ln 25", no letter before
+
+
+def glued(text: str) -> str:
+    at = {m.start() for m in GLUED.finditer(text)}
+    at |= {m.start(1) for pattern in (BEFORE_EQUALS, FUNCTION) for m in pattern.finditer(text)}
+    return "".join(breaks.NBSP if i in at else c for i, c in enumerate(text))
 
 
 def texts(count=4000, seed=24):
@@ -40,5 +48,6 @@ def test_the_latin_pattern_alone_cuts_text_below_u3000():
 
 
 def test_glue_is_the_patterns_glue():
-    for text in [*texts(), "L = 3.385", "第 1 层", "共 25 个词元 = 3", "约\u30003"]:
-        assert breaks.glue(text) == GLUED.sub(breaks.NBSP, text), repr(text)
+    for text in [*texts(), "L = 3.385", "第 1 层", "共 25 个词元 = 3", "约\u30003",
+                 "p = 0.130 是 ln 25", "(ab = 1) −ln 2 loge 2"]:
+        assert breaks.glue(text) == glued(text), repr(text)

@@ -63,20 +63,27 @@ def pieces(text: str) -> list[str]:
     return [text[a:b] for a, b in pairwise(cuts) if b > a]
 
 
-# Spaces a line must not break at: right after "=" (an equation is not cut at its sign), and in
-# Chinese between a number and the measure word or unit after it ("25 个词元", "第 1 层"). As one
-# pattern: (?<=\d) (?=[\u3400-\u9fff])|(?<=[第共约近])\s(?=\d)|(?<==) (?=\S); its range of Hanzi
-# costs ~1 ms to compile, so text with Hanzi has its spaces checked one by one (``_glued_at``).
+# Spaces a line must not break at: right after "=" (an equation is not cut at its sign), before
+# "=" after a short symbol ("p = 0.130": a line does not end with a lone "p"), after ln, log or
+# exp before their number ("ln 25"), and in Chinese between a number and the measure word or
+# unit after it ("25 个词元", "第 1 层"). Text with Hanzi has its spaces checked one by one
+# (``_glued_at``): a pattern over the range of Hanzi costs ~1 ms to compile.
 _AFTER_EQUALS = re.compile(r"(?<==) (?=\S)")
+_BEFORE_EQUALS = re.compile(r"(?<![^\s(])([^\s(]{1,3}) (?==)")
+_FUNCTION_ARGUMENT = re.compile(r"(?<![^\W\d_])(ln|log|exp) (?=\d)")  # no letter before
 _SPACE = re.compile(r"\s")
 _COUNTING = frozenset("第共约近")  # ordinal, "in all", "about", "nearly": a number follows
+_FUNCTIONS = ("ln", "log", "exp")
+SHORT_SYMBOL = 3  # characters at most of a symbol kept with the "=" after it
 NBSP = "\u00a0"
 
 
 def glue(text: str) -> str:
     """The text with a no-break space wherever a line must not break at a space."""
-    if not holds_hanzi(text):  # then only the "=" case can apply
-        return _AFTER_EQUALS.sub(NBSP, text) if "=" in text else text
+    if not holds_hanzi(text):  # then only the symbol cases can apply
+        if "=" in text:
+            text = _BEFORE_EQUALS.sub("\\1" + NBSP, _AFTER_EQUALS.sub(NBSP, text))
+        return _FUNCTION_ARGUMENT.sub("\\1" + NBSP, text)
     glued = [m.start() for m in _SPACE.finditer(text) if _glued_at(text, m.start())]
     for i in glued:
         text = text[:i] + NBSP + text[i + 1:]
@@ -92,4 +99,20 @@ def _glued_at(text: str, i: int) -> bool:
         return True
     if before in _COUNTING and after.isdecimal():
         return True
-    return text[i] == " " and before == "=" and after != "" and not after.isspace()
+    if text[i] != " " or after == "" or after.isspace():
+        return False
+    return before == "=" or (after == "=" and 0 < len(_word_before(text, i)) <= SHORT_SYMBOL) \
+        or (after.isdecimal() and _names_a_function(_word_before(text, i)))
+
+
+def _names_a_function(word: str) -> bool:
+    """"ln", "−ln", "(log": a word ending in a function's name, no letter before it."""
+    return any(word.endswith(f) and not word[:-len(f)][-1:].isalpha() for f in _FUNCTIONS)
+
+
+def _word_before(text: str, i: int) -> str:
+    """The characters between the white space at ``i`` and the white space (or "(") before."""
+    start = i
+    while start > 0 and not text[start - 1].isspace() and text[start - 1] != "(":
+        start -= 1
+    return text[start:i]
