@@ -153,3 +153,16 @@ def test_the_terminal_and_markdown_name_the_panel_each_drawn_input_comes_from():
     assert f"∂L/∂FFN  (6×6)  ← Step {upstream}" in text and f"H  (6×6)  ← Step {saved_h}" in text
     md = markdown(sections, 3, "en")
     assert f"∂L/∂FFN ← [Step {upstream} · " in md and f"H ← [Step {saved_h} · " in md
+
+
+def test_a_drawn_layer_output_is_named_as_the_formula_reading_it_names_it():
+    """∂L/∂W_out = Yᵀ·∂L/∂logits and ∂L/∂W^K = Mᵀ·∂L/∂K read a layer's output: drawn as the
+    reading step calls its input (the JSON tape's symbols), not as the generic "out"."""
+    sections = {s.id: s for s in build(tape(), "en")}
+    s = saved()["steps"]
+    for panel, reader, name in (("grad.generator.logits", "generator.logits", "decoder.0.out"),
+                                ("grad.decoder.0.cross_attn.k", "decoder.0.cross_attn.k",
+                                 "encoder.0.out")):
+        m = next(m for m in drawn(sections[panel]) if m.name == name)
+        assert m.symbol == s[reader]["symbols"]["x"], (panel, m.symbol)
+    assert [s[r]["symbols"]["x"] for r in ("generator.logits", "decoder.0.cross_attn.k")] == ["Y", "M"]

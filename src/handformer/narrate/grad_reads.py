@@ -63,17 +63,18 @@ def _saved(ctx: Ctx, step, what: str, head_at: int | None) -> list[Matrix]:
         x = step.name if what == "out" else step.inputs[int(what[2:])]
     if x not in ctx.tape.index and x not in ctx.tape.params:
         return []
-    return _arrays(ctx, x, ctx.value(x), x, head_at)
+    called = step.symbols.get("x") if what == "in0" else None  # M, Y: as the formula reads it
+    return _arrays(ctx, x, ctx.value(x), x, head_at, called=called)
 
 
 def _arrays(ctx: Ctx, name: str, value, step: str, head_at: int | None,
-            grad: bool = False) -> list[Matrix]:
+            grad: bool = False, called: str | None = None) -> list[Matrix]:
     """One array as matrices: a 2-D one as it is, a vector as a row, one by head as the worked
     head's matrix (or every head, up to MAX_HEADS, when the panel's gradient is not by head)."""
     if value is None:
         return []
     value = np.asarray(value)
-    sym = (r"\partial L/\partial\," if grad else "") + names.symbol(step)
+    sym = (r"\partial L/\partial\," if grad else "") + _symbol(ctx, step, called)
     if value.ndim == 1:
         return _matrix(ctx, name, sym, value, None, _labels(ctx, step, value.shape)[1], "vector")
     if value.ndim == 2:
@@ -84,6 +85,15 @@ def _arrays(ctx: Ctx, name: str, value, step: str, head_at: int | None,
     return [m for h in heads for m in _matrix(
         ctx, f"{name}.head.{h}" if grad else f"{base}.head.{h}.{leaf}", head(sym, h + 1),
         value[h], rows, cols)]
+
+
+def _symbol(ctx: Ctx, step: str, called: str | None) -> str:
+    """The lesson's symbol; a layer's output not as "out" but as the step reading it calls it
+    (M in cross-attention, Y before the output layer), else as its own step names it (Y⁽¹⁾)."""
+    sym = names.symbol(step)
+    if sym == names.LEAVES["out.layer"][0] and step in ctx.tape.index:
+        return called or ctx.tape.index[step].symbols.get("out", sym)
+    return sym
 
 
 def _matrix(ctx: Ctx, name: str, sym: str, value, rows, cols, kind: str = "matrix") -> list:
