@@ -27,6 +27,7 @@ import numpy as np
 import handformer.engine.ops.attention as attention_ops
 import handformer.engine.ops.basic as basic_ops
 from handformer.engine.ops import OPS
+from handformer.engine.ops.registry import Op
 
 TORCH_MATMUL = ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm",
                 "aten::_scaled_dot_product_flash_attention_for_cpu",
@@ -85,8 +86,9 @@ def handformer_products(step, steps: int = 3) -> Products:
             m.rows_matmul, m.matmul_weight_grad = rows, weight
         for name, op in saved_ops.items():
             key = functools.partial(_stacked_key, name == "scores")
-            OPS[name] = dataclasses.replace(op, forward=found.timed(op.forward, key),
-                                            backward=found.timed(op.backward, key, 2))
+            OPS[name] = Op(op.name, found.timed(op.forward, key),
+                           found.timed(op.backward, key, 2), op.formula, op.grad_formula,
+                           op.symbols)
         start = time.perf_counter()
         for _ in range(steps):
             step()

@@ -14,7 +14,6 @@ the family comes from the registry (``options["family"]``, or the family that lo
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from .engine.tape import Tape
@@ -23,15 +22,14 @@ from .families import registry
 from .families.registry import Family
 
 
-@dataclass(frozen=True)
 class Run:
     """A finished run: its family, the model it built (config, vocabulary, parameters), the
-    tape, and what the user should be told (warnings)."""
+    tape, and what the user should be told (warnings). (a plain class: a dataclass compiles its methods from source text at every start-up.)"""
 
-    family: Family
-    model: Any
-    tape: Tape
-    notes: tuple[str, ...] = ()
+    __slots__ = ("family", "model", "tape", "notes")
+
+    def __init__(self, family: Family, model: Any, tape: Tape, notes: tuple[str, ...] = ()):
+        self.family, self.model, self.tape, self.notes = family, model, tape, notes
 
 
 def family_for(options: dict) -> Family:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
 from .ops import OPS, get
@@ -11,20 +9,29 @@ from .ops import OPS, get
 INPUT = "input"  # the op of a value no step computed (ids, targets): it has no formula
 
 
-@dataclass(slots=True)
 class Step:
-    """One named value: the operation that made it, from which named inputs, and its formula."""
+    """One named value: the operation that made it, from which named inputs, and its formula.
 
-    name: str
-    op: str
-    inputs: tuple[str, ...]
-    value: np.ndarray
-    attrs: dict = field(default_factory=dict)
-    symbols: dict = field(default_factory=dict)
-    extras: dict = field(default_factory=dict)
-    args: tuple = ()
-    cache: object = None
-    view: bool = False  # a slice kept for showing (one head); the reverse pass skips it
+    A plain class with slots, not a dataclass: a dataclass compiles its methods from source
+    text at import, ~3M instructions each on every start-up, and a step's value is an array,
+    which no generated ``==`` could compare anyway."""
+
+    __slots__ = ("name", "op", "inputs", "value", "attrs", "symbols", "extras", "args", "cache",
+                 "view")
+
+    def __init__(self, name: str, op: str, inputs: tuple[str, ...], value: np.ndarray,
+                 attrs: dict | None = None, symbols: dict | None = None,
+                 extras: dict | None = None, args: tuple = (), cache: object = None,
+                 view: bool = False):
+        self.name, self.op, self.inputs, self.value = name, op, inputs, value
+        self.attrs = {} if attrs is None else attrs
+        self.symbols = {} if symbols is None else symbols
+        self.extras = {} if extras is None else extras
+        self.args, self.cache = args, cache
+        self.view = view  # a slice kept for showing (one head); the reverse pass skips it
+
+    def __repr__(self) -> str:
+        return f"Step({self.name!r}, {self.op!r}, {self.inputs!r}, shape {self.shape})"
 
     @property
     def shape(self) -> tuple[int, ...]:

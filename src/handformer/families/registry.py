@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..errors import HandformerError
 
@@ -20,7 +19,6 @@ def _no_notes(model, tape) -> list[str]:
     return []
 
 
-@dataclass(frozen=True)
 class Family:
     """One model family, all in one place.
 
@@ -49,26 +47,29 @@ class Family:
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
     options (``given``: each option the user gave → its flag); None: the encoder-decoder's
     training loop, train/loop.py, which only it reads.
+
+    A plain class, not a dataclass: a dataclass compiles its methods from source text at every
+    start-up.
     """
 
-    name: str
-    config: type
-    param_shapes: Callable
-    forward: Callable
-    story: Callable
-    prepare: Callable
-    walk: Callable
-    backward: Callable | None = None
-    notes: Callable = _no_notes
-    decode: Callable | None = None
-    explain: Callable | None = None
-    errata: Callable | None = None
-    pretrained: bool = False
-    train: Callable | None = None
-    configure: Callable | None = None
-    verify: Callable | None = None
-    beside_trained: bool = False
-    follows_tutorial: bool = False
+    __slots__ = ("name", "config", "param_shapes", "forward", "story", "prepare", "walk",
+                 "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
+                 "configure", "verify", "beside_trained", "follows_tutorial")
+
+    def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
+                 story: Callable, prepare: Callable, walk: Callable,
+                 backward: Callable | None = None, notes: Callable = _no_notes,
+                 decode: Callable | None = None, explain: Callable | None = None,
+                 errata: Callable | None = None, pretrained: bool = False,
+                 train: Callable | None = None, configure: Callable | None = None,
+                 verify: Callable | None = None, beside_trained: bool = False,
+                 follows_tutorial: bool = False):
+        self.name, self.config, self.param_shapes = name, config, param_shapes
+        self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
+        self.backward, self.notes, self.decode = backward, notes, decode
+        self.explain, self.errata, self.pretrained, self.train = explain, errata, pretrained, train
+        self.configure, self.verify = configure, verify
+        self.beside_trained, self.follows_tutorial = beside_trained, follows_tutorial
 
 
 FAMILIES: dict[str, Family] = {}

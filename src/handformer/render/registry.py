@@ -35,18 +35,18 @@ class Options:
     format: str = ""  # the format drawn (set by the registry: a module may draw several)
 
 
-@dataclass(frozen=True)
 class Renderer:
-    """One output format: its name, the module that draws it, and whether its output is bytes.
+    """One output format: its name, the module that draws it, and whether its output is bytes
+    (``binary``: an image, a workbook, written to a file, never to the terminal).
 
     ``module`` (a dotted module path: "handformer.render.html", or a module of your own)
     exports ``render(tape, options)``, the one signature every format shares; it is imported
-    only when the format draws."""
+    only when the format draws. (a plain class: a dataclass compiles its methods from source text at every start-up.)"""
 
-    name: str
-    module: str
-    binary: bool = False  # bytes (an image, a workbook): written to a file, never to the terminal
-    help: str = ""
+    __slots__ = ("name", "module", "binary", "help")
+
+    def __init__(self, name: str, module: str, binary: bool = False, help: str = ""):
+        self.name, self.module, self.binary, self.help = name, module, binary, help
 
     def render(self, tape: Tape, options: Options) -> str | bytes:
         module = importlib.import_module(self.module)

@@ -51,3 +51,27 @@ def test_glue_is_the_patterns_glue():
     for text in [*texts(), "L = 3.385", "第 1 层", "共 25 个词元 = 3", "约\u30003",
                  "p = 0.130 是 ln 25", "(ab = 1) −ln 2 loge 2"]:
         assert breaks.glue(text) == glued(text), repr(text)
+
+
+def test_text_whose_only_white_space_is_spaces_is_cut_as_the_pattern_cuts_it():
+    """pieces' shortcut (a split on runs of spaces and the openers “ ‘) on the text it takes:
+    below U+3000, no white space but spaces and no-break spaces."""
+    taken = [t for t in texts(8000, seed=5)
+             if max(t, default="") < "\u3000" and t.replace("\u00a0", "a").isprintable()]
+    assert len(taken) > 300
+    for text in [*taken, " lead", "trail  ", "“‘quoted”", "x\u00a0=\u00a0y  z", "“a  b\u00a0c ‘d"]:
+        assert pieces.pieces(text) == CJK.findall(text), repr(text)
+
+
+def test_reaches_is_a_comparison_with_the_largest_character():
+    """lexicon.reaches(text, high), read from UTF-16 high bytes, against max(text) itself:
+    characters on each side of U+3000 and U+3400, beyond the BMP, lone surrogates."""
+    from handformer.render.common.lexicon import holds_hanzi, reaches
+
+    edges = ["a", "é", "→", "\u2fff", "\u3000", "\u33ff", "\u3400", "中", "\ud800", "\udfff",
+             "\ue000", "\uffff", "\U00010000", "\U0001f600", "\U0010ffff"]
+    rng = random.Random(7)
+    for text in ["", *edges, *("".join(rng.choices(edges, k=rng.randint(1, 5)))
+                               for _ in range(3000))]:
+        assert reaches(text, 0x30) == (max(text, default="") >= "\u3000"), repr(text)
+        assert holds_hanzi(text) == (max(text, default="") >= "\u3400"), repr(text)

@@ -13,20 +13,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ...errors import HandformerError
 from ..formula import expand, fill
 
 
-@dataclass(frozen=True)
 class Op:
-    name: str
-    forward: Callable
-    backward: Callable
-    formula: str
-    grad_formula: str
-    symbols: tuple[tuple[str, str], ...] = ()
+    """An operation: its forward and backward functions and its formulas (a plain class: a dataclass compiles its methods from source text at every start-up)."""
+
+    __slots__ = ("name", "forward", "backward", "formula", "grad_formula", "symbols")
+
+    def __init__(self, name: str, forward: Callable, backward: Callable, formula: str,
+                 grad_formula: str, symbols: tuple[tuple[str, str], ...] = ()):
+        self.name, self.forward, self.backward = name, forward, backward
+        self.formula, self.grad_formula, self.symbols = formula, grad_formula, symbols
 
     def symbol_map(self, symbols: dict | None = None) -> dict:
         """Every placeholder's symbol: the generic ones, this op's, then a step's own."""

@@ -10,21 +10,20 @@ docs/errata.md is the same table for readers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from ...text import TUTORIAL_SRC
 
 
-@dataclass(frozen=True)
 class Erratum:
-    """One place the tutorial parts from the paper: its step, what it does, what is right."""
+    """One place the tutorial parts from the paper: its step, what it does, what is right
+    (a plain class: a dataclass compiles its methods from source text at every start-up)."""
 
-    code: str
-    tutorial_step: str
-    tutorial: str
-    correct: str
+    __slots__ = ("code", "tutorial_step", "tutorial", "correct")
+
+    def __init__(self, code: str, tutorial_step: str, tutorial: str, correct: str):
+        self.code, self.tutorial_step, self.tutorial, self.correct = \
+            code, tutorial_step, tutorial, correct
 
 
 TABLE = {e.code: e for e in (

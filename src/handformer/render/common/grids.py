@@ -25,7 +25,7 @@ def integral(value, name: str = "") -> bool:
     """Whole numbers to show without decimals: an integer (or bool) array, or token ids
     (a step named "...ids") whose values are all whole."""
     value = np.asarray(value)
-    if np.issubdtype(value.dtype, np.integer) or value.dtype == bool:
+    if value.dtype.kind in "iumb":  # np.integer (timedelta64 is one) or bool; no issubdtype cost
         return True
     if not str(name).rsplit(".", 1)[-1].endswith("ids") or not value.size:
         return False

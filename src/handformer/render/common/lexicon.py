@@ -34,9 +34,30 @@ def is_hanzi(char: str) -> bool:
 
 
 def holds_hanzi(text: str) -> bool:
-    """Whether ``text`` may hold a Hanzi: one C-speed scan, false for nearly every English
-    paragraph (none of their characters reaches U+3400), so those skip the per-character work."""
-    return max(text, default="") >= "\u3400"
+    """Whether ``text`` may hold a Hanzi (a character from U+3400 up): false for nearly every
+    English paragraph, so those skip the per-character work."""
+    return reaches(text, 0x34)
+
+
+def reaches(text: str, high: int) -> bool:
+    """Whether a character of ``text`` is at U+XX00 or above, XX = ``high``: the high bytes of
+    its UTF-16 code units, those below ``high`` deleted, in three C loops (``max(text)``
+    compares character objects one by one, ten times slower; a regex of that range takes ~10
+    ms to compile). A character beyond the BMP, or a lone surrogate, is a surrogate unit,
+    high byte D8 to DF: above every ``high`` asked here, as it is above them in ``max``."""
+    if text.isascii():
+        return False
+    units = text.encode("utf-16-le", "surrogatepass")
+    return bool(units[1::2].translate(None, _BYTES_BELOW[high]))
+
+
+class _Below(dict):
+    def __missing__(self, high: int) -> bytes:
+        self[high] = bytes(range(high))
+        return self[high]
+
+
+_BYTES_BELOW = _Below()
 
 
 @lru_cache(maxsize=1)

@@ -42,9 +42,12 @@ _OTHER = re.compile("[^" + "".join(f"{chr(a)}-{chr(b)}" for a, b in ONE_CELL_RAN
 @lru_cache(maxsize=8192)  # the same numbers, words and labels are measured again and again
 def cells(text: str) -> int:
     """Terminal cells a text takes: its length, unless it holds wide or zero-width characters."""
-    if text.isascii() and text.isprintable() or not _OTHER.search(text):
-        return len(text)
-    return sum(map(char_cells, text))
+    return len(text) if one_cell_each(text) else sum(map(char_cells, text))
+
+
+def one_cell_each(text: str) -> bool:
+    """Whether every character of ``text`` takes one cell (then so does every part of it)."""
+    return text.isascii() and text.isprintable() or not _OTHER.search(text)
 
 
 @cache

@@ -98,7 +98,8 @@ def _grid(value: np.ndarray, keep_r: list, keep_c: list, precision: int, integer
     [bracketed]."""
     rows = [i for i in keep_r if i is not None]
     cols = [j for j in keep_c if j is not None]
-    picked = iter(value[np.ix_(rows, cols)].tolist())  # Python numbers: no per-cell NumPy call
+    whole = rows == list(range(value.shape[0])) and cols == list(range(value.shape[1]))
+    picked = iter((value if whole else value[np.ix_(rows, cols)]).tolist())  # Python numbers
     decimals = 0 if integer else precision
     grid = []
     for i in keep_r:
@@ -119,6 +120,9 @@ def _numbers(row: list, decimals: int) -> list[str]:
     format, with no "-0.000", the non-finite ones spelled by ``number`` itself."""
     spec = f".{decimals}f"
     out = [format(x, spec) for x in row]
+    joined = "".join(out)
+    if "-0" not in joined and "n" not in joined:  # no -0.00…, nan or inf: nothing to respell
+        return out
     for k, text in enumerate(out):
         if text[-1] in "nf":  # nan, inf, -inf
             out[k] = layout.number(float(row[k]), decimals, layout.PLAIN)

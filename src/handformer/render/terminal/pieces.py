@@ -19,7 +19,13 @@ from __future__ import annotations
 
 import re
 
+from ..common.lexicon import reaches
+
 LATIN = re.compile(r"[“‘]|(?:[^\s“‘]|\u00a0)+|[^\S\u00a0]+")
+# The same pieces in text whose only white space is spaces and no-break spaces (every other
+# white space character is unprintable): the text between these, and these.
+SPACES_AND_QUOTES = re.compile(r"( +|[“‘])")
+NBSP = "\u00a0"
 IDEOGRAPHIC_SPACE = "\u3000"
 
 
@@ -30,7 +36,9 @@ def is_cjk(char: str) -> bool:
 
 def pieces(text: str) -> list[str]:
     """The text's pieces, in order."""
-    if max(text, default="") < IDEOGRAPHIC_SPACE:
+    if not reaches(text, 0x30):  # nothing from U+3000 up
+        if text.replace(NBSP, "a").isprintable():  # no white space but spaces and NBSP
+            return list(filter(None, SPACES_AND_QUOTES.split(text)))  # half LATIN's cost
         return LATIN.findall(text)
     return [piece for _, piece in pieces_at(text)]
 
@@ -40,7 +48,7 @@ def pieces_at(text: str) -> list[tuple[int, str]]:
     out: list[tuple[int, str]] = []
     for match in LATIN.finditer(text):
         piece, at = match.group(), match.start()
-        if max(piece) < IDEOGRAPHIC_SPACE:
+        if not reaches(piece, 0x30):
             out.append((at, piece))
         elif piece[0].isspace() and piece[0] != "\u00a0":
             out += _spaces(piece, at)

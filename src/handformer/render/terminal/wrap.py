@@ -12,8 +12,14 @@ the line is full, as the only way to keep within the width.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from itertools import accumulate
+from operator import add
+
+from ..common import breaks
+from ..common.breaks import NBSP, glue
 from ..common.lexicon import holds_hanzi, is_hanzi
-from .ansi import cells
+from .ansi import cells, one_cell_each
 from .pieces import is_cjk as _cjk
 from .pieces import pieces, pieces_at
 
@@ -26,26 +32,37 @@ def wrap(paragraph: str, width: int) -> list[str]:
     """The paragraph's lines, each at most ``width`` cells (a single longer word excepted); a
     Chinese number stays with its measure word, an equation's "=" with what follows it
     (``breaks.glue``)."""
-    from ..common.breaks import NBSP, glue
-
     return [line.replace(NBSP, " ") for line in _wrap(glue(paragraph), width)]
 
 
 def _wrap(paragraph: str, width: int) -> list[str]:
-    lines, line, used = [], [], 0  # used: cells of "".join(line)
-    for token in _tokens(paragraph, width):
-        if used + cells(token.rstrip()) <= width or not any(t.strip() for t in line):
-            line.append(token)
-            used += cells(token)
+    """Fill each line with the tokens that fit, then break at the best place (``_break_at``).
+    The line is the run ``tokens[start:end]``; the tokens that fit are found by bisection on
+    ``reach`` (the cells up to each token's last visible cell, which never decreases), so the
+    Python work is per line, not per word."""
+    tokens = _tokens(paragraph, width)
+    measure = len if one_cell_each(paragraph) else cells
+    before = [0, *accumulate(map(measure, tokens))]  # cells of all the tokens before token k
+    reach = list(map(add, before, map(measure, map(str.rstrip, tokens))))
+    lines, start, end, n = [], 0, 0, len(tokens)
+    while end < n:
+        if not _holds_word(tokens, start, end):  # a line of spaces takes the next token
+            end += 1
             continue
-        cut = _break_at([*line, token], len(line), width)
-        lines.append("".join(line[:cut]).rstrip())
-        line = [*line[cut:], token]
-        while line and not line[0].strip():
-            line.pop(0)
-        used = sum(cells(t) for t in line)
-    lines.append("".join(line).rstrip())
+        end = bisect_right(reach, before[start] + width, end, n)  # tokens[end] would overflow
+        if end == n:
+            break
+        cut = start + _break_at(tokens[start:end + 1], end - start, width)
+        lines.append("".join(tokens[start:cut]).rstrip())
+        start, end = cut, end + 1
+        while start < end and not tokens[start].strip():
+            start += 1
+    lines.append("".join(tokens[start:end]).rstrip())
     return lines
+
+
+def _holds_word(tokens: list[str], start: int, end: int) -> bool:
+    return any(tokens[k].strip() for k in range(start, end))
 
 
 def _tokens(paragraph: str, width: int) -> list[str]:
@@ -68,9 +85,7 @@ def _glued(tokens: list[str]) -> list[str]:
 
 
 def _hanzi_tokens(paragraph: str, width: int) -> list[str]:
-    from ..common.breaks import hanzi_breaks
-
-    allowed, out = set(hanzi_breaks(paragraph)), []
+    allowed, out = set(breaks.hanzi_breaks(paragraph)), []
     for start, token in pieces_at(paragraph):
         if out and is_hanzi(token[0]) and is_hanzi(out[-1][-1]) and start not in allowed:
             out[-1] += token
