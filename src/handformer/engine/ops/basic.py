@@ -58,7 +58,7 @@ def row_max(x: np.ndarray) -> np.ndarray:
     columns and reduced down axis 0 take a third of that at the small config."""
     d = x.shape[-1]
     if d > SHORT_ROW or x.size < SMALL:
-        return x.max(axis=-1, keepdims=True)
+        return np.maximum.reduce(x, axis=-1, keepdims=True)  # x.max without its Python wrapper
     columns = np.ascontiguousarray(x.reshape(-1, d).T)
     return columns.max(axis=0).reshape(*x.shape[:-1], 1)
 
@@ -66,7 +66,7 @@ def row_max(x: np.ndarray) -> np.ndarray:
 def column_sum(x: np.ndarray) -> np.ndarray:
     """Σ over every row (all leading axes) of x: a bias's or γ's gradient, as one
     vector-matrix product (BLAS), several times faster than a reduction over axis 0."""
-    rows = x.reshape(-1, x.shape[-1])
+    rows = x if x.ndim == 2 else x.reshape(-1, x.shape[-1])
     if x.size < SMALL:
         return np.add.reduce(rows, axis=0)
     return _ones(rows.shape[0], x.dtype.str) @ rows
@@ -81,6 +81,8 @@ def _ones(d: int, dtype: str) -> np.ndarray:
 
 def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
     """∂L/∂W for Y = X W when X and Y carry leading batch axes: Xᵀ G over all rows."""
+    if x.ndim == 2 and g.ndim == 2:
+        return np.dot(x.T, g)
     return np.dot(x.reshape(-1, x.shape[-1]).T, g.reshape(-1, g.shape[-1]))
 
 
@@ -251,7 +253,7 @@ def dropout(g, out, args, cache, attrs):
 def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
     # −Σ_w q_w log p_w with q = (1 − ε)·onehot + ε/V, without building q: (1 − ε)·(−log p_target)
     # + ε·(−mean_w log p_w). e = exp(shifted logits) and its row sums are kept for the backward.
-    p = logits - logits.max(axis=-1, keepdims=True)
+    p = logits - row_max(logits)
     picked = at_targets(p, targets)
     mean_shifted = p.mean(axis=-1) if smoothing else 0.0
     np.exp(p, out=p)
