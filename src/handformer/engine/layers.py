@@ -70,7 +70,10 @@ def head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
 
 
 def symbol_of(tape: Tape, name: str) -> str:
-    """The symbol a step's formula gives its output (Q, S, \\mathrm{MHA}, ...)."""
+    """The symbol a step's formula gives its output (Q, S, \\mathrm{MHA}, ...). The training
+    tape shows no formula: there every step is the generic Y, not looked up."""
+    if not tape.record:
+        return "Y"
     step = tape.index[name]
     return (dict(OPS[step.op].symbols) | step.symbols).get("out", "Y")
 

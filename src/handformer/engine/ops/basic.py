@@ -17,6 +17,8 @@ from .registry import op
 
 def unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
     """Sum a gradient back down to the shape of an argument that was broadcast."""
+    if g.shape == shape:  # nothing was broadcast (every residual sum)
+        return g
     while g.ndim > len(shape):
         g = g.sum(axis=0)
     for axis, size in enumerate(shape):
