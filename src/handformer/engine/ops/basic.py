@@ -51,6 +51,17 @@ def row_sum(x: np.ndarray) -> np.ndarray:
     return (x.reshape(-1, d) @ _ones(d, x.dtype.str)).reshape(*x.shape[:-1], 1)
 
 
+def row_mean(x: np.ndarray) -> np.ndarray:
+    """Each row's mean, keeping the last axis (size 1), as the rows times a column of 1/d: one
+    matrix-vector product (BLAS) for a reduction and a division. BLAS adds in its own order,
+    so the last bit can differ from row_sum(x) / d."""
+    d = x.shape[-1]
+    column = _filled((d, 1), 1.0 / d, x.dtype.str)
+    if x.ndim == 2:
+        return np.dot(x, column)
+    return np.dot(x.reshape(-1, d), column).reshape(*x.shape[:-1], 1)
+
+
 SHORT_ROW = 64  # up to this many numbers a row, a max along it is faster down the columns
 
 
@@ -74,11 +85,16 @@ def column_sum(x: np.ndarray) -> np.ndarray:
     return _ones(rows.shape[0], x.dtype.str) @ rows
 
 
-@functools.lru_cache(maxsize=64)
 def _ones(d: int, dtype: str) -> np.ndarray:
-    ones = np.ones(d, dtype=dtype)
-    ones.flags.writeable = False
-    return ones
+    return _filled((d,), 1.0, dtype)
+
+
+@functools.lru_cache(maxsize=64)
+def _filled(shape: tuple, value: float, dtype: str) -> np.ndarray:
+    """A constant array shared between calls, so read-only."""
+    array = np.full(shape, value, dtype=dtype)
+    array.flags.writeable = False
+    return array
 
 
 def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
