@@ -277,10 +277,11 @@ def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
     np.exp(p, out=p)
     total = row_sum(p)
     log_total = np.log(total[..., 0])
-    per_position = (1.0 - smoothing) * (log_total - picked)
+    per_position = log_total - picked
     if smoothing:
+        per_position *= 1.0 - smoothing
         per_position += smoothing * (log_total - mean_shifted)
-    count = weights.sum()  # p = e / total is left to the backward pass: one pass fewer
+    count = np.add.reduce(weights, axis=None)  # p = e / total is left to the backward pass
     return np.asarray((per_position * weights).sum() / count, dtype=logits.dtype), (p, total, count)
 
 
@@ -295,7 +296,10 @@ def cross_entropy(g, out, args, cache, attrs):
     grad = e * (scale / total)  # (p − q) · w / |T|, q = (1 − ε)·onehot + ε/V subtracted in place
     smoothing = attrs.get("smoothing", 0.0)
     rows, cols = _target_index(attrs["targets"])
-    grad.reshape(-1, e.shape[-1])[rows, cols] -= (1.0 - smoothing) * scale.reshape(-1)
+    onehot_part = scale.reshape(-1)  # (1 − ε) · w / |T| at each target; ε = 0: no product
+    if smoothing:
+        onehot_part = (1.0 - smoothing) * onehot_part
+    grad.reshape(-1, e.shape[-1])[rows, cols] -= onehot_part
     if smoothing:
         grad -= (smoothing / e.shape[-1]) * scale
     return (grad,)
