@@ -38,6 +38,7 @@ from handformer.config import preset  # noqa: E402
 from handformer.engine.tape import Tape  # noqa: E402
 from handformer.families.transformer.model import forward, init_params  # noqa: E402
 from handformer.train.memory import keep_freed_memory  # noqa: E402
+from handformer.train.optim import SGD  # noqa: E402
 
 LR = 1e-3
 # name, preset overrides, batch, length, vocabulary
@@ -66,21 +67,20 @@ def batch(b: int, n: int, vocab: int, seed: int = 0):
 
 
 class HandformerStep:
-    """Tape (fast path) → loss → reverse pass → θ ← θ − η g, in place."""
+    """Tape (fast path) → loss → reverse pass → θ ← θ − η g in place (train/optim.py's SGD)."""
 
     def __init__(self, cfg, params, data):
         self.cfg, self.params = cfg, params
         self.src, self.tgt, self.out = data
         self.weights = np.ones(self.out.shape, dtype=next(iter(params.values())).dtype)
+        self.optimizer = SGD(params, LR, momentum=0.0)  # the library's, as torch.optim.SGD
 
     def __call__(self) -> float:
         tape = Tape(self.params, record=False)
         logits = forward(tape, self.cfg, self.src, self.tgt, probs=False)  # as train/loss.py
         tape.run("loss", "cross_entropy", [logits],
                  {"targets": self.out, "weights": self.weights, "smoothing": 0.0})
-        grads = tape.backward("loss")
-        for name, p in self.params.items():
-            p -= LR * grads[name]
+        self.optimizer.step(tape.backward("loss"))
         return float(tape["loss"])
 
 

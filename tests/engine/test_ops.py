@@ -138,11 +138,15 @@ def test_merge_heads_and_select_head(batch):
     check_op("select_head", [z], lambda z: z[..., 1, :, :], {"index": 1})
 
 
-@pytest.mark.parametrize("x_shape", [(5, 6), (2, 5, 6)])
-def test_layer_norm(x_shape):
-    args = [randn(*x_shape) * 3 + 1, randn(6), randn(6)]
-    check_op("layer_norm", args, lambda x, g, b: F.layer_norm(x, (6,), g, b, eps=1e-5),
-             {"eps": 1e-5})
+@pytest.mark.parametrize("x_shape", [(5, 6), (2, 5, 6), (3, 40, 64)])
+@pytest.mark.parametrize("blas_means", [False, True])
+def test_layer_norm(x_shape, blas_means):
+    # blas_means: the training tape's row means, as BLAS products; (3, 40, 64) is past the size
+    # where row_sum turns to BLAS too
+    d = x_shape[-1]
+    args = [randn(*x_shape) * 3 + 1, randn(d), randn(d)]
+    attrs = {"eps": 1e-5} | ({"blas_means": True} if blas_means else {})
+    check_op("layer_norm", args, lambda x, g, b: F.layer_norm(x, (d,), g, b, eps=1e-5), attrs)
 
 
 def test_relu_identity_dropout():

@@ -70,7 +70,10 @@ def head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
 
 
 def symbol_of(tape: Tape, name: str) -> str:
-    """The symbol a step's formula gives its output (Q, S, \\mathrm{MHA}, ...)."""
+    """The symbol a step's formula gives its output (Q, S, \\mathrm{MHA}, ...). The training
+    tape shows no formula: there every step is the generic Y, not looked up."""
+    if not tape.record:
+        return "Y"
     step = tape.index[name]
     return (dict(OPS[step.op].symbols) | step.symbols).get("out", "Y")
 
@@ -91,7 +94,7 @@ def norm_step(tape: Tape, cfg, p: str, x: str) -> str:
     """LN(x) as a step of its own, ``{p}.out`` (pre-norm: what a sublayer reads)."""
     extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None
     return tape.run(f"{p}.out", "layer_norm", [x, f"{p}.gamma", f"{p}.beta"],
-                    {"eps": cfg.ln_eps}, symbols={"out": r"\mathrm{LN}(X)", "x": "X"},
+                    norm_attrs(tape, cfg.ln_eps), symbols={"out": r"\mathrm{LN}(X)", "x": "X"},
                     extras=extras)
 
 
@@ -101,7 +104,12 @@ def add_norm(tape: Tape, cfg, p: str, ln: str, x: str, sublayer: str) -> str:
                      symbols={"out": "R", "a": "X", "b": symbol_of(tape, sublayer)})
     extras = row_stats(tape[resid], cfg.ln_eps) if tape.record else None
     return tape.run(f"{p}.{ln}.out", "layer_norm", [resid, f"{p}.{ln}.gamma", f"{p}.{ln}.beta"],
-                    {"eps": cfg.ln_eps}, extras=extras)
+                    norm_attrs(tape, cfg.ln_eps), extras=extras)
+
+
+def norm_attrs(tape: Tape, eps: float) -> dict:
+    """A layer_norm step's attributes; the training tape takes its row means by BLAS."""
+    return {"eps": eps} if tape.record else {"eps": eps, "blas_means": True}
 
 
 def row_stats(x: np.ndarray, eps: float) -> dict[str, np.ndarray]:

@@ -74,17 +74,25 @@ class Tape:
 
     def run(self, name: str, op: str, inputs, attrs=None, symbols=None, extras=None,
             view: bool = False) -> str:
-        """Compute ``op`` on the named inputs, record the result as step ``name``, return name."""
-        index, params = self.index, self.params
+        """Compute ``op`` on the named inputs, record the result as step ``name``, return name.
+
+        Called some fifty times a training step, so it appends the step itself, without a
+        helper call, and checks the name before computing anything."""
+        index = self.index
+        if name in index:
+            raise ValueError(f"step {name!r} is already on the tape")
+        inputs = tuple(inputs)
         try:
-            args = tuple([index[i].value if i in index else params[i] for i in inputs])
+            args = tuple([index[i].value if i in index else self.params[i] for i in inputs])
         except KeyError as err:
             raise KeyError(f"{err.args[0]!r} is neither a step on the tape nor a parameter") from None
-        attrs = attrs or {}
+        if attrs is None:
+            attrs = {}
         out, cache = (OPS.get(op) or get(op)).forward(*args, **attrs)
-        step = Step(name, op, tuple(inputs), out, attrs, symbols or {}, extras or {}, args, cache,
-                    view)
-        return self._append(step)
+        step = Step(name, op, inputs, out, attrs, symbols or {}, extras or {}, args, cache, view)
+        self.steps.append(step)
+        index[name] = step
+        return name
 
     def _append(self, step: Step) -> str:
         if step.name in self.index:
@@ -137,12 +145,13 @@ class Tape:
             for name, grad in zip(step.inputs, input_grads, strict=True):
                 if grad is None:
                     continue
-                if name not in grads:
+                total = grads.get(name)
+                if total is None:
                     grads[name] = grad  # may be another step's array (add passes g on): not ours
-                elif name in summed and _same_layout(grads[name], grad):
-                    grads[name] += grad
+                elif name in summed and _same_layout(total, grad):
+                    total += grad
                 else:
-                    grads[name] = grads[name] + grad
+                    grads[name] = total + grad
                     summed.add(name)
         if self.record:
             self._grads_of_views(grads)

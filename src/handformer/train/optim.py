@@ -60,6 +60,9 @@ class SGD:
     def step(self, grads: dict[str, np.ndarray], lr: float | None = None) -> None:
         lr = self.lr if lr is None else lr
         self.step_count += 1
+        # η as a 0-d array of the gradient's dtype (the number numpy casts lr to in g · lr), made
+        # once a step rather than converted from a Python float at every parameter
+        rates = {}
         for name, p in self.params.items():
             g = grads.get(name)
             if g is None:
@@ -72,7 +75,10 @@ class SGD:
                     buf *= self.momentum
                     buf += g
                 g = buf
-            p -= lr * g
+            rate = rates.get(g.dtype)
+            if rate is None:
+                rate = rates[g.dtype] = np.asarray(lr, dtype=g.dtype)
+            p -= g * rate
 
     def hyper(self) -> dict:
         return {"lr": self.lr, "momentum": self.momentum}

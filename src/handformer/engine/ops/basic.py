@@ -17,6 +17,8 @@ from .registry import op
 
 def unbroadcast(g: np.ndarray, shape: tuple) -> np.ndarray:
     """Sum a gradient back down to the shape of an argument that was broadcast."""
+    if g.shape == shape:  # nothing was broadcast (every residual sum)
+        return g
     while g.ndim > len(shape):
         g = g.sum(axis=0)
     for axis, size in enumerate(shape):
@@ -49,6 +51,17 @@ def row_sum(x: np.ndarray) -> np.ndarray:
     return (x.reshape(-1, d) @ _ones(d, x.dtype.str)).reshape(*x.shape[:-1], 1)
 
 
+def row_mean(x: np.ndarray) -> np.ndarray:
+    """Each row's mean, keeping the last axis (size 1), as the rows times a column of 1/d: one
+    matrix-vector product (BLAS) for a reduction and a division. BLAS adds in its own order,
+    so the last bit can differ from row_sum(x) / d."""
+    d = x.shape[-1]
+    column = _filled((d, 1), 1.0 / d, x.dtype.str)
+    if x.ndim == 2:
+        return np.dot(x, column)
+    return np.dot(x.reshape(-1, d), column).reshape(*x.shape[:-1], 1)
+
+
 SHORT_ROW = 64  # up to this many numbers a row, a max along it is faster down the columns
 
 
@@ -58,7 +71,7 @@ def row_max(x: np.ndarray) -> np.ndarray:
     columns and reduced down axis 0 take a third of that at the small config."""
     d = x.shape[-1]
     if d > SHORT_ROW or x.size < SMALL:
-        return x.max(axis=-1, keepdims=True)
+        return np.maximum.reduce(x, axis=-1, keepdims=True)  # x.max without its Python wrapper
     columns = np.ascontiguousarray(x.reshape(-1, d).T)
     return columns.max(axis=0).reshape(*x.shape[:-1], 1)
 
@@ -66,21 +79,28 @@ def row_max(x: np.ndarray) -> np.ndarray:
 def column_sum(x: np.ndarray) -> np.ndarray:
     """Σ over every row (all leading axes) of x: a bias's or γ's gradient, as one
     vector-matrix product (BLAS), several times faster than a reduction over axis 0."""
-    rows = x.reshape(-1, x.shape[-1])
+    rows = x if x.ndim == 2 else x.reshape(-1, x.shape[-1])
     if x.size < SMALL:
         return np.add.reduce(rows, axis=0)
     return _ones(rows.shape[0], x.dtype.str) @ rows
 
 
-@functools.lru_cache(maxsize=64)
 def _ones(d: int, dtype: str) -> np.ndarray:
-    ones = np.ones(d, dtype=dtype)
-    ones.flags.writeable = False
-    return ones
+    return _filled((d,), 1.0, dtype)
+
+
+@functools.lru_cache(maxsize=64)
+def _filled(shape: tuple, value: float, dtype: str) -> np.ndarray:
+    """A constant array shared between calls, so read-only."""
+    array = np.full(shape, value, dtype=dtype)
+    array.flags.writeable = False
+    return array
 
 
 def matmul_weight_grad(x: np.ndarray, g: np.ndarray) -> np.ndarray:
     """∂L/∂W for Y = X W when X and Y carry leading batch axes: Xᵀ G over all rows."""
+    if x.ndim == 2 and g.ndim == 2:
+        return np.dot(x.T, g)
     return np.dot(x.reshape(-1, x.shape[-1]).T, g.reshape(-1, g.shape[-1]))
 
 
@@ -251,16 +271,17 @@ def dropout(g, out, args, cache, attrs):
 def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
     # −Σ_w q_w log p_w with q = (1 − ε)·onehot + ε/V, without building q: (1 − ε)·(−log p_target)
     # + ε·(−mean_w log p_w). e = exp(shifted logits) and its row sums are kept for the backward.
-    p = logits - logits.max(axis=-1, keepdims=True)
+    p = logits - row_max(logits)
     picked = at_targets(p, targets)
     mean_shifted = p.mean(axis=-1) if smoothing else 0.0
     np.exp(p, out=p)
     total = row_sum(p)
     log_total = np.log(total[..., 0])
-    per_position = (1.0 - smoothing) * (log_total - picked)
+    per_position = log_total - picked
     if smoothing:
+        per_position *= 1.0 - smoothing
         per_position += smoothing * (log_total - mean_shifted)
-    count = weights.sum()  # p = e / total is left to the backward pass: one pass fewer
+    count = np.add.reduce(weights, axis=None)  # p = e / total is left to the backward pass
     return np.asarray((per_position * weights).sum() / count, dtype=logits.dtype), (p, total, count)
 
 
@@ -275,7 +296,10 @@ def cross_entropy(g, out, args, cache, attrs):
     grad = e * (scale / total)  # (p − q) · w / |T|, q = (1 − ε)·onehot + ε/V subtracted in place
     smoothing = attrs.get("smoothing", 0.0)
     rows, cols = _target_index(attrs["targets"])
-    grad.reshape(-1, e.shape[-1])[rows, cols] -= (1.0 - smoothing) * scale.reshape(-1)
+    onehot_part = scale.reshape(-1)  # (1 − ε) · w / |T| at each target; ε = 0: no product
+    if smoothing:
+        onehot_part = (1.0 - smoothing) * onehot_part
+    grad.reshape(-1, e.shape[-1])[rows, cols] -= onehot_part
     if smoothing:
         grad -= (smoothing / e.shape[-1]) * scale
     return (grad,)

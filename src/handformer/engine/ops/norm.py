@@ -5,16 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses
-from .basic import column_sum, row_sum
+from .basic import column_sum, row_mean, row_sum
 from .registry import op
 
 # --- layer normalization --------------------------------------------------------------------
 
 
-def layer_norm_forward(x, gamma, beta, *, eps):
-    d = x.shape[-1]
-    xhat = x - row_sum(x) / d  # centred; normalized in place below
-    inv_std = row_sum(xhat * xhat) / d
+def layer_norm_forward(x, gamma, beta, *, eps, blas_means=False):
+    # blas_means (the training tape only): each row mean one BLAS product, not a sum and a
+    # division; the walk keeps the sums, whose every digit its pages show
+    mean = row_mean if blas_means else _summed_mean
+    xhat = x - mean(x)  # centred; normalized in place below
+    inv_std = mean(xhat * xhat)
     inv_std += eps
     np.sqrt(inv_std, out=inv_std)
     np.divide(1.0, inv_std, out=inv_std)
@@ -36,13 +38,17 @@ def layer_norm_forward(x, gamma, beta, *, eps):
 def layer_norm(g, out, args, cache, attrs):
     gamma = args[1]
     xhat, inv_std = cache
-    d = g.shape[-1]
+    mean = row_mean if attrs.get("blas_means") else _summed_mean
     dx = g * gamma  # ĝ, turned into ∂L/∂x in place
     gx = dx * xhat
-    mean_gx = row_sum(gx) / d
-    dx -= row_sum(dx) / d
+    mean_gx = mean(gx)
+    dx -= mean(dx)
     dx -= np.multiply(xhat, mean_gx, out=gx)
     dx *= inv_std
     dgamma = column_sum(np.multiply(g, xhat, out=gx))
     dbeta = column_sum(g)
     return dx, dgamma, dbeta
+
+
+def _summed_mean(x: np.ndarray) -> np.ndarray:
+    return row_sum(x) / x.shape[-1]

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from ...engine.formula import head, sub
-from ...engine.layers import add_norm, attention, row_stats
+from ...engine.layers import add_norm, attention, norm_attrs, row_stats
 from ...engine.tape import Tape
 from ...errors import ConfigError
 from ...limits import check
@@ -143,7 +143,8 @@ def embeddings(tape: Tape, cfg: BertConfig, ids: str) -> str:
                               "c": sub("X", "type")})
     extras = row_stats(tape[total], cfg.ln_eps) if tape.record else None
     return tape.run("embeddings.ln.out", "layer_norm",
-                    [total, "embeddings.ln.gamma", "embeddings.ln.beta"], {"eps": cfg.ln_eps},
+                    [total, "embeddings.ln.gamma", "embeddings.ln.beta"],
+                    norm_attrs(tape, cfg.ln_eps),
                     symbols={"out": head("H", 0), "x": sub("X", "sum")}, extras=extras)
 
 

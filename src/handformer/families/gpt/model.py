@@ -21,6 +21,7 @@ from ...engine.layers import (
     feed_forward,
     init_weights,
     maybe_dropout,
+    norm_attrs,
     row_stats,
     sublayer,
 )
@@ -78,7 +79,7 @@ def forward(tape: Tape, cfg: GptConfig, ids) -> str:
     if cfg.final_norm:
         extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None  # μ, σ for showing
         x = tape.run("decoder.norm.out", "layer_norm", [x, "decoder.norm.gamma", "decoder.norm.beta"],
-                     {"eps": cfg.ln_eps}, symbols={"out": "Y"}, extras=extras)
+                     norm_attrs(tape, cfg.ln_eps), symbols={"out": "Y"}, extras=extras)
     return generator(tape, cfg, x)
 
 

@@ -19,6 +19,7 @@ from ...engine.layers import (
     feed_forward,
     init_weights,
     maybe_dropout,
+    norm_attrs,
     row_stats,
     sublayer,
 )
@@ -182,7 +183,7 @@ def final_norm(tape: Tape, cfg: Config, side: str, x: str, sym: str) -> str:
         return x
     extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None  # μ, σ for showing
     return tape.run(f"{side}.norm.out", "layer_norm",
-                    [x, f"{side}.norm.gamma", f"{side}.norm.beta"], {"eps": cfg.ln_eps},
+                    [x, f"{side}.norm.gamma", f"{side}.norm.beta"], norm_attrs(tape, cfg.ln_eps),
                     symbols={"out": sym}, extras=extras)
 
 
