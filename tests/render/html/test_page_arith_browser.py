@@ -5,14 +5,12 @@ rounding); the narration's worked cell goes dark once the reader picks one."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
 
 import handformer
 from handformer.render.html import page as html
-
-CHROMIUM = Path("/usr/bin/chromium")
+from support.browser import CHROMIUM, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")]
@@ -49,13 +47,9 @@ def num(text: str) -> float:
 def page(browser, tmp_path_factory):
     path = tmp_path_factory.mktemp("arith") / "b.html"
     path.write_text(html.render(handformer.walk(backward=True)), encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = context.new_page()
-    p.errors = []
-    p.on("pageerror", lambda e: p.errors.append(str(e)))
-    p.goto(path.as_uri())
+    p = open_page(browser, path)  # page errors and console errors recorded
     yield p
-    context.close()
+    p.context.close()
 
 
 def click(page, sid: str, k: int, i: int, j: int) -> dict:

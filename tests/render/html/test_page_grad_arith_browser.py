@@ -7,15 +7,12 @@ the cell against the tape's own gradient."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 import handformer
 from handformer.render.html import page as html
-
-CHROMIUM = Path("/usr/bin/chromium")
+from support.browser import CHROMIUM, open_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")]
@@ -50,14 +47,10 @@ def tape():
 def page(browser, tmp_path_factory, tape):
     path = tmp_path_factory.mktemp("grad_arith") / "b.html"
     path.write_text(html.render(tape), encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    p = context.new_page()
-    p.errors = []
-    p.on("pageerror", lambda e: p.errors.append(str(e)))
-    p.goto(path.as_uri())
+    p = open_page(browser, path)  # page errors and console errors recorded
     yield p
     assert not p.errors
-    context.close()
+    p.context.close()
 
 
 def click(page, sid: str, name: str, i: int, j: int) -> dict:
