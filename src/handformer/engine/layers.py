@@ -16,6 +16,7 @@ import numpy as np
 from . import initial_cache
 from .formula import head, sub, sup
 from .ops import OPS
+from .ops.loss import position_losses
 from .tape import Tape
 
 
@@ -123,20 +124,12 @@ def loss_step(tape: Tape, logits: str, targets, smoothing: float = 0.0) -> str:
     """The walk's loss L over every position, with each position's own loss ℓ_t kept for
     showing (``extras.per_position``) when the tape records."""
     targets = np.asarray(targets)
-    extras = ({"per_position": position_losses(tape[logits], targets, smoothing)}
+    extras = ({"per_position": position_losses(tape[logits], targets, smoothing)[0]}
               if tape.record else None)
     return tape.run("loss", "cross_entropy", [logits],
                     {"targets": targets, "weights": np.ones(targets.shape),
                      "smoothing": smoothing},
                     symbols={"out": "L", "x": r"\mathrm{logits}"}, extras=extras)
-
-
-def position_losses(logits: np.ndarray, targets: np.ndarray, smoothing: float) -> np.ndarray:
-    """ℓ_t = (1 − ε)·(−log p_t,y_t) + ε·(−mean_w log p_t,w), p_t = softmax(logits_t)."""
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-    picked = np.take_along_axis(log_p, targets[..., None], axis=-1)[..., 0]
-    return -(1.0 - smoothing) * picked - smoothing * log_p.mean(axis=-1)
 
 
 def feed_forward(tape: Tape, cfg, p: str, x: str) -> str:

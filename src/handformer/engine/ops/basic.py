@@ -1,5 +1,6 @@
 """The operations every family shares: embedding, scaling, positions, sums, affine maps, ReLU,
-identity, dropout and cross-entropy; each forward with its backward right below it.
+identity, dropout and the tied output layer's transpose; each forward with its backward right
+below it (cross-entropy: ``loss``).
 
 The helpers at the top (``unbroadcast``, ``rows_matmul``, ``row_sum``, ``column_sum``,
 ``matmul_weight_grad``) are the few array tricks the backward passes share.
@@ -263,59 +264,6 @@ def dropout_forward(x, *, keep, p):
     r"\dL{$x} = \frac{m}{1 - p} \odot \dL{$out}")
 def dropout(g, out, args, cache, attrs):
     return (g * attrs["keep"] * (1.0 / (1.0 - attrs["p"])),)
-
-
-# --- cross-entropy over the non-pad positions, with optional label smoothing ----------------
-
-
-def cross_entropy_forward(logits, *, targets, weights, smoothing=0.0):
-    # −Σ_w q_w log p_w with q = (1 − ε)·onehot + ε/V, without building q: (1 − ε)·(−log p_target)
-    # + ε·(−mean_w log p_w). e = exp(shifted logits) and its row sums are kept for the backward.
-    p = logits - row_max(logits)
-    picked = at_targets(p, targets)
-    mean_shifted = p.mean(axis=-1) if smoothing else 0.0
-    np.exp(p, out=p)
-    total = row_sum(p)
-    log_total = np.log(total[..., 0])
-    per_position = log_total - picked
-    if smoothing:
-        per_position *= 1.0 - smoothing
-        per_position += smoothing * (log_total - mean_shifted)
-    count = np.add.reduce(weights, axis=None)  # p = e / total is left to the backward pass
-    return np.asarray((per_position * weights).sum() / count, dtype=logits.dtype), (p, total, count)
-
-
-@op("cross_entropy", cross_entropy_forward,
-    clauses(r"$out = -\frac{1}{|T|} \sum_{t \in T} \sum_{w} q_{t,w} \log p_{t,w}",
-            r"p_t = \operatorname{softmax}($x_t)"),
-    r"\dL{$x_{t}} = \frac{1}{|T|}\,(p_t - q_t)",
-    out="L", x="z")
-def cross_entropy(g, out, args, cache, attrs):
-    e, total, count = cache  # p = e / total
-    scale = attrs["weights"][..., None] * (g / count)
-    grad = e * (scale / total)  # (p − q) · w / |T|, q = (1 − ε)·onehot + ε/V subtracted in place
-    smoothing = attrs.get("smoothing", 0.0)
-    rows, cols = _target_index(attrs["targets"])
-    onehot_part = scale.reshape(-1)  # (1 − ε) · w / |T| at each target; ε = 0: no product
-    if smoothing:
-        onehot_part = (1.0 - smoothing) * onehot_part
-    grad.reshape(-1, e.shape[-1])[rows, cols] -= onehot_part
-    if smoothing:
-        grad -= (smoothing / e.shape[-1]) * scale
-    return (grad,)
-
-
-def _target_index(targets):
-    # (row, column) of every target in the logits seen as a (positions × V) matrix; plain
-    # fancy indexing: np.take_along_axis costs more in its argument checks than in the work.
-    cols = np.asarray(targets).reshape(-1)
-    return np.arange(cols.size), cols
-
-
-def at_targets(x: np.ndarray, targets) -> np.ndarray:
-    """x[…, t, targets[…, t]]: the entry of each position's target word."""
-    rows, cols = _target_index(targets)
-    return x.reshape(-1, x.shape[-1])[rows, cols].reshape(np.shape(targets))
 
 
 def transpose_forward(x):
