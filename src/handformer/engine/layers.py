@@ -38,8 +38,7 @@ def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
     s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)})
     shown = [q, k, v, s]
     if allowed is not None:
-        attrs = {"allowed": allowed} if tape.record else {"allowed": allowed, "in_place": True}
-        s = tape.run(f"{p}.masked", "mask", [s], attrs)
+        s = tape.run(f"{p}.masked", "mask", [s], training(tape, {"allowed": allowed}, in_place=True))
         shown.append(s)
     a = tape.run(f"{p}.pattern", "softmax", [s])
     z = tape.run(f"{p}.z", "attend", [maybe_dropout(tape, cfg, f"{p}.pattern_dropout", a), v])
@@ -110,7 +109,13 @@ def add_norm(tape: Tape, cfg, p: str, ln: str, x: str, sublayer: str) -> str:
 
 def norm_attrs(tape: Tape, eps: float) -> dict:
     """A layer_norm step's attributes; the training tape takes its row means by BLAS."""
-    return {"eps": eps} if tape.record else {"eps": eps, "blas_means": True}
+    return training(tape, {"eps": eps}, blas_means=True)
+
+
+def training(tape: Tape, attrs: dict, **fast) -> dict:
+    """A step's attributes, with the training tape's faster variants (``fast``: in place, BLAS
+    means) when the tape does not record: the walk's tape keeps every value and every digit."""
+    return attrs if tape.record else attrs | fast
 
 
 def row_stats(x: np.ndarray, eps: float) -> dict[str, np.ndarray]:
@@ -139,7 +144,7 @@ def feed_forward(tape: Tape, cfg, p: str, x: str) -> str:
     pre = tape.run(f"{p}.pre", "linear", [x, f"{p}.w_1", f"{p}.b_1"],
                    symbols={"out": hidden, "w": sub("W", 1), "b": sub("b", 1)})
     act = tape.run(f"{p}.out" if single else f"{p}.act", "relu", [pre],
-                   None if tape.record else {"in_place": True}, symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
+                   training(tape, {}, in_place=True), symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
     if single:
         return maybe_dropout(tape, cfg, f"{p}.dropout", act)
     out = tape.run(f"{p}.out", "linear", [act, f"{p}.w_2", f"{p}.b_2"],
