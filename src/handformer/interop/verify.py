@@ -64,9 +64,13 @@ def padded_batch(src_ids: list[int], tgt_ids: list[int], pad_id: int,
                  tgt_pad_id: int | None = None):
     """Rows: the pair, and its first half (at least one token) padded at the end (the target
     with ``tgt_pad_id`` when its vocabulary is not the source's)."""
-    rows_src = [src_ids, src_ids[: max(1, len(src_ids) // 2)]]
-    rows_tgt = [tgt_ids, tgt_ids[: max(1, len(tgt_ids) // 2)]]
-    return _pad(rows_src, pad_id) + _pad(rows_tgt, pad_id if tgt_pad_id is None else tgt_pad_id)
+    return _pad(_rows(src_ids), pad_id) + _pad(_rows(tgt_ids),
+                                               pad_id if tgt_pad_id is None else tgt_pad_id)
+
+
+def _rows(ids: list[int]) -> list[list[int]]:
+    """The batch's rows of one side: the whole sentence, and its first half (at least one)."""
+    return [ids, ids[: max(1, len(ids) // 2)]]
 
 
 def _pad(rows: list[list[int]], pad_id: int):
@@ -124,8 +128,7 @@ def verify(setup: Setup, src: str, tgt: str, tol: float = 1e-10,
     rows = [StageDiff(n, tuple(v.shape), single[n], batch[n]) for n, v in expected.items()]
     info = {"shape": tuple(s_ids.shape) + tuple(t_ids.shape[1:]),
             "src_pad": int(s_pad.sum()), "tgt_pad": int(t_pad.sum())}
-    targets = padded_batch(example.out_ids, example.out_ids, 0,  # the target rows' shape
-                           _pad_id(setup.vocab.target))[2]
+    targets = _pad(_rows(example.out_ids), _pad_id(setup.vocab.target))[0]  # as the target rows
     grads = gradient_rows(setup, ref, (s_ids, t_ids, s_pad, t_pad), targets)
     return Report(rows, tol, info, grads, kind, torch_unsupported(setup.config))
 
