@@ -67,7 +67,7 @@ def batch(b: int, n: int, vocab: int, seed: int = 0):
 
 
 class HandformerStep:
-    """Tape (fast path) → loss → reverse pass → θ ← θ − η g in place (train/optim.py's SGD)."""
+    """Tape (fused fast path) → loss → reverse pass → θ ← θ − η g in place (train/optim.py's SGD)."""
 
     def __init__(self, cfg, params, data):
         self.cfg, self.params = cfg, params
@@ -76,7 +76,7 @@ class HandformerStep:
         self.optimizer = SGD(params, LR, momentum=0.0)  # the library's, as torch.optim.SGD
 
     def __call__(self) -> float:
-        tape = Tape(self.params, record=False)
+        tape = Tape(self.params, record=False, fused=True)
         logits = forward(tape, self.cfg, self.src, self.tgt, probs=False)  # as train/loss.py
         tape.run("loss", "cross_entropy", [logits],
                  {"targets": self.out, "weights": self.weights, "smoothing": 0.0})

@@ -32,6 +32,8 @@ def maybe_dropout(tape: Tape, cfg, name: str, x: str) -> str:
 def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
               kv_symbol: str = "X") -> str:
     """Multi-head attention: per head softmax(Q Kᵀ/√d_k) V, heads concatenated, times W_O."""
+    if tape.fused:
+        return fused_attention(tape, cfg, p, x, kv, heads, allowed)
     q = project(tape, cfg, p, "q", x, "X", heads)
     k = project(tape, cfg, p, "k", kv, kv_symbol, heads)
     v = project(tape, cfg, p, "v", kv, kv_symbol, heads)
@@ -49,6 +51,21 @@ def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
     out = tape.run(f"{p}.out", "linear", [concat, f"{p}.w_o", *bias],
                    symbols={"out": r"\mathrm{MHA}", "x": "Z", "w": sup("W", "O"),
                             "b": sup("b", "O") if cfg.attn_bias else None})
+    return maybe_dropout(tape, cfg, f"{p}.dropout", out)
+
+
+def fused_attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed) -> str:
+    """The same attention as one step (ops/fused.py), for training's fused tape. Dropout on the
+    pattern draws its mask here, where the separate steps draw it: the same random numbers."""
+    inputs = [x, kv, *(f"{p}.w_{w}" for w in "qkvo")]
+    if cfg.attn_bias:
+        inputs += [f"{p}.b_{w}" for w in "qkvo"]
+    attrs = {"heads": heads, "scale": 1.0 / math.sqrt(cfg.d_k), "allowed": allowed}
+    if tape.dropout_rng is not None and cfg.dropout:
+        rows, keys = tape[x].shape[:-1], tape[kv].shape[-2]
+        pattern = (*rows[:-1], heads, rows[-1], keys)
+        attrs |= {"keep": tape.dropout_rng.random(pattern) >= cfg.dropout, "p": cfg.dropout}
+    out = tape.run(f"{p}.out", "mha", inputs, attrs)
     return maybe_dropout(tape, cfg, f"{p}.dropout", out)
 
 
@@ -99,7 +116,11 @@ def norm_step(tape: Tape, cfg, p: str, x: str) -> str:
 
 
 def add_norm(tape: Tape, cfg, p: str, ln: str, x: str, sublayer: str) -> str:
-    """Post-norm residual: LN(x + Sublayer(x)) (the tutorial's steps 8 and 10)."""
+    """Post-norm residual: LN(x + Sublayer(x)) (the tutorial's steps 8 and 10); one step on
+    training's fused tape."""
+    if tape.fused:
+        return tape.run(f"{p}.{ln}.out", "add_norm",
+                        [x, sublayer, f"{p}.{ln}.gamma", f"{p}.{ln}.beta"], norm_attrs(tape, cfg.ln_eps))
     resid = tape.run(f"{p}.{ln}.resid", "add", [x, sublayer],
                      symbols={"out": "R", "a": "X", "b": symbol_of(tape, sublayer)})
     extras = row_stats(tape[resid], cfg.ln_eps) if tape.record else None
@@ -140,11 +161,20 @@ def loss_step(tape: Tape, logits: str, targets, smoothing: float = 0.0) -> str:
 def feed_forward(tape: Tape, cfg, p: str, x: str) -> str:
     """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (D4 in docs/errata.md)."""
     single = cfg.ffn == "single"
+    if tape.fused:
+        act = tape.run(f"{p}.out" if single else f"{p}.act", "linear_relu",
+                       [x, f"{p}.w_1", f"{p}.b_1"])
+        return _second_half(tape, cfg, p, act, single)
     hidden = "H" if single else sub("H", 1)
     pre = tape.run(f"{p}.pre", "linear", [x, f"{p}.w_1", f"{p}.b_1"],
                    symbols={"out": hidden, "w": sub("W", 1), "b": sub("b", 1)})
     act = tape.run(f"{p}.out" if single else f"{p}.act", "relu", [pre],
                    training(tape, {}, in_place=True), symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
+    return _second_half(tape, cfg, p, act, single)
+
+
+def _second_half(tape: Tape, cfg, p: str, act: str, single: bool) -> str:
+    """The FFN after its ReLU: the second affine map (the paper's) and dropout."""
     if single:
         return maybe_dropout(tape, cfg, f"{p}.dropout", act)
     out = tape.run(f"{p}.out", "linear", [act, f"{p}.w_2", f"{p}.b_2"],

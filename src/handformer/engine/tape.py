@@ -49,14 +49,18 @@ class Step:
 class Tape:
     """Steps in the order they were computed, looked up by name.
 
-    ``record=False`` is the fast path for training: it keeps what the reverse pass needs and
-    skips what is only for showing (per-head slices, the tutorial's variants of a step).
+    ``record=False`` is the fast path: it keeps what the reverse pass needs and skips what is
+    only for showing (per-head slices, the tutorial's variants of a step). ``fused`` (training's
+    tape, never recording) goes further: each sublayer is one step (``ops/fused.py``), so only
+    the ids, the logits, the loss and the parameters' gradients keep their names.
     """
 
     def __init__(self, params: dict[str, np.ndarray] | None = None, record: bool = True,
-                 dropout_rng: np.random.Generator | None = None):
+                 dropout_rng: np.random.Generator | None = None, fused: bool = False):
+        if fused and record:
+            raise ValueError("a fused tape cannot record: it has no step per formula to show")
         self.params = params if params is not None else {}
-        self.record = record
+        self.record, self.fused = record, fused
         self.dropout_rng = dropout_rng  # set only while training: dropout is off otherwise
         self.steps: list[Step] = []
         self.index: dict[str, Step] = {}

@@ -157,7 +157,7 @@ def _grad_gaps(setup: Setup, ref, ids, targets, weights) -> dict[str, tuple[tupl
 
 
 def _our_grads(setup: Setup, ids, targets, weights, smoothing) -> tuple[float, dict]:
-    tape = Tape(setup.params, record=False)
+    tape = Tape(setup.params, record=False, fused=True)  # as training computes them
     logits = forward(tape, setup.config, *ids)
     tape.run("loss", "cross_entropy", [logits],
              {"targets": np.asarray(targets), "weights": weights, "smoothing": smoothing})

@@ -27,7 +27,7 @@ def batch_loss(params: dict, cfg: Config, batch: Batch, rng: np.random.Generator
 
     ``rng`` switches dropout on (training); None computes the model as at inference.
     """
-    tape = Tape(params, record=False, dropout_rng=rng)
+    tape = Tape(params, record=False, dropout_rng=rng, fused=True)
     logits = forward(tape, cfg, batch.src, batch.tgt_in, batch.src_pad, batch.tgt_pad,
                      probs=False)
     tape.run("loss", "cross_entropy", [logits],

@@ -75,7 +75,9 @@ def forward(tape: Tape, cfg: GptConfig, ids) -> str:
     allowed = causal_mask(ids.shape[-1])
     for i in range(cfg.layers):
         x = layer(tape, cfg, f"decoder.{i}", x, allowed)
-        x = tape.run(f"decoder.{i}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
+        if not tape.fused:  # a name for showing; the fused tape shows nothing
+            x = tape.run(f"decoder.{i}.out", "identity", [x],
+                         symbols={"out": head("X", i + 1), "x": "X"})
     if cfg.final_norm:
         extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None  # μ, σ for showing
         x = tape.run("decoder.norm.out", "layer_norm", [x, "decoder.norm.gamma", "decoder.norm.beta"],
@@ -84,7 +86,11 @@ def forward(tape: Tape, cfg: GptConfig, ids) -> str:
 
 
 def embed(tape: Tape, cfg: GptConfig, ids: str) -> str:
-    """X = E[ids] + PE: token embedding plus sinusoidal positional encoding."""
+    """X = E[ids] + PE: token embedding plus sinusoidal positional encoding (one step on
+    training's fused tape)."""
+    if tape.fused:
+        return maybe_dropout(tape, cfg, "embed.dropout",
+                             tape.run("embed.out", "embed_positions", [ids, "embed.weight"]))
     x = tape.run("embed.tok", "embed", [ids, "embed.weight"], symbols={"out": sub("X", "tok")})
     n, dtype = tape.value(ids).shape[-1], tape.value(x).dtype
     pos = tape.run("embed.pos", "positional", [], {"n": n, "d": cfg.d_model, "dtype": dtype})

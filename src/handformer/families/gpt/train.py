@@ -27,7 +27,7 @@ def texts_ids(model: Model) -> list[list[int]]:
 
 def loss_and_grads(params: dict, model: Model, ids: list[int], rng=None) -> tuple[float, dict]:
     """One text's next-token loss and its gradients (dropout on when ``rng`` is given)."""
-    tape = Tape(params, record=False, dropout_rng=rng)
+    tape = Tape(params, record=False, dropout_rng=rng, fused=True)
     logits = forward(tape, model.config, ids[:-1])
     tape.run("loss", "cross_entropy", [logits], {"targets": np.asarray(ids[1:]),
                                                  "weights": np.ones(len(ids) - 1)})

@@ -158,7 +158,8 @@ def encode(tape: Tape, cfg: Config, ids: str, src_mask) -> str:
             tape, cfg, f"{p}.self_attn", h, h, cfg.heads, src_mask))
         x = sublayer(tape, cfg, p, "ln2", "ffn", x,
                      lambda h, p=p: feed_forward(tape, cfg, f"{p}.ffn", h))
-        x = tape.run(f"{p}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
+        if not tape.fused:  # a name for showing; the fused tape shows nothing
+            x = tape.run(f"{p}.out", "identity", [x], symbols={"out": head("X", i + 1), "x": "X"})
     return final_norm(tape, cfg, "encoder", x, "M")
 
 
@@ -173,7 +174,8 @@ def decode(tape: Tape, cfg: Config, ids: str, memory: str, masks: Masks) -> str:
             kv_symbol="M"))
         y = sublayer(tape, cfg, p, "ln3", "ffn", y,
                      lambda h, p=p: feed_forward(tape, cfg, f"{p}.ffn", h))
-        y = tape.run(f"{p}.out", "identity", [y], symbols={"out": head("Y", i + 1), "x": "Y"})
+        if not tape.fused:  # a name for showing; the fused tape shows nothing
+            y = tape.run(f"{p}.out", "identity", [y], symbols={"out": head("Y", i + 1), "x": "Y"})
     return final_norm(tape, cfg, "decoder", y, "Y")
 
 
@@ -188,7 +190,12 @@ def final_norm(tape: Tape, cfg: Config, side: str, x: str, sym: str) -> str:
 
 
 def embed(tape: Tape, cfg: Config, p: str, ids: str, sym: str) -> str:
-    """Token embedding (× √d_model in the paper) plus sinusoidal positional encoding."""
+    """Token embedding (× √d_model in the paper) plus sinusoidal positional encoding; one step
+    on training's fused tape."""
+    if tape.fused:
+        factor = math.sqrt(cfg.d_model) if cfg.scale_embeddings else None
+        out = tape.run(f"{p}.out", "embed_positions", [ids, table_of(cfg, p)], {"factor": factor})
+        return maybe_dropout(tape, cfg, f"{p}.dropout", out)
     x = tape.run(f"{p}.tok", "embed", [ids, table_of(cfg, p)], symbols={"out": sub(sym, "tok")})
     if cfg.scale_embeddings:
         x = tape.run(f"{p}.scaled", "scale", [x], {"factor": math.sqrt(cfg.d_model)},
