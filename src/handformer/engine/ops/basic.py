@@ -52,15 +52,11 @@ def row_sum(x: np.ndarray) -> np.ndarray:
     return (x.reshape(-1, d) @ _ones(d, x.dtype.str)).reshape(*x.shape[:-1], 1)
 
 
-def row_mean(x: np.ndarray) -> np.ndarray:
-    """Each row's mean, keeping the last axis (size 1), as the rows times a column of 1/d: one
-    matrix-vector product (BLAS) for a reduction and a division. BLAS adds in its own order,
-    so the last bit can differ from row_sum(x) / d."""
-    d = x.shape[-1]
-    column = _filled((d, 1), 1.0 / d, x.dtype.str)
-    if x.ndim == 2:
-        return np.dot(x, column)
-    return np.dot(x.reshape(-1, d), column).reshape(*x.shape[:-1], 1)
+def mean_column(d: int, dtype: np.dtype) -> np.ndarray:
+    """The (d, 1) column of 1/d: the rows of a matrix times it are their means, as one BLAS
+    matrix-vector product for a reduction and a division (BLAS adds in its own order, so the
+    last bit can differ from the sum / d). Shared between calls, so read-only."""
+    return _filled((d, 1), 1.0 / d, dtype.str)
 
 
 SHORT_ROW = 64  # up to this many numbers a row, a max along it is faster down the columns

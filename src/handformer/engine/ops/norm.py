@@ -5,25 +5,28 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses
-from .basic import column_sum, row_mean, row_sum
+from .basic import column_sum, mean_column, row_sum
 from .registry import op
 
 # --- layer normalization --------------------------------------------------------------------
 
 
 def layer_norm_forward(x, gamma, beta, *, eps, blas_means=False):
-    # blas_means (the training tape only): each row mean one BLAS product, not a sum and a
-    # division; the walk keeps the sums, whose every digit its pages show
-    mean = row_mean if blas_means else _summed_mean
-    xhat = x - mean(x)  # centred; normalized in place below
-    inv_std = mean(xhat * xhat)
+    # blas_means (the training tapes only): each row mean one BLAS product with a column of
+    # 1/d, looked up once and kept for the backward pass; the walk keeps the sums, whose every
+    # digit its pages show. Rows are worked on as one 2-D matrix (no reshaping per call).
+    d = x.shape[-1]
+    column = mean_column(d, x.dtype) if blas_means else None
+    rows = x.reshape(-1, d)
+    xhat = rows - _mean(rows, column)  # centred; normalized in place below
+    inv_std = _mean(xhat * xhat, column)
     inv_std += eps
     np.sqrt(inv_std, out=inv_std)
     np.divide(1.0, inv_std, out=inv_std)
     xhat *= inv_std
     out = xhat * gamma
     out += beta
-    return out, (xhat, inv_std)
+    return out.reshape(x.shape), (xhat, inv_std, column)
 
 
 @op("layer_norm", layer_norm_forward,
@@ -37,18 +40,19 @@ def layer_norm_forward(x, gamma, beta, *, eps, blas_means=False):
     out="Y", x="X")
 def layer_norm(g, out, args, cache, attrs):
     gamma = args[1]
-    xhat, inv_std = cache
-    mean = row_mean if attrs.get("blas_means") else _summed_mean
-    dx = g * gamma  # ĝ, turned into ∂L/∂x in place
+    xhat, inv_std, column = cache  # (rows, d), (rows, 1), the 1/d column or None
+    rows = g.reshape(xhat.shape)
+    dx = rows * gamma  # ĝ, turned into ∂L/∂x in place
     gx = dx * xhat
-    mean_gx = mean(gx)
-    dx -= mean(dx)
+    mean_gx = _mean(gx, column)
+    dx -= _mean(dx, column)
     dx -= np.multiply(xhat, mean_gx, out=gx)
     dx *= inv_std
-    dgamma = column_sum(np.multiply(g, xhat, out=gx))
-    dbeta = column_sum(g)
-    return dx, dgamma, dbeta
+    dgamma = column_sum(np.multiply(rows, xhat, out=gx))
+    dbeta = column_sum(rows)
+    return dx.reshape(g.shape), dgamma, dbeta
 
 
-def _summed_mean(x: np.ndarray) -> np.ndarray:
-    return row_sum(x) / x.shape[-1]
+def _mean(rows: np.ndarray, column: np.ndarray | None) -> np.ndarray:
+    """Each row's mean (rows 2-D): one BLAS product with the 1/d column, or the sum / d."""
+    return np.dot(rows, column) if column is not None else row_sum(rows) / rows.shape[-1]
