@@ -75,14 +75,16 @@ def test_float32_is_kept_end_to_end():
     assert all(g.dtype == np.float32 for g in result.grads.values())
 
 
-def test_float32_training_tape_makes_no_float64_value_cache_or_gradient():
+@pytest.mark.parametrize("fused", [True, False], ids=["fused", "step by step"])
+def test_float32_training_tape_makes_no_float64_value_cache_or_gradient(fused):
     # every step's value, what it keeps for the reverse pass and every gradient (of steps as
-    # of parameters), with the padding masks, dropout and label smoothing switched on
+    # of parameters), with the padding masks, dropout and label smoothing switched on; the
+    # fused tape is training's (train/loss.py), the step-by-step one verify's
     cfg = preset("small", dropout=0.1, label_smoothing=0.1)
     run = loop.start(cfg, default_pairs(), loop.Options(epochs=1, dtype="float32"))
     batch = make_batch(run.vocab, run.train, "float32")
     assert batch.src_pad.any() and batch.tgt_pad.any()
-    tape = Tape(run.params, record=False, dropout_rng=np.random.default_rng(0))
+    tape = Tape(run.params, record=False, dropout_rng=np.random.default_rng(0), fused=fused)
     logits = forward(tape, cfg, batch.src, batch.tgt_in, batch.src_pad, batch.tgt_pad, probs=False)
     tape.run("loss", "cross_entropy", [logits], {"targets": batch.tgt_out,
              "weights": batch.weights, "smoothing": cfg.label_smoothing})
