@@ -74,7 +74,11 @@ def test_a_diverging_run_stops_and_keeps_the_last_good_checkpoint(tmp_path):
     """SGD at lr 100 overflows within ten epochs on the tutorial's pairs."""
     result = run("train", "--optimizer", "sgd", "--lr", "100", "--epochs", "100", "--quiet",
                  "--save", "c.ckpt", cwd=tmp_path)
-    err = refused(result, "the loss is nan", "the last good one", lines=2)  # + "training …"
+    err = refused(result, "the last good one", lines=2)  # + "training …"
+    # which number overflows first (the loss, or a gradient while the loss is still finite)
+    # depends on the round-off of a run that has diverged
+    assert "the loss is nan" in err or "is not finite (the loss is" in err, err
+    assert "Warning" not in err, err  # numpy's overflow warnings are not shown
     epoch = int(err.split(" holds epoch ")[1].split(",")[0])
     tensors, meta = read_safetensors(tmp_path / "c.ckpt")
     assert all(np.isfinite(t).all() for t in tensors.values())

@@ -25,8 +25,15 @@ def batch_loss(params: dict, cfg: Config, batch: Batch, rng: np.random.Generator
                backward: bool = True) -> Result:
     """L = cross-entropy over non-pad targets (label smoothing cfg.label_smoothing); ∂L/∂θ.
 
-    ``rng`` switches dropout on (training); None computes the model as at inference.
+    ``rng`` switches dropout on (training); None computes the model as at inference. A run
+    that diverges overflows: numpy's warnings on the way are silenced, since the loop stops at
+    the first loss or gradient that is not finite and says what to do (train/finite.py).
     """
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        return _batch_loss(params, cfg, batch, rng, backward)
+
+
+def _batch_loss(params: dict, cfg: Config, batch: Batch, rng, backward: bool) -> Result:
     tape = Tape(params, record=False, dropout_rng=rng, fused=True)
     logits = forward(tape, cfg, batch.src, batch.tgt_in, batch.src_pad, batch.tgt_pad,
                      probs=False)

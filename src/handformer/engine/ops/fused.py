@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .attention import softmax_forward
 from .basic import (
     column_sum,
     matmul_weight_grad,
     positional_forward,
+    row_max,
     row_sum,
     rows_matmul,
     scatter_rows,
@@ -50,7 +50,9 @@ def mha_forward(x, kv, w_q, w_k, w_v, w_o, b_q=None, b_k=None, b_v=None, b_o=Non
     s *= scale
     if allowed is not None:
         np.copyto(s, -np.inf, where=~allowed)
-    a = softmax_forward(s)[0]
+    s -= row_max(s)  # softmax in place: the scores are this op's own array
+    a = np.exp(s, out=s)
+    a /= row_sum(a)
     dropped = a if keep is None else a * keep * (1.0 / (1.0 - p))
     concat = _merge(dropped @ v)
     out = rows_matmul(concat, w_o)
