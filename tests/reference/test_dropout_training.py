@@ -23,8 +23,8 @@ class RecordingTape(Tape):
 
     made: list = []
 
-    def __init__(self, params=None, record=True, dropout_rng=None):
-        super().__init__(params, record, dropout_rng)
+    def __init__(self, params=None, record=True, dropout_rng=None, **options):
+        super().__init__(params, record, dropout_rng, **options)
         self.start = {k: v.copy() for k, v in (params or {}).items()}
         RecordingTape.made.append(self)
 
@@ -42,8 +42,14 @@ def trained():
 
 
 def masks_of(tape: Tape) -> dict:
-    """The keep-mask of every dropout step, as the one pair of the batch sees it."""
-    return {s.name: s.attrs["keep"][0] for s in tape.steps if s.op == "dropout"}
+    """The keep-mask of every dropout step, as the one pair of the batch sees it. Training's
+    fused tape draws the attention pattern's inside its attention step (``mha``): there it is
+    named as the step-by-step tape names it, ``{p}.pattern_dropout``."""
+    masks = {s.name: s.attrs["keep"][0] for s in tape.steps if s.op == "dropout"}
+    for s in tape.steps:
+        if s.op == "mha" and s.attrs.get("keep") is not None:
+            masks[s.name.replace(".out", ".pattern_dropout")] = s.attrs["keep"][0]
+    return masks
 
 
 def replay(tape: Tape, params: dict, masks: dict) -> Reference:
@@ -56,7 +62,7 @@ def replay(tape: Tape, params: dict, masks: dict) -> Reference:
 
 def test_six_steps_with_dropout_equal_the_reference(trained):
     run, steps = trained
-    assert len(steps) == 6
+    assert len(steps) == 6 and all(tape.fused for tape in steps)  # training's fused tape
     params = steps[0].start
     for number, tape in enumerate(steps, 1):
         for name in params:
@@ -72,7 +78,9 @@ def test_the_masks_drop_something_everywhere_the_paper_puts_dropout(trained):
     _, steps = trained
     masks = masks_of(steps[0])
     assert {"src_embed.dropout", "tgt_embed.dropout", "encoder.0.self_attn.dropout",
-            "encoder.0.ffn.dropout", "decoder.0.cross_attn.dropout"} <= set(masks)
+            "encoder.0.self_attn.pattern_dropout", "encoder.0.ffn.dropout",
+            "decoder.0.self_attn.pattern_dropout", "decoder.0.cross_attn.pattern_dropout",
+            "decoder.0.cross_attn.dropout"} <= set(masks)
     dropped = np.mean([1 - m.mean() for m in masks.values()])
     assert 0.2 < dropped < 0.4  # p = 0.3
     first, second = steps[:3], steps[3:]  # each pair once per epoch
