@@ -72,11 +72,16 @@ def with_breaks(text: str):
     (``breaks.hanzi_breaks``): the page's ``word-break:keep-all`` for Chinese lets the browser
     break there, at spaces and at punctuation, and nowhere else inside a word; a no-break
     space where a number meets its measure word or after "=" (``breaks.glue``)."""
-    from markupsafe import Markup
-
     if hasattr(text, "__html__"):
         raise TypeError("the wbr filter takes plain text, not markup (it escapes it itself)")
-    return Markup("<wbr>").join(breaks.pieces(breaks.glue(str(text))))
+    return _with_breaks(str(text))
+
+
+@lru_cache(maxsize=4096)  # a page asks for the same words again and again ("Reads:", titles)
+def _with_breaks(text: str):
+    from markupsafe import Markup
+
+    return Markup("<wbr>").join(breaks.pieces(breaks.glue(text)))
 
 
 def stylesheet(langs: list[str]) -> str:

@@ -16,7 +16,7 @@ from ... import i18n, layout
 from ...narrate.document import Matrix, Section
 from ..common import colour, grids
 from ..common.tex import FormulaError, to_mathml, warn
-from . import errata, multiples
+from . import errata, grid, multiples
 from .arith import arith_of
 from .svg import positional_chart
 
@@ -70,20 +70,21 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     row_idx = shown(value.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS, keep_r)
     col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
     wide = len(col_idx) > WIDE_COLS
+    starts = {j for j in col_idx if j is not None and " gs" in _group(m.col_groups, j)}
+    picked = value[[i for i in row_idx if i is not None]].tolist()  # Python numbers, row by row
     rows = [None if i is None else (_said(alt, m, "rows", i, value.shape[0] > 1), i,
-                                    [_cell(value, i, j, scale, precision, m.kind, hl, m.col_groups,
-                                           wide and precision > 1)
-                                     for j in col_idx])
+                                    _cells(picked.pop(0), i, col_idx, scale, precision, m.kind,
+                                           hl, starts, wide and precision > 1))
             for i in row_idx]
     elided = None in row_idx or None in col_idx
     return {
         "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
         "note": _said(alt, m, "note"), "role": m.role if m.role in colour.ROLES else "", "source": m.source,
         "scale": scale.kind, "shape": grids.dims(m.shape),
-        "cols": [None if j is None else (_said(alt, m, "cols", j, True), j,
-                                         _group(m.col_groups, j))
-                 for j in col_idx],
-        "rows": rows, "top": layout.number(scale.top, precision), "elided": elided,
+        "grid": grid.table([None if j is None else (_said(alt, m, "cols", j, True), j,
+                                                    _group(m.col_groups, j))
+                            for j in col_idx], rows),
+        "top": layout.number(scale.top, precision), "elided": elided,
         "wide": wide,
         "extra": json.dumps({k: layout.number_rows(np.reshape(v, (1, -1)), precision)
                              for k, v in m.extra.items()}) if m.extra else "",
@@ -150,18 +151,26 @@ def _label(labels, i: int, numbered: bool) -> str:
     return str(i) if numbered else ""
 
 
-def _cell(value: np.ndarray, i: int | None, j: int | None, scale: colour.Scale, precision: int,
-          kind: str, hl=None, groups: tuple[int, ...] = (), compact: bool = False):
-    """(text, CSS classes, shorter text or "") of one cell; None in a gap."""
-    if i is None or j is None:
-        return None
-    x = float(value[i, j])
-    masked = " m" if grids.is_masked(x, kind) else ""
-    marks = _marks(i, j, hl)
-    text = layout.number(x, precision)
-    short = layout.number(x, _short_decimals(x, precision)) if compact and " hc" not in marks else ""
-    return (text, colour.cell_class(x, scale) + masked + marks
-            + (" gs" if " gs" in _group(groups, j) else ""), "" if short == text else short)
+def _cells(values: list[float], i: int, col_idx: list, scale: colour.Scale, precision: int,
+           kind: str, hl=None, starts: set[int] = frozenset(), compact: bool = False) -> list:
+    """(text, CSS classes, shorter text or "") of each shown cell of row i (``values``: the
+    whole row); None in a gap; ``starts``: the columns that begin a group (Concat's heads)."""
+    band = " hr" if hl is not None and i in hl.rows else ""
+    out: list = []
+    for j in col_idx:
+        if j is None:
+            out.append(None)
+            continue
+        x = values[j]
+        masked = " m" if grids.is_masked(x, kind) else ""
+        marks = "" if hl is None else \
+            (" hc" if hl.cell == (i, j) else "") + band + (" hk" if j in hl.cols else "")
+        text = layout.number(x, precision)
+        short = layout.number(x, _short_decimals(x, precision)) \
+            if compact and " hc" not in marks else ""
+        out.append((text, colour.cell_class(x, scale) + masked + marks
+                    + (" gs" if j in starts else ""), "" if short == text else short))
+    return out
 
 
 def _short_decimals(x: float, precision: int) -> int:
@@ -170,15 +179,6 @@ def _short_decimals(x: float, precision: int) -> int:
     (0.381 → 0.38, 78.124 → 78.1, 100.03 → 100)."""
     whole = 1 if not math.isfinite(x) or abs(x) < 10 else int(math.log10(abs(x))) + 1
     return max(0, precision - whole)
-
-
-def _marks(i: int, j: int, hl) -> str:
-    """The worked cell outlined, the rows and columns that make it banded."""
-    if hl is None:
-        return ""
-    marks = " hc" if hl.cell == (i, j) else ""
-    marks += " hr" if i in hl.rows else ""
-    return marks + (" hk" if j in hl.cols else "")
 
 
 def _full(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
