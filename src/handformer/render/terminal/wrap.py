@@ -31,7 +31,10 @@ _SOFT_AFTER = set("，。、：；！？）》」』】”’")
 def wrap(paragraph: str, width: int) -> list[str]:
     """The paragraph's lines, each at most ``width`` cells (a single longer word excepted); a
     Chinese number stays with its measure word, an equation's "=" with what follows it
-    (``breaks.glue``)."""
+    (``breaks.glue``). A paragraph that fits is its one line, as the breaking would leave it
+    (most do: labels, short sentences)."""
+    if cells(paragraph.rstrip()) <= width:
+        return [paragraph.rstrip().replace(NBSP, " ")]
     return [line.replace(NBSP, " ") for line in _wrap(glue(paragraph), width)]
 
 
