@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .errors import TextError  # noqa: F401  (raised here)
+from .records import Frozen
 from .textsafe import normalized
 from .tokenize import tokenize as split_tokens
 
@@ -31,13 +31,14 @@ def tokenize(sentence: str, tokenizer: str = "tutorial") -> list[str]:
     return split_tokens(normalized(sentence), tokenizer)
 
 
-@dataclass(frozen=True)
-class Vocab:
+class Vocab(Frozen):
     """Words by first appearance, then the special tokens; ``tokenizer`` splits sentences."""
 
-    words: tuple[str, ...]
-    specials: tuple[str, ...] = (START, END)
-    tokenizer: str = "tutorial"
+    FIELDS = ("words", "specials", "tokenizer")
+
+    def __init__(self, words: tuple[str, ...], specials: tuple[str, ...] = (START, END),
+                 tokenizer: str = "tutorial"):
+        self._set(words=words, specials=specials, tokenizer=tokenizer)
 
     @classmethod
     def from_corpus(cls, sentences, specials=(START, END), tokenizer: str = "tutorial",
@@ -114,16 +115,17 @@ class Vocab:
         return len(self), len(self)
 
 
-@dataclass(frozen=True)
-class Sides:
+class Sides(Frozen):
     """One vocabulary per side: the source's (the encoder's embedding) and the target's (the
     decoder's embedding, the generator's rows, the loss's label smoothing). A real corpus's
     sides share few words (Chinese characters are never English targets), so a shared
     vocabulary would give the generator rows, and label smoothing mass, for tokens no target
     ever holds."""
 
-    source: Vocab
-    target: Vocab
+    FIELDS = ("source", "target")
+
+    def __init__(self, source: Vocab, target: Vocab):
+        self._set(source=source, target=target)
 
     @property
     def sizes(self) -> tuple[int, int]:
@@ -166,16 +168,17 @@ def size_of(vocab: Vocab | Sides) -> int | tuple[int, int]:
     return vocab.sizes if isinstance(vocab, Sides) else len(vocab)
 
 
-@dataclass(frozen=True)
-class Example:
-    """One source sentence and its target, as tokens and ids, ready for the model."""
+class Example(Frozen):
+    """One source sentence and its target, as tokens and ids, ready for the model: the
+    decoder's input (``tgt_``: <start> y_1 ... y_n) and what each decoder position should
+    predict (``out_``: y_1 ... y_n <end>)."""
 
-    src_tokens: list[str]
-    src_ids: list[int]
-    tgt_tokens: list[str]  # decoder input: <start> y_1 ... y_n
-    tgt_ids: list[int]
-    out_tokens: list[str]  # what each decoder position should predict: y_1 ... y_n <end>
-    out_ids: list[int]
+    FIELDS = ("src_tokens", "src_ids", "tgt_tokens", "tgt_ids", "out_tokens", "out_ids")
+
+    def __init__(self, src_tokens: list[str], src_ids: list[int], tgt_tokens: list[str],
+                 tgt_ids: list[int], out_tokens: list[str], out_ids: list[int]):
+        self._set(src_tokens=src_tokens, src_ids=src_ids, tgt_tokens=tgt_tokens,
+                  tgt_ids=tgt_ids, out_tokens=out_tokens, out_ids=out_ids)
 
 
 def make_example(vocab: Vocab | Sides, src: str, tgt: str, max_len: int) -> Example:

@@ -8,56 +8,21 @@ from __future__ import annotations
 
 import numpy as np
 
-
-class _Record:
-    """What ``@dataclass`` gives these classes, written once: a repr and ``==`` over the fields
-    (``FIELDS``, in order). Each class writes its own ``__init__``. Plain classes, not
-    dataclasses: a dataclass compiles its methods from source text when its module is imported,
-    about a millisecond a class on every start-up."""
-
-    FIELDS: tuple[str, ...] = ()
-    __hash__ = None  # mutable, and equal when the fields are: not hashable (as a dataclass)
-
-    def _values(self) -> tuple:
-        return tuple(getattr(self, name) for name in self.FIELDS)
-
-    def __eq__(self, other):
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._values() == other._values()
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
-        return f"{type(self).__qualname__}({shown})"
+from ..records import Frozen, Record
 
 
-class Highlight(_Record):
+class Highlight(Frozen):
     """The worked cell, AI-by-Hand style: the cell the text works out, and the rows and columns
-    of this matrix that make it (e.g. row i of Q and column j of Kᵀ for the score S_ij).
-    Frozen: it cannot change once made, and it can be hashed."""
+    of this matrix that make it (e.g. row i of Q and column j of Kᵀ for the score S_ij)."""
 
     FIELDS = ("cell", "rows", "cols")
-    __slots__ = FIELDS
 
     def __init__(self, cell: tuple[int, int] | None = None, rows: tuple[int, ...] = (),
                  cols: tuple[int, ...] = ()):
-        object.__setattr__(self, "cell", cell)
-        object.__setattr__(self, "rows", rows)
-        object.__setattr__(self, "cols", cols)
-
-    def __setattr__(self, name, value):
-        raise AttributeError(f"cannot assign to field {name!r}: a Highlight is frozen")
-
-    __delattr__ = __setattr__
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __reduce__(self):
-        return Highlight, self._values()
+        self._set(cell=cell, rows=rows, cols=cols)
 
 
-class Matrix(_Record):
+class Matrix(Record):
     """One matrix to draw, with its labels (tokens for rows, dimensions for columns).
 
     name: the tape step or parameter name, e.g. "encoder.0.self_attn.head.0.q"; symbol: the
@@ -101,7 +66,7 @@ class Matrix(_Record):
         return tuple(np.shape(self.value))
 
 
-class Callout(_Record):
+class Callout(Record):
     """An erratum of the seed tutorial (D1–D18 in docs/errata.md), told where it occurs: its
     code ("D1"), its text, the tutorial's matrix shown beside ours (D1, D5, D6), the one line
     shown in the step that opens to the text ("the comic differs here: 17.175 vs 5.725"), and
@@ -116,7 +81,7 @@ class Callout(_Record):
         self.summary, self.repeat = summary, repeat
 
 
-class Edge(_Record):
+class Edge(Record):
     """What flows out of a block along an arrow: the tape step that holds it (e.g.
     "encoder.0.ln1.out") and its shape ("7×6")."""
 
@@ -126,7 +91,7 @@ class Edge(_Record):
         self.step, self.shape = step, shape
 
 
-class Block(_Record):
+class Block(Record):
     """One box of the architecture diagram: a sub-layer, a stack, the prediction.
 
     id: e.g. "encoder.0.self_attn"; label: in the reader's language; kind: "embed",
@@ -147,7 +112,7 @@ class Block(_Record):
         self.out, self.sum = out, sum
 
 
-class Architecture(_Record):
+class Architecture(Record):
     """The model actually run, as the overview draws it: stacks of layers of sub-layers
     (``blocks``, in reading order: source embedding, encoder, target embedding, ...), its
     ``sizes`` (d_model, heads, d_k, d_ff, ...) and the encoder's output M (``memory``), read by
@@ -162,7 +127,7 @@ class Architecture(_Record):
         self.memory = memory
 
 
-class Section(_Record):
+class Section(Record):
     """One panel of the walkthrough.
 
     id: a stable anchor, e.g. "encoder.0.self_attn.head.0.scores" or "dataset".

@@ -11,28 +11,31 @@ imports its module only when it draws, so `walk`'s start-up never pays for jinja
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..errors import HandformerError
+from ..records import Frozen
 
 if TYPE_CHECKING:
     from ..engine.tape import Tape
     from .terminal.ansi import Terminal
 
 
-@dataclass(frozen=True)
-class Options:
-    """What the user asked of the drawing (the same for every format; each uses what it needs)."""
+class Options(Frozen):
+    """What the user asked of the drawing (the same for every format; each uses what it needs):
+    the language, the decimals, only these tutorial steps (``steps``, e.g. "7-9"), the text
+    width in columns, a figure's one step (``step``, a tape name), the terminal drawn for
+    (styles; None: for a file), the ``level`` ("overview", "steps" or "all": how much of the
+    walkthrough is told) and the format drawn (set by the registry: a module may draw
+    several)."""
 
-    lang: str = "en"
-    precision: int = 3
-    steps: str | None = None  # only these tutorial steps, e.g. "7-9"
-    width: int | None = None  # text width in columns
-    step: str | None = None  # a figure's one step (tape name)
-    terminal: Terminal | None = None  # drawing for this terminal (styles), not for a file
-    level: str = "steps"  # "overview", "steps" or "all": how much of the walkthrough is told
-    format: str = ""  # the format drawn (set by the registry: a module may draw several)
+    FIELDS = ("lang", "precision", "steps", "width", "step", "terminal", "level", "format")
+
+    def __init__(self, lang: str = "en", precision: int = 3, steps: str | None = None,
+                 width: int | None = None, step: str | None = None,
+                 terminal: Terminal | None = None, level: str = "steps", format: str = ""):
+        self._set(lang=lang, precision=precision, steps=steps, width=width, step=step,
+                  terminal=terminal, level=level, format=format)
 
 
 class Renderer:
@@ -50,7 +53,7 @@ class Renderer:
 
     def render(self, tape: Tape, options: Options) -> str | bytes:
         module = importlib.import_module(self.module)
-        return module.render(tape, replace(options, format=self.name))
+        return module.render(tape, options.replace(format=self.name))
 
 
 _RENDERERS: dict[str, Renderer] = {}

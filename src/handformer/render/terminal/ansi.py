@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
 from functools import cache, lru_cache
+
+from ...records import Frozen
 
 _ATTRIBUTES = {"bold": "1", "dim": "2", "italic": "3", "underline": "4", "reverse": "7"}
 _COLOURS = {"black": "30", "red": "31", "green": "32", "yellow": "33", "blue": "34",
@@ -115,13 +116,15 @@ def styled(line: Line, colour: bool = True) -> str:
     return "".join(out)
 
 
-@dataclass(frozen=True)
-class Terminal:
-    """Where the walkthrough is printed: its width, whether it takes escapes, and colours."""
+class Terminal(Frozen):
+    """Where the walkthrough is printed: its width, whether it takes styles as SGR escapes (a
+    terminal that is not dumb), and colours too, not only bold/dim/italic (off with
+    NO_COLOR)."""
 
-    width: int
-    escapes: bool = False  # styles as SGR escapes (a terminal that is not dumb)
-    colour: bool = True  # colours too, not only bold/dim/italic (off with NO_COLOR)
+    FIELDS = ("width", "escapes", "colour")
+
+    def __init__(self, width: int, escapes: bool = False, colour: bool = True):
+        self._set(width=width, escapes=escapes, colour=colour)
 
     @classmethod
     def detect(cls, stream, width: int | None = None, environ=None) -> Terminal:
