@@ -15,7 +15,6 @@ never imported at run time.
 from __future__ import annotations
 
 import os
-import string
 import sys
 from functools import lru_cache
 
@@ -71,6 +70,8 @@ def words() -> frozenset[str]:
 def literal_pieces() -> list[str]:
     """Every piece of text the tables ship, cut at their {placeholders} (a number or a token
     goes there, so no word of ours spans one)."""
+    import string
+
     from ... import i18n
 
     return [literal for code in i18n.languages() for sentence in i18n.table(code).values()
