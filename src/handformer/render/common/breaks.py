@@ -83,7 +83,9 @@ def glue(text: str) -> str:
     if not holds_hanzi(text):  # then only the symbol cases can apply
         if "=" in text:
             text = _BEFORE_EQUALS.sub("\\1" + NBSP, _AFTER_EQUALS.sub(NBSP, text))
-        return _FUNCTION_ARGUMENT.sub("\\1" + NBSP, text)
+        if any(f + " " in text for f in _FUNCTIONS):  # the pattern needs one of these
+            text = _FUNCTION_ARGUMENT.sub("\\1" + NBSP, text)
+        return text
     glued = [m.start() for m in _SPACE.finditer(text) if _glued_at(text, m.start())]
     for i in glued:
         text = text[:i] + NBSP + text[i + 1:]

@@ -63,6 +63,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     positional chart's ends; ``alt``: the same matrix in every language, whose labels and note
     are drawn each in its language where they differ (the page switches language in place)."""
     value, precision = grids.as_2d(m.value), grids.precision_of(m, precision)
+    alt = _same_shape(alt, m)
     scale = scale or colour.scale_for(colour.kind_of(m), [value])
     hl = m.highlight
     keep_r = set(m.keep_rows) | set(hl.rows if hl else ()) | ({hl.cell[0]} if hl and hl.cell else set())
@@ -134,15 +135,22 @@ def _hidden(shape: tuple[int, int], rows: list, cols: list) -> tuple[int, int]:
     return (shape[0] - sum(i is not None for i in rows), shape[1] - sum(j is not None for j in cols))
 
 
-def _said(alt: dict[str, Matrix] | None, m: Matrix, field: str, i: int = 0,
+def _said(alt: dict[str, Matrix], m: Matrix, field: str, i: int = 0,
           numbered: bool = False) -> str | dict[str, str]:
     """A row or column label (or the note) as one text, or by language where the languages'
-    matrices say it differently ("input" / "输入")."""
+    matrices (``alt``, those of ``m``'s shape) say it differently ("input" / "输入")."""
     def of(x: Matrix) -> str:
         return x.note if field == "note" else _label(getattr(x, field), i, numbered)
 
-    texts = {code: of(x) for code, x in (alt or {}).items() if x.shape == m.shape}
+    texts = {code: of(x) for code, x in (alt or {}).items()}
     return texts if len(set(texts.values())) > 1 else of(m)
+
+
+def _same_shape(alt: dict[str, Matrix] | None, m: Matrix) -> dict[str, Matrix]:
+    """The languages' matrices that have ``m``'s shape (those whose labels can stand for
+    its)."""
+    shape = m.shape
+    return {code: x for code, x in (alt or {}).items() if x is m or x.shape == shape}
 
 
 def _label(labels, i: int, numbered: bool) -> str:
