@@ -10,43 +10,38 @@ number is (its step, the field of the step, its cell), so the answer is read, ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
+
+from ..records import Frozen
 
 # Where a number lives on the tape: a step's value, a statistic the step kept beside its value
 # (layer norm's row mean and σ), a gradient, or a parameter after the update.
 FIELDS = ("value", "extras.mean", "extras.std", "grad", "update.after")
 
 
-@dataclass(frozen=True)
-class Given:
+class Given(Frozen):
     """One number (or a row of numbers) handed to the learner: what it is (an i18n key), its
     symbol, its value in full (the worksheet shows it to ``digits`` significant digits)."""
 
-    label: str
-    symbol: str
-    value: float | list
-    digits: int = 5
+    FIELDS = ("label", "symbol", "value", "digits")
+
+    def __init__(self, label: str, symbol: str, value: float | list, digits: int = 5):
+        self._set(label=label, symbol=symbol, value=value, digits=digits)
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(Frozen):
     """The question of ``kind`` about ``step`` at ``cell``; ``ask`` is the i18n key of its
     sentence, filled with ``words``; ``hint`` the key of its first-term hint."""
 
-    kind: str
-    step: str
-    field: str
-    cell: tuple[int, ...]
-    given: tuple[Given, ...]
-    answer: float
-    tolerance: float
-    formula: str
-    ask: str
-    hint: str
-    words: dict = field(default_factory=dict)
-    part: str = "forward"
+    FIELDS = ("kind", "step", "field", "cell", "given", "answer", "tolerance", "formula", "ask",
+              "hint", "words", "part")
+
+    def __init__(self, kind: str, step: str, field: str, cell: tuple[int, ...],
+                 given: tuple[Given, ...], answer: float, tolerance: float, formula: str,
+                 ask: str, hint: str, words: dict | None = None, part: str = "forward"):
+        self._set(kind=kind, step=step, field=field, cell=cell, given=given, answer=answer,
+                  tolerance=tolerance, formula=formula, ask=ask, hint=hint,
+                  words={} if words is None else words, part=part)
 
     def accepts(self, typed: float) -> bool:
         """Whether a typed number is this answer within its tolerance (−∞ only as −∞)."""

@@ -16,9 +16,10 @@ Explainer's Q/K/V hues) on the matrix's frame wherever they appear.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
+
+from ...records import Frozen
 
 LEVELS = 10  # cells are coloured in steps: 2·LEVELS + 1 for signed, LEVELS + 1 for prob
 CLIP_PERCENTILE = 98.0
@@ -30,12 +31,14 @@ PROB_NAMES = ("probs", "pattern", "prediction")  # steps whose values are probab
 ROLES = {"q": "#0072b2", "k": "#d55e00", "v": "#009e73"}
 
 
-@dataclass(frozen=True)
-class Scale:
-    """How a matrix's numbers become colours: its kind and the limit of its range."""
+class Scale(Frozen):
+    """How a matrix's numbers become colours: its kind ("prob", "signed" or "ids") and the
+    limit of its range."""
 
-    kind: str  # "prob", "signed" or "ids"
-    top: float = 1.0
+    FIELDS = ("kind", "top")
+
+    def __init__(self, kind: str, top: float = 1.0):
+        self._set(kind=kind, top=top)
 
 
 def kind_of(m) -> str:

@@ -20,7 +20,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import tempfile
 from pathlib import Path
 
 LIMIT = 20_000  # formulas kept in memory at most (a long-running server converts many)
@@ -118,6 +117,8 @@ def _save() -> None:
     path = _path()
     if path is None or _known is None:
         return
+    import tempfile  # (and shutil, random, bz2, lzma with it) only when there is news to keep
+
     merged = _kept({**_read(path), **_known})
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from ...errors import (
     FormulaError,  # noqa: F401  (raised here)
     )
-from . import mathml_cache, sanitize
+from . import mathml_cache
 
 _COMMAND_LEFT = re.compile(r"\\[A-Za-z]+")  # a command the converter left as text: <mi>\arg</mi>
 _WARNED: set[str] = set()
@@ -37,6 +37,8 @@ def to_mathml(latex: str, display: bool = True) -> str:
 def _convert(latex: str, display: bool) -> str:
     from latex2mathml import exceptions
     from latex2mathml.converter import convert_to_element
+
+    from . import sanitize  # with xml.etree: only for a formula the cache does not hold
 
     if not braces_balanced(latex):
         raise FormulaError("unbalanced braces")

@@ -6,10 +6,9 @@ across heads), its value on hover; a click on a head opens its full numeric grid
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ... import layout
 from ...narrate.document import Matrix
+from ...records import Record
 from ..common import colour, grids
 
 MIN_PATTERNS = 3  # one or two patterns stay full numeric grids (the tutorial's decoder heads)
@@ -17,11 +16,13 @@ MAX_TOKENS = 32  # a tile draws at most this many rows and columns (its top-left
 MAX_LABELLED = 16  # more tokens than this and labels would overlap: hover tells the tokens
 
 
-@dataclass
-class Multiples:
+class Multiples(Record):
     """The patterns of one equation, drawn together."""
 
-    patterns: list[Matrix]
+    FIELDS = ("patterns",)
+
+    def __init__(self, patterns: list[Matrix]):
+        self.patterns = patterns
 
 
 def columns_css() -> str:

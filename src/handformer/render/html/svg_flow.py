@@ -10,26 +10,28 @@ as its first layer marked × N; the panels of the others light that layer's boxe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 
 from ... import i18n
 from ...narrate.document import Architecture, Block, Edge
+from ...records import Frozen, Record
 from .svg_map import Box, box_shape, label_lines
 
 ALL_LAYERS = 2  # a stack of more layers is drawn once, marked × N
 
 
-@dataclass(frozen=True)
-class Metrics:
-    box_w: float
-    line: float  # a label line's height
-    gap: float  # between two boxes: the arrow and its shape
-    lane: float  # beside a column: the residual paths
-    pad: float
-    head: float  # a frame's title
-    apart: float  # between two columns: the memory's bus
-    short: bool  # the map's short labels, no sizes in the boxes
+class Metrics(Frozen):
+    """The diagram's sizes: a box's width, a label line's height, the gap between two boxes
+    (the arrow and its shape), the lane beside a column (the residual paths), the padding, a
+    frame's title, the room between two columns (the memory's bus), and whether labels are
+    the map's short ones (no sizes in the boxes)."""
+
+    FIELDS = ("box_w", "line", "gap", "lane", "pad", "head", "apart", "short")
+
+    def __init__(self, box_w: float, line: float, gap: float, lane: float, pad: float,
+                 head: float, apart: float, short: bool):
+        self._set(box_w=box_w, line=line, gap=gap, lane=lane, pad=pad, head=head, apart=apart,
+                  short=short)
 
 
 WIDE = Metrics(box_w=170, line=14, gap=30, lane=30, pad=8, head=20, apart=52, short=False)
@@ -48,18 +50,20 @@ def short_label(b: Block, lang: str) -> str:
     return i18n.t(lang, key) if key else b.label
 
 
-@dataclass
-class Flow:
-    """A column being drawn: where its next arrow starts and what it carries."""
+class Flow(Record):
+    """A column being drawn: where its next arrow starts and what it carries. x: the boxes'
+    left edge; side: -1 residual paths on the left, +1 on the right; y: the bottom of what is
+    drawn so far; extra: more room above the next box (a frame's title or its bottom); skip:
+    a residual path under way (where it starts, what it carries, the box it goes into); last:
+    the id of the block the next arrow leaves."""
 
-    x: float  # the boxes' left edge
-    side: int  # -1: residual paths on the left, +1: on the right
-    y: float = 0.0  # the bottom of what is drawn so far
-    carry: Edge | None = None
-    extra: float = 0.0  # more room above the next box (a frame's title or its bottom)
-    # a residual path under way: where it starts, what it carries, the box it goes into
-    skip: tuple[float, Edge | None, str] | None = None
-    last: str = ""  # the id of the block the next arrow leaves
+    FIELDS = ("x", "side", "y", "carry", "extra", "skip", "last")
+
+    def __init__(self, x: float, side: int, y: float = 0.0, carry: Edge | None = None,
+                 extra: float = 0.0, skip: tuple[float, Edge | None, str] | None = None,
+                 last: str = ""):
+        self.x, self.side, self.y, self.carry, self.extra = x, side, y, carry, extra
+        self.skip, self.last = skip, last
 
 
 def flow_svg(arch: Architecture | None, lang: str, narrow: bool = False, title: str = "") -> str:

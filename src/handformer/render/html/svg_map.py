@@ -4,23 +4,22 @@ to fit their box, and which block each panel belongs to."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 
 from ...narrate.document import Architecture, Block
+from ...records import Record
 
 CLOSING = "）」』】〕》〉”’，。、：；！？"  # may not open a line (CJK line-breaking rules)
 CHAR_PX = 7.2  # the diagram's 12 px bold face: its mean Latin advance
 
 
-@dataclass
-class Box:
-    block: Block
-    x: float
-    y: float
-    w: float
-    h: float
-    leaf: bool
+class Box(Record):
+    """A block's box on the map: where it is drawn, its size, whether it is a leaf."""
+
+    FIELDS = ("block", "x", "y", "w", "h", "leaf")
+
+    def __init__(self, block: Block, x: float, y: float, w: float, h: float, leaf: bool):
+        self.block, self.x, self.y, self.w, self.h, self.leaf = block, x, y, w, h, leaf
 
 
 def label_lines(label: str, width: float) -> list[str]:

@@ -4,7 +4,8 @@ entry the part of its title that tells it apart from its neighbours."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from ...records import Record
 
 # The page's phases (forward, loss, backward, …) and their names in the i18n tables
 PHASE_KEYS = {"text": "page.phase.text", "forward": "page.phase.forward",
@@ -18,15 +19,19 @@ COLONS = (":", "：", "·", ",", "，")  # what ends a title's leading group nam
 ORDINAL = re.compile(r"\s*\d+$")  # a group's number among its siblings, not in the titles
 
 
-@dataclass
-class Node:
-    """A group (label by language, its children) or an entry (its panel)."""
+class Node(Record):
+    """A group (label by language, its children; ``key``: the phase's i18n key, for a phase
+    group) or an entry (its panel, and ``short``: its distinguishing title)."""
 
-    label: dict[str, str] = field(default_factory=dict)
-    key: str = ""  # the phase's i18n key, for a phase group
-    panel: dict | None = None
-    short: dict[str, str] = field(default_factory=dict)  # an entry's distinguishing title
-    children: list[Node] = field(default_factory=list)
+    FIELDS = ("label", "key", "panel", "short", "children")
+
+    def __init__(self, label: dict[str, str] | None = None, key: str = "",
+                 panel: dict | None = None, short: dict[str, str] | None = None,
+                 children: list[Node] | None = None):
+        self.label = {} if label is None else label
+        self.key, self.panel = key, panel
+        self.short = {} if short is None else short
+        self.children = [] if children is None else children
 
 
 def toc_tree(panels: list[dict], langs: list[str]) -> list[Node]:
