@@ -33,3 +33,15 @@ def test_number_rows_writes_what_number_writes():
     block = np.array([[0.1234, -0.00001, 2.0], [-1.5, 10.25, -0.0004]])
     assert layout.number_rows(block, 2) == "0.12 0.00 2.00;-1.50 10.25 0.00"
     assert layout.number_rows(np.array([[-math.inf, 1.0]]), 1) == "-inf 1.0"
+
+
+def test_numbers_of_a_row_are_each_number_as_number_writes_it():
+    """The row-at-once spelling (the page's cells) against the one-number rule, on the cases
+    it treats apart: NaN, ±∞, values that round to "-0", whole and negative numbers."""
+    row = [0.0, -0.0, -0.0004, 0.0004, -0.0005, 1.23456, -7.5, 12.0, float("nan"),
+           float("inf"), -float("inf"), 1e20, -1e-300]
+    for precision in (0, 1, 3):
+        for spelling in (layout.PAGE, layout.PLAIN):
+            assert layout.numbers(row, precision, spelling) == \
+                [layout.number(x, precision, spelling) for x in row]
+    assert layout.numbers([-0.0004, -0.25], 3) == ["0.000", "-0.250"]  # by hand

@@ -138,3 +138,15 @@ def test_percentile_is_numpys_to_the_last_bit():
                 want = float(np.percentile(x, q))
                 got = percentile(x.copy(), q)
                 assert got == want and math.copysign(1, got) == math.copysign(1, want), (n, q)
+
+
+def test_cell_classes_of_a_row_are_each_cells_class():
+    """The row-at-once colouring (the page's cells) against cell_class, cell by cell, on every
+    scale: NaN and ±∞ uncoloured, clipped cells marked, probabilities on 0 … 1."""
+    row = [0.0, 0.05, 0.049999, 0.5, 0.95, 1.0, 1.5, -0.3, -2.0, float("nan"), float("inf"),
+           -float("inf"), 2.0 * (1 + 1e-13)]
+    for scale in (colour.Scale("prob"), colour.Scale("signed", 2.0), colour.Scale("ids")):
+        assert colour.cell_classes(row, scale) == [colour.cell_class(x, scale) for x in row]
+    # by hand: 0.5 of a 0…1 scale is step 5; -2.0 beyond a limit of 1.5 is n10, clipped
+    assert colour.cell_classes([0.5], colour.Scale("prob")) == ["q5"]
+    assert colour.cell_classes([-2.0], colour.Scale("signed", 1.5)) == ["n10 c"]

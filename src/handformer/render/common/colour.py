@@ -108,6 +108,23 @@ def cell_class(x: float, scale: Scale) -> str:
     return name + (" c" if clipped(x, scale) else "")
 
 
+def cell_classes(xs: list[float], scale: Scale) -> list[str]:
+    """``cell_class`` of each number, in one loop (a page colours thousands of cells)."""
+    if scale.kind == "ids":
+        return ["z"] * len(xs)
+    top, prob, isfinite = scale.top, scale.kind == "prob", math.isfinite
+    limit, out = scale.top * (1 + 1e-12), []
+    for x in xs:
+        if not isfinite(x):
+            out.append("q0" if prob else "p0")
+        elif prob:
+            out.append(f"q{round(max(0.0, max(-1.0, min(1.0, x / top))) * LEVELS)}")
+        else:
+            k = round(max(-1.0, min(1.0, x / top)) * LEVELS)
+            out.append((f"n{-k}" if k < 0 else f"p{k}") + (" c" if abs(x) > limit else ""))
+    return out
+
+
 def fill(k: int, kind: str) -> tuple[int, int, int]:
     """The RGB fill of colour step k of a scale kind."""
     if kind == "prob":

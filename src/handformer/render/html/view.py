@@ -164,20 +164,22 @@ def _cells(values: list[float], i: int, col_idx: list, scale: colour.Scale, prec
     """(text, CSS classes, shorter text or "") of each shown cell of row i (``values``: the
     whole row); None in a gap; ``starts``: the columns that begin a group (Concat's heads)."""
     band = " hr" if hl is not None and i in hl.rows else ""
+    picked = [values[j] for j in col_idx if j is not None]
+    texts = iter(layout.numbers(picked, precision))
+    classes = iter(colour.cell_classes(picked, scale))
     out: list = []
     for j in col_idx:
         if j is None:
             out.append(None)
             continue
-        x = values[j]
+        x, text = values[j], next(texts)
         masked = " m" if grids.is_masked(x, kind) else ""
         marks = "" if hl is None else \
             (" hc" if hl.cell == (i, j) else "") + band + (" hk" if j in hl.cols else "")
-        text = layout.number(x, precision)
         short = layout.number(x, _short_decimals(x, precision)) \
             if compact and " hc" not in marks else ""
-        out.append((text, colour.cell_class(x, scale) + masked + marks
-                    + (" gs" if j in starts else ""), "" if short == text else short))
+        out.append((text, next(classes) + masked + marks + (" gs" if j in starts else ""),
+                    "" if short == text else short))
     return out
 
 
