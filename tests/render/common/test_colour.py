@@ -140,13 +140,18 @@ def test_percentile_is_numpys_to_the_last_bit():
                 assert got == want and math.copysign(1, got) == math.copysign(1, want), (n, q)
 
 
-def test_cell_classes_of_a_row_are_each_cells_class():
-    """The row-at-once colouring (the page's cells) against cell_class, cell by cell, on every
-    scale: NaN and ±∞ uncoloured, clipped cells marked, probabilities on 0 … 1."""
-    row = [0.0, 0.05, 0.049999, 0.5, 0.95, 1.0, 1.5, -0.3, -2.0, float("nan"), float("inf"),
-           -float("inf"), 2.0 * (1 + 1e-13)]
+def test_class_rows_of_a_block_are_each_cells_class():
+    """The block-at-once colouring (numpy, the page's cells) against cell_class, cell by cell,
+    on every scale: NaN and ±∞ uncoloured, clipped cells marked, halves rounded to even as
+    round() rounds them, probabilities on 0 … 1."""
+    block = np.array([[0.0, 0.05, 0.049999, 0.5, 0.95, 1.0, 1.5],
+                      [-0.3, -2.0, float("nan"), float("inf"), -float("inf"), 2.0 * (1 + 1e-13),
+                       -0.25]])
     for scale in (colour.Scale("prob"), colour.Scale("signed", 2.0), colour.Scale("ids")):
-        assert colour.cell_classes(row, scale) == [colour.cell_class(x, scale) for x in row]
-    # by hand: 0.5 of a 0…1 scale is step 5; -2.0 beyond a limit of 1.5 is n10, clipped
-    assert colour.cell_classes([0.5], colour.Scale("prob")) == ["q5"]
-    assert colour.cell_classes([-2.0], colour.Scale("signed", 1.5)) == ["n10 c"]
+        assert colour.class_rows(block, scale) == [[colour.cell_class(x, scale) for x in row]
+                                                   for row in block.tolist()]
+    # by hand: 0.05 of a 0…1 scale is 0.5 of a step, rounded to even: step 0; 0.15 → 1.5 → 2;
+    # -2.0 beyond a limit of 1.5 is n10, clipped
+    assert colour.class_rows(np.array([[0.05, 0.15, 0.5]]), colour.Scale("prob")) == \
+        [["q0", "q2", "q5"]]
+    assert colour.class_rows(np.array([[-2.0]]), colour.Scale("signed", 1.5)) == [["n10 c"]]

@@ -72,10 +72,12 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
     wide = len(col_idx) > WIDE_COLS
     starts = {j for j in col_idx if j is not None and " gs" in _group(m.col_groups, j)}
-    picked = value[[i for i in row_idx if i is not None]].tolist()  # Python numbers, row by row
+    picked = value[[i for i in row_idx if i is not None]]
+    classes = iter(colour.class_rows(picked[:, [j for j in col_idx if j is not None]], scale))
+    picked = iter(picked.tolist())  # Python numbers, row by row
     rows = [None if i is None else (_said(alt, m, "rows", i, value.shape[0] > 1), i,
-                                    _cells(picked.pop(0), i, col_idx, scale, precision, m.kind,
-                                           hl, starts, wide and precision > 1))
+                                    _cells(next(picked), next(classes), i, col_idx, precision,
+                                           m.kind, hl, starts, wide and precision > 1))
             for i in row_idx]
     elided = None in row_idx or None in col_idx
     return {
@@ -159,14 +161,14 @@ def _label(labels, i: int, numbered: bool) -> str:
     return str(i) if numbered else ""
 
 
-def _cells(values: list[float], i: int, col_idx: list, scale: colour.Scale, precision: int,
+def _cells(values: list[float], classes: list[str], i: int, col_idx: list, precision: int,
            kind: str, hl=None, starts: set[int] = frozenset(), compact: bool = False) -> list:
     """(text, CSS classes, shorter text or "") of each shown cell of row i (``values``: the
-    whole row); None in a gap; ``starts``: the columns that begin a group (Concat's heads)."""
+    whole row; ``classes``: the shown cells' colours); None in a gap; ``starts``: the columns
+    that begin a group (Concat's heads)."""
     band = " hr" if hl is not None and i in hl.rows else ""
     picked = [values[j] for j in col_idx if j is not None]
-    texts = iter(layout.numbers(picked, precision))
-    classes = iter(colour.cell_classes(picked, scale))
+    texts, classes = iter(layout.numbers(picked, precision)), iter(classes)
     out: list = []
     for j in col_idx:
         if j is None:
