@@ -9,7 +9,7 @@ HTML / terminal ≤ 1.5). Each command runs once first, untimed: that run writes
 and the caches an installed handformer keeps (compiled templates, converted formulas, a small
 model's initial weights). A separate run with `python -X importtime` checks that the
 walkthrough imports nothing it does not draw (torch, jinja2, matplotlib; numpy.random, the
-other families, the Chinese table, the backward narration: ``FORBIDDEN``) and lists the
+other families, the Chinese table, the backward narration, pkgutil and string: ``FORBIDDEN``) and lists the
 packages that cost the most to import. Exit status 1 if either check fails.
 """
 
@@ -31,7 +31,7 @@ TARGETS = {"walk / import numpy": (1.7, "handformer walk", 'python -c "import nu
            "HTML / terminal": (1.5, "handformer walk --format html", "handformer walk")}
 FORBIDDEN = ("torch", "jinja2", "matplotlib", "numpy.random", "handformer.families.bert",
              "handformer.families.gpt", "handformer.i18n.zh", "handformer.narrate.backward",
-             "handformer.render.html")
+             "handformer.render.html", "pkgutil", "string")
 HEAVY = ("numpy", "click", "rich", "torch", "jinja2", "matplotlib", "safetensors", "scipy")
 
 

@@ -51,13 +51,15 @@ def test_walk_imports_no_other_command_module():
 # What a plain English walk of the encoder-decoder never needs: the other families (their
 # models and narration), the other language's table, the narration of the backward pass,
 # numpy.random (the initial weights are kept between runs: engine/initial_cache.py) and what
-# it pulls in, the HTML, figure and file formats.
+# it pulls in, the HTML, figure and file formats, pkgutil and string (the i18n tables are
+# listed by file name; a placeholder is parsed only when a table is checked).
 NOT_FOR_AN_ENGLISH_WALK = ("handformer.families.bert", "handformer.families.gpt",
                            "handformer.i18n.zh", "handformer.narrate.backward",
                            "handformer.narrate.grad_cell", "handformer.render.html",
                            "handformer.render.markdown", "handformer.files.tape_json",
                            "handformer.interop", "handformer.train", "numpy.random", "secrets",
-                           "hashlib", "json", "jieba", "torch", "jinja2", "matplotlib", "rich")
+                           "hashlib", "json", "jieba", "torch", "jinja2", "matplotlib", "rich",
+                           "pkgutil", "string")
 
 
 def imported(modules: set[str], names) -> list[str]:
@@ -80,3 +82,20 @@ def test_a_chinese_walk_reads_the_word_list_and_not_the_english_table(tmp_path):
     assert read_words
     assert imported(modules, ("handformer.i18n.en", "handformer.families.gpt",
                               "handformer.families.bert")) == []
+
+
+# What a page never needs once its formulas are in the MathML cache: a template engine (the
+# page is written in Python: render/html/draw.py, frame.py), the formulas' allow-list with its
+# XML tree (only for a formula converted now), a temporary file (only to write the cache).
+NOT_FOR_A_PAGE = ("jinja2", "handformer.render.common.sanitize", "xml", "tempfile", "torch",
+                  "matplotlib", "rich")
+
+
+def test_a_page_imports_no_template_engine_and_no_converter_when_its_formulas_are_kept(tmp_path):
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    page = str(tmp_path / "walk.html")
+    first, _ = modules_after_a_walk("walk", "--format", "html", "-o", page, env=env)
+    assert "handformer.render.common.sanitize" in first  # the check below can see it
+    modules, _ = modules_after_a_walk("walk", "--format", "html", "-o", page, env=env)
+    assert imported(modules, NOT_FOR_A_PAGE) == []
+    assert "handformer.render.html.draw" in modules and "markupsafe" in modules
