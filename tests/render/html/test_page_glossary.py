@@ -90,3 +90,24 @@ def test_a_tap_or_a_hover_shows_the_definition(browser, page_text, tmp_path, lan
         box, view = tip.bounding_box(), page.viewport_size
         assert box["x"] >= 0 and box["x"] + box["width"] <= view["width"] + 1  # on screen
         context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_terms_are_found_where_the_pattern_finds_them(lang):
+    """glossary._matches (the pattern tried only where a form occurs) finds what the pattern's
+    own finditer finds: in the narration, and in text made to trip it (case, a form inside a
+    word or after a hyphen, overlapping forms, letters whose case folds beyond str.lower)."""
+    from handformer.narrate import build
+    from handformer.render.html import glossary
+
+    texts = [p for s in build(handformer.walk(), lang) for p in s.paragraphs]
+    forms = [f for _, _, match, _ in glossary.GLOSSARY for f in i18n.t(lang, match).split("|")]
+    texts += [" ".join(forms), " ".join(f.upper() for f in forms), "-".join(forms),
+              "x".join(forms), "".join(forms), "ſoftmax Softmax SOFTMAX", "K logits ΣLogits",
+              "taped tape-x (tape) 词嵌入向量 Ｑ/K/V"]
+    spans = [[(m.start(), m.end(), m.lastgroup) for m in glossary._matches(lang, t)]
+             for t in texts]
+    expected = [[(m.start(), m.end(), m.lastgroup) for m in glossary._pattern(lang).finditer(t)]
+                for t in texts]
+    assert spans == expected
+    assert any(spans)  # the narration does mention its terms

@@ -14,14 +14,15 @@ import re
 from functools import lru_cache
 from itertools import pairwise
 
-from .lexicon import holds_hanzi, is_hanzi, words
+from .lexicon import holds_hanzi, words
 
 
 def hanzi_pairs(text: str) -> list[int]:
     """Offsets i with a Hanzi on either side (text[i - 1] and text[i])."""
     if not holds_hanzi(text):
         return []
-    hanzi = [is_hanzi(c) for c in text]
+    hanzi = [("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf" or "\uf900" <= c <= "\ufaff")
+             for c in text]  # is_hanzi, written out: a call per character costs more than this
     return [i for i in range(1, len(text)) if hanzi[i] and hanzi[i - 1]]
 
 
@@ -37,23 +38,23 @@ def hanzi_breaks(text: str) -> list[int]:
 
 def _covered(text: str) -> set[int]:
     """The offsets strictly inside some occurrence of some lexicon word."""
-    lengths, known = _lengths_by_first(), words()
+    lengths, known = _lengths_by_first_two(), words()
     inside: set[int] = set()
-    for start, char in enumerate(text):
-        for n in lengths.get(char, ()):
+    for start in range(len(text) - 1):
+        for n in lengths.get(text[start:start + 2], ()):
             if text[start:start + n] in known:
                 inside.update(range(start + 1, start + n))
     return inside
 
 
 @lru_cache(maxsize=1)
-def _lengths_by_first() -> dict[str, tuple[int, ...]]:
-    """For each first character, the lengths of the lexicon words it begins (so a scan looks
-    up only words that could start there)."""
+def _lengths_by_first_two() -> dict[str, tuple[int, ...]]:
+    """For each pair of first characters, the lengths of the lexicon words it begins (every
+    word has two or more), so a scan looks up only words that could start there."""
     by_first: dict[str, set[int]] = {}
     for word in words():
-        by_first.setdefault(word[0], set()).add(len(word))
-    return {char: tuple(sorted(ns)) for char, ns in by_first.items()}
+        by_first.setdefault(word[:2], set()).add(len(word))
+    return {pair: tuple(sorted(ns)) for pair, ns in by_first.items()}
 
 
 def pieces(text: str) -> list[str]:

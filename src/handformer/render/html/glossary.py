@@ -54,6 +54,43 @@ def _pattern(lang: str) -> re.Pattern:
     return re.compile("|".join(parts), re.I)
 
 
+@lru_cache(maxsize=8)
+def _forms(lang: str) -> tuple[str, ...]:
+    """Every surface form of every term, lower-cased."""
+    return tuple(sorted({form.lower() for _, _, match, _ in GLOSSARY
+                         for form in i18n.t(lang, match).split("|")}))
+
+
+def _plain_case(char: str) -> bool:
+    """ASCII, CJK (punctuation, ideographs) or a full-width form: characters whose matches
+    under re.I are exactly those of str.lower, one character each."""
+    return char < "\x80" or "\u3000" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" \
+        or "\uff00" <= char <= "\uffef"
+
+
+def _matches(lang: str, text: str) -> list:
+    """What ``_pattern(lang).finditer(text)`` finds, found faster: a match starts where a
+    form occurs, ignoring case, so the pattern is tried only there (in order, after the last
+    match), not at every character of the text. Text with letters whose case folds beyond
+    str.lower (Greek, accented Latin, ...) is scanned by the pattern itself."""
+    pattern = _pattern(lang)
+    if not text.isascii() and not all(map(_plain_case, set(text))):
+        return list(pattern.finditer(text))
+    lowered, starts = text.lower(), set()
+    for form in _forms(lang):
+        at = lowered.find(form)
+        while at >= 0:
+            starts.add(at)
+            at = lowered.find(form, at + 1)
+    found, end = [], 0
+    for at in sorted(starts):
+        match = pattern.match(text, at) if at >= end else None
+        if match:
+            found.append(match)
+            end = match.end()
+    return found
+
+
 def glossed(paragraphs: list[str], lang: str, wbr) -> list[Markup]:
     """The paragraphs as markup (``wbr``: the page's filter for plain text), the first
     appearance of each glossary term marked with its definition."""
@@ -61,7 +98,7 @@ def glossed(paragraphs: list[str], lang: str, wbr) -> list[Markup]:
     out = []
     for text in paragraphs:
         pieces, at = [], 0
-        for match in _pattern(lang).finditer(text):
+        for match in _matches(lang, text):
             key = match.lastgroup.rsplit("_", 1)[0]
             if key in seen:
                 continue
