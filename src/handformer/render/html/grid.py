@@ -6,16 +6,19 @@ a Markup object, which together took longer than the rest of the page; here a ro
 The cells' numbers and classes are ours (digits, signs, "inf", class names): they are escaped
 only when a row holds a character HTML reserves, which none does, so a row is checked once
 instead of each cell being escaped. Labels and notes (words from the user's sentences) are
-always escaped.
+always escaped. ``row_cells`` makes a row's cells (text, colour classes, marks) from its
+numbers for ``table``.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from markupsafe import Markup, escape
 
-from ... import i18n
+from ... import i18n, layout
+from ..common import grids
 
 RESERVED = ("&", "<", ">", '"', "'")  # what markupsafe.escape replaces
 GAP_CELL = '<td class="gap">⋯</td>'
@@ -59,3 +62,35 @@ def _cells(cells: list) -> str:
     return "".join(GAP_CELL if c is None else
                    f'<td class="{c[1]}" data-c="{c[2]}">{c[0]}</td>' if c[2] else
                    f'<td class="{c[1]}">{c[0]}</td>' for c in cells)
+
+
+def row_cells(values: list[float], classes: list[str], i: int, col_idx: list, precision: int,
+              kind: str, hl=None, starts: set[int] = frozenset(), compact: bool = False) -> list:
+    """(text, CSS classes, shorter text or "") of each shown cell of row i (``values``: the
+    whole row; ``classes``: the shown cells' colours); None in a gap; ``starts``: the columns
+    that begin a group (Concat's heads)."""
+    band = " hr" if hl is not None and i in hl.rows else ""
+    picked = [values[j] for j in col_idx if j is not None]
+    texts, classes = iter(layout.numbers(picked, precision)), iter(classes)
+    out: list = []
+    for j in col_idx:
+        if j is None:
+            out.append(None)
+            continue
+        x, text = values[j], next(texts)
+        masked = " m" if grids.is_masked(x, kind) else ""
+        marks = "" if hl is None else \
+            (" hc" if hl.cell == (i, j) else "") + band + (" hk" if j in hl.cols else "")
+        short = layout.number(x, short_decimals(x, precision)) \
+            if compact and " hc" not in marks else ""
+        out.append((text, next(classes) + masked + marks + (" gs" if j in starts else ""),
+                    "" if short == text else short))
+    return out
+
+
+def short_decimals(x: float, precision: int) -> int:
+    """Decimals of a wide matrix's shorter number: one fewer, and one fewer again for each
+    digit before the point past the first, so that none has more than ``precision`` digits
+    (0.381 → 0.38, 78.124 → 78.1, 100.03 → 100)."""
+    whole = 1 if not math.isfinite(x) or abs(x) < 10 else int(math.log10(abs(x))) + 1
+    return max(0, precision - whole)

@@ -7,7 +7,6 @@ compact data attribute, so a page for the paper preset stays a few megabytes.
 from __future__ import annotations
 
 import json
-import math
 from functools import lru_cache
 
 import numpy as np
@@ -76,8 +75,9 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     classes = iter(colour.class_rows(picked[:, [j for j in col_idx if j is not None]], scale))
     picked = iter(picked.tolist())  # Python numbers, row by row
     rows = [None if i is None else (_said(alt, m, "rows", i, value.shape[0] > 1), i,
-                                    _cells(next(picked), next(classes), i, col_idx, precision,
-                                           m.kind, hl, starts, wide and precision > 1))
+                                    grid.row_cells(next(picked), next(classes), i, col_idx,
+                                                   precision, m.kind, hl, starts,
+                                                   wide and precision > 1))
             for i in row_idx]
     elided = None in row_idx or None in col_idx
     return {
@@ -159,38 +159,6 @@ def _label(labels, i: int, numbered: bool) -> str:
     if labels is not None and i < len(labels):
         return str(labels[i])
     return str(i) if numbered else ""
-
-
-def _cells(values: list[float], classes: list[str], i: int, col_idx: list, precision: int,
-           kind: str, hl=None, starts: set[int] = frozenset(), compact: bool = False) -> list:
-    """(text, CSS classes, shorter text or "") of each shown cell of row i (``values``: the
-    whole row; ``classes``: the shown cells' colours); None in a gap; ``starts``: the columns
-    that begin a group (Concat's heads)."""
-    band = " hr" if hl is not None and i in hl.rows else ""
-    picked = [values[j] for j in col_idx if j is not None]
-    texts, classes = iter(layout.numbers(picked, precision)), iter(classes)
-    out: list = []
-    for j in col_idx:
-        if j is None:
-            out.append(None)
-            continue
-        x, text = values[j], next(texts)
-        masked = " m" if grids.is_masked(x, kind) else ""
-        marks = "" if hl is None else \
-            (" hc" if hl.cell == (i, j) else "") + band + (" hk" if j in hl.cols else "")
-        short = layout.number(x, _short_decimals(x, precision)) \
-            if compact and " hc" not in marks else ""
-        out.append((text, next(classes) + masked + marks + (" gs" if j in starts else ""),
-                    "" if short == text else short))
-    return out
-
-
-def _short_decimals(x: float, precision: int) -> int:
-    """Decimals of a wide matrix's shorter number: one fewer, and one fewer again for each
-    digit before the point past the first, so that none has more than ``precision`` digits
-    (0.381 → 0.38, 78.124 → 78.1, 100.03 → 100)."""
-    whole = 1 if not math.isfinite(x) or abs(x) < 10 else int(math.log10(abs(x))) + 1
-    return max(0, precision - whole)
 
 
 def _full(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
