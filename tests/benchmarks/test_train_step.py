@@ -55,3 +55,18 @@ def test_each_sides_matmul_share_is_a_fraction_of_its_step():
     products = profile.handformer_products(ours, steps=2)
     assert 0.0 < products.share < 1.0 and products.shapes
     assert 0.0 < profile.torch_matmul_share(theirs, steps=2) < 1.0
+
+
+def test_every_matrix_product_of_a_fused_step_is_timed():
+    # one layer each side, the paper's two-linear FFN. By hand: an attention makes 4 GEMMs
+    # forward (Q, K, V, W^O) and 2 stacked products (Q Kᵀ, A V); backward 4 GEMMs for the
+    # inputs' gradients, 4 for the weights' and 4 stacked; 3 attentions make 54. Each FFN
+    # linear makes 3 (forward, ∂x, ∂W), 2 per FFN, 2 FFNs: 12; the generator 3. In all 69.
+    bench = load("train_step")
+    profile = load("step_profile")
+    cfg = bench.preset("small", d_model=16, heads=2, d_ff=32, layers=1)
+    params = bench.init_params(cfg, 50, "float64")
+    ours = bench.HandformerStep(cfg, params, bench.batch(4, 6, 50))
+    products = profile.handformer_products(ours, steps=2)
+    assert sum(products.shapes.values()) == 3 * (6 + 12) + 2 * 2 * 3 + 3
+    assert (4 * 2, 6, 8, 6, False, True, "<f8") in products.shapes  # Q Kᵀ: 4 rows × 2 heads

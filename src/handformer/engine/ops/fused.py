@@ -35,6 +35,12 @@ def _split(y, b, heads):
     return y.reshape(*y.shape[:-1], heads, -1).swapaxes(-2, -3)
 
 
+def heads_product(a, b):
+    """A B for each head (and batch item) at once: numpy's stacked matmul. A function of its
+    own so benchmarks/step_profile.py can time these products beside the GEMMs."""
+    return a @ b
+
+
 def _merge(z):
     """Heads (…, h, n, d) side by side: (…, n, h·d)."""
     merged = z.swapaxes(-2, -3)
@@ -46,7 +52,7 @@ def mha_forward(x, kv, w_q, w_k, w_v, w_o, b_q=None, b_k=None, b_v=None, b_o=Non
     q = _split(rows_matmul(x, w_q), b_q, heads)
     k = _split(rows_matmul(kv, w_k), b_k, heads)
     v = _split(rows_matmul(kv, w_v), b_v, heads)
-    s = q @ k.swapaxes(-1, -2)
+    s = heads_product(q, k.swapaxes(-1, -2))
     s *= scale
     if allowed is not None:
         np.copyto(s, -np.inf, where=~allowed)
@@ -54,7 +60,7 @@ def mha_forward(x, kv, w_q, w_k, w_v, w_o, b_q=None, b_k=None, b_v=None, b_o=Non
     a = np.exp(s, out=s)
     a /= row_sum(a)
     dropped = a if keep is None else a * keep * (1.0 / (1.0 - p))
-    concat = _merge(dropped @ v)
+    concat = _merge(heads_product(dropped, v))
     out = rows_matmul(concat, w_o)
     if b_o is not None:
         out += b_o
@@ -71,14 +77,14 @@ def mha(g, out, args, cache, attrs):
     heads, biased = attrs["heads"], len(args) == 10
     dz = rows_matmul(g, w_o.T)
     dz = dz.reshape(*dz.shape[:-1], heads, -1).swapaxes(-2, -3)
-    dv = _merge(dropped.swapaxes(-1, -2) @ dz)
-    da = dz @ v.swapaxes(-1, -2)
+    dv = _merge(heads_product(dropped.swapaxes(-1, -2), dz))
+    da = heads_product(dz, v.swapaxes(-1, -2))
     if attrs.get("keep") is not None:
         da = da * attrs["keep"] * (1.0 / (1.0 - attrs["p"]))
     ds = da * a  # softmax's backward; masked keys have a = 0, so their gradient is 0
     ds -= a * row_sum(ds)
     ds *= attrs["scale"]
-    dq, dk = _merge(ds @ k), _merge(ds.swapaxes(-1, -2) @ q)
+    dq, dk = _merge(heads_product(ds, k)), _merge(heads_product(ds.swapaxes(-1, -2), q))
     dx = rows_matmul(dq, w_q.T)
     dkv = rows_matmul(dk, w_k.T)
     dkv += rows_matmul(dv, w_v.T)
