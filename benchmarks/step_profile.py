@@ -2,9 +2,9 @@
 on each side, and the machine's GEMM ratio (numpy / torch) for the products the step makes.
 
 handformer: the step runs a few times with its matrix products timed one by one (the GEMMs of
-``rows_matmul`` and ``matmul_weight_grad`` — projections, FFN, generator — wherever an op calls
-them, the stacked products of the ``scores`` and ``attend`` steps, forward and backward, and
-those of the fused tape's attention, ``fused.heads_product``); their shapes are kept.
+``rows_matmul`` and ``matmul_weight_grad`` — projections, FFN, generator — and the stacked
+products of the ``scores`` and ``attend`` ops, forward and backward, also where the fused tape's
+attention calls them); their shapes are kept.
 torch: ``torch.profiler`` over a few steps; the self CPU time of aten::mm, addmm, bmm, baddbmm
 and the fused attention kernels counts as matmul, out of the self CPU time of every op.
 Each side gives a share (matmul time / the instrumented steps' time: instrumenting, the
@@ -27,7 +27,6 @@ import numpy as np
 
 import handformer.engine.ops.attention as attention_ops
 import handformer.engine.ops.basic as basic_ops
-import handformer.engine.ops.fused as fused_ops
 from handformer.engine.ops import OPS
 from handformer.engine.ops.registry import Op
 
@@ -75,28 +74,17 @@ def _stacked_key(scores, a, b, *rest):
     return (int(np.prod(a.shape[:-2])), a.shape[-2], a.shape[-1], n, False, scores, a.dtype.str)
 
 
-def _heads_key(a, b):
-    # one stacked product of the fused attention; an operand is transposed when its last axis
-    # is not the one whose numbers sit side by side (Kᵀ), not when its rows are spread out
-    # (a head's slice of Q, V)
-    return (int(np.prod(a.shape[:-2])), a.shape[-2], a.shape[-1], b.shape[-1],
-            a.strides[-1] != a.itemsize, b.strides[-1] != b.itemsize, a.dtype.str)
-
-
 def handformer_products(step, steps: int = 3) -> Products:
     """Run ``step`` ``steps`` times with its matrix products timed; seconds and shape counts
     are per step. The ops are restored afterwards."""
     found = Products()
-    modules = (basic_ops, attention_ops, fused_ops)
-    saved = {m: (m.rows_matmul, m.matmul_weight_grad) for m in modules}
-    saved_heads = fused_ops.heads_product
+    saved = {m: (m.rows_matmul, m.matmul_weight_grad) for m in (basic_ops, attention_ops)}
     saved_ops = {name: OPS[name] for name in ("scores", "attend")}
     rows = found.timed(basic_ops.rows_matmul, _rows_key)
     weight = found.timed(basic_ops.matmul_weight_grad, _weight_key)
     try:
-        for m in saved:  # every module calls the one wrapper: each product counted once
+        for m in saved:  # both modules call the one wrapper: each product counted once
             m.rows_matmul, m.matmul_weight_grad = rows, weight
-        fused_ops.heads_product = found.timed(saved_heads, _heads_key)
         for name, op in saved_ops.items():
             key = functools.partial(_stacked_key, name == "scores")
             OPS[name] = Op(op.name, found.timed(op.forward, key),
@@ -109,7 +97,6 @@ def handformer_products(step, steps: int = 3) -> Products:
     finally:
         for m, (original_rows, original_weight) in saved.items():
             m.rows_matmul, m.matmul_weight_grad = original_rows, original_weight
-        fused_ops.heads_product = saved_heads
         OPS.update(saved_ops)
     found.share = found.seconds / wall
     found.seconds /= steps

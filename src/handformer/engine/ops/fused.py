@@ -4,67 +4,34 @@ the feed-forward network's first affine map with its ReLU.
 
 A tutorial-sized training step is Python overhead, not arithmetic: fifty steps forward and
 fifty back, each a few microseconds of bookkeeping around a few small products. Fused, the
-same arithmetic runs in sixteen steps. Each forward here does exactly what the separate ops
-do, in the same order (the same digits); each backward is the chain rule through them,
-written out. The walk's tape never uses them: it shows every step under its own name.
+same arithmetic runs in sixteen steps. Each op here is the chain of the separate ops, called
+forward in order and backward in reverse (``OPS[name]``, so their math is written once and a
+benchmark that wraps an op sees these calls too). The walk's tape never uses them: it shows
+every step under its own name.
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from .basic import (
-    column_sum,
-    matmul_weight_grad,
-    positional_forward,
-    row_max,
-    row_sum,
-    rows_matmul,
-    scatter_rows,
-)
-from .norm import layer_norm, layer_norm_forward  # layer_norm: the registered Op
-from .registry import op
+from .registry import OPS, op
 
 # --- multi-head attention: the projections, scores, mask, softmax, weighted sum, W^O ---------
 
 
-def _split(y, b, heads):
-    """X W (+ b) of shape (…, n, h·d_k) as h heads (…, h, n, d_k)."""
-    if b is not None:
-        y += b
-    return y.reshape(*y.shape[:-1], heads, -1).swapaxes(-2, -3)
-
-
-def heads_product(a, b):
-    """A B for each head (and batch item) at once: numpy's stacked matmul. A function of its
-    own so benchmarks/step_profile.py can time these products beside the GEMMs."""
-    return a @ b
-
-
-def _merge(z):
-    """Heads (…, h, n, d) side by side: (…, n, h·d)."""
-    merged = z.swapaxes(-2, -3)
-    return merged.reshape(*merged.shape[:-2], -1)
-
-
 def mha_forward(x, kv, w_q, w_k, w_v, w_o, b_q=None, b_k=None, b_v=None, b_o=None, *,
                 heads, scale, allowed=None, keep=None, p=0.0):
-    q = _split(rows_matmul(x, w_q), b_q, heads)
-    k = _split(rows_matmul(kv, w_k), b_k, heads)
-    v = _split(rows_matmul(kv, w_v), b_v, heads)
-    s = heads_product(q, k.swapaxes(-1, -2))
-    s *= scale
-    if allowed is not None:
-        np.copyto(s, -np.inf, where=~allowed)
-    s -= row_max(s)  # softmax in place: the scores are this op's own array
-    a = np.exp(s, out=s)
-    a /= row_sum(a)
-    dropped = a if keep is None else a * keep * (1.0 / (1.0 - p))
-    concat = _merge(heads_product(dropped, v))
-    out = rows_matmul(concat, w_o)
-    if b_o is not None:
-        out += b_o
-    return out, (q, k, v, a, dropped, concat)
+    project = OPS["head_proj"].forward
+    q = project(x, w_q, b_q, heads=heads)[0]
+    k = project(kv, w_k, b_k, heads=heads)[0]
+    v = project(kv, w_v, b_v, heads=heads)[0]
+    s = OPS["scores"].forward(q, k, scale=scale)[0]
+    if allowed is not None:  # in place: the scores are this op's own array
+        s = OPS["mask"].forward(s, allowed=allowed, in_place=True)[0]
+    a = OPS["softmax"].forward(s)[0]
+    dropped = a if keep is None else OPS["dropout"].forward(a, keep=keep, p=p)[0]
+    z = OPS["attend"].forward(dropped, v)[0]
+    concat = OPS["merge_heads"].forward(z)[0]
+    out = OPS["linear"].forward(concat, w_o, *([] if b_o is None else [b_o]))[0]
+    return out, (q, k, v, a, dropped, z, concat)
 
 
 @op("mha", mha_forward,
@@ -73,36 +40,34 @@ def mha_forward(x, kv, w_q, w_k, w_v, w_o, b_q=None, b_k=None, b_v=None, b_o=Non
     out=r"\mathrm{MHA}")
 def mha(g, out, args, cache, attrs):
     x, kv, w_q, w_k, w_v, w_o = args[:6]
-    q, k, v, a, dropped, concat = cache
-    heads, biased = attrs["heads"], len(args) == 10
-    dz = rows_matmul(g, w_o.T)
-    dz = dz.reshape(*dz.shape[:-1], heads, -1).swapaxes(-2, -3)
-    dv = _merge(heads_product(dropped.swapaxes(-1, -2), dz))
-    da = heads_product(dz, v.swapaxes(-1, -2))
-    if attrs.get("keep") is not None:
-        da = da * attrs["keep"] * (1.0 / (1.0 - attrs["p"]))
-    ds = da * a  # softmax's backward; masked keys have a = 0, so their gradient is 0
-    ds -= a * row_sum(ds)
-    ds *= attrs["scale"]
-    dq, dk = _merge(heads_product(ds, k)), _merge(heads_product(ds.swapaxes(-1, -2), q))
-    dx = rows_matmul(dq, w_q.T)
-    dkv = rows_matmul(dk, w_k.T)
-    dkv += rows_matmul(dv, w_v.T)
+    b_q, b_k, b_v, b_o = ([b] for b in args[6:]) if len(args) == 10 else ([],) * 4
+    q, k, v, a, dropped, z, concat = cache
+    d_concat, *d_out = OPS["linear"].backward(g, out, (concat, w_o, *b_o), None, {})
+    (dz,) = OPS["merge_heads"].backward(d_concat, concat, (z,), None, {})
+    d_dropped, dv = OPS["attend"].backward(dz, z, (dropped, v), None, {})
+    da = d_dropped if attrs.get("keep") is None else OPS["dropout"].backward(
+        d_dropped, dropped, (a,), None, attrs)[0]
+    (ds,) = OPS["softmax"].backward(da, a, (None,), None, {})
+    if attrs.get("allowed") is not None:
+        (ds,) = OPS["mask"].backward(ds, None, (None,), None, attrs | {"in_place": True})
+    dq, dk = OPS["scores"].backward(ds, None, (q, k), None, attrs)
+    proj = OPS["head_proj"].backward
+    dx, dw_q, *db_q = proj(dq, q, (x, w_q, *b_q), None, attrs)
+    dkv, dw_k, *db_k = proj(dk, k, (kv, w_k, *b_k), None, attrs)
+    dkv_v, dw_v, *db_v = proj(dv, v, (kv, w_v, *b_v), None, attrs)
+    dkv += dkv_v
     if kv is x:  # self-attention: one input read three times, one gradient
         dx += dkv
         dkv = None
-    grads = [dx, dkv, matmul_weight_grad(x, dq), matmul_weight_grad(kv, dk),
-             matmul_weight_grad(kv, dv), matmul_weight_grad(concat, g)]
-    if biased:
-        grads += [column_sum(dq), column_sum(dk), column_sum(dv), column_sum(g)]
-    return tuple(grads)
+    return (dx, dkv, dw_q, dw_k, dw_v, d_out[0], *db_q, *db_k, *db_v, *d_out[1:])
 
 
 # --- the residual sum and layer norm: LN(x + sublayer(x)) -----------------------------------
 
 
-def add_norm_forward(x, sub, gamma, beta, *, eps, blas_means=True):
-    return layer_norm_forward(x + sub, gamma, beta, eps=eps, blas_means=blas_means)
+def add_norm_forward(x, sub, gamma, beta, *, eps, blas_means=False):
+    r = OPS["add"].forward(x, sub)[0]
+    return OPS["layer_norm"].forward(r, gamma, beta, eps=eps, blas_means=blas_means)
 
 
 @op("add_norm", add_norm_forward,
@@ -110,18 +75,20 @@ def add_norm_forward(x, sub, gamma, beta, *, eps, blas_means=True):
     r"\dL{$x} = \dL{$sub} = \dL{R},\ R = $x + $sub",
     sub="S")
 def add_norm(g, out, args, cache, attrs):
-    dr, dgamma, dbeta = layer_norm.backward(g, out, (None, args[2]), cache, attrs)
-    return dr, dr, dgamma, dbeta  # one array for both: the tape never adds into it in place
+    x, sub, gamma, beta = args
+    dr, dgamma, dbeta = OPS["layer_norm"].backward(g, out, (None, gamma, beta), cache, attrs)
+    # one array for both inputs, as the add step gives: the tape never adds into it in place
+    return (*OPS["add"].backward(dr, None, (x, sub), None, {}), dgamma, dbeta)
 
 
 # --- token embedding (× a factor) plus the positional encoding ------------------------------
 
 
 def embed_positions_forward(ids, table, *, factor=None):
-    out = table[ids]
+    out = OPS["embed"].forward(ids, table)[0]  # a new array: scaled and summed in place
     if factor is not None:
         out *= factor
-    out += positional_forward(n=ids.shape[-1], d=table.shape[-1], dtype=out.dtype)[0]
+    out += OPS["positional"].forward(n=ids.shape[-1], d=table.shape[-1], dtype=out.dtype)[0]
     return out, None
 
 
@@ -130,19 +97,17 @@ def embed_positions_forward(ids, table, *, factor=None):
     r"\dL{$table_{w}} = c \sum_{t:\,\mathrm{ids}_t = w} \dL{$out_{t}}",
     table="E", out="X")
 def embed_positions(g, out, args, cache, attrs):
-    ids, table = args
     if attrs.get("factor") is not None:
-        g = g * attrs["factor"]
-    return None, scatter_rows(ids.reshape(-1), g.reshape(-1, table.shape[-1]), table)
+        (g,) = OPS["scale"].backward(g, out, (None,), None, attrs)
+    return OPS["embed"].backward(g, out, args, None, {})
 
 
 # --- the feed-forward network's first half: ReLU(X W_1 + b_1) -------------------------------
 
 
 def linear_relu_forward(x, w, b):
-    y = rows_matmul(x, w)
-    y += b
-    return np.maximum(y, 0.0, out=y), None
+    y = OPS["linear"].forward(x, w, b)[0]
+    return OPS["relu"].forward(y, in_place=True)[0], None  # y is this op's own array
 
 
 @op("linear_relu", linear_relu_forward,
@@ -150,7 +115,5 @@ def linear_relu_forward(x, w, b):
     r"\dL{($x $w + $b)} = \dL{$out} \odot [$out > 0]",
     out="H", w=r"W_1", b=r"b_1")
 def linear_relu(g, out, args, cache, attrs):
-    x, w = args[0], args[1]
-    g = g * (out > 0)
-    g += 0.0  # −0.0 to 0.0, as the separate ReLU step gives
-    return rows_matmul(g, w.T), matmul_weight_grad(x, g), column_sum(g)
+    (g,) = OPS["relu"].backward(g, out, (None,), None, {})
+    return OPS["linear"].backward(g, None, args, None, {})
