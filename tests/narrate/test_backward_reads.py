@@ -166,3 +166,27 @@ def test_a_drawn_layer_output_is_named_as_the_formula_reading_it_names_it():
         m = next(m for m in drawn(sections[panel]) if m.name == name)
         assert m.symbol == s[reader]["symbols"]["x"], (panel, m.symbol)
     assert [s[r]["symbols"]["x"] for r in ("generator.logits", "decoder.0.cross_attn.k")] == ["Y", "M"]
+
+
+def test_a_drawn_layer_output_links_to_the_add_and_norm_that_computed_it():
+    """Y ("decoder.0.out") and M ("encoder.0.out") only rename the last layer norm's output on
+    the tape (identity steps): drawn in ∂L/∂W_out or ∂L/∂W^K, they link to that panel, read off
+    the JSON tape's inputs here, in the page and the terminal."""
+    from handformer.render.terminal.screen import render_text
+
+    steps = saved()["steps"]
+    sections = build(tape(), "en")
+    by_id = {s.id: s for s in sections}
+    for panel, name in (("grad.generator.logits", "decoder.0.out"),
+                        ("generator.logits", "decoder.0.out"),
+                        ("grad.decoder.0.cross_attn.k", "encoder.0.out")):
+        assert steps[name]["op"] == "identity"
+        norm = steps[name]["inputs"][0]
+        assert steps[norm]["op"] == "layer_norm"
+        m = next(m for m in by_id[panel].equation if isinstance(m, Matrix) and m.name == name)
+        assert m.source == norm, (panel, m.source)
+    page = html.render_sections({"en": sections}, 3, "t", "en")
+    logits = page.split('id="s-grad.generator.logits"', 1)[1].split("<section ", 1)[0]
+    assert 'href="#s-decoder.0.ln3.out"' in logits
+    text = render_text(sections, 3, 120).split(by_id["grad.generator.logits"].heading, 1)[1]
+    assert f"Y  (6×6)  ← Step {by_id['decoder.0.ln3.out'].panel}" in text.split("\nStep ", 1)[0]

@@ -15,7 +15,7 @@ def link(ctx: Ctx, sections: list[Section]) -> None:
     made_by = _producers(ctx, sections)
     for section in sections:
         for m in (item for item in section.equation if isinstance(item, Matrix)):
-            source = made_by.get(m.name, "") or made_by.get(_whole(m.name), "")
+            source = _made_by(ctx, m.name, made_by) or made_by.get(_whole(m.name), "")
             if source and source != section.id:
                 m.source = source
         section.reads = _reads(ctx, section, made_by)
@@ -47,6 +47,19 @@ def _producers(ctx: Ctx, sections: list[Section]) -> dict[str, str]:
                 if name in ctx.tape.index:
                     made_by.setdefault(name, s.id)
     return made_by
+
+
+def _made_by(ctx: Ctx, name: str, made_by: dict[str, str]) -> str:
+    """The section that shows a matrix, through the identity steps that only rename it (the
+    decoder's output "decoder.0.out" is the last add & norm's)."""
+    for _ in range(MAX_HOPS):
+        if name in made_by:
+            return made_by[name]
+        step = ctx.tape.index.get(name)
+        if step is None or step.op != "identity" or len(step.inputs) != 1:
+            return ""
+        name = step.inputs[0]
+    return ""
 
 
 def _whole(name: str) -> str:
