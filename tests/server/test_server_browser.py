@@ -203,3 +203,16 @@ def test_the_apps_wide_matrix_is_fitted_or_hinted_and_opens_on_its_worked_cell(b
     assert state["cut"] <= 1 or state["hint"], state
     assert page.errors == []
     page.context.close()
+
+
+def test_on_a_phone_the_header_keeps_the_brand_in_view_while_reading(browser, app):
+    """At 375 px the header stays at the top as the walkthrough scrolls, the brand in it."""
+    page = open_app(browser, app, width=375)
+    page.mouse.wheel(0, 4000)
+    page.wait_for_function("window.scrollY > 2000")
+    box = page.eval_on_selector(".top .brand", "b => { const r = b.getBoundingClientRect();"
+                                " return [r.top, r.bottom, r.left, r.right, b.textContent]; }")
+    top, bottom, left, right, text = box
+    assert text == "handformer" and 0 <= top < bottom <= 60 and 0 <= left < right <= 375, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    page.context.close()
