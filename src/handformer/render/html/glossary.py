@@ -62,10 +62,12 @@ def _forms(lang: str) -> tuple[str, ...]:
 
 
 def _plain_case(char: str) -> bool:
-    """ASCII, CJK (punctuation, ideographs) or a full-width form: characters whose matches
-    under re.I are exactly those of str.lower, one character each."""
+    """ASCII, CJK (punctuation, ideographs), a full-width form, or a character without case
+    (quotes, dashes, ×, √, −, subscripts: those str.lower and str.upper both leave alone, which
+    re.I matches to themselves only): characters whose matches under re.I are exactly those of
+    str.lower, one character each."""
     return char < "\x80" or "\u3000" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" \
-        or "\uff00" <= char <= "\uffef"
+        or "\uff00" <= char <= "\uffef" or char.lower() == char == char.upper()
 
 
 def _matches(lang: str, text: str) -> list:

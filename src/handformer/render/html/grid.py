@@ -55,9 +55,14 @@ def _attr(name: str, value: str) -> str:
     return f' {name}="{escape(value)}"' if value else ""
 
 
+def holds_reserved(text: str) -> bool:
+    """Whether ``text`` holds a character that escaping would replace."""
+    return any(char in text for char in RESERVED)
+
+
 def _cells(cells: list) -> str:
     texts = "".join(part for c in cells if c is not None for part in c)
-    if any(char in texts for char in RESERVED):  # never for numbers: escape them one by one
+    if holds_reserved(texts):  # never for numbers: escape them one by one
         cells = [c if c is None else tuple(map(escape, c)) for c in cells]
     return "".join(GAP_CELL if c is None else
                    f'<td class="{c[1]}" data-c="{c[2]}">{c[0]}</td>' if c[2] else

@@ -17,7 +17,7 @@ from pathlib import Path
 from ... import i18n
 from ...errors import HandformerError
 from ..common import breaks, colour
-from . import glossary
+from . import glossary, grid
 from .multiples import columns_css
 from .toc import PHASE_KEYS, toc_tree
 
@@ -81,7 +81,10 @@ def with_breaks(text: str):
 def _with_breaks(text: str):
     from markupsafe import Markup
 
-    return Markup("<wbr>").join(breaks.pieces(breaks.glue(text)))
+    pieces = breaks.pieces(breaks.glue(text))
+    if grid.holds_reserved(text):
+        return Markup("<wbr>").join(pieces)  # escapes each piece
+    return Markup("<wbr>".join(pieces))  # nothing to escape: one join, not a Markup per piece
 
 
 def stylesheet(langs: list[str]) -> str:
