@@ -48,11 +48,13 @@ def test_every_occurrence_of_every_word_counts_not_one_segmentation(monkeypatch)
     is a word too, so no break is allowed anywhere."""
     monkeypatch.setattr(breaks, "words", lambda: frozenset({"研究", "研究生", "生命"}))
     breaks._lengths_by_first_two.cache_clear()
+    breaks._run_breaks.cache_clear()
     try:
         assert breaks.hanzi_breaks("研究生命") == []
         assert breaks.hanzi_breaks("研究生活") == [3]  # 研究生 | 活: 生活 is not known here
     finally:
         breaks._lengths_by_first_two.cache_clear()
+        breaks._run_breaks.cache_clear()
 
 
 def test_only_gaps_between_two_hanzi_are_breaks():

