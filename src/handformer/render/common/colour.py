@@ -207,11 +207,12 @@ def shared_scales(matrices: list, pairs: list[tuple] = ()) -> dict[int, Scale]:
     members: dict[str, list] = {}
     for m in [*matrices, *(t for t, _ in pairs)]:
         members.setdefault(key[id(m)], []).append(m)
+    kinds = {id(m): kind_of(m) for group in members.values() for m in group}  # each asked once
     out = {}
     for group in members.values():
-        kind = kind_of(group[0])
-        same = [m for m in group if kind_of(m) == kind]
+        kind = kinds[id(group[0])]
+        same = [m for m in group if kinds[id(m)] == kind]
         scale = scale_for(kind, [m.value for m in same])
         for m in group:
-            out[id(m)] = scale if kind_of(m) == kind else scale_for(kind_of(m), [m.value])
+            out[id(m)] = scale if kinds[id(m)] == kind else scale_for(kinds[id(m)], [m.value])
     return out
