@@ -45,3 +45,7 @@ def test_numbers_of_a_row_are_each_number_as_number_writes_it():
             assert layout.numbers(row, precision, spelling) == \
                 [layout.number(x, precision, spelling) for x in row]
     assert layout.numbers([-0.0004, -0.25], 3) == ["0.000", "-0.250"]  # by hand
+    finite = [-0.4, -0.6, -1.5, 2.5, -0.04, 0.0]  # no NaN or ∞: "-0" alone is spelled again
+    for precision in (0, 1, 2):
+        assert layout.numbers(finite, precision) == [layout.number(x, precision) for x in finite]
+    assert layout.numbers([], 3) == []

@@ -87,13 +87,17 @@ def number(x: float, precision: int, spelling: Spelling = PAGE) -> str:
 
 
 def numbers(xs: list[float], precision: int, spelling: Spelling = PAGE) -> list[str]:
-    """``number`` of each number, in one loop (a page writes thousands): one format each,
-    spelled again by ``number`` only where it would differ (NaN, infinities, "-0.000")."""
-    spec = f".{precision}f"
-    out = [format(x, spec) for x in xs]
-    for k, text in enumerate(out):
-        if text[-1] in "nf" or (text[0] == "-" and not text.strip("-0.")):
-            out[k] = number(xs[k], precision, spelling)
+    """``number`` of each number, in one C-level format for all of them (a page writes
+    thousands), spelled again by ``number`` only where it would differ (NaN, infinities,
+    "-0.000")."""
+    if not xs:
+        return []
+    joined = " ".join([f"%.{precision}f"] * len(xs)) % tuple(xs)
+    out = joined.split(" ")
+    if "n" in joined or "f" in joined or f"{-0.0:.{precision}f}" in out:  # nan, inf, "-0.000"
+        for k, text in enumerate(out):
+            if text[-1] in "nf" or (text[0] == "-" and not text.strip("-0.")):
+                out[k] = number(xs[k], precision, spelling)
     return out
 
 

@@ -16,11 +16,24 @@ def test_the_shipped_lexicon_is_made_from_the_tables_as_they_are():
         "i18n/zh_words.txt is stale: regenerate it with python -m handformer.render.common.lexicon")
 
 
-def test_the_lexicon_holds_words_of_two_or_more_characters_with_a_hanzi():
+def test_the_lexicon_holds_words_of_two_or_more_hanzi():
+    """Nothing but Hanzi: a word lies inside one run of Hanzi, the only text breaks scans."""
     words = lexicon.words()
     assert {"注意力", "编码器", "解码器", "归一化"} <= words  # words of our own text
-    assert all(len(w) >= 2 and any(map(lexicon.is_hanzi, w)) for w in words)
+    assert all(len(w) >= 2 and all(map(lexicon.is_hanzi, w)) for w in words)
     assert "的" not in words
+
+
+def test_the_runs_of_hanzi_are_those_of_is_hanzi():
+    """breaks marks Hanzi with a table of code points: the same characters as is_hanzi, at
+    every block edge and past the table's end."""
+    edges = [0x33FF, 0x3400, 0x4DBF, 0x4DC0, 0x4DFF, 0x4E00, 0x9FFF, 0xA000, 0xF8FF, 0xF900,
+             0xFAFF, 0xFB00, 0xFF0C, 0x20000]
+    chars = [chr(c + d) for c in edges for d in (-1, 0, 1)] + ["a", " ", "，", "中"]
+    text = "".join(a + b for a in chars for b in chars)
+    expected = [i for i in range(1, len(text))
+                if lexicon.is_hanzi(text[i - 1]) and lexicon.is_hanzi(text[i])]
+    assert breaks.hanzi_pairs(text) == expected
 
 
 def test_a_word_is_never_split():
@@ -35,11 +48,13 @@ def test_every_occurrence_of_every_word_counts_not_one_segmentation(monkeypatch)
     is a word too, so no break is allowed anywhere."""
     monkeypatch.setattr(breaks, "words", lambda: frozenset({"研究", "研究生", "生命"}))
     breaks._lengths_by_first_two.cache_clear()
+    breaks._run_breaks.cache_clear()
     try:
         assert breaks.hanzi_breaks("研究生命") == []
         assert breaks.hanzi_breaks("研究生活") == [3]  # 研究生 | 活: 生活 is not known here
     finally:
         breaks._lengths_by_first_two.cache_clear()
+        breaks._run_breaks.cache_clear()
 
 
 def test_only_gaps_between_two_hanzi_are_breaks():

@@ -224,3 +224,13 @@ def test_lang_option_picks_the_language_the_page_opens_in(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert '<html lang="zh-CN" data-lang="zh"' in text
     assert 'data-set-lang="zh" aria-pressed="true"' in text
+
+
+def test_the_drawings_escape_as_html_escape():
+    """svg.escape stands in for html.escape (whose package loads every named entity)."""
+    import html as stdlib_html
+
+    from handformer.render.html import svg
+
+    for text in ("", "plain", "a & b < c > d \" e ' f", "&amp; 注意力 “x” <end>", "'\"&<>" * 3):
+        assert svg.escape(text) == stdlib_html.escape(text)

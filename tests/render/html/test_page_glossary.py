@@ -96,7 +96,8 @@ def test_a_tap_or_a_hover_shows_the_definition(browser, page_text, tmp_path, lan
 def test_terms_are_found_where_the_pattern_finds_them(lang):
     """glossary._matches (the pattern tried only where a form occurs) finds what the pattern's
     own finditer finds: in the narration, and in text made to trip it (case, a form inside a
-    word or after a hyphen, overlapping forms, letters whose case folds beyond str.lower)."""
+    word or after a hyphen, overlapping forms, letters whose case folds beyond str.lower,
+    characters without case)."""
     from handformer.narrate import build
     from handformer.render.html import glossary
 
@@ -104,7 +105,7 @@ def test_terms_are_found_where_the_pattern_finds_them(lang):
     forms = [f for _, _, match, _ in glossary.GLOSSARY for f in i18n.t(lang, match).split("|")]
     texts += [" ".join(forms), " ".join(f.upper() for f in forms), "-".join(forms),
               "x".join(forms), "".join(forms), "ſoftmax Softmax SOFTMAX", "K logits ΣLogits",
-              "taped tape-x (tape) 词嵌入向量 Ｑ/K/V"]
+              "taped tape-x (tape) 词嵌入向量 Ｑ/K/V", "“Softmax” × LOGITS — √d_k, ₁memory…"]
     spans = [[(m.start(), m.end(), m.lastgroup) for m in glossary._matches(lang, t)]
              for t in texts]
     expected = [[(m.start(), m.end(), m.lastgroup) for m in glossary._pattern(lang).finditer(t)]

@@ -110,6 +110,7 @@ def cell_class(x: float, scale: Scale) -> str:
 
 _STEPS = {"prob": [f"q{k}" for k in range(LEVELS + 1)],
           "signed": [f"n{-k}" if k < 0 else f"p{k}" for k in range(-LEVELS, LEVELS + 1)]}
+_SIGNED_CLIPPED = _STEPS["signed"] + [name + " c" for name in _STEPS["signed"]]  # then clipped
 
 
 def class_rows(block: np.ndarray, scale: Scale) -> list[list[str]]:
@@ -119,13 +120,13 @@ def class_rows(block: np.ndarray, scale: Scale) -> list[list[str]]:
     if scale.kind == "ids":
         return [["z"] * block.shape[1] for _ in range(block.shape[0])]
     finite = np.isfinite(block)
-    t = np.clip(np.where(finite, block, 0.0) / scale.top, -1.0, 1.0)
+    shown = np.where(finite, block, 0.0)
+    t = np.minimum(np.maximum(shown / scale.top, -1.0), 1.0)  # np.clip, without its wrapper
     if scale.kind == "prob":
         at, names = np.rint(np.maximum(t, 0.0) * LEVELS), _STEPS["prob"]
     else:
-        clip = finite & (np.abs(np.where(finite, block, 0.0)) > scale.top * (1 + 1e-12))
-        names = _STEPS["signed"] + [name + " c" for name in _STEPS["signed"]]
-        at = np.rint(t * LEVELS) + LEVELS + (2 * LEVELS + 1) * clip
+        clip = finite & (np.abs(shown) > scale.top * (1 + 1e-12))
+        at, names = np.rint(t * LEVELS) + LEVELS + (2 * LEVELS + 1) * clip, _SIGNED_CLIPPED
     return [[names[k] for k in row] for row in at.astype(np.int64).tolist()]
 
 
@@ -206,11 +207,12 @@ def shared_scales(matrices: list, pairs: list[tuple] = ()) -> dict[int, Scale]:
     members: dict[str, list] = {}
     for m in [*matrices, *(t for t, _ in pairs)]:
         members.setdefault(key[id(m)], []).append(m)
+    kinds = {id(m): kind_of(m) for group in members.values() for m in group}  # each asked once
     out = {}
     for group in members.values():
-        kind = kind_of(group[0])
-        same = [m for m in group if kind_of(m) == kind]
+        kind = kinds[id(group[0])]
+        same = [m for m in group if kinds[id(m)] == kind]
         scale = scale_for(kind, [m.value for m in same])
         for m in group:
-            out[id(m)] = scale if kind_of(m) == kind else scale_for(kind_of(m), [m.value])
+            out[id(m)] = scale if kinds[id(m)] == kind else scale_for(kinds[id(m)], [m.value])
     return out

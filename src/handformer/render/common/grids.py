@@ -43,6 +43,11 @@ def is_masked(x: float, kind: str) -> bool:
     return x == -math.inf or (kind == "pattern" and x == 0.0)
 
 
+def masked_cells(block: np.ndarray, kind: str) -> np.ndarray:
+    """``is_masked`` of every cell of a 2-D block, computed by numpy for the whole block."""
+    return (block == -np.inf) | ((block == 0.0) & (kind == "pattern"))
+
+
 def dims(shape: tuple) -> str:
     """A shape as people write it: 7 × 4."""
     return " × ".join(str(n) for n in shape) if shape else "1"

@@ -2,9 +2,10 @@
 
 Chinese has no spaces; where one word ends only a segmenter knows. jieba knows, but costs about a
 second to start, far too slow for every walk and page, so its answer for our own text is made
-once and shipped as data: ``i18n/zh_words.txt``, every word of two or more characters (with at
-least one Hanzi) that jieba finds in the sentences of the i18n tables. Regenerate it after
-editing a table (needs ``pip install jieba``, part of the ``corpus`` and ``dev`` extras):
+once and shipped as data: ``i18n/zh_words.txt``, every word of two or more characters, all
+Hanzi (so a word lies inside one run of Hanzi), that jieba finds in the sentences of the i18n
+tables. Regenerate it after editing a table (needs ``pip install jieba``, part of the ``corpus``
+and ``dev`` extras):
 
     python -m handformer.render.common.lexicon
 
@@ -79,14 +80,14 @@ def literal_pieces() -> list[str]:
 
 
 def segment(pieces: list[str]) -> list[str]:
-    """The lexicon of ``pieces``: jieba's words of two or more characters holding a Hanzi,
-    sorted, each once."""
+    """The lexicon of ``pieces``: jieba's words of two or more characters, all Hanzi, sorted,
+    each once."""
     import logging
 
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    found = {w for piece in pieces for w in jieba.cut(piece) if len(w) >= 2 and any(map(is_hanzi, w))}
+    found = {w for piece in pieces for w in jieba.cut(piece) if len(w) >= 2 and all(map(is_hanzi, w))}
     return sorted(found)
 
 

@@ -6,7 +6,7 @@ page ends with the whole list."""
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from markupsafe import Markup, escape
 
@@ -61,11 +61,14 @@ def _forms(lang: str) -> tuple[str, ...]:
                          for form in i18n.t(lang, match).split("|")}))
 
 
+@cache  # asked of each distinct character of each text: a few thousand
 def _plain_case(char: str) -> bool:
-    """ASCII, CJK (punctuation, ideographs) or a full-width form: characters whose matches
-    under re.I are exactly those of str.lower, one character each."""
+    """ASCII, CJK (punctuation, ideographs), a full-width form, or a character without case
+    (quotes, dashes, ×, √, −, subscripts: those str.lower and str.upper both leave alone, which
+    re.I matches to themselves only): characters whose matches under re.I are exactly those of
+    str.lower, one character each."""
     return char < "\x80" or "\u3000" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff" \
-        or "\uff00" <= char <= "\uffef"
+        or "\uff00" <= char <= "\uffef" or char.lower() == char == char.upper()
 
 
 def _matches(lang: str, text: str) -> list:

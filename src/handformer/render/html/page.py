@@ -17,7 +17,7 @@ from pathlib import Path
 from ... import i18n
 from ...errors import HandformerError
 from ..common import breaks, colour
-from . import glossary
+from . import glossary, grid
 from .multiples import columns_css
 from .toc import PHASE_KEYS, toc_tree
 
@@ -36,16 +36,37 @@ def environment():
     except ImportError:
         raise HandformerError("HTML output needs jinja2 and latex2mathml (part of handformer's "
                               "install): pip install jinja2 latex2mathml") from None
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True,
-                             trim_blocks=True, lstrip_blocks=True,
-                             undefined=jinja2.StrictUndefined,
-                             bytecode_cache=_bytecode_cache(jinja2))
+    env = _environment_class(jinja2)(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES)), autoescape=True, trim_blocks=True,
+        lstrip_blocks=True, undefined=jinja2.StrictUndefined,
+        bytecode_cache=_bytecode_cache(jinja2))
     env.globals["phase_keys"] = PHASE_KEYS
     env.globals["glossed"] = glossary.glossed
     env.globals["glossary_of"] = glossary.entries
     env.globals["with_breaks"] = with_breaks
     env.filters["wbr"] = with_breaks
     return env
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+def _environment_class(jinja2):
+    """jinja2's Environment, reading ``view.key`` of a dict (every view is one) straight from
+    its keys: jinja2 tries the attribute first, and each of the page's ~9,000 such reads raised
+    and caught an AttributeError on the way. A name that is an attribute of dict (``items``)
+    is still read as jinja2 reads it, so every read gives what it gave before."""
+
+    class Environment(jinja2.Environment):
+        def getattr(self, obj, attribute):
+            if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    return self.undefined(obj=obj, name=attribute)
+            return super().getattr(obj, attribute)
+
+    return Environment
 
 
 def _bytecode_cache(jinja2):
@@ -81,7 +102,10 @@ def with_breaks(text: str):
 def _with_breaks(text: str):
     from markupsafe import Markup
 
-    return Markup("<wbr>").join(breaks.pieces(breaks.glue(text)))
+    pieces = breaks.pieces(breaks.glue(text))
+    if grid.holds_reserved(text):
+        return Markup("<wbr>").join(pieces)  # escapes each piece
+    return Markup("<wbr>".join(pieces))  # nothing to escape: one join, not a Markup per piece
 
 
 def stylesheet(langs: list[str]) -> str:

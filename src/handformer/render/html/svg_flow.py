@@ -10,11 +10,10 @@ as its first layer marked × N; the panels of the others light that layer's boxe
 
 from __future__ import annotations
 
-from html import escape
-
 from ... import i18n
 from ...narrate.document import Architecture, Block, Edge
 from ...records import Frozen, Record
+from .svg import escape
 from .svg_map import Box, box_shape, label_lines
 
 ALL_LAYERS = 2  # a stack of more layers is drawn once, marked × N

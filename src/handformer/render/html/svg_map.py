@@ -4,10 +4,9 @@ to fit their box, and which block each panel belongs to."""
 
 from __future__ import annotations
 
-from html import escape
-
 from ...narrate.document import Architecture, Block
 from ...records import Record
+from .svg import escape
 
 CLOSING = "）」』】〕》〉”’，。、：；！？"  # may not open a line (CJK line-breaking rules)
 CHAR_PX = 7.2  # the diagram's 12 px bold face: its mean Latin advance

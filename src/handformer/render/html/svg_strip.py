@@ -6,9 +6,8 @@ and scrolls the row to keep it in view."""
 
 from __future__ import annotations
 
-from html import escape
-
 from ...narrate.document import Architecture, Block
+from .svg import escape
 from .svg_flow import drawn_layers, short_label
 from .svg_map import Box, box_shape, text_px
 

@@ -70,23 +70,12 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     row_idx = shown(value.shape[0], layout.MAX_ROWS, layout.HEAD_ROWS, layout.TAIL_ROWS, keep_r)
     col_idx = shown(value.shape[1], PAGE_COLS, layout.HEAD_COLS, layout.TAIL_COLS, keep_c)
     wide = len(col_idx) > WIDE_COLS
-    starts = {j for j in col_idx if j is not None and " gs" in _group(m.col_groups, j)}
-    picked = value[[i for i in row_idx if i is not None]]
-    classes = iter(colour.class_rows(picked[:, [j for j in col_idx if j is not None]], scale))
-    picked = iter(picked.tolist())  # Python numbers, row by row
-    rows = [None if i is None else (_said(alt, m, "rows", i, value.shape[0] > 1), i,
-                                    grid.row_cells(next(picked), next(classes), i, col_idx,
-                                                   precision, m.kind, hl, starts,
-                                                   wide and precision > 1))
-            for i in row_idx]
     elided = None in row_idx or None in col_idx
     return {
         "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
         "note": _said(alt, m, "note"), "role": m.role if m.role in colour.ROLES else "", "source": m.source,
         "scale": scale.kind, "shape": grids.dims(m.shape),
-        "grid": grid.table([None if j is None else (_said(alt, m, "cols", j, True), j,
-                                                    _group(m.col_groups, j))
-                            for j in col_idx], rows),
+        "grid": _grid(m, value, scale, precision, alt, row_idx, col_idx, wide and precision > 1),
         "top": layout.number(scale.top, precision), "elided": elided,
         "wide": wide,
         "extra": json.dumps({k: layout.number_rows(np.reshape(v, (1, -1)), precision)
@@ -98,6 +87,28 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         if m.kind == "positional"
         else "",
     }
+
+
+def _grid(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
+          alt: dict[str, Matrix], row_idx: list, col_idx: list, compact: bool):
+    """The matrix's table (grid.table): the labels of the shown rows and columns, and each
+    shown row's cells, coloured on ``scale``; ``compact``: with their shorter numbers."""
+    groups = ["" if j is None else _group(m.col_groups, j) for j in col_idx]
+    starts = {j for j, classes in zip(col_idx, groups, strict=True) if " gs" in classes}
+    marks = grid.column_marks(col_idx, m.highlight, starts)
+    rows = [i for i in row_idx if i is not None]
+    block = value[rows][:, [j for j in col_idx if j is not None]]
+    colours = [name for row in colour.class_rows(block, scale) for name in row]
+    masked = grids.masked_cells(block, m.kind).ravel().tolist()
+    shown_rows = iter(grid.cells_by_row(block, colours, masked, rows, col_idx, precision, marks,
+                                        m.highlight, compact))
+    cells = [None if i is None else next(shown_rows) for i in row_idx]
+    row_labels = _said_each(alt, m, "rows", row_idx, value.shape[0] > 1)
+    col_labels = _said_each(alt, m, "cols", col_idx, True)
+    return grid.table([None if j is None else (label, j, classes)
+                       for j, label, classes in zip(col_idx, col_labels, groups, strict=True)],
+                      [None if i is None else (label, i, row)
+                       for i, label, row in zip(row_idx, row_labels, cells, strict=True)])
 
 
 PAGE_COLS = 32  # the page shows matrices up to this many columns whole (fits 1280 px)
@@ -148,11 +159,35 @@ def _said(alt: dict[str, Matrix], m: Matrix, field: str, i: int = 0,
     return texts if len(set(texts.values())) > 1 else of(m)
 
 
+def _said_each(alt: dict[str, Matrix], m: Matrix, field: str, indices: list,
+               numbered: bool) -> list:
+    """``_said`` of each of ``indices`` (rows or columns; None in a gap), each language's
+    labels read once: one text where the languages agree, else the text of each."""
+    own = _labels(getattr(m, field), indices, numbered)
+    by_lang = {code: own if x is m else _labels(getattr(x, field), indices, numbered)
+               for code, x in (alt or {}).items()}
+    lists = list(by_lang.values())
+    if all(texts == lists[0] for texts in lists[1:]):  # the usual case: the same labels
+        return own
+    said = []
+    for k in range(len(indices)):
+        texts = {code: names[k] for code, names in by_lang.items()}
+        said.append(texts if len(set(texts.values())) > 1 else own[k])
+    return said
+
+
 def _same_shape(alt: dict[str, Matrix] | None, m: Matrix) -> dict[str, Matrix]:
     """The languages' matrices that have ``m``'s shape (those whose labels can stand for
     its)."""
     shape = m.shape
     return {code: x for code, x in (alt or {}).items() if x is m or x.shape == shape}
+
+
+def _labels(labels, indices: list, numbered: bool) -> list:
+    """``_label`` of each of ``indices`` (None in a gap)."""
+    n = 0 if labels is None else len(labels)
+    return [None if i is None else str(labels[i]) if i < n else str(i) if numbered else ""
+            for i in indices]
 
 
 def _label(labels, i: int, numbered: bool) -> str:
