@@ -6,8 +6,8 @@ a Markup object, which together took longer than the rest of the page; here a ro
 The cells' numbers and classes are ours (digits, signs, "inf", class names): they are escaped
 only when a row holds a character HTML reserves, which none does, so a row is checked once
 instead of each cell being escaped. Labels and notes (words from the user's sentences) are
-always escaped. ``cells_by_row`` makes the rows' cells (numbers, colour classes, marks)
-for ``table``.
+always escaped. ``matrix_table`` makes a matrix's table: its labels, and its cells by
+``cells_by_row``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ import numpy as np
 from markupsafe import Markup, escape
 
 from ... import i18n, layout
+from ...narrate.document import Matrix
+from ..common import colour, grids
 
 RESERVED = ("&", "<", ">", '"', "'")  # what markupsafe.escape replaces
 GAP_CELL = '<td class="gap">⋯</td>'
@@ -70,7 +72,7 @@ def column_marks(col_idx: list, hl=None, starts: set[int] = frozenset()) -> list
 
 
 def cells_by_row(block: np.ndarray, colours: list[str], masked: list[bool], rows: list[int],
-              col_idx: list, precision: int, marks: list[str], hl=None,
+                 col_idx: list, precision: int, marks: list[str], hl=None,
               compact: bool = False) -> list[str]:
     """The cells of each shown row (``rows``, whose shown numbers are ``block``), ⋯ in a gap:
     each number in its colour (``colours``, row after row), marked " m" where ``masked``,
@@ -125,3 +127,69 @@ def short_decimals(x: float, precision: int) -> int:
     (0.381 → 0.38, 78.124 → 78.1, 100.03 → 100)."""
     whole = 1 if not math.isfinite(x) or abs(x) < 10 else int(math.log10(abs(x))) + 1
     return max(0, precision - whole)
+
+
+# --- a matrix's table: its labels, its cells ----------------------------------------------
+
+
+def matrix_table(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
+                 alt: dict[str, Matrix], row_idx: list, col_idx: list, compact: bool):
+    """The matrix's table (``table``): the labels of the shown rows and columns, and each
+    shown row's cells, coloured on ``scale``; ``compact``: with their shorter numbers."""
+    groups = ["" if j is None else _group(m.col_groups, j) for j in col_idx]
+    starts = {j for j, classes in zip(col_idx, groups, strict=True) if " gs" in classes}
+    marks = column_marks(col_idx, m.highlight, starts)
+    rows = [i for i in row_idx if i is not None]
+    block = value[rows][:, [j for j in col_idx if j is not None]]
+    colours = [name for row in colour.class_rows(block, scale) for name in row]
+    masked = grids.masked_cells(block, m.kind).ravel().tolist()
+    shown_rows = iter(cells_by_row(block, colours, masked, rows, col_idx, precision, marks,
+                                   m.highlight, compact))
+    cells = [None if i is None else next(shown_rows) for i in row_idx]
+    row_labels = _said_each(alt, m, "rows", row_idx, value.shape[0] > 1)
+    col_labels = _said_each(alt, m, "cols", col_idx, True)
+    return table([None if j is None else (text, j, classes)
+                  for j, text, classes in zip(col_idx, col_labels, groups, strict=True)],
+                 [None if i is None else (text, i, row)
+                  for i, text, row in zip(row_idx, row_labels, cells, strict=True)])
+
+
+def _group(widths: tuple[int, ...], j: int) -> str:
+    """The CSS classes of column j in its group (Concat: one group per head): "h0"…, and "gs"
+    on a group's first column; "" without groups."""
+    start = 0
+    for g, width in enumerate(widths):
+        if j < start + width:
+            return f"h{g % 4}" + (" gs" if j == start and g else "")
+        start += width
+    return ""
+
+
+def _said_each(alt: dict[str, Matrix], m: Matrix, field: str, indices: list,
+               numbered: bool) -> list:
+    """The labels of ``indices`` (rows or columns; None in a gap) as one text each, or by
+    language where the languages' matrices (``alt``) say one differently ("input" / "输入");
+    each language's labels read once."""
+    own = _labels(getattr(m, field), indices, numbered)
+    by_lang = {code: own if x is m else _labels(getattr(x, field), indices, numbered)
+               for code, x in (alt or {}).items()}
+    lists = list(by_lang.values())
+    if all(texts == lists[0] for texts in lists[1:]):  # the usual case: the same labels
+        return own
+    said = []
+    for k in range(len(indices)):
+        texts = {code: names[k] for code, names in by_lang.items()}
+        said.append(texts if len(set(texts.values())) > 1 else own[k])
+    return said
+
+
+def _labels(labels, indices: list, numbered: bool) -> list:
+    """``label`` of each of ``indices`` (None in a gap)."""
+    return [None if i is None else label(labels, i, numbered) for i in indices]
+
+
+def label(labels, i: int, numbered: bool) -> str:
+    """Row or column i's label; its number where there is none and ``numbered``, else ""."""
+    if labels is not None and i < len(labels):
+        return str(labels[i])
+    return str(i) if numbered else ""

@@ -73,9 +73,10 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
     elided = None in row_idx or None in col_idx
     return {
         "name": m.name, "symbol": mathml(m.symbol, False, f"step {m.name}"), "kind": m.kind,
-        "note": _said(alt, m, "note"), "role": m.role if m.role in colour.ROLES else "", "source": m.source,
+        "note": _note(alt, m), "role": m.role if m.role in colour.ROLES else "", "source": m.source,
         "scale": scale.kind, "shape": grids.dims(m.shape),
-        "grid": _grid(m, value, scale, precision, alt, row_idx, col_idx, wide and precision > 1),
+        "grid": grid.matrix_table(m, value, scale, precision, alt, row_idx, col_idx,
+                                  wide and precision > 1),
         "top": layout.number(scale.top, precision), "elided": elided,
         "wide": wide,
         "extra": json.dumps({k: layout.number_rows(np.reshape(v, (1, -1)), precision)
@@ -87,28 +88,6 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         if m.kind == "positional"
         else "",
     }
-
-
-def _grid(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
-          alt: dict[str, Matrix], row_idx: list, col_idx: list, compact: bool):
-    """The matrix's table (grid.table): the labels of the shown rows and columns, and each
-    shown row's cells, coloured on ``scale``; ``compact``: with their shorter numbers."""
-    groups = ["" if j is None else _group(m.col_groups, j) for j in col_idx]
-    starts = {j for j, classes in zip(col_idx, groups, strict=True) if " gs" in classes}
-    marks = grid.column_marks(col_idx, m.highlight, starts)
-    rows = [i for i in row_idx if i is not None]
-    block = value[rows][:, [j for j in col_idx if j is not None]]
-    colours = [name for row in colour.class_rows(block, scale) for name in row]
-    masked = grids.masked_cells(block, m.kind).ravel().tolist()
-    shown_rows = iter(grid.cells_by_row(block, colours, masked, rows, col_idx, precision, marks,
-                                        m.highlight, compact))
-    cells = [None if i is None else next(shown_rows) for i in row_idx]
-    row_labels = _said_each(alt, m, "rows", row_idx, value.shape[0] > 1)
-    col_labels = _said_each(alt, m, "cols", col_idx, True)
-    return grid.table([None if j is None else (label, j, classes)
-                       for j, label, classes in zip(col_idx, col_labels, groups, strict=True)],
-                      [None if i is None else (label, i, row)
-                       for i, label, row in zip(row_idx, row_labels, cells, strict=True)])
 
 
 PAGE_COLS = 32  # the page shows matrices up to this many columns whole (fits 1280 px)
@@ -132,48 +111,16 @@ def shown(n: int, limit: int, head: int, tail: int, keep: set[int]) -> list[int 
     return out
 
 
-def _group(widths: tuple[int, ...], j: int) -> str:
-    """The CSS classes of column j in its group (Concat: one group per head): "h0"…, and "gs"
-    on a group's first column; "" without groups."""
-    start = 0
-    for g, width in enumerate(widths):
-        if j < start + width:
-            return f"h{g % 4}" + (" gs" if j == start and g else "")
-        start += width
-    return ""
-
-
 def _hidden(shape: tuple[int, int], rows: list, cols: list) -> tuple[int, int]:
     """How many rows and columns the gaps hide."""
     return (shape[0] - sum(i is not None for i in rows), shape[1] - sum(j is not None for j in cols))
 
 
-def _said(alt: dict[str, Matrix], m: Matrix, field: str, i: int = 0,
-          numbered: bool = False) -> str | dict[str, str]:
-    """A row or column label (or the note) as one text, or by language where the languages'
-    matrices (``alt``, those of ``m``'s shape) say it differently ("input" / "输入")."""
-    def of(x: Matrix) -> str:
-        return x.note if field == "note" else _label(getattr(x, field), i, numbered)
-
-    texts = {code: of(x) for code, x in (alt or {}).items()}
-    return texts if len(set(texts.values())) > 1 else of(m)
-
-
-def _said_each(alt: dict[str, Matrix], m: Matrix, field: str, indices: list,
-               numbered: bool) -> list:
-    """``_said`` of each of ``indices`` (rows or columns; None in a gap), each language's
-    labels read once: one text where the languages agree, else the text of each."""
-    own = _labels(getattr(m, field), indices, numbered)
-    by_lang = {code: own if x is m else _labels(getattr(x, field), indices, numbered)
-               for code, x in (alt or {}).items()}
-    lists = list(by_lang.values())
-    if all(texts == lists[0] for texts in lists[1:]):  # the usual case: the same labels
-        return own
-    said = []
-    for k in range(len(indices)):
-        texts = {code: names[k] for code, names in by_lang.items()}
-        said.append(texts if len(set(texts.values())) > 1 else own[k])
-    return said
+def _note(alt: dict[str, Matrix], m: Matrix) -> str | dict[str, str]:
+    """The matrix's note as one text, or by language where the languages' matrices (``alt``)
+    say it differently."""
+    texts = {code: x.note for code, x in (alt or {}).items()}
+    return texts if len(set(texts.values())) > 1 else m.note
 
 
 def _same_shape(alt: dict[str, Matrix] | None, m: Matrix) -> dict[str, Matrix]:
@@ -181,19 +128,6 @@ def _same_shape(alt: dict[str, Matrix] | None, m: Matrix) -> dict[str, Matrix]:
     its)."""
     shape = m.shape
     return {code: x for code, x in (alt or {}).items() if x is m or x.shape == shape}
-
-
-def _labels(labels, indices: list, numbered: bool) -> list:
-    """``_label`` of each of ``indices`` (None in a gap)."""
-    n = 0 if labels is None else len(labels)
-    return [None if i is None else str(labels[i]) if i < n else str(i) if numbered else ""
-            for i in indices]
-
-
-def _label(labels, i: int, numbered: bool) -> str:
-    if labels is not None and i < len(labels):
-        return str(labels[i])
-    return str(i) if numbered else ""
 
 
 def _full(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
@@ -205,8 +139,8 @@ def _full(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: int,
         return None
     numbers = layout.number_rows(value[:n_rows, :n_cols], precision)
     data = {"v": numbers, "t": scale.top, "s": scale.kind, "k": m.kind,
-            "r": [_label(m.rows, i, True) for i in range(n_rows)] if m.rows else None,
-            "c": [_label(m.cols, j, True) for j in range(n_cols)] if m.cols else None}
+            "r": [grid.label(m.rows, i, True) for i in range(n_rows)] if m.rows else None,
+            "c": [grid.label(m.cols, j, True) for j in range(n_cols)] if m.cols else None}
     complete = (n_rows, n_cols) == value.shape
     return {"data": json.dumps(data, ensure_ascii=False, separators=(",", ":")),
             "complete": complete, "shape": grids.dims((n_rows, n_cols))}
