@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import gc
 import sys
 import types
 import typing
@@ -145,6 +146,17 @@ class _Commands(click.Group):
     """The command group; it also turns Ctrl-C and a failing standard output into one line
     on stderr and an exit status (click alone says "Aborted!" and exits 1, or shows a
     traceback for a full stdout), while parsing (--help) and while running a command."""
+
+    def main(self, args=None, *more, **kwargs):
+        """Run the command line, then freeze what it made (``gc.freeze``) when it is the
+        program's own (``args`` not given): the process exits next, and the collections at exit
+        then skip the objects of every import and of the run, which exit frees anyway (4% of
+        a walk's instructions)."""
+        try:
+            return super().main(args, *more, **kwargs)
+        finally:
+            if args is None:
+                gc.freeze()
 
     def list_commands(self, ctx):
         from .commands import COMMAND_MODULES

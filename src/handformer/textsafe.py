@@ -15,10 +15,12 @@ import unicodedata
 # C0 controls but tab and newline, DEL, C1 controls, bidirectional overrides and isolates,
 # line and paragraph separators: characters that move the cursor or reorder what is shown;
 # and lone surrogates, which are no text at all (no encoding can write them).
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
-                    "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+# Every one of them is unprintable (str.isprintable), so printable text is safe as it is. The
+# patterns are compiled by ``re`` when first used: a walk's lines are printable and need none.
+UNSAFE = ("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+          "\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 SURROGATE = re.compile("[\ud800-\udfff]")
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # how JSON text spells one
+_SURROGATE_ESCAPE = r"\\u[dD][89a-fA-F]"  # how JSON text spells one
 
 
 def _stand_in(match: re.Match) -> str:
@@ -30,9 +32,9 @@ def _stand_in(match: re.Match) -> str:
 
 def shown(text: str) -> str:
     """``text`` safe to print: each control character replaced by one visible character."""
-    if _printable(text) or not UNSAFE.search(text):
+    if _printable(text) or not re.search(UNSAFE, text):
         return text  # the usual text: no new string
-    return UNSAFE.sub(_stand_in, text)
+    return re.sub(UNSAFE, _stand_in, text)
 
 
 def _printable(text: str) -> bool:
@@ -54,7 +56,7 @@ def json_loads(text: str, what: str, error: type[Exception]):
     import json
 
     data = json.loads(text)  # its errors (and RecursionError) are the caller's to word
-    if _SURROGATE_ESCAPE.search(text) and _holds_surrogate(data):
+    if re.search(_SURROGATE_ESCAPE, text) and _holds_surrogate(data):
         raise error(f"{what} holds a lone surrogate escape (such as \\ud800), which is not "
                     "a character; remove it")
     return data
@@ -73,7 +75,7 @@ def _holds_surrogate(value) -> bool:
 def json_escaped(text: str) -> str:
     """JSON text with the unsafe characters written as \\uXXXX escapes: the same data when
     parsed, nothing a terminal acts on when printed (json.dumps escapes only C0)."""
-    return UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return re.sub(UNSAFE, lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def normalized(text: str) -> str:

@@ -11,8 +11,9 @@ tape and its JSON.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
 from functools import lru_cache
+
+from ..records import Frozen
 
 # One script: a {…} group (one level of nesting), a command such as \top, or one character.
 _SCRIPT = r"\{(?:[^{}]|\{[^{}]*\})*\}|\\[A-Za-z]+|[^\s{}\\^_']"
@@ -23,12 +24,13 @@ _SYMBOL = re.compile(rf"""
 _ONE_SCRIPT = re.compile(rf"([_^])({_SCRIPT})|(')")
 
 
-@dataclass(frozen=True)
-class Symbol:
+class Symbol(Frozen):
     """A base and its scripts in written order: ("_", "{sum}"), ("^", r"\\top"), ("^", "'")."""
 
-    base: str
-    scripts: tuple[tuple[str, str], ...] = ()
+    FIELDS = ("base", "scripts")
+
+    def __init__(self, base: str, scripts: tuple[tuple[str, str], ...] = ()):
+        self._set(base=base, scripts=scripts)
 
     def tex(self) -> str:
         """As written while that is valid TeX, else merged into base_{…}^{…}."""
@@ -48,7 +50,7 @@ class Symbol:
         return kinds.count("_") <= 1 and kinds.count("^") <= 1 and "'" not in kinds[sup_at:]
 
     def plus(self, mark: str, piece: str) -> Symbol:
-        return replace(self, scripts=(*self.scripts, (mark, piece)))
+        return self.replace(scripts=(*self.scripts, (mark, piece)))
 
 
 @lru_cache(maxsize=1024)  # the narration asks for the same few symbols hundreds of times

@@ -30,25 +30,8 @@ _GROUP = r"\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}"  # a {…} group, nested 
 def to_text(latex: str) -> str:
     """The formula as Unicode text: fractions, roots, scripts, Greek letters, cases."""
     s = latex.replace(r"\_", "\x01")  # an escaped underscore is a letter, not a subscript
-    s = re.sub(r"\\partial\s*", "∂", s)
-    s = re.sub(r"\\[A-Za-z]+", lambda m: SYMBOLS.get(m.group(0), m.group(0)), s)
-    s = re.sub(r"\\begin\{cases\}(.*?)\\end\{cases\}", _cases, s, flags=re.S)
-    s = re.sub(r"\\(?:left|right|big|Big|bigg)\s*([()\[\]|.])", _delimiter, s)
-    s = re.sub(r"\\(?:left|right)\\([{}])", r"\1", s)
-    s = re.sub(r"\\(?:textstyle|displaystyle|limits|nolimits)", "", s)
-    s = re.sub(r"\\(?:,|;|:|!|\s)", lambda m: "" if m.group(0) == r"\!" else " ", s)
-    s = re.sub(r"\\hat\s*(?:\{([A-Za-z])\}|([A-Za-z]))", lambda m: (m.group(1) or m.group(2))
-               + "\u0302", s)
-    for _ in range(4):  # nested constructs, innermost first
-        if "\\" not in s:  # each of these starts with a command: nothing left to do
-            break
-        s = re.sub(r"\\(?:mathrm|text|operatorname|mathbf|mathit|boldsymbol)\s*" + _GROUP,
-                   r"\1", s)
-        s = re.sub(r"\\overline\s*" + _GROUP, lambda m: m.group(1) + "\u0304", s)
-        s = re.sub(r"\\xrightarrow\s*" + _GROUP, r"─\1→", s)
-        s = re.sub(r"\\sqrt\s*" + _GROUP, lambda m: "√" + _wrap(m.group(1)), s)
-        s = re.sub(r"\\[dt]?frac\s*" + _GROUP + r"\s*" + _GROUP, _frac, s)
-    s = re.sub(r"\\[A-Za-z]+", lambda m: SYMBOLS.get(m.group(0), m.group(0)[1:]), s)
+    if "\\" in s:
+        s = _commands(s)
     # Scripts, in this order (a script written out may hold the other mark); each pattern
     # needs its mark, so text without it is passed over.
     if "^" in s:
@@ -61,9 +44,58 @@ def to_text(latex: str) -> str:
     if "_" in s:
         s = re.sub(r"_([A-Za-z0-9])(?![A-Za-z0-9])", lambda m: _script(m.group(1), SUBSCRIPT, "_"),
                    s)
-    s = re.sub(r"∂\s+", "∂", s.replace("{", "").replace("}", ""))
-    s = re.sub(r"\(\s+", "(", re.sub(r"[ \t]{2,}", " ", s))
+    s = s.replace("{", "").replace("}", "")
+    if "∂" in s:
+        s = re.sub(r"∂\s+", "∂", s)
+    if "  " in s or "\t" in s:
+        s = re.sub(r"[ \t]{2,}", " ", s)
+    if "(" in s:
+        s = re.sub(r"\(\s+", "(", s)
     return s.replace("\x00", "    ").replace("\x01", "_").strip()
+
+
+def _commands(s: str) -> str:
+    """The LaTeX commands of ``s`` as text. Each pattern is tried only when the command it
+    needs is in the text: most formulas hold a few commands, and a pattern is compiled only
+    when a formula first needs it (compiling them all took longer than converting them)."""
+    if r"\partial" in s:
+        s = re.sub(r"\\partial\s*", "∂", s)
+    s = re.sub(r"\\[A-Za-z]+", lambda m: SYMBOLS.get(m.group(0), m.group(0)), s)
+    if r"\begin{cases}" in s:
+        s = re.sub(r"\\begin\{cases\}(.*?)\\end\{cases\}", _cases, s, flags=re.S)
+    if _holds(s, r"\left", r"\right", r"\big", r"\Big"):
+        s = re.sub(r"\\(?:left|right|big|Big|bigg)\s*([()\[\]|.])", _delimiter, s)
+    if _holds(s, r"\left", r"\right"):
+        s = re.sub(r"\\(?:left|right)\\([{}])", r"\1", s)
+    if _holds(s, "style", "limits"):
+        s = re.sub(r"\\(?:textstyle|displaystyle|limits|nolimits)", "", s)
+    if "\\" in s:
+        s = re.sub(r"\\(?:,|;|:|!|\s)", lambda m: "" if m.group(0) == r"\!" else " ", s)
+    if r"\hat" in s:
+        s = re.sub(r"\\hat\s*(?:\{([A-Za-z])\}|([A-Za-z]))", lambda m: (m.group(1) or m.group(2))
+                   + "\u0302", s)
+    for _ in range(4):  # nested constructs, innermost first
+        if "\\" not in s:  # each of these starts with a command: nothing left to do
+            break
+        if _holds(s, r"\mathrm", r"\text", r"\operatorname", r"\mathbf", r"\mathit",
+                  r"\boldsymbol"):
+            s = re.sub(r"\\(?:mathrm|text|operatorname|mathbf|mathit|boldsymbol)\s*" + _GROUP,
+                       r"\1", s)
+        if r"\overline" in s:
+            s = re.sub(r"\\overline\s*" + _GROUP, lambda m: m.group(1) + "\u0304", s)
+        if r"\xrightarrow" in s:
+            s = re.sub(r"\\xrightarrow\s*" + _GROUP, r"─\1→", s)
+        if r"\sqrt" in s:
+            s = re.sub(r"\\sqrt\s*" + _GROUP, lambda m: "√" + _wrap(m.group(1)), s)
+        if "frac" in s:
+            s = re.sub(r"\\[dt]?frac\s*" + _GROUP + r"\s*" + _GROUP, _frac, s)
+    if "\\" in s:
+        s = re.sub(r"\\[A-Za-z]+", lambda m: SYMBOLS.get(m.group(0), m.group(0)[1:]), s)
+    return s
+
+
+def _holds(s: str, *commands: str) -> bool:
+    return any(command in s for command in commands)
 
 
 def _delimiter(m: re.Match) -> str:

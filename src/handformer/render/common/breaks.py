@@ -84,11 +84,12 @@ def pieces(text: str) -> list[str]:
 # "=" after a short symbol ("p = 0.130": a line does not end with a lone "p"), after ln, log or
 # exp before their number ("ln 25"), and in Chinese between a number and the measure word or
 # unit after it ("25 个词元", "第 1 层"). Text with Hanzi has its spaces checked one by one
-# (``_glued_at``): a pattern over the range of Hanzi costs ~1 ms to compile.
+# (``_glued_at``): a pattern over the range of Hanzi costs ~1 ms to compile. The patterns an
+# English paragraph seldom needs are compiled by ``re`` when first used.
 _AFTER_EQUALS = re.compile(r"(?<==) (?=\S)")
 _BEFORE_EQUALS = re.compile(r"(?<![^\s(])([^\s(]{1,3}) (?==)")
-_FUNCTION_ARGUMENT = re.compile(r"(?<![^\W\d_])(ln|log|exp) (?=\d)")  # no letter before
-_SPACE = re.compile(r"\s")
+_FUNCTION_ARGUMENT = r"(?<![^\W\d_])(ln|log|exp) (?=\d)"  # no letter before
+_SPACE = r"\s"
 _COUNTING = frozenset("第共约近")  # ordinal, "in all", "about", "nearly": a number follows
 _FUNCTIONS = ("ln", "log", "exp")
 SHORT_SYMBOL = 3  # characters at most of a symbol kept with the "=" after it
@@ -101,9 +102,9 @@ def glue(text: str) -> str:
         if "=" in text:
             text = _BEFORE_EQUALS.sub("\\1" + NBSP, _AFTER_EQUALS.sub(NBSP, text))
         if any(f + " " in text for f in _FUNCTIONS):  # the pattern needs one of these
-            text = _FUNCTION_ARGUMENT.sub("\\1" + NBSP, text)
+            text = re.sub(_FUNCTION_ARGUMENT, "\\1" + NBSP, text)
         return text
-    glued = [m.start() for m in _SPACE.finditer(text) if _glued_at(text, m.start())]
+    glued = [m.start() for m in re.finditer(_SPACE, text) if _glued_at(text, m.start())]
     for i in glued:
         text = text[:i] + NBSP + text[i + 1:]
     return text

@@ -24,12 +24,23 @@ _ZERO_WIDTH = frozenset(("Mn", "Me", "Mc", "Cf", "Zl", "Zp"))
 
 
 class Line:
-    """One line of plain text with styled spans (start, end or None for the end, style)."""
+    """One line of plain text with styled spans (start, end or None for the end, style). Spans
+    are replaced, never changed in place, so lines may share them."""
 
     __slots__ = ("plain", "spans")
 
     def __init__(self, plain: str, spans=()):
-        self.plain, self.spans = plain, list(spans)
+        self.plain, self.spans = plain, spans
+
+
+class Block(list):
+    """Lines drawn as one piece (a matrix, an operator), each padded to ``width`` cells and its
+    spans ending where its text does (never None), so that blocks side by side need not
+    measure their lines again."""
+
+    def __init__(self, lines, width: int):
+        super().__init__(lines)
+        self.width = width
 
 
 # Characters one cell wide in every terminal: Latin, Greek, Cyrillic, phonetic letters (ᵀ ᵢ),

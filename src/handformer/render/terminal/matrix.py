@@ -15,26 +15,28 @@ from ... import layout
 from ...narrate.document import Matrix
 from ...narrate.unicode_math import to_text
 from ..common import grids
-from .ansi import Line, cells
+from .ansi import Block, Line, cells
 
 MAX_ROWS = 12  # rows shown before eliding the middle
 HEAD, TAIL = 6, 5  # kept at the start and at the end of an elided axis
 COLUMN_TRIES = (32, 24, 16, 12, 8, 6, 4, 2)  # columns tried, widest first, until one fits
 
 
-def fitted(m: Matrix, precision: int, width: int, origin: tuple[str, str] = ("", "")) -> list[Line]:
+def fitted(m: Matrix, precision: int, width: int, origin: tuple[str, str] = ("", "")) -> Block:
     """The matrix whole if it fits ``width``, else with more of its middle columns elided;
     ``origin``: the heading and the number of the step that made it ("← Step 6")."""
     n = _as_2d(m)[0].shape[1]
-    block = []
+    block = Block([], 0)
     for shown in (n, *(c for c in COLUMN_TRIES if c < n)):
         block = draw(m, precision, shown, origin)
-        if max(cells(t.plain) for t in block) <= width:
+        if block.width <= width:
             break
     return block
 
 
 def _kept(n: int, shown: int, keep) -> list[int | None]:
+    if n <= shown:  # all of them (most matrices)
+        return list(range(n))
     head = min(HEAD, (shown + 1) // 2)
     return layout.elide_keeping(n, shown, head, min(TAIL, shown - head), keep)
 
@@ -55,78 +57,108 @@ def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", "
     at_r = _kept(value.shape[0], MAX_ROWS, keep_r)
     at_c = _kept(value.shape[1], shown, keep_c)
     grid = _grid(value, at_r, at_c, precision, grids.integral(value, m.name), cell)
-    best = value.argmax(axis=1).tolist() if m.kind == "pattern" else None
-    gaps_c = iter(layout.hidden_counts(at_c, value.shape[1]))
-    gaps_r = iter(layout.hidden_counts(at_r, value.shape[0]))
+    gaps_c = iter(layout.hidden_counts(at_c, value.shape[1]) if None in at_c else ())
+    gaps_r = iter(layout.hidden_counts(at_r, value.shape[0]) if None in at_r else ())
     heads = [f"+{next(gaps_c)}" if j is None else
              ("▾" if j in mark_c else "") + (cols[j] if cols else str(j)) for j in at_c]
     labels = [f"⋮+{next(gaps_r)}" if i is None else
               ("▸" if i in mark_r else "") + (rows[i] if rows else str(i))
               if value.shape[0] > 1 or rows else "" for i in at_r]
-    label_w = max((cells(x) for x in labels), default=0)
-    sizes = [[cells(x) for x in g] for g in grid]  # once per cell: widths, then padding
-    col_w = [max(cells(heads[c]), *(s[c] for s in sizes)) for c in range(len(heads))]
-    header = " " * label_w + "".join("  " + _pad(h, w) for h, w in zip(heads, col_w, strict=True))
-    lines = [_title(m, origin, cells(header)), Line(header),
-             Line("─" * cells(header), [(0, None, "dim")])]
-    for r, (label, row) in enumerate(zip(labels, zip(grid, sizes, strict=True), strict=True)):
-        i = at_r[r]
+    label_ws, head_ws = list(map(cells, labels)), list(map(cells, heads))
+    label_w = max(label_ws, default=0)
+    # A number, ⋯, ⋮, · (NaN) and ∞ take one cell a character: a grid text's width is its length.
+    col_w = [max(head_w, max(map(len, column)))
+             for head_w, column in zip(head_ws, zip(*grid), strict=True)]
+    header = " " * label_w + "".join([" " * (2 + w - head_w) + head
+                                      for head, head_w, w in zip(heads, head_ws, col_w,
+                                                                 strict=True)])
+    table_w = label_w + sum(col_w) + 2 * len(col_w)  # the header's, the rule's, every row's
+    row_format = "".join([f"  %{w}s" for w in col_w])  # each cell right-aligned in its column
+    body = [_row(label + " " * (label_w - label_cells), row_format % tuple(row),
+                 label.startswith("▸"))
+            for label, label_cells, row in zip(labels, label_ws, grid, strict=True)]
+    for r, c, style in _accents(m, value, at_r, at_c, cell):
+        line = body[r]
+        at = line.spans[0][1] + sum(2 + w for w in col_w[:c])  # the label's span ends at the cells
+        line.spans = sorted([*line.spans, (at, at + 2 + col_w[c], style) if style[-1] == "a"
+                             else (at + 2, at + 2 + col_w[c], style)])
+    title, title_w = _title(m, origin, table_w)
+    width = max(title_w, table_w)
+    title.plain += " " * (width - title_w)
+    table = [Line(header), Line("─" * table_w, [(0, table_w, "dim")]), *body]
+    if table_w < width:  # a title wider than the table
+        for line in table:
+            line.plain += " " * (width - table_w)
+    return Block([title, *table], width)
+
+
+def _accents(m: Matrix, value: np.ndarray, at_r: list, at_c: list, cell) -> list:
+    """(row, column, style) of the shown cells drawn apart: the worked cell (after the two
+    spaces before it) and, in an attention pattern, each row's largest weight (with them). A
+    row with no largest weight (not a pattern, or a ⋮ row) so marks its first ⋯ column."""
+    worked = (at_r.index(cell[0]), at_c.index(cell[1])) \
+        if cell is not None and cell[0] in at_r and cell[1] in at_c else None
+    accents = [(*worked, "bold reverse")] if worked else []
+    best = value.argmax(axis=1).tolist() if m.kind == "pattern" else None
+    if best is None and None not in at_c:  # no row has a column to mark
+        return accents
+    for r, i in enumerate(at_r):
         strong = best[i] if best is not None and i is not None else None
-        worked = at_c.index(cell[1]) if cell and i == cell[0] and cell[1] in at_c else None
-        lines.append(_row(label, label_w, row, col_w, at_c.index(strong)
-                          if strong in at_c else None, worked))
-    return lines
+        if strong in at_c and (r, at_c.index(strong)) != worked:
+            accents.append((r, at_c.index(strong), "bold magenta"))
+    return accents
 
 
-def _title(m: Matrix, origin: tuple[str, str], width: int) -> Line:
+def _title(m: Matrix, origin: tuple[str, str], width: int) -> tuple[Line, int]:
     """Symbol, shape, note, and where the matrix comes from: the heading of that step when it
-    fits over the matrix, else its number."""
+    fits over the matrix, else its number; and the title's width in cells."""
     shape = "×".join(str(x) for x in m.shape) or "1"
     title = f"{to_text(m.symbol)}  ({shape})" + (f" · {m.note}" if m.note else "")
+    style = "bold yellow" if m.note else "bold"
     heading, number = origin
-    if heading:
-        whole = f"  ← {heading}"
-        title_end = len(title)
-        title += whole if cells(title + whole) <= width else f"  ← {number}"
-        return Line(title, [(0, title_end, "bold yellow" if m.note else "bold"),
-                            (title_end, None, "dim")])
-    return Line(title, [(0, None, "bold yellow" if m.note else "bold")])
+    if not heading:
+        return Line(title, [(0, len(title), style)]), cells(title)
+    title_end = len(title)
+    whole = title + f"  ← {heading}"
+    title = whole if cells(whole) <= width else title + f"  ← {number}"
+    return Line(title, [(0, title_end, style), (title_end, len(title), "dim")]), cells(title)
 
 
 def _grid(value: np.ndarray, keep_r: list, keep_c: list, precision: int, integer: bool, cell):
-    """The shown cells as text: ⋮ and ⋯ in the elided row and column, the worked cell
+    """The shown cells as text: ⋮ and ⋯ in the elided rows and columns, the worked cell
     [bracketed]."""
     rows = [i for i in keep_r if i is not None]
     cols = [j for j in keep_c if j is not None]
-    whole = rows == list(range(value.shape[0])) and cols == list(range(value.shape[1]))
-    picked = iter((value if whole else value[np.ix_(rows, cols)]).tolist())  # Python numbers
-    decimals = 0 if integer else precision
-    grid = []
-    for i in keep_r:
+    whole = len(rows) == value.shape[0] and len(cols) == value.shape[1]  # (indices shown once)
+    picked = (value if whole else value[rows][:, cols]).ravel().tolist()  # Python numbers
+    texts = _numbers(picked, 0 if integer else precision)
+    grid = [texts[k:k + len(cols)] for k in range(0, len(texts), len(cols))]
+    for k, j in enumerate(keep_c):
+        if j is None:
+            for row in grid:
+                row.insert(k, "⋯")
+    for k, i in enumerate(keep_r):
         if i is None:
-            grid.append(["⋮"] * len(keep_c))
-            continue
-        texts = iter(_numbers(next(picked), decimals))
-        row = ["⋯" if j is None else next(texts) for j in keep_c]
-        if cell is not None and cell[0] == i and cell[1] in keep_c:
-            at = keep_c.index(cell[1])
-            row[at] = f"[{row[at]}]"
-        grid.append(row)
+            grid.insert(k, ["⋮"] * len(keep_c))
+    if cell is not None and cell[0] in keep_r and cell[1] in keep_c:
+        r, c = keep_r.index(cell[0]), keep_c.index(cell[1])
+        grid[r][c] = f"[{grid[r][c]}]"
     return grid
 
 
-def _numbers(row: list, decimals: int) -> list[str]:
-    """``layout.number`` of each number (the terminal's spelling), a row at a time: the same
-    format, with no "-0.000", the non-finite ones spelled by ``number`` itself."""
-    spec = f".{decimals}f"
-    out = [format(x, spec) for x in row]
-    joined = "".join(out)
-    if "-0" not in joined and "n" not in joined:  # no -0.00…, nan or inf: nothing to respell
+def _numbers(numbers: list, decimals: int) -> list[str]:
+    """``layout.number`` of each number (the terminal's spelling), all in one format: the
+    same digits, with no "-0.000", the non-finite ones spelled by ``number`` itself."""
+    spec = f"%.{decimals}f"
+    joined = " ".join([spec] * len(numbers)) % tuple(numbers)
+    out = joined.split(" ")
+    negative_zero = "-" + spec % 0  # every number has these decimals: no other text holds it
+    if negative_zero not in joined and "n" not in joined:  # nothing to respell (nan, inf)
         return out
     for k, text in enumerate(out):
         if text[-1] in "nf":  # nan, inf, -inf
-            out[k] = layout.number(float(row[k]), decimals, layout.PLAIN)
-        elif text[0] == "-" and not text.strip("-0."):  # a negative number that rounds to 0
+            out[k] = layout.number(float(numbers[k]), decimals, layout.PLAIN)
+        elif text == negative_zero:
             out[k] = text[1:]
     return out
 
@@ -143,22 +175,6 @@ def _as_2d(m: Matrix):
     return value, rows, cols
 
 
-def _row(label: str, label_w: int, row: tuple[list[str], list[int]], col_w: list[int],
-         strong: int | None, worked: int | None) -> Line:
-    """One row's line; ``row``: its cells' texts and their widths in cells."""
-    text = label + " " * (label_w - cells(label))
-    spans = [(0, len(text), "bold" if label.startswith("▸") else "dim")]
-    pieces = ["  " + " " * (w - size) + cell for cell, size, w in zip(*row, col_w, strict=True)]
-
-    def start(c: int) -> int:
-        return len(text) + sum(map(len, pieces[:c]))
-
-    if worked is not None:  # the cell the text works out (after the two spaces between cells)
-        spans.append((start(worked) + 2, start(worked) + len(pieces[worked]), "bold reverse"))
-    if strong is not None and strong != worked:  # the largest weight of an attention row
-        spans.append((start(strong), start(strong) + len(pieces[strong]), "bold magenta"))
-    return Line(text + "".join(pieces), sorted(spans))
-
-
-def _pad(text: str, width: int) -> str:
-    return " " * (width - cells(text)) + text
+def _row(label: str, numbers: str, marked: bool) -> Line:
+    """One row's line: its label (padded to the labels' width), then its numbers."""
+    return Line(label + numbers, [(0, len(label), "bold" if marked else "dim")])

@@ -38,9 +38,20 @@ def pieces(text: str) -> list[str]:
     """The text's pieces, in order."""
     if not reaches(text, 0x30):  # nothing from U+3000 up
         if text.replace(NBSP, "a").isprintable():  # no white space but spaces and NBSP
-            return list(filter(None, SPACES_AND_QUOTES.split(text)))  # half LATIN's cost
+            return _between_spaces_and_quotes(text)
         return LATIN.findall(text)
     return [piece for _, piece in pieces_at(text)]
+
+
+def _between_spaces_and_quotes(text: str) -> list[str]:
+    """``SPACES_AND_QUOTES``' pieces of a printable text (half LATIN's cost): where no two
+    spaces meet (most paragraphs), by a split at a mark put around each space and quote (NUL,
+    which no printable text holds), a few scans in C instead of a pattern tried at every
+    character."""
+    if "  " in text:  # a run of spaces is one piece
+        return list(filter(None, SPACES_AND_QUOTES.split(text)))
+    marked = text.replace(" ", "\0 \0").replace("“", "\0“\0").replace("‘", "\0‘\0")
+    return list(filter(None, marked.split("\0")))
 
 
 def pieces_at(text: str) -> list[tuple[int, str]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from ...narrate.document import Architecture, Block, Callout, Matrix, Section
 from ...narrate.unicode_math import to_text
 from ...textsafe import shown as safe
-from .ansi import Line, Terminal, cells, crop, fit, truncate
+from .ansi import Block, Line, Terminal, cells, crop, fit, truncate
 from .matrix import fitted as _fitted
 from .wrap import wrap as _wrap
 
@@ -47,8 +47,9 @@ def _lines(sections: list[Section], precision: int, width: int) -> list[Line]:
     origins = {s.id: (s.heading, s.prefix.strip(" ·") or s.title) for s in sections}
     lines = [line for section in sections for line in _section(section, precision, width,
                                                                 origins)]
-    for line in lines:  # words from files may hold escape sequences; same width, so spans hold
-        line.plain = safe(line.plain)
+    if not "".join([line.plain for line in lines]).isprintable():  # unsafe text is unprintable
+        for line in lines:  # words from files may hold escape sequences; same width, spans hold
+            line.plain = safe(line.plain)
     return lines
 
 
@@ -106,35 +107,42 @@ def _equation(items: list, precision: int, width: int,
     rows, row, used = [], [], 0
     for item in items:
         block = _fitted(item, precision, width - 2, origins.get(item.source, ("", ""))) \
-            if isinstance(item, Matrix) else \
-            [Line(to_text(str(item)), [(0, None, "bold")])]
-        size = max(cells(t.plain) for t in block) + 1
-        if row and used + size > width - 2:
+            if isinstance(item, Matrix) else _operator(to_text(str(item)))
+        if row and used + block.width + 1 > width - 2:
             rows.append(row)
             row, used = [], 0
         row.append(block)
-        used += size
+        used += block.width + 1
     if row:
         rows.append(row)
-    return [crop(line, width) for blocks in rows for line in _side_by_side(blocks)]
+    lines = []
+    for blocks in rows:
+        joined = _side_by_side(blocks)
+        wide = sum(block.width + 1 for block in blocks) - 1 > width  # one matrix too wide
+        lines += [crop(line, width) for line in joined] if wide else joined
+    return lines
 
 
-def _side_by_side(blocks: list[list[Line]]) -> list[Line]:
-    """Blocks of lines joined left to right, each centred vertically."""
-    height = max(len(b) for b in blocks)
-    widths = [max(cells(t.plain) for t in b) for b in blocks]
+def _operator(text: str) -> Block:
+    return Block([Line(text, [(0, len(text), "bold")])], cells(text))
+
+
+def _side_by_side(blocks: list[Block]) -> list[Line]:
+    """Blocks of lines joined left to right, each centred vertically, one space apart."""
+    height = max(map(len, blocks))
     out = []
     for row in range(height):
-        joined = Line("")
-        for block, w in zip(blocks, widths, strict=True):
-            top = (height - len(block)) // 2
-            line = block[row - top] if 0 <= row - top < len(block) else Line("")
-            at = len(joined.plain)
-            joined.spans += [(at + a, at + (len(line.plain) if b is None else b), style)
-                             for a, b, style in line.spans]
-            joined.plain += line.plain + " " * (w - cells(line.plain) + 1)
-        joined.plain = joined.plain.rstrip()
-        out.append(joined)
+        plain, spans = "", []
+        for block in blocks:
+            k = row - (height - len(block)) // 2  # the block's line on this row
+            if not 0 <= k < len(block):  # above or below the block
+                plain += " " * (block.width + 1)
+                continue
+            line, at = block[k], len(plain)
+            if line.spans:
+                spans += [(at + a, at + b, style) for a, b, style in line.spans]
+            plain += line.plain + " "
+        out.append(Line(plain.rstrip(), spans))
     return out
 
 

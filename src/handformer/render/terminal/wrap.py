@@ -65,7 +65,9 @@ def _wrap(paragraph: str, width: int) -> list[str]:
 
 
 def _holds_word(tokens: list[str], start: int, end: int) -> bool:
-    return any(tokens[k].strip() for k in range(start, end))
+    """Whether ``tokens[start:end]`` hold more than white space (joined: one scan in C)."""
+    text = "".join(tokens[start:end])
+    return bool(text) and not text.isspace()
 
 
 def _tokens(paragraph: str, width: int) -> list[str]:
