@@ -68,7 +68,7 @@ def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", "
     label_w = max(label_ws, default=0)
     # A number, ⋯, ⋮, · (NaN) and ∞ take one cell a character: a grid text's width is its length.
     col_w = [max(head_w, max(map(len, column)))
-             for head_w, column in zip(head_ws, zip(*grid), strict=True)]
+             for head_w, column in zip(head_ws, zip(*grid, strict=True), strict=True)]
     header = " " * label_w + "".join([" " * (2 + w - head_w) + head
                                       for head, head_w, w in zip(heads, head_ws, col_w,
                                                                  strict=True)])

@@ -10,7 +10,8 @@ look is rich's (rules, rounded panels), without rich's import and per-line cost.
 
 from __future__ import annotations
 
-from ...narrate.document import Architecture, Block, Callout, Matrix, Section
+from ...narrate.document import Architecture, Callout, Matrix, Section
+from ...narrate.document import Block as ModelBlock  # a block of the architecture's tree
 from ...narrate.unicode_math import to_text
 from ...textsafe import shown as safe
 from .ansi import Block, Line, Terminal, cells, crop, fit, truncate
@@ -77,7 +78,7 @@ def _architecture(arch: Architecture, width: int) -> list[Line]:
     """The model as a tree, each block with its sizes and the step that computes it."""
     lines: list[Line] = []
 
-    def visit(block: Block, indent: str, last: bool, top: bool) -> None:
+    def visit(block: ModelBlock, indent: str, last: bool, top: bool) -> None:
         branch = "" if top else ("└─ " if last else "├─ ")
         detail = f"  ({block.detail})" if block.detail else ""
         where = f"  → {block.number}" if block.number else ""
