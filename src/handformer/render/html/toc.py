@@ -4,6 +4,7 @@ entry the part of its title that tells it apart from its neighbours."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ...records import Record
 
@@ -56,8 +57,8 @@ def _place(p: dict, lang: str) -> list[str]:
 
 
 def _common(a: list, b: list) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
+    n, shorter = 0, min(len(a), len(b))
+    while n < shorter and a[n] == b[n]:
         n += 1
     return n
 
@@ -75,8 +76,16 @@ def _short(p: dict, lang: str) -> str:
     2", the layer's second, reads "layer normalization")."""
     title = p["title"][lang]
     for group in _place(p, lang):
-        for label in dict.fromkeys((group, ORDINAL.sub("", group))):
-            head, rest = title[:len(label)], title[len(label):]
-            if label and head.lower() == label.lower() and rest[:1] in COLONS:
+        for length, label in _names(group):
+            head, rest = title[:length], title[length:]
+            if head.lower() == label and rest[:1] in COLONS:
                 title = rest.lstrip(SEPARATORS) or title
     return title[:1].upper() + title[1:]  # an entry starts like a title, whatever was cut
+
+
+@lru_cache(maxsize=1024)  # the same groups head many entries ("Layer 1", "Add & norm 2")
+def _names(group: str) -> tuple[tuple[int, str], ...]:
+    """What a group may be called at the head of a title: its label, and its label without
+    its number; each with its length and in lower case (titles are compared in lower case)."""
+    return tuple((len(label), label.lower())
+                 for label in dict.fromkeys((group, ORDINAL.sub("", group))) if label)
