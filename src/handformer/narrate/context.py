@@ -7,6 +7,8 @@ language's sentence templates with them; nothing here computes the model.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .. import i18n
@@ -168,7 +170,7 @@ class Ctx:
         step = self.tape.index.get(name)
         if step is None or step.op == INPUT:
             return ""
-        return get(step.op).latex({**symbols, **step.symbols}, grad=grad)
+        return _latex(get(step.op), tuple({**symbols, **step.symbols}.items()), grad)
 
     # --- labels ------------------------------------------------------------------------------
 
@@ -215,6 +217,13 @@ class Ctx:
 
     def param(self, name: str, symbol: str, rows=None, cols=None) -> Matrix | str:
         return self.mat(name, symbol, self.value(name), rows, cols)
+
+
+@lru_cache(maxsize=4096)
+def _latex(op, symbols: tuple[tuple[str, str | None], ...], grad: bool) -> str:
+    """An op's formula with these symbols: the same in every language, so a page, which tells
+    a tape in each of its languages, fills each formula once."""
+    return op.latex(dict(symbols), grad=grad)
 
 
 def small_scaled(m):
