@@ -58,12 +58,15 @@ def test_a_file_others_may_write_or_with_impossible_answers_is_not_read(cache):
     drawn(REQUESTS)
     (path,) = (cache / "handformer").glob("draws-*.json")
     forged = [[["permutation", 4, [0, 1, 2, 3]]] + [[m, n, 0] for m, n in REQUESTS[1:]]]
-    for text, mode in ((json.dumps(forged), 0o666), ('[[["integers", 2, 5]]]', 0o600),
-                       ('[[["permutation", 3, [0, 0, 1]]]]', 0o600), ("{not json", 0o600)):
+    impossible = [[["permutation", 4, [0, 0, 1, 2]], ["integers", 2, 5], 7, ["integers"],
+                   ["permutation", 2, [0.0, 1.0]], ["integers", 2.0, 1], ["integers", 2, True]]]
+    for text, mode in ((json.dumps(forged), 0o666), ("{not json", 0o600), ('{"a": 1}', 0o600),
+                       ("[1, 2]", 0o600), (json.dumps(impossible), 0o600)):
         path.write_text(text)
         os.chmod(path, mode)
-        assert kept_draws._read(str(path)) == []
-        assert drawn(REQUESTS)[0] == numpys(REQUESTS)
+        if mode == 0o666:
+            assert kept_draws._read(str(path)) == []
+        assert drawn(REQUESTS) == (numpys(REQUESTS), True)
 
 
 def test_an_unwritable_folder_is_no_error(cache, monkeypatch):
@@ -82,3 +85,20 @@ def test_a_page_made_again_imports_no_numpy_random(cache, tmp_path):
     assert "numpy.random" in first  # the check below can see numpy.random
     again, _ = modules_after_a_walk("walk", "--format", "html", "-o", page, env=env)
     assert "numpy.random" not in again
+
+
+@pytest.mark.parametrize("draw,request_,possible", [
+    (["integers", 2, 1], ("integers", 2), True),
+    (["permutation", 3, [2, 0, 1]], ("permutation", 3), True),
+    (["integers", 2, 1], ("integers", 3), False),  # another request
+    (["integers", 2, 1], ("permutation", 2), False),
+    (["integers", 2, 5], ("integers", 2), False),  # out of range
+    (["integers", 2, True], ("integers", 2), False),
+    (["integers", 2.0, 1], ("integers", 2), False),
+    (["permutation", 4, [0, 0, 1, 2]], ("permutation", 4), False),
+    (["permutation", 2, [0.0, 1.0]], ("permutation", 2), False),
+    (["integers", 2], ("integers", 2), False),
+    (7, ("integers", 2), False),
+])
+def test_only_a_draw_numpy_could_give_is_used(draw, request_, possible):
+    assert kept_draws._possible(draw, *request_) is possible

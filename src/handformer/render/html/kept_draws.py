@@ -46,7 +46,7 @@ class Draws:
         at = len(self.asked)
         if self._generator is None:
             self._alike = [run for run in self._alike
-                           if len(run) > at and run[at][:2] == [method, n]]
+                           if len(run) > at and _possible(run[at], method, n)]
             if not self._alike:
                 self._generator = self._caught_up()
         if self._generator is None:
@@ -78,7 +78,8 @@ def _path(seed: int) -> str:
 
 
 def _read(path: str) -> list[list]:
-    """The kept runs, if the file is the user's own and well formed; else none."""
+    """The kept runs, if the file is the user's own and holds a list of lists (each draw is
+    checked when it is used: ``_possible``); else none."""
     try:
         with open(path, encoding="utf-8") as f:
             info = os.fstat(f.fileno())
@@ -87,21 +88,21 @@ def _read(path: str) -> list[list]:
             runs = json.load(f)
     except (OSError, ValueError):
         return []
-    return runs if isinstance(runs, list) and all(map(_well_formed, runs)) else []
+    if not isinstance(runs, list) or not all(isinstance(run, list) for run in runs):
+        return []
+    return runs
 
 
-def _well_formed(run) -> bool:
-    return isinstance(run, list) and all(isinstance(draw, list) and len(draw) == 3
-                                         and _possible(*draw) for draw in run)
-
-
-def _possible(method, n, answer) -> bool:
-    """Whether ``answer`` is one the generator could give to ``method(n)``."""
-    if type(n) is not int:
+def _possible(draw, method: str, n: int) -> bool:
+    """Whether a kept draw is a request ``method(n)`` and an answer the generator could give."""
+    if not isinstance(draw, list) or len(draw) != 3 or draw[0] != method or draw[1] != n \
+            or type(draw[1]) is not int:
         return False
+    answer = draw[2]
     if method == "integers":
         return type(answer) is int and 0 <= answer < n
-    return method == "permutation" and isinstance(answer, list) and sorted(answer) == list(range(n))
+    return (isinstance(answer, list) and all(type(i) is int for i in answer)
+            and sorted(answer) == list(range(n)))
 
 
 def _write(path: str, runs: list[list]) -> None:
