@@ -15,6 +15,7 @@ escape = lru_cache(maxsize=4096)(svg.escape)
 
 CLOSING = "）」』】〕》〉”’，。、：；！？"  # may not open a line (CJK line-breaking rules)
 CHAR_PX = 7.2  # the diagram's 12 px bold face: its mean Latin advance
+WIDE_FROM = "\u2e80"  # the first CJK radical: from here on a character is about one em wide
 
 
 class Box(Record):
@@ -29,6 +30,11 @@ class Box(Record):
 def label_lines(label: str, width: float) -> list[str]:
     """The label broken at spaces into lines that fit ``width`` px of the 12 px bold face
     (``text_px``): the boxes keep their width."""
+    return list(_label_lines(label, width))
+
+
+@lru_cache(maxsize=1024)  # the map draws the overview's narrow labels again
+def _label_lines(label: str, width: float) -> tuple[str, ...]:
     lines: list[str] = []
     for word in label.split():
         joined = f"{lines[-1]} {word}" if lines else word
@@ -36,7 +42,7 @@ def label_lines(label: str, width: float) -> list[str]:
             lines[-1] = joined
         else:
             lines += _cut(word, width)
-    return lines or [""]
+    return tuple(lines or [""])
 
 
 def _cut(word: str, width: float) -> list[str]:
@@ -62,7 +68,7 @@ def text_px(text: str) -> float:
 
 def _widths(text: str) -> list[float]:
     """Each character's advance: a CJK character about one em, any other about 0.6 em."""
-    return [CHAR_PX * (1.7 if ord(c) >= 0x2E80 else 1.0) for c in text]
+    return [CHAR_PX * (1.7 if c >= WIDE_FROM else 1.0) for c in text]
 
 
 def box_shape(box: Box, name: str, radius: int, label: str, linked: bool) -> str:
