@@ -7,6 +7,7 @@ language's sentence templates with them; nothing here computes the model.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -280,14 +281,14 @@ def _fit(labels, value: np.ndarray, axis: int):
 
 def row_text(values, shown: int = 6) -> str:
     """The first numbers of a row, "…" standing for the rest."""
-    values = list(np.ravel(values))
+    values = np.ravel(values).tolist()  # Python numbers: f3 formats each without numpy
     return ", ".join(f3(v) for v in values[:shown]) + (", …" if len(values) > shown else "")
 
 
 def f3(x) -> str:
     """A number as told in the narration: three decimals, −∞ spelled out."""
     x = float(x)
-    if np.isinf(x):
+    if math.isinf(x):  # math's, on a Python float: numpy's costs a ufunc call per number
         return "−∞" if x < 0 else "∞"
     if x != 0 and abs(x) < 0.0005:
         return f"{x:.1e}"  # a tiny gradient is not "0.000"
