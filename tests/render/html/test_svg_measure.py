@@ -56,3 +56,35 @@ def test_text_px_counts_a_cjk_character_as_1_7_latin_ones():
 def test_short_titles_drop_what_their_groups_say(title, place, short):
     panel = {"title": {"en": title}, "place": {"en": place}}
     assert _short(panel, "en") == short
+
+
+def block_by_prefix(arch, section_id: str, phase: str = "") -> str:
+    """block_of's rule as first written: every block's id tested as a dotted prefix."""
+    from handformer.render.html.svg_map import _walk
+
+    sid = section_id.removeprefix("grad.").removeprefix("update.")
+    best = ""
+    for b in _walk(arch.blocks):
+        if b.section == sid and not b.children:
+            return b.id
+        if (sid == b.id or sid.startswith(b.id + ".")) and len(b.id) > len(best):
+            best = b.id
+    if best:
+        return best
+    leaves = [b for b in _walk(arch.blocks) if not b.children]
+    return leaves[0].id if phase == "text" else leaves[-1].id
+
+
+@pytest.mark.parametrize("family", ["transformer", "gpt"])
+def test_every_panels_block_is_the_one_the_prefix_rule_finds(family):
+    import handformer
+    from handformer.narrate import build
+    from handformer.render.html.svg_map import block_of
+
+    tape = handformer.walk(backward=True, family=family)
+    sections = build(tape, "en", "all")
+    arch = next(s.architecture for s in sections if s.architecture)
+    ids = [s.id for s in sections] + ["", "decoder", "decoder.0.", "x..y", "grad.encoder.0.ffn"]
+    for sid in ids:
+        for phase in ("text", "forward"):
+            assert block_of(arch, sid, phase) == block_by_prefix(arch, sid, phase)

@@ -90,11 +90,13 @@ def block_of(arch: Architecture | None, section_id: str, phase: str = "") -> str
     if arch is None or not arch.blocks:
         return ""
     sid = section_id.removeprefix("grad.").removeprefix("update.")
+    parts = sid.split(".")
+    prefixes = {".".join(parts[:k]) for k in range(1, len(parts) + 1)}  # "a", "a.b", "a.b.c"
     best = ""
     for b in _walk(arch.blocks):
         if b.section == sid and not b.children:
             return b.id
-        if (sid == b.id or sid.startswith(b.id + ".")) and len(b.id) > len(best):
+        if b.id in prefixes and len(b.id) > len(best):
             best = b.id
     if best:
         return best
