@@ -53,6 +53,7 @@ class Ctx:
         self.told: set[str] = set()
         self.sections: list[Section] = []
         self.follows_tutorial = family_of(tape).follows_tutorial
+        self._tokens: dict[str, list[str]] = {}  # tokens() by side
 
     # --- text --------------------------------------------------------------------------------
 
@@ -176,7 +177,14 @@ class Ctx:
     # --- labels ------------------------------------------------------------------------------
 
     def tokens(self, side: str) -> list[str]:
-        """The tokens of "src", "tgt" (decoder input) or "target", from the ids on the tape."""
+        """The tokens of "src", "tgt" (decoder input) or "target", from the ids on the tape
+        (read once per side: a story asks for them in most of its sections; a fresh list each
+        time, as a caller may extend it)."""
+        if side not in self._tokens:
+            self._tokens[side] = self._read_tokens(side)
+        return list(self._tokens[side])
+
+    def _read_tokens(self, side: str) -> list[str]:
         names = {"src": "src.ids", "tgt": "tgt.ids"}
         if side in names and names[side] in self.tape.index:
             ids = self.value(names[side])
