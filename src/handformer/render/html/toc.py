@@ -52,8 +52,8 @@ def toc_tree(panels: list[dict], langs: list[str]) -> list[Node]:
     return root.children
 
 
-def _place(p: dict, lang: str) -> list[str]:
-    return list(p.get("place", {}).get(lang) or [])
+def _place(p: dict, lang: str) -> tuple[str, ...] | list[str]:
+    return p.get("place", {}).get(lang) or ()
 
 
 def _common(a: list, b: list) -> int:
@@ -76,10 +76,9 @@ def _short(p: dict, lang: str) -> str:
     2", the layer's second, reads "layer normalization")."""
     title = p["title"][lang]
     for group in _place(p, lang):
-        for length, label in _names(group):
-            head, rest = title[:length], title[length:]
-            if head.lower() == label and rest[:1] in COLONS:
-                title = rest.lstrip(SEPARATORS) or title
+        for length, label in _names(group):  # the colon first: it rules out most titles
+            if title[length:length + 1] in COLONS and title[:length].lower() == label:
+                title = title[length:].lstrip(SEPARATORS) or title
     return title[:1].upper() + title[1:]  # an entry starts like a title, whatever was cut
 
 
