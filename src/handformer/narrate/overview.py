@@ -169,7 +169,7 @@ def link_blocks(sections: list[Section]) -> None:
         return
     by_id = {"prediction": "prediction", "generator": "generator.logits",
              "tgt_embed": "tgt.ids"}
-    first_under: dict[str, Section] = {}  # a dotted id → the first section that is or lies under it
+    first_under: dict[str, Section] = {}  # a dotted id → the first section at or under it
     for s in sections:
         parts = s.id.split(".")
         for k in range(1, len(parts) + 1):

@@ -15,7 +15,7 @@ escape = lru_cache(maxsize=4096)(svg.escape)
 
 CLOSING = "）」』】〕》〉”’，。、：；！？"  # may not open a line (CJK line-breaking rules)
 CHAR_PX = 7.2  # the diagram's 12 px bold face: its mean Latin advance
-WIDE_FROM = "\u2e80"  # the first CJK radical: from here on a character is about one em wide
+WIDE_FROM = "\u2e80"  # the first CJK radical: from here on, a character about one em wide
 
 
 class Box(Record):
@@ -51,7 +51,7 @@ def _cut(word: str, width: float) -> list[str]:
     by each character's (``text_px`` of the line, without measuring the line again for each
     character)."""
     lines, line_px = [""], 0.0
-    for c, px in zip(word, _widths(word)):
+    for c, px in zip(word, _widths(word), strict=True):
         if lines[-1] and line_px + px > width:
             carry = lines[-1][-1] if c in CLOSING and len(lines[-1]) > 1 else ""
             lines[-1] = lines[-1][:len(lines[-1]) - len(carry)]
