@@ -44,9 +44,14 @@ def table(lang: str) -> dict[str, str]:
     """The sentences of ``lang`` by key; an unknown language is refused in one line."""
     if lang in _REGISTERED:
         return _REGISTERED[lang]
-    if lang not in languages():
+    if lang not in _shipped():
         raise HandformerError(f"unknown language {lang!r}: choose one of "
                               f"{', '.join(languages())}")
+    return _shipped_table(lang)
+
+
+@cache  # a page asks for a table hundreds of times; import_module's look-up is the cost
+def _shipped_table(lang: str) -> dict[str, str]:
     return importlib.import_module(f"{__name__}.{lang}").TEXT
 
 

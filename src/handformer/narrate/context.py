@@ -7,6 +7,9 @@ language's sentence templates with them; nothing here computes the model.
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
+
 import numpy as np
 
 from .. import i18n
@@ -50,6 +53,7 @@ class Ctx:
         self.told: set[str] = set()
         self.sections: list[Section] = []
         self.follows_tutorial = family_of(tape).follows_tutorial
+        self._tokens: dict[str, list[str]] = {}  # tokens() by side
 
     # --- text --------------------------------------------------------------------------------
 
@@ -168,12 +172,19 @@ class Ctx:
         step = self.tape.index.get(name)
         if step is None or step.op == INPUT:
             return ""
-        return get(step.op).latex({**symbols, **step.symbols}, grad=grad)
+        return _latex(get(step.op), tuple({**symbols, **step.symbols}.items()), grad)
 
     # --- labels ------------------------------------------------------------------------------
 
     def tokens(self, side: str) -> list[str]:
-        """The tokens of "src", "tgt" (decoder input) or "target", from the ids on the tape."""
+        """The tokens of "src", "tgt" (decoder input) or "target", from the ids on the tape
+        (read once per side: a story asks for them in most of its sections; a fresh list each
+        time, as a caller may extend it)."""
+        if side not in self._tokens:
+            self._tokens[side] = self._read_tokens(side)
+        return list(self._tokens[side])
+
+    def _read_tokens(self, side: str) -> list[str]:
         names = {"src": "src.ids", "tgt": "tgt.ids"}
         if side in names and names[side] in self.tape.index:
             ids = self.value(names[side])
@@ -215,6 +226,13 @@ class Ctx:
 
     def param(self, name: str, symbol: str, rows=None, cols=None) -> Matrix | str:
         return self.mat(name, symbol, self.value(name), rows, cols)
+
+
+@lru_cache(maxsize=4096)
+def _latex(op, symbols: tuple[tuple[str, str | None], ...], grad: bool) -> str:
+    """An op's formula with these symbols: the same in every language, so a page, which tells
+    a tape in each of its languages, fills each formula once."""
+    return op.latex(dict(symbols), grad=grad)
 
 
 def small_scaled(m):
@@ -271,14 +289,14 @@ def _fit(labels, value: np.ndarray, axis: int):
 
 def row_text(values, shown: int = 6) -> str:
     """The first numbers of a row, "…" standing for the rest."""
-    values = list(np.ravel(values))
+    values = np.ravel(values).tolist()  # Python numbers: f3 formats each without numpy
     return ", ".join(f3(v) for v in values[:shown]) + (", …" if len(values) > shown else "")
 
 
 def f3(x) -> str:
     """A number as told in the narration: three decimals, −∞ spelled out."""
     x = float(x)
-    if np.isinf(x):
+    if math.isinf(x):  # math's, on a Python float: numpy's costs a ufunc call per number
         return "−∞" if x < 0 else "∞"
     if x != 0 and abs(x) < 0.0005:
         return f"{x:.1e}"  # a tiny gradient is not "0.000"

@@ -169,11 +169,14 @@ def link_blocks(sections: list[Section]) -> None:
         return
     by_id = {"prediction": "prediction", "generator": "generator.logits",
              "tgt_embed": "tgt.ids"}
+    first_under: dict[str, Section] = {}  # a dotted id → the first section at or under it
+    for s in sections:
+        parts = s.id.split(".")
+        for k in range(1, len(parts) + 1):
+            first_under.setdefault(".".join(parts[:k]), s)
 
     def visit(block: Block) -> None:
-        wanted = by_id.get(block.id, block.id)
-        found = next((s for s in sections if s.id == wanted or s.id.startswith(wanted + ".")),
-                     None)
+        found = first_under.get(by_id.get(block.id, block.id))
         if found is not None:
             block.section, block.number = found.id, found.prefix.strip(" ·")
         for child in block.children:

@@ -3,7 +3,7 @@
 A page's formulas are the same from one run to the next, and converting them (with
 latex2mathml's import) costs about as much as rendering the rest of the page. So the converted
 MathML is kept in one JSON file in the user's cache folder (``$XDG_CACHE_HOME/handformer`` or
-``~/.cache/handformer``), named by a hash of what makes the conversion (this package's converter
+``~/.cache/handformer``), named by a checksum of what makes the conversion (this package's converter
 and allow-list sources, latex2mathml's sources and symbol table): changing any of them starts a
 new file.
 The file is read whole every run, so it stays small (``FILE_BYTES``): a run writes the formulas
@@ -16,10 +16,10 @@ is skipped, never an error. Formulas that fail to convert are never kept.
 from __future__ import annotations
 
 import atexit
-import hashlib
 import importlib.util
 import json
 import os
+import zlib
 from pathlib import Path
 
 LIMIT = 20_000  # formulas kept in memory at most (a long-running server converts many)
@@ -85,19 +85,23 @@ def _path() -> Path | None:
 
 
 def _stamp() -> str | None:
-    """A hash of the sources that decide each conversion; None if latex2mathml is absent."""
+    """A checksum of the sources that decide each conversion, and their length; None if
+    latex2mathml is absent. CRC-32 rather than a cryptographic hash: the stamp only names the
+    cache's file (any change to a source starts a new one), and SHA-256 of the 200 kB symbol
+    table cost several times what reading it does, on every run."""
     spec = importlib.util.find_spec("latex2mathml")
     if spec is None or not spec.submodule_search_locations:
         return None
     here, theirs = Path(__file__).parent, Path(spec.submodule_search_locations[0])
-    digest = hashlib.sha256()
+    checksum = length = 0
     try:
         for source in (here / "tex.py", here / "sanitize.py", *sorted(theirs.glob("*.py")),
                        theirs / "unimathsymbols.txt"):
-            digest.update(source.read_bytes())
+            data = source.read_bytes()
+            checksum, length = zlib.crc32(data, checksum), length + len(data)
     except OSError:
         return None
-    return digest.hexdigest()[:16]
+    return f"{checksum:08x}{length:08x}"
 
 
 def _read(path: Path | None) -> dict[str, str]:

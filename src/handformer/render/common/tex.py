@@ -16,7 +16,9 @@ from ...errors import (
     )
 from . import mathml_cache
 
-_COMMAND_LEFT = re.compile(r"\\[A-Za-z]+")  # a command the converter left as text: <mi>\arg</mi>
+# Patterns are compiled where they are first used (re keeps them): importing this module is
+# part of every page's start, which needs none of them while its formulas are in the cache.
+_COMMAND_LEFT = r"\\[A-Za-z]+"  # a command the converter left as text: <mi>\arg</mi>
 _WARNED: set[str] = set()
 
 
@@ -48,7 +50,7 @@ def _convert(latex: str, display: bool) -> str:
         out = sanitize.mathml(convert_to_element(latex, display="block" if display else "inline"))
     except refused as err:
         raise FormulaError(f"{type(err).__name__} {err}".strip()) from None
-    left = _COMMAND_LEFT.search(out)
+    left = re.search(_COMMAND_LEFT, out)
     if left:
         raise FormulaError(f"{left[0]} left unconverted")
     return out
@@ -73,20 +75,23 @@ def warn(where: str, latex: str, err: Exception) -> None:
           f"shown as TeX: {latex}", file=sys.stderr)
 
 
-# mathtext (matplotlib) reads a subset of LaTeX: these rewrite what it lacks into what it has.
-_MATHTEXT = [
-    (re.compile(r"\\begin\{cases\}(.*?)\\end\{cases\}", re.S), lambda m: _cases(m[1])),
-    (re.compile(r"'(_(?:\{[^{}]*\}|\w))"), lambda m: m[1] + "'"),  # S'_{ij} → S_{ij}'
-    (re.compile(r"\\[dt]frac\b"), lambda m: r"\frac"),
-    (re.compile(r"\\xrightarrow\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"),
-     lambda m: r"\overset{" + m[1] + r"}{\longrightarrow}"),
-    (re.compile(r"\\(?:textstyle|displaystyle)\s*"), lambda m: ""),
-    (re.compile(r"\\[lr]vert\b"), lambda m: "|"),
-    (re.compile(r"\\operatorname\*"), lambda m: r"\operatorname"),
-    (re.compile(r"\\quad\b"), lambda m: r"\ \ "),
-    (re.compile(r"\\!"), lambda m: ""),
-    (re.compile(r"\\,"), lambda m: r"\ "),
-]
+@lru_cache(maxsize=1)
+def _mathtext_rules() -> list:
+    """mathtext (matplotlib) reads a subset of LaTeX: these rewrite what it lacks into what it
+    has (compiled for the first figure: a page never needs them)."""
+    return [
+        (re.compile(r"\\begin\{cases\}(.*?)\\end\{cases\}", re.S), lambda m: _cases(m[1])),
+        (re.compile(r"'(_(?:\{[^{}]*\}|\w))"), lambda m: m[1] + "'"),  # S'_{ij} → S_{ij}'
+        (re.compile(r"\\[dt]frac\b"), lambda m: r"\frac"),
+        (re.compile(r"\\xrightarrow\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}"),
+         lambda m: r"\overset{" + m[1] + r"}{\longrightarrow}"),
+        (re.compile(r"\\(?:textstyle|displaystyle)\s*"), lambda m: ""),
+        (re.compile(r"\\[lr]vert\b"), lambda m: "|"),
+        (re.compile(r"\\operatorname\*"), lambda m: r"\operatorname"),
+        (re.compile(r"\\quad\b"), lambda m: r"\ \ "),
+        (re.compile(r"\\!"), lambda m: ""),
+        (re.compile(r"\\,"), lambda m: r"\ "),
+    ]
 
 
 def _cases(body: str) -> str:
@@ -97,7 +102,7 @@ def _cases(body: str) -> str:
 def mathtext(latex: str) -> str:
     """The formula as ``$…$`` that matplotlib's mathtext parses; FormulaError if it cannot."""
     text = latex
-    for pattern, repl in _MATHTEXT:
+    for pattern, repl in _mathtext_rules():
         text = pattern.sub(repl, text)
     try:
         _mathtext_parser().parse(f"${text}$")

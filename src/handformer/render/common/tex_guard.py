@@ -95,8 +95,8 @@ def _clip(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-_MATH_PIECE = re.compile(r"\\([A-Za-z]+)|\\[^A-Za-z]|[<>$]|\](?=\s*[(\[:])|&(?=[#A-Za-z0-9])",
-                         re.S)
+# A pattern, compiled at its first use (re keeps it): a page imports this module and never uses it.
+_MATH_PIECE = r"\\([A-Za-z]+)|\\[^A-Za-z]|[<>$]|\](?=\s*[(\[:])|&(?=[#A-Za-z0-9])"
 _INERT = {"<": r"\lt ", ">": r"\gt ", "]": r"\rbrack ", "$": r"\$", "&": r"\&"}
 
 
@@ -109,4 +109,4 @@ def markdown_math(tex: str) -> str:
         return _INERT.get(m[0], m[0])  # an escaped character (\{, \,, \\) stays as written
 
     one_line = " ".join(tex.splitlines())  # a blank line would end the block in Markdown
-    return _MATH_PIECE.sub(inert, one_line)
+    return re.sub(_MATH_PIECE, inert, one_line, flags=re.S)

@@ -9,13 +9,12 @@ from __future__ import annotations
 import copy
 import math
 
-import numpy as np
-
 from ... import i18n
 from ...exercises import words
 from ...exercises.question import Question
 from ...exercises.sheet import KINDS
 from ...files.tape_json import params_kept
+from .kept_draws import Draws
 
 # The parts of the walk, each with the kinds of question it may set and how many it sets.
 PARTS = (("embedding", ("positional", "input"), 1),
@@ -33,14 +32,16 @@ def questions(tape, panel_ids: list[str]) -> list[Question]:
     """The page's questions, part by part, kinds in an order the seed shuffles, each on a step
     the page shows (a few draws per kind: a model of many heads shows only some). Only what
     the tape's file keeps is used (a pretrained model's weights it does not), so the page drawn
-    from a saved tape (`handformer render`) is the walk's page."""
+    from a saved tape (`handformer render`) is the walk's page. The draws are numpy's
+    ``default_rng(SEED)``'s, kept between runs (kept_draws.py)."""
     if not params_kept(tape):
         tape = copy.copy(tape)
         tape.params = {}
-    rng, found, shown = np.random.default_rng(SEED), [], set(panel_ids)
+    rng, found, shown = Draws(SEED), [], set(panel_ids)
     for _, kinds, count in PARTS:
         made = [_shown(kinds[i], tape, rng, shown) for i in rng.permutation(len(kinds))]
         found += [q for q in made if q is not None][:count]
+    rng.keep()
     return found
 
 

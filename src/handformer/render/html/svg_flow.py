@@ -13,8 +13,7 @@ from __future__ import annotations
 from ... import i18n
 from ...narrate.document import Architecture, Block, Edge
 from ...records import Frozen, Record
-from .svg import escape
-from .svg_map import Box, box_shape, label_lines
+from .svg_map import Box, box_shape, escape, label_lines
 
 ALL_LAYERS = 2  # a stack of more layers is drawn once, marked × N
 

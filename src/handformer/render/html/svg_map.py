@@ -4,12 +4,18 @@ to fit their box, and which block each panel belongs to."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ...narrate.document import Architecture, Block
 from ...records import Record
-from .svg import escape
+from . import svg
+
+# The drawings escape the same ids, labels and shapes in every shape and language of a page.
+escape = lru_cache(maxsize=4096)(svg.escape)
 
 CLOSING = "）」』】〕》〉”’，。、：；！？"  # may not open a line (CJK line-breaking rules)
 CHAR_PX = 7.2  # the diagram's 12 px bold face: its mean Latin advance
+WIDE_FROM = "\u2e80"  # the first CJK radical: from here on, a character about one em wide
 
 
 class Box(Record):
@@ -23,7 +29,12 @@ class Box(Record):
 
 def label_lines(label: str, width: float) -> list[str]:
     """The label broken at spaces into lines that fit ``width`` px of the 12 px bold face
-    (a CJK character about one em, any other about 0.6 em): the boxes keep their width."""
+    (``text_px``): the boxes keep their width."""
+    return list(_label_lines(label, width))
+
+
+@lru_cache(maxsize=1024)  # the map draws the overview's narrow labels again
+def _label_lines(label: str, width: float) -> tuple[str, ...]:
     lines: list[str] = []
     for word in label.split():
         joined = f"{lines[-1]} {word}" if lines else word
@@ -31,24 +42,33 @@ def label_lines(label: str, width: float) -> list[str]:
             lines[-1] = joined
         else:
             lines += _cut(word, width)
-    return lines or [""]
+    return tuple(lines or [""])
 
 
 def _cut(word: str, width: float) -> list[str]:
     """A word wider than the box (Chinese has no spaces) cut between characters, never before
-    closing punctuation (the character before it moves down with it)."""
-    lines = [""]
-    for c in word:
-        if lines[-1] and text_px(lines[-1] + c) > width:
+    closing punctuation (the character before it moves down with it). The line's width grows
+    by each character's (``text_px`` of the line, without measuring the line again for each
+    character)."""
+    lines, line_px = [""], 0.0
+    for c, px in zip(word, _widths(word), strict=True):
+        if lines[-1] and line_px + px > width:
             carry = lines[-1][-1] if c in CLOSING and len(lines[-1]) > 1 else ""
             lines[-1] = lines[-1][:len(lines[-1]) - len(carry)]
             lines.append(carry)
+            line_px = text_px(carry)
         lines[-1] += c
+        line_px += px
     return lines
 
 
 def text_px(text: str) -> float:
-    return sum(CHAR_PX * (1.7 if ord(c) >= 0x2E80 else 1.0) for c in text)
+    return sum(_widths(text))
+
+
+def _widths(text: str) -> list[float]:
+    """Each character's advance: a CJK character about one em, any other about 0.6 em."""
+    return [CHAR_PX * (1.7 if c >= WIDE_FROM else 1.0) for c in text]
 
 
 def box_shape(box: Box, name: str, radius: int, label: str, linked: bool) -> str:
@@ -70,11 +90,13 @@ def block_of(arch: Architecture | None, section_id: str, phase: str = "") -> str
     if arch is None or not arch.blocks:
         return ""
     sid = section_id.removeprefix("grad.").removeprefix("update.")
+    parts = sid.split(".")
+    prefixes = {".".join(parts[:k]) for k in range(1, len(parts) + 1)}  # "a", "a.b", "a.b.c"
     best = ""
     for b in _walk(arch.blocks):
         if b.section == sid and not b.children:
             return b.id
-        if (sid == b.id or sid.startswith(b.id + ".")) and len(b.id) > len(best):
+        if b.id in prefixes and len(b.id) > len(best):
             best = b.id
     if best:
         return best
@@ -82,7 +104,12 @@ def block_of(arch: Architecture | None, section_id: str, phase: str = "") -> str
     return leaves[0].id if phase == "text" else leaves[-1].id
 
 
-def _walk(blocks: list[Block]):
+def _walk(blocks: list[Block]) -> list[Block]:
+    """Every block, each before its children (a list, not a generator: the page asks for the
+    block of every panel, and nested generators cost more than the looking)."""
+    found = []
     for b in blocks:
-        yield b
-        yield from _walk(b.children)
+        found.append(b)
+        if b.children:
+            found += _walk(b.children)
+    return found

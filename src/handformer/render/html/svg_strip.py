@@ -7,9 +7,8 @@ and scrolls the row to keep it in view."""
 from __future__ import annotations
 
 from ...narrate.document import Architecture, Block
-from .svg import escape
 from .svg_flow import drawn_layers, short_label
-from .svg_map import Box, box_shape, text_px
+from .svg_map import Box, box_shape, escape, text_px
 
 H, PAD, ARROW, FRAME = 22, 7, 16, 4
 

@@ -4,6 +4,7 @@ entry the part of its title that tells it apart from its neighbours."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ...records import Record
 
@@ -51,13 +52,13 @@ def toc_tree(panels: list[dict], langs: list[str]) -> list[Node]:
     return root.children
 
 
-def _place(p: dict, lang: str) -> list[str]:
-    return list(p.get("place", {}).get(lang) or [])
+def _place(p: dict, lang: str) -> tuple[str, ...] | list[str]:
+    return p.get("place", {}).get(lang) or ()
 
 
 def _common(a: list, b: list) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[n] == b[n]:
+    n, shorter = 0, min(len(a), len(b))
+    while n < shorter and a[n] == b[n]:
         n += 1
     return n
 
@@ -75,8 +76,15 @@ def _short(p: dict, lang: str) -> str:
     2", the layer's second, reads "layer normalization")."""
     title = p["title"][lang]
     for group in _place(p, lang):
-        for label in dict.fromkeys((group, ORDINAL.sub("", group))):
-            head, rest = title[:len(label)], title[len(label):]
-            if label and head.lower() == label.lower() and rest[:1] in COLONS:
-                title = rest.lstrip(SEPARATORS) or title
+        for length, label in _names(group):  # the colon first: it rules out most titles
+            if title[length:length + 1] in COLONS and title[:length].lower() == label:
+                title = title[length:].lstrip(SEPARATORS) or title
     return title[:1].upper() + title[1:]  # an entry starts like a title, whatever was cut
+
+
+@lru_cache(maxsize=1024)  # the same groups head many entries ("Layer 1", "Add & norm 2")
+def _names(group: str) -> tuple[tuple[int, str], ...]:
+    """What a group may be called at the head of a title: its label, and its label without
+    its number; each with its length and in lower case (titles are compared in lower case)."""
+    return tuple((len(label), label.lower())
+                 for label in dict.fromkeys((group, ORDINAL.sub("", group))) if label)

@@ -1,0 +1,124 @@
+"""The random draws of the page's "check yourself" questions, kept between runs.
+
+check.py draws its questions with numpy's ``default_rng(SEED)``; importing numpy.random (its
+bit generators, ``secrets`` with hashlib and OpenSSL) costs more than drawing and writing all
+the questions, and a page made with the weights in the cache (engine/initial_cache.py) needs
+numpy.random for nothing else. What a generator answers depends only on its seed and on the
+requests made of it so far, in order (``integers(n)``, ``permutation(n)``). So a run's requests
+and answers are kept in the user's cache folder (``$XDG_CACHE_HOME/handformer`` or
+``~/.cache/handformer``), and a later run that makes the same requests gets the same answers
+without a generator. At the first request no kept run made (another model, other sizes), a
+real generator is made and asked the requests made so far again, which leaves it where the
+kept run's generator was; it answers the rest, and the new run is kept for the next time.
+The file names numpy's version and the seed: another version may draw differently. ``RUNS``
+runs at most; only a file the user owns and nobody else may write is read; a file or folder
+that cannot be read or written is skipped, never an error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+RUNS = 8  # the runs a file keeps (the last first): a few models' pages
+
+
+class Draws:
+    """``numpy.random.default_rng(seed)`` as check.py uses it, answering from a kept run while
+    the requests are that run's. ``integers(n)`` gives an int, ``permutation(n)`` a list."""
+
+    def __init__(self, seed: int):
+        self.seed = seed
+        self.asked: list[list] = []  # [method, n, answer] of every request so far
+        self._runs = _read(_path(seed))  # the kept runs, each a list like ``asked``
+        self._alike = self._runs  # the kept runs whose requests were all the same so far
+        self._generator = None  # made at the first request no kept run made
+
+    def integers(self, n) -> int:
+        return self._answer("integers", int(n))
+
+    def permutation(self, n) -> list[int]:
+        return self._answer("permutation", int(n))
+
+    def _answer(self, method: str, n: int):
+        at = len(self.asked)
+        if self._generator is None:
+            self._alike = [run for run in self._alike
+                           if len(run) > at and _possible(run[at], method, n)]
+            if not self._alike:
+                self._generator = self._caught_up()
+        if self._generator is None:
+            answer = self._alike[0][at][2]
+        else:
+            answer = np.asarray(getattr(self._generator, method)(n)).tolist()
+        self.asked.append([method, n, answer])
+        return answer
+
+    def _caught_up(self):
+        """A generator of this seed, asked again what was asked so far."""
+        generator = np.random.default_rng(self.seed)
+        for method, n, _ in self.asked:
+            getattr(generator, method)(n)
+        return generator
+
+    def keep(self) -> None:
+        """Write this run for the next, if a generator had to be made (first, before the
+        other kept runs)."""
+        if self._generator is None:
+            return
+        runs = [self.asked, *(run for run in self._runs if run != self.asked)][:RUNS]
+        _write(_path(self.seed), runs)
+
+
+def _path(seed: int) -> str:
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(home, "handformer", f"draws-numpy-{np.__version__}-seed-{seed}.json")
+
+
+def _read(path: str) -> list[list]:
+    """The kept runs, if the file is the user's own and holds a list of lists (each draw is
+    checked when it is used: ``_possible``); else none."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            info = os.fstat(f.fileno())
+            if info.st_uid != os.getuid() or info.st_mode & 0o022:
+                return []  # someone else's file, or one others may write: not trusted
+            runs = json.load(f)
+    except (OSError, ValueError):
+        return []
+    if not isinstance(runs, list) or not all(isinstance(run, list) for run in runs):
+        return []
+    return runs
+
+
+def _possible(draw, method: str, n: int) -> bool:
+    """Whether a kept draw is a request ``method(n)`` and an answer the generator could give."""
+    if not isinstance(draw, list) or len(draw) != 3 or draw[0] != method or draw[1] != n \
+            or type(draw[1]) is not int:
+        return False
+    answer = draw[2]
+    if method == "integers":
+        return type(answer) is int and 0 <= answer < n
+    return (isinstance(answer, list) and all(type(i) is int for i in answer)
+            and sorted(answer) == list(range(n)))
+
+
+def _write(path: str, runs: list[list]) -> None:
+    import tempfile  # only when writing: its import costs more than reading the file
+
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix="draws-", suffix=".tmp")
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(runs, out)
+        os.replace(temp, path)
+    except OSError:
+        try:
+            os.remove(temp)
+        except OSError:
+            pass
