@@ -102,9 +102,11 @@ def with_breaks(text: str):
 
 @lru_cache(maxsize=4096)  # a page asks for the same words again and again ("Reads:", titles)
 def _with_breaks(text: str):
-    from markupsafe import Markup
+    from markupsafe import Markup, escape
 
     pieces = breaks.pieces(breaks.glue(text))
+    if len(pieces) < 2:  # nothing to join (most English text): escaped in one C call
+        return escape("".join(pieces))
     if grid.holds_reserved(text):
         return Markup("<wbr>").join(pieces)  # escapes each piece
     return Markup("<wbr>".join(pieces))  # nothing to escape: one join, not a Markup per piece
