@@ -105,9 +105,12 @@ def test_terms_are_found_where_the_pattern_finds_them(lang):
     forms = [f for _, _, match, _ in glossary.GLOSSARY for f in i18n.t(lang, match).split("|")]
     texts += [" ".join(forms), " ".join(f.upper() for f in forms), "-".join(forms),
               "x".join(forms), "".join(forms), "ſoftmax Softmax SOFTMAX", "K logits ΣLogits",
-              "taped tape-x (tape) 词嵌入向量 Ｑ/K/V", "“Softmax” × LOGITS — √d_k, ₁memory…"]
-    spans = [[(m.start(), m.end(), m.lastgroup) for m in glossary._matches(lang, t)]
-             for t in texts]
+              "taped tape-x (tape) 词嵌入向量 Ｑ/K/V", "“Softmax” × LOGITS — √d_k, ₁memory…",
+              "_".join(forms), "2".join(forms), "²".join(forms), " ".join(forms) + "-",
+              "-" + " ".join(forms), "ＡSoftmax softmaxＡ 词logits词 ｔape",
+              "μ = 0.4, √(σ² + ε) Softmax ς logits ŷ", "ẞ tape ǅ LOGITS Σoftmax",
+              "İ logits ı softmax K tape", "σ" + "σ".join(forms)]
+    spans = [glossary._matches(lang, t) for t in texts]
     expected = [[(m.start(), m.end(), m.lastgroup) for m in glossary._pattern(lang).finditer(t)]
                 for t in texts]
     assert spans == expected

@@ -122,7 +122,8 @@ def _glued_at(text: str, i: int) -> bool:
     if text[i] != " " or after == "" or after.isspace():
         return False
     return before == "=" or (after == "=" and 0 < len(_word_before(text, i)) <= SHORT_SYMBOL) \
-        or (after.isdecimal() and _names_a_function(_word_before(text, i)))
+        or (after.isdecimal() and text.endswith(_FUNCTIONS, 0, i)  # before the walk back over
+            and _names_a_function(_word_before(text, i)))  # the word: a whole Chinese clause
 
 
 def _names_a_function(word: str) -> bool:

@@ -39,29 +39,35 @@ def entries(lang: str) -> list[dict]:
 
 
 @lru_cache(maxsize=8)
-def _pattern(lang: str) -> re.Pattern:
-    """One pattern for every surface form of every term, longest first, each a named group;
-    Latin words only whole (not "tape" in "taped")."""
+def _alternatives(lang: str) -> tuple[tuple[str, str, bool], ...]:
+    """The pattern's alternatives in its order, longest form first: each surface form of each
+    term, its group's name (the term's key and a number), and whether it matches whole words
+    only (a form that begins with a Latin letter or a digit: not "tape" in "taped")."""
     forms = sorted(((form, key) for key, _, match, _ in GLOSSARY
                     for form in i18n.t(lang, match).split("|")),
                    key=lambda fk: -len(fk[0]))
+    return tuple((form, f"{key}_{n}", form[:1].isascii() and form[:1].isalnum())
+                 for n, (form, key) in enumerate(forms))
+
+
+@lru_cache(maxsize=8)
+def _pattern(lang: str) -> re.Pattern:
+    """One pattern for every surface form of every term, each a named group."""
     parts = []
-    for form, key in forms:
+    for form, group, whole_word in _alternatives(lang):
         body = re.escape(form)
-        if form[:1].isascii() and form[:1].isalnum():
+        if whole_word:
             body = rf"(?<![\w-]){body}(?![\w-])"
-        parts.append(f"(?P<{key}_{len(parts)}>{body})")
+        parts.append(f"(?P<{group}>{body})")
     return re.compile("|".join(parts), re.I)
 
 
 @lru_cache(maxsize=8)
 def _forms(lang: str) -> tuple[str, ...]:
     """Every surface form of every term, lower-cased."""
-    return tuple(sorted({form.lower() for _, _, match, _ in GLOSSARY
-                         for form in i18n.t(lang, match).split("|")}))
+    return tuple(sorted({form.lower() for form, _, _ in _alternatives(lang)}))
 
 
-@cache  # asked of each distinct character of each text: a few thousand
 def _plain_case(char: str) -> bool:
     """ASCII, CJK (punctuation, ideographs), a full-width form, or a character without case
     (quotes, dashes, ×, √, −, subscripts: those str.lower and str.upper both leave alone, which
@@ -71,14 +77,25 @@ def _plain_case(char: str) -> bool:
         or "\uff00" <= char <= "\uffef" or char.lower() == char == char.upper()
 
 
-def _matches(lang: str, text: str) -> list:
-    """What ``_pattern(lang).finditer(text)`` finds, found faster: a match starts where a
-    form occurs, ignoring case, so the pattern is tried only there (in order, after the last
-    match), not at every character of the text. Text with letters whose case folds beyond
-    str.lower (Greek, accented Latin, ...) is scanned by the pattern itself."""
-    pattern = _pattern(lang)
-    if not text.isascii() and not all(map(_plain_case, set(text))):
-        return list(pattern.finditer(text))
+def _foreign_case(char: str) -> bool:
+    """A letter with case, none of whose forms (str.lower, str.upper) is or holds an ASCII
+    character, lower-cased into one character: Greek (μ, σ, ε), ŷ. Under re.I it matches only
+    letters of its own kind (σ, Σ, ς), never an ASCII or CJK character (the three letters that
+    re.I matches to ASCII ones, ı ſ K, have ASCII upper or lower cases), so it is part of no
+    match of forms written in those (``_forms_ascii_or_cjk``), nor is its lower case."""
+    lower, upper = char.lower(), char.upper()
+    return len(lower) == 1 and not any(c.isascii() for c in lower + upper)
+
+
+def _matches(lang: str, text: str) -> list[tuple[int, int, str]]:
+    """Where the terms occur, as ``_pattern(lang).finditer(text)`` finds them: (start, end,
+    the group's name) of each match. Found faster: a match starts where a form occurs, ignoring
+    case, so the forms are tried only there (in order, after the last match), each compared as
+    the pattern compares it, and the pattern (~4 ms to compile) is not needed. Text with
+    letters that re.I matches beyond their str.lower and to ASCII ones (ſ, K, İ), or forms
+    written in other letters than ASCII and CJK, are scanned by the pattern itself."""
+    if not (_found_by_lower(text) and _forms_ascii_or_cjk(lang)):
+        return [(m.start(), m.end(), m.lastgroup) for m in _pattern(lang).finditer(text)]
     lowered, starts = text.lower(), set()
     for form in _forms(lang):
         at = lowered.find(form)
@@ -87,11 +104,48 @@ def _matches(lang: str, text: str) -> list:
             at = lowered.find(form, at + 1)
     found, end = [], 0
     for at in sorted(starts):
-        match = pattern.match(text, at) if at >= end else None
+        match = _match_at(lang, text, lowered, at) if at >= end else None
         if match:
             found.append(match)
-            end = match.end()
+            end = match[1]
     return found
+
+
+def _found_by_lower(text: str) -> bool:
+    """Whether the forms' matches in ``text`` are found by comparing lower cases: each of its
+    characters matches under re.I exactly what its str.lower matches (``_plain_case``) or
+    matches no character of a form (``_foreign_case``)."""
+    return text.isascii() or all(map(_compared_by_lower, set(text)))
+
+
+@cache  # asked of each distinct character of each text: a few thousand
+def _compared_by_lower(char: str) -> bool:
+    return _plain_case(char) or _foreign_case(char)
+
+
+@lru_cache(maxsize=8)
+def _forms_ascii_or_cjk(lang: str) -> bool:
+    """Whether every form is written in ASCII, CJK and full-width characters (``_plain_case``'s
+    ranges, not a letter with other cases)."""
+    return all(c < "\x80" or "\u3000" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"
+               or "\uff00" <= c <= "\uffef" for form, _, _ in _alternatives(lang) for c in form)
+
+
+def _match_at(lang: str, text: str, lowered: str, at: int) -> tuple[int, int, str] | None:
+    """What ``_pattern(lang).match(text, at)`` matches, in plain text (``lowered``: the text
+    lower-cased): the first alternative whose form is there, a whole word if it must be."""
+    for form, group, whole_word in _alternatives(lang):
+        end = at + len(form)
+        if lowered.startswith(form.lower(), at) and not (
+                whole_word and (_in_word(text[at - 1:at]) or _in_word(text[end:end + 1]))):
+            return at, end, group
+    return None
+
+
+def _in_word(char: str) -> bool:
+    """A character the pattern's ``[\\w-]`` matches: a letter or digit (str.isalnum is re's \\w
+    test), "_" or "-"."""
+    return char != "" and (char.isalnum() or char in "_-")
 
 
 def glossed(paragraphs: list[str], lang: str, wbr) -> list[Markup]:
@@ -101,13 +155,13 @@ def glossed(paragraphs: list[str], lang: str, wbr) -> list[Markup]:
     out = []
     for text in paragraphs:
         pieces, at = [], 0
-        for match in _matches(lang, text):
-            key = match.lastgroup.rsplit("_", 1)[0]
+        for start, end, group in _matches(lang, text):
+            key = group.rsplit("_", 1)[0]
             if key in seen:
                 continue
             seen.add(key)
-            pieces += [wbr(text[at:match.start()]), _mark(match.group(0), key, lang, wbr)]
-            at = match.end()
+            pieces += [wbr(text[at:start]), _mark(text[start:end], key, lang, wbr)]
+            at = end
         pieces.append(wbr(text[at:]))
         out.append(Markup("").join(pieces))
     return out

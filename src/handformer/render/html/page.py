@@ -41,6 +41,8 @@ def environment():
         lstrip_blocks=True, undefined=jinja2.StrictUndefined,
         bytecode_cache=_bytecode_cache(jinja2))
     env.globals["phase_keys"] = PHASE_KEYS
+    env.globals["each"] = jinja2.pass_context(each)
+    env.globals["each_text"] = jinja2.pass_context(each_text)
     env.globals["glossed"] = glossary.glossed
     env.globals["glossary_of"] = glossary.entries
     env.globals["with_breaks"] = with_breaks
@@ -100,12 +102,47 @@ def with_breaks(text: str):
 
 @lru_cache(maxsize=4096)  # a page asks for the same words again and again ("Reads:", titles)
 def _with_breaks(text: str):
-    from markupsafe import Markup
+    from markupsafe import Markup, escape
 
     pieces = breaks.pieces(breaks.glue(text))
+    if len(pieces) < 2:  # nothing to join (most English text): escaped in one C call
+        return escape("".join(pieces))
     if grid.holds_reserved(text):
         return Markup("<wbr>").join(pieces)  # escapes each piece
     return Markup("<wbr>".join(pieces))  # nothing to escape: one join, not a Markup per piece
+
+
+# Every language's text side by side, one span each (the toggle shows one): Python functions
+# rather than template macros, for the page asks for ~1,000 of them and a macro call, its
+# loop and its escapes cost jinja2 several times what these do.
+
+def each(context, key: str, **values):
+    """The table text ``key`` in each language of the page, ``values`` filled in."""
+    tables = context["tables"]
+    return each_text(context, {code: tables[code][key].format(**values)
+                               for code in context["langs"]})
+
+
+def each_text(context, texts: dict, extra_class: str = ""):
+    """A span of each language's text (``texts``: language → plain text, given the page's
+    line breaks), its class ``l-<code>`` and ``extra_class``."""
+    from markupsafe import Markup
+
+    opening = _openings(tuple(context["langs"]), tuple(context["tags"].items()), extra_class)
+    return Markup("".join([f"{opening[code]}{with_breaks(texts[code])}</span>"
+                           for code in context["langs"]]))
+
+
+@lru_cache(maxsize=8)
+def _openings(langs: tuple, tags: tuple, extra_class: str) -> dict[str, str]:
+    """Each language's opening tag: ``<span class="l-en" lang="en">``, escaped as the
+    template escaped it."""
+    from markupsafe import Markup
+
+    lang_tag = dict(tags)
+    return {code: Markup('<span class="l-{}{}" lang="{}">').format(
+                code, f" {extra_class}" if extra_class else "", lang_tag[code])
+            for code in langs}
 
 
 def stylesheet(langs: list[str]) -> str:
