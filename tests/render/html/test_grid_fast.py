@@ -49,3 +49,21 @@ def test_labels_said_in_each_language_only_where_they_differ():
     assert grid._said_each({"en": en, "zh": zh}, en, "cols", [0, 1], True) == ["a", "b"]
     assert grid._said_each({}, Matrix("y", "Y", np.zeros((1, 3))), "cols", [0, 2], True) == \
         ["0", "2"]
+
+
+def test_a_header_is_the_same_made_once_or_with_labels_by_language():
+    cols = [("d0", 0, ""), None, ("<b>", 5, "h1 gs")]
+    once = grid.table(cols, [("x", 0, "<td>1</td>")])
+    assert grid.table(cols, [("x", 0, "<td>1</td>")]) == once  # from the cache
+    assert '<th data-j="5" class="h1 gs">&lt;b&gt;</th>' in once
+    by_lang = grid.table([({"en": "a", "zh": "甲"}, 0, "")], [("x", 0, "<td>1</td>")])
+    assert '<span class="l-zh" lang="zh' in by_lang and ">甲</span></th>" in by_lang
+    assert '<tr class="gap">' not in once and '<tr class="gap">' in grid.table(cols, [None])
+
+
+def test_shown_indices_all_of_a_small_axis_else_the_rule_with_the_named_ones():
+    from handformer.render.html.view import _hidden, shown
+
+    assert shown(5, 16, 6, 2, {3, 9}) == [0, 1, 2, 3, 4]
+    assert shown(20, 16, 6, 2, {10}) == [0, 1, 2, 3, 4, 5, None, 10, None, 18, 19]
+    assert _hidden((20, 5), [0, None, 19], [0, 1, 2, 3, 4]) == (18, 0)

@@ -51,14 +51,23 @@ def escaped(text: str) -> str:
 def table(cols: list, rows: list) -> Markup:
     """``cols``: None for a gap, else (label, j, CSS classes); ``rows``: None for a gap, else
     (label, i, the row's cells as ``cells_by_row`` makes them)."""
-    head = "".join(['<th class="gap">⋯</th>' if c is None else
-                    f'<th data-j="{c[1]}"{_attr("class", c[2])}>{said(c[0])}</th>' for c in cols])
+    head = _head(tuple(cols)) if all(c is None or isinstance(c[0], str) for c in cols) \
+        else _head.__wrapped__(cols)  # a label said by language (a dict) is no cache key
     gap_row = ('<tr class="gap"><th>⋮</th>'
-               + "".join(["<td>⋱</td>" if c is None else "<td>⋮</td>" for c in cols]) + "</tr>\n")
+               + "".join(["<td>⋱</td>" if c is None else "<td>⋮</td>" for c in cols])
+               + "</tr>\n") if None in rows else ""
     body = "".join([gap_row if r is None else
                     f'<tr data-i="{r[1]}"><th>{said(r[0])}</th>{r[2]}</tr>\n' for r in rows])
     return Markup(f'<div class="scroll"><table class="grid">\n<thead><tr><th class="corner"></th>'
                   f"{head}</tr></thead>\n<tbody>\n{body}</tbody></table></div>")
+
+
+@lru_cache(maxsize=256)
+def _head(cols: tuple) -> str:
+    """The header's cells (``table``'s ``cols``), made once for each header: a page repeats
+    the same few (its dimensions, its tokens) over matrix after matrix."""
+    return "".join(['<th class="gap">⋯</th>' if c is None else
+                    f'<th data-j="{c[1]}"{_attr("class", c[2])}>{said(c[0])}</th>' for c in cols])
 
 
 def _attr(name: str, value: str) -> str:
@@ -103,11 +112,11 @@ def cells_by_row(block: np.ndarray, colours: list[str], rows: list[int], col_idx
                  for c, tail, text in zip(colours, tails, texts, strict=True)]
     if worked >= 0:  # (its shorter text is its whole one)
         cells[worked] = f'<td class="{colours[worked]} hc{tails[worked]}">{texts[worked]}</td>'
-    by_row = [cells[r * width:(r + 1) * width] for r in range(len(rows))]
     if width < len(col_idx):  # the gaps
+        by_row = (iter(cells[r * width:(r + 1) * width]) for r in range(len(rows)))
         return ["".join([GAP_CELL if j is None else next(row) for j in col_idx])
-                for row in map(iter, by_row)]
-    return ["".join(row) for row in by_row]
+                for row in by_row]
+    return ["".join(cells[r * width:(r + 1) * width]) for r in range(len(rows))]
 
 
 def _tails(rows: list[int], marks: list[str], hl) -> list[str]:
