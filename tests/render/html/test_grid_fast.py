@@ -67,3 +67,10 @@ def test_shown_indices_all_of_a_small_axis_else_the_rule_with_the_named_ones():
     assert shown(5, 16, 6, 2, {3, 9}) == [0, 1, 2, 3, 4]
     assert shown(20, 16, 6, 2, {10}) == [0, 1, 2, 3, 4, 5, None, 10, None, 18, 19]
     assert _hidden((20, 5), [0, None, 19], [0, 1, 2, 3, 4]) == (18, 0)
+
+
+def test_a_label_already_safe_is_not_escaped_again():
+    from markupsafe import Markup
+
+    assert grid.said("<b>") == "&lt;b&gt;"
+    assert grid.said(Markup("<b>")) == "<b>"

@@ -136,7 +136,7 @@ def cell_classes(block: np.ndarray, scale: Scale) -> list[str]:
         at = np.rint(np.maximum(t, 0.0) * LEVELS)
     else:  # (a non-finite number, 0 in ``shown``, is never clipped)
         clip = np.abs(shown) > scale.top * (1 + 1e-12)
-        at = np.rint(t * LEVELS) + np.where(clip, LEVELS + 2 * LEVELS + 1, LEVELS)
+        at = np.rint(t * LEVELS) + np.where(clip, LEVELS + len(_STEPS["signed"]), LEVELS)
     return _STEP_NAMES[scale.kind][at.astype(np.intp)].ravel().tolist()
 
 

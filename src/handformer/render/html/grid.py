@@ -40,7 +40,7 @@ def said(label: str | dict[str, str]) -> str:
     return escaped(label)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=4096, typed=True)  # (typed: a Markup, already safe, is not escaped)
 def escaped(text: str) -> str:
     """``escape(text)`` as a plain string, remembered: a page writes the same few labels (its
     tokens, its dimensions) in matrix after matrix, and an escape with its Markup object costs
