@@ -62,8 +62,10 @@ def _within_unit(value) -> bool:
 def signed_limit(values) -> float:
     """The robust half-range shared by several matrices: the 98th percentile of |x| over all
     their finite values (1 when there is none or it is 0)."""
-    finite = [np.abs(v[np.isfinite(v)]) for v in (np.asarray(x, dtype=np.float64) for x in values)]
-    flat = np.concatenate([f.ravel() for f in finite]) if finite else np.zeros(0)
+    # joined first, then filtered once: numpy's cost here is per call, not per number
+    joined = [np.asarray(x, dtype=np.float64).ravel() for x in values]
+    flat = np.concatenate(joined) if joined else np.zeros(0)
+    flat = np.abs(flat[np.isfinite(flat)])
     if not flat.size:
         return 1.0
     top = percentile(flat, CLIP_PERCENTILE)
@@ -111,23 +113,31 @@ def cell_class(x: float, scale: Scale) -> str:
 _STEPS = {"prob": [f"q{k}" for k in range(LEVELS + 1)],
           "signed": [f"n{-k}" if k < 0 else f"p{k}" for k in range(-LEVELS, LEVELS + 1)]}
 _SIGNED_CLIPPED = _STEPS["signed"] + [name + " c" for name in _STEPS["signed"]]  # then clipped
+# the class of each step, as arrays a block of steps indexes at once (``cell_classes``)
+_STEP_NAMES = {"prob": np.array(_STEPS["prob"], dtype=object),
+               "signed": np.array(_SIGNED_CLIPPED, dtype=object)}
 
 
 def class_rows(block: np.ndarray, scale: Scale) -> list[list[str]]:
-    """``cell_class`` of every number of a 2-D block, row by row, computed by numpy for the
+    """``cell_classes`` of a 2-D block, a list per row."""
+    classes, width = cell_classes(block, scale), block.shape[1]
+    return [classes[r * width:(r + 1) * width] for r in range(block.shape[0])]
+
+
+def cell_classes(block: np.ndarray, scale: Scale) -> list[str]:
+    """``cell_class`` of every number of a 2-D block, row after row, computed by numpy for the
     whole block (a page colours thousands of cells): the same steps (round half to even, as
     ``round``), non-finite numbers uncoloured, clipped ones marked."""
     if scale.kind == "ids":
-        return [["z"] * block.shape[1] for _ in range(block.shape[0])]
-    finite = np.isfinite(block)
-    shown = np.where(finite, block, 0.0)
+        return ["z"] * block.size
+    shown = np.where(np.isfinite(block), block, 0.0)
     t = np.minimum(np.maximum(shown / scale.top, -1.0), 1.0)  # np.clip, without its wrapper
     if scale.kind == "prob":
-        at, names = np.rint(np.maximum(t, 0.0) * LEVELS), _STEPS["prob"]
-    else:
-        clip = finite & (np.abs(shown) > scale.top * (1 + 1e-12))
-        at, names = np.rint(t * LEVELS) + LEVELS + (2 * LEVELS + 1) * clip, _SIGNED_CLIPPED
-    return [[names[k] for k in row] for row in at.astype(np.int64).tolist()]
+        at = np.rint(np.maximum(t, 0.0) * LEVELS)
+    else:  # (a non-finite number, 0 in ``shown``, is never clipped)
+        clip = np.abs(shown) > scale.top * (1 + 1e-12)
+        at = np.rint(t * LEVELS) + np.where(clip, LEVELS + len(_STEPS["signed"]), LEVELS)
+    return _STEP_NAMES[scale.kind][at.astype(np.intp)].ravel().tolist()
 
 
 def fill(k: int, kind: str) -> tuple[int, int, int]:

@@ -45,7 +45,8 @@ def is_masked(x: float, kind: str) -> bool:
 
 def masked_cells(block: np.ndarray, kind: str) -> np.ndarray:
     """``is_masked`` of every cell of a 2-D block, computed by numpy for the whole block."""
-    return (block == -np.inf) | ((block == 0.0) & (kind == "pattern"))
+    minus_inf = block == -np.inf
+    return minus_inf | (block == 0.0) if kind == "pattern" else minus_inf
 
 
 def dims(shape: tuple) -> str:

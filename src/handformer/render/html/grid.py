@@ -36,25 +36,42 @@ def said(label: str | dict[str, str]) -> str:
     """A label as one text, or (a dict: by language) a span per language, each shown in its
     language (the page's language toggle)."""
     if isinstance(label, dict):
-        return "".join(f"{_opening(lang)}{escape(text)}</span>" for lang, text in label.items())
-    return str(escape(label))
+        return "".join([f"{_opening(lang)}{escaped(text)}</span>" for lang, text in label.items()])
+    return escaped(label)
+
+
+@lru_cache(maxsize=4096, typed=True)  # (typed: a Markup, already safe, is not escaped)
+def escaped(text: str) -> str:
+    """``escape(text)`` as a plain string, remembered: a page writes the same few labels (its
+    tokens, its dimensions) in matrix after matrix, and an escape with its Markup object costs
+    several times a look-up here."""
+    return str(escape(text))
 
 
 def table(cols: list, rows: list) -> Markup:
     """``cols``: None for a gap, else (label, j, CSS classes); ``rows``: None for a gap, else
     (label, i, the row's cells as ``cells_by_row`` makes them)."""
-    head = "".join('<th class="gap">⋯</th>' if c is None else
-                   f'<th data-j="{c[1]}"{_attr("class", c[2])}>{said(c[0])}</th>' for c in cols)
+    head = _head(tuple(cols)) if all(c is None or isinstance(c[0], str) for c in cols) \
+        else _head.__wrapped__(cols)  # a label said by language (a dict) is no cache key
     gap_row = ('<tr class="gap"><th>⋮</th>'
-               + "".join("<td>⋱</td>" if c is None else "<td>⋮</td>" for c in cols) + "</tr>\n")
-    body = "".join(gap_row if r is None else
-                   f'<tr data-i="{r[1]}"><th>{said(r[0])}</th>{r[2]}</tr>\n' for r in rows)
+               + "".join(["<td>⋱</td>" if c is None else "<td>⋮</td>" for c in cols])
+               + "</tr>\n") if None in rows else ""
+    body = "".join([gap_row if r is None else
+                    f'<tr data-i="{r[1]}"><th>{said(r[0])}</th>{r[2]}</tr>\n' for r in rows])
     return Markup(f'<div class="scroll"><table class="grid">\n<thead><tr><th class="corner"></th>'
                   f"{head}</tr></thead>\n<tbody>\n{body}</tbody></table></div>")
 
 
+@lru_cache(maxsize=256)
+def _head(cols: tuple) -> str:
+    """The header's cells (``table``'s ``cols``), made once for each header: a page repeats
+    the same few (its dimensions, its tokens) over matrix after matrix."""
+    return "".join(['<th class="gap">⋯</th>' if c is None else
+                    f'<th data-j="{c[1]}"{_attr("class", c[2])}>{said(c[0])}</th>' for c in cols])
+
+
 def _attr(name: str, value: str) -> str:
-    return f' {name}="{escape(value)}"' if value else ""
+    return f' {name}="{escaped(value)}"' if value else ""
 
 
 def holds_reserved(text: str) -> bool:
@@ -71,14 +88,13 @@ def column_marks(col_idx: list, hl=None, starts: set[int] = frozenset()) -> list
             for j in col_idx if j is not None]
 
 
-def cells_by_row(block: np.ndarray, colours: list[str], masked: list[bool], rows: list[int],
-                 col_idx: list, precision: int, marks: list[str], hl=None,
-              compact: bool = False) -> list[str]:
+def cells_by_row(block: np.ndarray, colours: list[str], rows: list[int], col_idx: list,
+                 precision: int, marks: list[str], hl=None, compact: bool = False) -> list[str]:
     """The cells of each shown row (``rows``, whose shown numbers are ``block``), ⋯ in a gap:
-    each number in its colour (``colours``, row after row), marked " m" where ``masked``,
-    "hc" on the worked cell and "hr" on its row (``hl``), then its column's ``marks``;
-    ``compact``: with the shorter text a wide matrix may show. Made for the whole matrix a
-    list at a time: a page has thousands of cells."""
+    each number in its colour (``colours``, row after row, " m" included where masked), "hc"
+    on the worked cell and "hr" on its row (``hl``), then its column's ``marks``; ``compact``:
+    with the shorter text a wide matrix may show. Made for the whole matrix a list at a time:
+    a page has thousands of cells."""
     width, values = block.shape[1], block.ravel().tolist()
     texts = layout.numbers(values, precision)
     worked = _worked(hl, rows, col_idx)
@@ -86,23 +102,33 @@ def cells_by_row(block: np.ndarray, colours: list[str], masked: list[bool], rows
                for k, (x, text) in enumerate(zip(values, texts, strict=True))] if compact else []
     if holds_reserved("".join(texts) + "".join(shorter)):  # never for numbers
         texts, shorter = [str(escape(t)) for t in texts], [str(escape(t)) for t in shorter]
-    bands = [" hr" if hl is not None and i in hl.rows else "" for i in rows]
-    tails = [band + mark for band in bands for mark in marks]
-    classes = [f"{colour} m{tail}" if dead else colour + tail
-               for colour, dead, tail in zip(colours, masked, tails, strict=True)]
-    if worked >= 0:
-        classes[worked] = colours[worked] + (" m" if masked[worked] else "") + " hc" + tails[worked]
+    tails = _tails(rows, marks, hl)
     if compact:
-        cells = [f'<td class="{c}" data-c="{short}">{text}</td>' if short else
-                 f'<td class="{c}">{text}</td>'
-                 for c, text, short in zip(classes, texts, shorter, strict=True)]
+        cells = [f'<td class="{c}{tail}" data-c="{short}">{text}</td>' if short else
+                 f'<td class="{c}{tail}">{text}</td>'
+                 for c, tail, text, short in zip(colours, tails, texts, shorter, strict=True)]
     else:
-        cells = [f'<td class="{c}">{text}</td>' for c, text in zip(classes, texts, strict=True)]
-    by_row = [cells[r * width:(r + 1) * width] for r in range(len(rows))]
+        cells = [f'<td class="{c}{tail}">{text}</td>'
+                 for c, tail, text in zip(colours, tails, texts, strict=True)]
+    if worked >= 0:  # (its shorter text is its whole one)
+        cells[worked] = f'<td class="{colours[worked]} hc{tails[worked]}">{texts[worked]}</td>'
     if width < len(col_idx):  # the gaps
-        return ["".join(GAP_CELL if j is None else next(row) for j in col_idx)
-                for row in map(iter, by_row)]
-    return ["".join(row) for row in by_row]
+        by_row = (iter(cells[r * width:(r + 1) * width]) for r in range(len(rows)))
+        return ["".join([GAP_CELL if j is None else next(row) for j in col_idx])
+                for row in by_row]
+    return ["".join(cells[r * width:(r + 1) * width]) for r in range(len(rows))]
+
+
+def _tails(rows: list[int], marks: list[str], hl) -> list[str]:
+    """The classes after each cell's colour, row after row: " hr" on a row the worked cell
+    reads (``hl``), then its column's ``marks``. Most rows carry no band: they repeat
+    ``marks`` as they are, and only a banded row is made cell by cell."""
+    width, tails = len(marks), marks * len(rows)
+    banded = set(hl.rows) if hl is not None else ()
+    for r, i in enumerate(rows):
+        if i in banded:
+            tails[r * width:(r + 1) * width] = [" hr" + mark for mark in marks]
+    return tails
 
 
 def _worked(hl, rows: list[int], col_idx: list) -> int:
@@ -136,14 +162,13 @@ def matrix_table(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: i
                  alt: dict[str, Matrix], row_idx: list, col_idx: list, compact: bool):
     """The matrix's table (``table``): the labels of the shown rows and columns, and each
     shown row's cells, coloured on ``scale``; ``compact``: with their shorter numbers."""
-    groups = ["" if j is None else _group(m.col_groups, j) for j in col_idx]
+    groups = _groups(m.col_groups, col_idx)
     starts = {j for j, classes in zip(col_idx, groups, strict=True) if " gs" in classes}
     marks = column_marks(col_idx, m.highlight, starts)
     rows = [i for i in row_idx if i is not None]
-    block = value[rows][:, [j for j in col_idx if j is not None]]
-    colours = [name for row in colour.class_rows(block, scale) for name in row]
-    masked = grids.masked_cells(block, m.kind).ravel().tolist()
-    shown_rows = iter(cells_by_row(block, colours, masked, rows, col_idx, precision, marks,
+    block = _shown_block(value, rows, [j for j in col_idx if j is not None])
+    colours = _masked(colour.cell_classes(block, scale), grids.masked_cells(block, m.kind))
+    shown_rows = iter(cells_by_row(block, colours, rows, col_idx, precision, marks,
                                    m.highlight, compact))
     cells = [None if i is None else next(shown_rows) for i in row_idx]
     row_labels = _said_each(alt, m, "rows", row_idx, value.shape[0] > 1)
@@ -152,6 +177,29 @@ def matrix_table(m: Matrix, value: np.ndarray, scale: colour.Scale, precision: i
                   for j, text, classes in zip(col_idx, col_labels, groups, strict=True)],
                  [None if i is None else (text, i, row)
                   for i, text, row in zip(row_idx, row_labels, cells, strict=True)])
+
+
+def _shown_block(value: np.ndarray, rows: list[int], cols: list[int]) -> np.ndarray:
+    """The shown rows and columns of ``value``: the matrix itself when all are shown (as on
+    most panels: copying it would cost more than drawing its few cells)."""
+    if len(rows) == value.shape[0] and len(cols) == value.shape[1]:  # (indices are distinct)
+        return value
+    return value[rows][:, cols]
+
+
+def _masked(colours: list[str], masked: np.ndarray) -> list[str]:
+    """The colour classes with " m" on each masked cell (``masked``, a block of booleans)."""
+    if not masked.any():
+        return colours
+    return [f"{name} m" if dead else name
+            for name, dead in zip(colours, masked.ravel().tolist(), strict=True)]
+
+
+def _groups(widths: tuple[int, ...], col_idx: list) -> list[str]:
+    """``_group`` of each shown column ("" in a gap, and everywhere without groups)."""
+    if not widths:
+        return [""] * len(col_idx)
+    return ["" if j is None else _group(widths, j) for j in col_idx]
 
 
 def _group(widths: tuple[int, ...], j: int) -> str:
@@ -170,11 +218,14 @@ def _said_each(alt: dict[str, Matrix], m: Matrix, field: str, indices: list,
     """The labels of ``indices`` (rows or columns; None in a gap) as one text each, or by
     language where the languages' matrices (``alt``) say one differently ("input" / "输入");
     each language's labels read once."""
-    own = _labels(getattr(m, field), indices, numbered)
+    labels = getattr(m, field)
+    own = _labels(labels, indices, numbered)
+    if all(getattr(x, field) == labels for x in (alt or {}).values()):  # the usual case
+        return own
     by_lang = {code: own if x is m else _labels(getattr(x, field), indices, numbered)
                for code, x in (alt or {}).items()}
     lists = list(by_lang.values())
-    if all(texts == lists[0] for texts in lists[1:]):  # the usual case: the same labels
+    if all(texts == lists[0] for texts in lists[1:]):  # labels that differ only where not shown
         return own
     said = []
     for k in range(len(indices)):

@@ -101,6 +101,8 @@ WIDE_COLS = 16
 def shown(n: int, limit: int, head: int, tail: int, keep: set[int]) -> list[int | None]:
     """The layout rule's indices along one axis, plus every index the narration names, with a
     gap (None) wherever indices are skipped."""
+    if n <= limit:  # all of them (what the rule below gives, without its sets)
+        return list(range(n))
     base = [i for i in layout.elide(n, limit, head, tail) if i is not None]
     picked = sorted(set(base) | {i for i in keep if 0 <= i < n})
     out: list[int | None] = []
@@ -113,7 +115,7 @@ def shown(n: int, limit: int, head: int, tail: int, keep: set[int]) -> list[int 
 
 def _hidden(shape: tuple[int, int], rows: list, cols: list) -> tuple[int, int]:
     """How many rows and columns the gaps hide."""
-    return (shape[0] - sum(i is not None for i in rows), shape[1] - sum(j is not None for j in cols))
+    return shape[0] - len(rows) + rows.count(None), shape[1] - len(cols) + cols.count(None)
 
 
 def _note(alt: dict[str, Matrix], m: Matrix) -> str | dict[str, str]:
@@ -153,6 +155,9 @@ def equation_view(items: list, precision: int, budget: Budget | None,
     operator kept with the matrix after it; three or more attention patterns as one grid of
     small multiples (others: the same equation in each language, for the patterns' notes)."""
     scales = scales or {}
+    ours = [x for x in items if isinstance(x, Matrix)]
+    theirs = {code: [x for x in equation if isinstance(x, Matrix)]
+              for code, equation in others.items()}
     out = []
     for item in multiples.gather(items):
         if isinstance(item, multiples.Multiples):
@@ -162,7 +167,7 @@ def equation_view(items: list, precision: int, budget: Budget | None,
                 item, notes, precision, lambda m: matrix_view(m, precision, budget, pos))})
         elif isinstance(item, Matrix):
             out.append({"matrix": matrix_view(item, precision, budget, pos,
-                                              scales.get(id(item)), _same(item, items, others))})
+                                              scales.get(id(item)), _same(item, ours, theirs))})
         else:
             text = SYMBOLS.get(str(item).strip(), str(item))
             out.append({"op": mathml(text, False, where) if "\\" in text else None,
@@ -170,15 +175,12 @@ def equation_view(items: list, precision: int, budget: Budget | None,
     return out
 
 
-def _same(m: Matrix, items: list, others: dict[str, list]) -> dict[str, Matrix]:
-    """``m`` as each language's equation has it (the matrix at the same place)."""
-    k = next(n for n, x in enumerate(x for x in items if isinstance(x, Matrix)) if x is m)
-    found = {}
-    for code, equation in others.items():
-        mats = [x for x in equation if isinstance(x, Matrix)]
-        if k < len(mats) and mats[k].name == m.name:
-            found[code] = mats[k]
-    return found
+def _same(m: Matrix, ours: list[Matrix], theirs: dict[str, list[Matrix]]) -> dict[str, Matrix]:
+    """``m`` as each language's equation has it (the matrix at the same place): ``ours``, the
+    matrices of the equation drawn, ``theirs``, each language's."""
+    k = next(n for n, x in enumerate(ours) if x is m)
+    return {code: mats[k] for code, mats in theirs.items()
+            if k < len(mats) and mats[k].name == m.name}
 
 
 def section_view(by_lang: dict[str, Section | None], precision: int, budget: Budget | None,
@@ -230,6 +232,7 @@ def _tutorials(sections: dict[str, Section], k: int, m: Matrix) -> dict[str, Mat
     return found
 
 
+@lru_cache(maxsize=16)
 def told_around(lang: str) -> tuple[str, str]:
     """The words before and after the panels named by "(Explained in “…”.)", which the page
     draws as links."""
