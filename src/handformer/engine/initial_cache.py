@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import marshal
 import math
-import os
 import sys
 import zlib
 
 import numpy as np
+
+from ..files import user_cache
 
 LIMIT = 1 << 16  # numbers kept at most (512 KB of float64): the tutorial has a few hundred
 SLOTS = 16
@@ -64,47 +65,18 @@ def lookup(draw, shapes: dict, seed: int, dtype: str, uniform: bool) -> dict | N
 
 def keep(draw, shapes: dict, seed: int, dtype: str, uniform: bool, params: dict) -> None:
     """Write the weights for the next run, if the model is small enough (whole or not at all)."""
-    import tempfile  # only when writing: its import costs more than reading the file
-
     if not kept_here(shapes, seed):
         return
     name = key(draw, shapes, seed, dtype, uniform)
-    path = _path(name)
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix="weights-", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(name.encode() + b"\n")
-            for value in params.values():
-                out.write(np.ascontiguousarray(value, dtype=dtype).tobytes())
-        os.replace(temp, path)
-    except OSError:
-        _remove(temp)
+    numbers = [np.ascontiguousarray(value, dtype=dtype).tobytes() for value in params.values()]
+    user_cache.write(_path(name), b"".join([name.encode() + b"\n", *numbers]))
 
 
 def _path(name: str) -> str:
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(home, "handformer", f"weights-{zlib.crc32(name.encode()) % SLOTS}.bin")
+    return user_cache.path(f"weights-{zlib.crc32(name.encode()) % SLOTS}.bin")
 
 
 def _read(path: str, name: str) -> bytes | None:
-    """The file's numbers if its first line is ``name`` and the user alone may write it."""
-    try:
-        with open(path, "rb") as f:
-            info = os.fstat(f.fileno())
-            if info.st_uid != os.getuid() or info.st_mode & 0o022:
-                return None  # someone else's file, or one others may write: not trusted
-            head, _, data = f.read().partition(b"\n")
-    except OSError:
-        return None
+    """The file's numbers if its first line is ``name`` (and the user alone may write it)."""
+    head, _, data = (user_cache.read(path) or b"").partition(b"\n")
     return data if head == name.encode() else None
-
-
-def _remove(path: str) -> None:
-    try:
-        os.remove(path)
-    except OSError:
-        pass

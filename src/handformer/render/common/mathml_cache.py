@@ -18,9 +18,10 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import json
-import os
 import zlib
 from pathlib import Path
+
+from ...files import user_cache
 
 LIMIT = 20_000  # formulas kept in memory at most (a long-running server converts many)
 FILE_BYTES = 1 << 19  # the file's formulas and MathML, in characters, at most
@@ -78,10 +79,9 @@ def _kept(table: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def _path() -> Path | None:
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+def _path() -> str | None:
     stamp = _stamp()
-    return Path(home) / "handformer" / f"mathml-{stamp}.json" if stamp else None
+    return user_cache.path(f"mathml-{stamp}.json") if stamp else None
 
 
 def _stamp() -> str | None:
@@ -104,13 +104,10 @@ def _stamp() -> str | None:
     return f"{checksum:08x}{length:08x}"
 
 
-def _read(path: Path | None) -> dict[str, str]:
+def _read(path: str | None) -> dict[str, str]:
     try:
-        info = path.stat()
-        if info.st_uid != os.getuid() or info.st_mode & 0o022:
-            return {}  # someone else's file, or one others may write: not trusted
-        table = json.loads(path.read_text(encoding="utf-8"))
-    except (AttributeError, OSError, ValueError):
+        table = json.loads(user_cache.read(path) or b"{}") if path else {}
+    except ValueError:
         return {}
     if not isinstance(table, dict):
         return {}
@@ -121,19 +118,5 @@ def _save() -> None:
     path = _path()
     if path is None or _known is None:
         return
-    import tempfile  # (and shutil, random, bz2, lzma with it) only when there is news to keep
-
     merged = _kept({**_read(path), **_known})
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        out = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent,
-                                          prefix=path.name, suffix=".tmp", delete=False)
-    except OSError:
-        return
-    try:
-        with out:
-            json.dump(merged, out, ensure_ascii=False)
-        os.chmod(out.name, 0o600)
-        os.replace(out.name, path)
-    except OSError:
-        Path(out.name).unlink(missing_ok=True)
+    user_cache.write(path, json.dumps(merged, ensure_ascii=False).encode("utf-8"))

@@ -18,9 +18,10 @@ that cannot be read or written is skipped, never an error.
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
+
+from ...files import user_cache
 
 RUNS = 8  # the runs a file keeps (the last first): a few models' pages
 
@@ -73,20 +74,15 @@ class Draws:
 
 
 def _path(seed: int) -> str:
-    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(home, "handformer", f"draws-numpy-{np.__version__}-seed-{seed}.json")
+    return user_cache.path(f"draws-numpy-{np.__version__}-seed-{seed}.json")
 
 
 def _read(path: str) -> list[list]:
     """The kept runs, if the file is the user's own and holds a list of lists (each draw is
     checked when it is used: ``_possible``); else none."""
     try:
-        with open(path, encoding="utf-8") as f:
-            info = os.fstat(f.fileno())
-            if info.st_uid != os.getuid() or info.st_mode & 0o022:
-                return []  # someone else's file, or one others may write: not trusted
-            runs = json.load(f)
-    except (OSError, ValueError):
+        runs = json.loads(user_cache.read(path) or b"[]")
+    except ValueError:
         return []
     if not isinstance(runs, list) or not all(isinstance(run, list) for run in runs):
         return []
@@ -106,19 +102,4 @@ def _possible(draw, method: str, n: int) -> bool:
 
 
 def _write(path: str, runs: list[list]) -> None:
-    import tempfile  # only when writing: its import costs more than reading the file
-
-    try:
-        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix="draws-", suffix=".tmp")
-    except OSError:
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(runs, out)
-        os.replace(temp, path)
-    except OSError:
-        try:
-            os.remove(temp)
-        except OSError:
-            pass
+    user_cache.write(path, json.dumps(runs).encode("utf-8"))
