@@ -37,6 +37,7 @@ def drawn(requests) -> tuple[list, bool]:
     answers = [getattr(draws, method)(n) for method, n in requests]
     made = draws._generator is not None
     draws.keep()
+    kept_draws.write_kept()  # what the end of the process does
     return answers, made
 
 

@@ -17,6 +17,7 @@ that cannot be read or written is skipped, never an error.
 
 from __future__ import annotations
 
+import atexit
 import json
 
 import numpy as np
@@ -33,7 +34,8 @@ class Draws:
     def __init__(self, seed: int):
         self.seed = seed
         self.asked: list[list] = []  # [method, n, answer] of every request so far
-        self._runs = _read(_path(seed))  # the kept runs, each a list like ``asked``
+        path = _path(seed)
+        self._runs = _pending.get(path) or _read(path)  # the kept runs, each like ``asked``
         self._alike = self._runs  # the kept runs whose requests were all the same so far
         self._generator = None  # made at the first request no kept run made
 
@@ -65,12 +67,26 @@ class Draws:
         return generator
 
     def keep(self) -> None:
-        """Write this run for the next, if a generator had to be made (first, before the
-        other kept runs)."""
+        """Keep this run for the next, if a generator had to be made (first, before the other
+        kept runs): written when the process ends (``write_kept``), so that rendering a page
+        writes no file, as no renderer does."""
         if self._generator is None:
             return
+        path = _path(self.seed)
         runs = [self.asked, *(run for run in self._runs if run != self.asked)][:RUNS]
-        _write(_path(self.seed), runs)
+        if not _pending:
+            atexit.register(write_kept)
+        _pending[path] = runs
+
+
+_pending: dict[str, list] = {}  # file → the runs it will keep, written at exit
+
+
+def write_kept() -> None:
+    """Write the runs kept by this process to their files."""
+    while _pending:
+        path, runs = _pending.popitem()
+        user_cache.write(path, json.dumps(runs).encode("utf-8"))
 
 
 def _path(seed: int) -> str:
@@ -99,7 +115,3 @@ def _possible(draw, method: str, n: int) -> bool:
         return type(answer) is int and 0 <= answer < n
     return (isinstance(answer, list) and all(type(i) is int for i in answer)
             and sorted(answer) == list(range(n)))
-
-
-def _write(path: str, runs: list[list]) -> None:
-    user_cache.write(path, json.dumps(runs).encode("utf-8"))
