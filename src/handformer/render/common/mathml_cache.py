@@ -107,7 +107,7 @@ def _stamp() -> str | None:
 def _read(path: str | None) -> dict[str, str]:
     try:
         table = json.loads(user_cache.read(path) or b"{}") if path else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser
         return {}
     if not isinstance(table, dict):
         return {}

@@ -98,7 +98,7 @@ def _read(path: str) -> list[list]:
     checked when it is used: ``_possible``); else none."""
     try:
         runs = json.loads(user_cache.read(path) or b"[]")
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the parser
         return []
     if not isinstance(runs, list) or not all(isinstance(run, list) for run in runs):
         return []
