@@ -47,8 +47,14 @@ def reaches(text: str, high: int) -> bool:
     high byte D8 to DF: above every ``high`` asked here, as it is above them in ``max``."""
     if text.isascii():
         return False
-    units = text.encode("utf-16", "surrogatepass")
-    return bool(units[_FIRST_HIGH_BYTE::2].translate(None, _BYTES_BELOW[high]))
+    return bool(high_bytes(text).translate(None, _BYTES_BELOW[high]))
+
+
+def high_bytes(text: str) -> bytes:
+    """The high byte of each UTF-16 code unit of ``text``, in two C loops: one byte per
+    character of the BMP; a character beyond it takes two units (high bytes D8 to DF), as
+    does a lone surrogate one."""
+    return text.encode("utf-16", "surrogatepass")[_FIRST_HIGH_BYTE::2]
 
 
 # "utf-16" rather than "utf-16-le": Python encodes it without looking the codec up (a third of
