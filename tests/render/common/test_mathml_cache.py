@@ -86,3 +86,14 @@ def test_the_file_stays_small_and_keeps_what_the_last_run_used(tmp_path):
     assert sum(len(k) + len(v) for k, v in kept.items()) <= FILE_BYTES
     assert "block " + FORMULA in kept and 0 < len(kept) - 1 < len(others)
     assert list(kept)[0] == "block " + FORMULA  # what this run used comes first
+
+
+def test_the_stamp_reads_the_converters_python_files_by_name(tmp_path):
+    """The stamp's sources, listed with os: the folder's Python files in pathlib's sorted
+    glob order, nothing else."""
+    from handformer.render.common.mathml_cache import _sources
+
+    for name in ("walker.py", "a.py", "notes.txt", "b.pyc", "Z.py"):
+        (tmp_path / name).write_text("")
+    assert _sources(str(tmp_path)) == [str(p) for p in sorted(tmp_path.glob("*.py"))]
+    assert [Path(p).name for p in _sources(str(tmp_path))] == ["Z.py", "a.py", "walker.py"]

@@ -74,3 +74,17 @@ def test_a_label_already_safe_is_not_escaped_again():
 
     assert grid.said("<b>") == "&lt;b&gt;"
     assert grid.said(Markup("<b>")) == "<b>"
+
+
+def test_a_blocks_numbers_are_written_once_and_as_layout_writes_them():
+    from handformer import layout
+
+    first = np.array([[0.5, -0.0004, float("nan")], [-np.inf, 12.3456, 0.0]])
+    again, other = first.copy(), first.copy()
+    other[0, 1] = 0.0004  # "-0.000" and "0.000": blocks differ by a byte, not in their text
+    for block in (first, again, other):
+        values = block.ravel().tolist()
+        for precision in (0, 1, 3):
+            assert list(grid.numbers(block, values, precision)) == layout.numbers(values,
+                                                                                  precision)
+    assert grid.numbers(again, again.ravel().tolist(), 3) is grid.numbers(first, [], 3)

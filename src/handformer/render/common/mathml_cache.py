@@ -18,8 +18,8 @@ from __future__ import annotations
 import atexit
 import importlib.util
 import json
+import os
 import zlib
-from pathlib import Path
 
 from ...files import user_cache
 
@@ -92,16 +92,24 @@ def _stamp() -> str | None:
     spec = importlib.util.find_spec("latex2mathml")
     if spec is None or not spec.submodule_search_locations:
         return None
-    here, theirs = Path(__file__).parent, Path(spec.submodule_search_locations[0])
+    here, theirs = os.path.dirname(__file__), spec.submodule_search_locations[0]
     checksum = length = 0
     try:
-        for source in (here / "tex.py", here / "sanitize.py", *sorted(theirs.glob("*.py")),
-                       theirs / "unimathsymbols.txt"):
-            data = source.read_bytes()
+        for source in (os.path.join(here, "tex.py"), os.path.join(here, "sanitize.py"),
+                       *_sources(theirs), os.path.join(theirs, "unimathsymbols.txt")):
+            with open(source, "rb") as f:
+                data = f.read()
             checksum, length = zlib.crc32(data, checksum), length + len(data)
     except OSError:
         return None
     return f"{checksum:08x}{length:08x}"
+
+
+def _sources(folder: str) -> list[str]:
+    """The Python files in ``folder``, by name. (os rather than pathlib: pathlib's import, with
+    the urllib.parse and ipaddress it brings, costs more than the rest of the stamp.)"""
+    return [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+            if name.endswith(".py")]
 
 
 def _read(path: str | None) -> dict[str, str]:

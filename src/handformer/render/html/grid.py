@@ -96,7 +96,7 @@ def cells_by_row(block: np.ndarray, colours: list[str], rows: list[int], col_idx
     with the shorter text a wide matrix may show. Made for the whole matrix a list at a time:
     a page has thousands of cells."""
     width, values = block.shape[1], block.ravel().tolist()
-    texts = layout.numbers(values, precision)
+    texts = numbers(block, values, precision)
     worked = _worked(hl, rows, col_idx)
     shorter = [_shorter(x, text, precision, k == worked)
                for k, (x, text) in enumerate(zip(values, texts, strict=True))] if compact else []
@@ -117,6 +117,23 @@ def cells_by_row(block: np.ndarray, colours: list[str], rows: list[int], col_idx
         return ["".join([GAP_CELL if j is None else next(row) for j in col_idx])
                 for row in by_row]
     return ["".join(cells[r * width:(r + 1) * width]) for r in range(len(rows))]
+
+
+WRITTEN_BLOCKS = 4096  # blocks whose numbers ``numbers`` keeps written, at most
+_written: dict[tuple[bytes, int], tuple[str, ...]] = {}
+
+
+def numbers(block: np.ndarray, values: list[float], precision: int) -> tuple[str, ...]:
+    """``layout.numbers`` of a block's numbers (``values``), remembered by the block's bytes:
+    a page draws many tensors in more than one panel (a step's output is the next one's input,
+    about 40 % of its cells), and writing a number costs more than looking up its block."""
+    key = (block.tobytes(), precision)
+    texts = _written.get(key)
+    if texts is None:
+        texts = tuple(layout.numbers(values, precision))
+        if len(_written) < WRITTEN_BLOCKS:
+            _written[key] = texts
+    return texts
 
 
 def _tails(rows: list[int], marks: list[str], hl) -> list[str]:
