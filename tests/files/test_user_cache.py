@@ -38,11 +38,11 @@ def test_a_missing_file_or_an_unwritable_folder_is_no_error(tmp_path):
 
 
 def test_a_cache_file_nested_past_the_parser_is_ignored(tmp_path, monkeypatch):
-    from handformer.render.common import mathml_cache
+    from handformer.files import kept_table
     from handformer.render.html import kept_draws
 
     file = tmp_path / "deep.json"
     file.write_text("[" * 200_000)
     os.chmod(file, 0o600)
     assert kept_draws._read(str(file)) == []
-    assert mathml_cache._read(str(file)) == {}
+    assert kept_table.read_table(str(file)) == {}

@@ -1,6 +1,7 @@
 """The user's cache folder (``$XDG_CACHE_HOME/handformer``, else ``~/.cache/handformer``):
-files that spare a later run some work (engine/initial_cache.py's weights, the MathML of
-render/common/mathml_cache.py, the page's random draws in render/html/kept_draws.py).
+files that spare a later run some work (engine/initial_cache.py's weights, the page's random
+draws in render/html/kept_draws.py, and the conversions of files/kept_table.py: the MathML of
+render/common/mathml_cache.py, the page's line breaks and glossary matches).
 
 A file there is read only if the user owns it and nobody else may write it, and written whole
 or not at all, private to the user. One that cannot be read or written is skipped, never an

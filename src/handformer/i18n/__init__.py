@@ -50,6 +50,12 @@ def table(lang: str) -> dict[str, str]:
     return _shipped_table(lang)
 
 
+def shipped(lang: str) -> bool:
+    """Whether ``lang``'s sentences are this package's own table (its file ``<code>.py``), not
+    a table registered at run time: what a cache named by this folder's sources may keep."""
+    return lang in _shipped() and lang not in _REGISTERED
+
+
 @cache  # a page asks for a table hundreds of times; import_module's look-up is the cost
 def _shipped_table(lang: str) -> dict[str, str]:
     return importlib.import_module(f"{__name__}.{lang}").TEXT

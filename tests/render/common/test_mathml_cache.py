@@ -91,7 +91,7 @@ def test_the_file_stays_small_and_keeps_what_the_last_run_used(tmp_path):
 def test_the_stamp_reads_the_converters_python_files_by_name(tmp_path):
     """The stamp's sources, listed with os: the folder's Python files in pathlib's sorted
     glob order, nothing else."""
-    from handformer.render.common.mathml_cache import _sources
+    from handformer.files.kept_table import python_sources as _sources
 
     for name in ("walker.py", "a.py", "notes.txt", "b.pyc", "Z.py"):
         (tmp_path / name).write_text("")

@@ -115,3 +115,26 @@ def test_terms_are_found_where_the_pattern_finds_them(lang):
                 for t in texts]
     assert spans == expected
     assert any(spans)  # the narration does mention its terms
+    assert [glossary._matches(lang, t) for t in texts] == expected  # as kept for a later run
+
+
+def test_a_table_registered_at_run_time_is_matched_afresh():
+    """Matches are kept only for the shipped tables (the kept file is named by their sources):
+    a table registered over English finds its own forms, not those kept for the shipped one."""
+    from handformer.render.html import glossary
+
+    text = "the zzz of the tape"
+    assert [(s, e) for s, e, _ in glossary._matches("en", text)] == [(15, 19)]
+    i18n.register("en", {**i18n.table("en"), "gloss.tape.match": "zzz"})
+    forget_forms(glossary)
+    try:
+        assert [(s, e) for s, e, _ in glossary._matches("en", text)] == [(4, 7)]
+    finally:
+        i18n.unregister("en")
+        forget_forms(glossary)
+
+
+def forget_forms(glossary):
+    for memo in (glossary._alternatives, glossary._forms, glossary._forms_ascii_or_cjk,
+                 glossary._pattern):
+        memo.cache_clear()

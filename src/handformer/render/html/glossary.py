@@ -5,12 +5,14 @@ page ends with the whole list."""
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache, lru_cache
 
 from markupsafe import Markup, escape
 
 from ... import i18n
+from ...files.kept_table import KeptTable, python_sources, sources_stamp
 
 # Each term: its id, then its keys (the term as the glossary names it, the forms it takes in
 # the text separated by "|", its definition), written out so that they can be found.
@@ -89,8 +91,32 @@ def _foreign_case(char: str) -> bool:
 
 def _matches(lang: str, text: str) -> list[tuple[int, int, str]]:
     """Where the terms occur, as ``_pattern(lang).finditer(text)`` finds them: (start, end,
-    the group's name) of each match. Found faster: a match starts where a form occurs, ignoring
-    case, so the forms are tried only there (in order, after the last match), each compared as
+    the group's name) of each match. A shipped language's matches are kept between runs
+    (``_KEPT_MATCHES``: finding them is most of the glossary's cost in a fresh process)."""
+    if not i18n.shipped(lang):
+        return _found(lang, text)
+    key = f"{lang} {text}"
+    kept = _KEPT_MATCHES.lookup(key)
+    if kept is None:
+        found = _found(lang, text)
+        _KEPT_MATCHES.keep(key, ";".join(f"{start},{end},{group}" for start, end, group in found))
+        return found
+    return [(int(start), int(end), group) for start, end, group in
+            (match.split(",") for match in kept.split(";") if match)]
+
+
+def _stamp() -> str | None:
+    """A checksum of what decides a text's matches: this module and the shipped tables."""
+    tables = os.path.dirname(os.path.abspath(i18n.__file__))
+    return sources_stamp([os.path.abspath(__file__), *python_sources(tables)])
+
+
+_KEPT_MATCHES = KeptTable("glossary", _stamp, limit=20_000, file_chars=1 << 19)
+
+
+def _found(lang: str, text: str) -> list[tuple[int, int, str]]:
+    """The matches of ``_pattern(lang).finditer(text)``, told afresh. Found faster: a match
+    starts where a form occurs, ignoring case, so the forms are tried only there (in order, after the last match), each compared as
     the pattern compares it, and the pattern (~4 ms to compile) is not needed. Text with
     letters that re.I matches beyond their str.lower and to ASCII ones (ſ, K, İ), or forms
     written in other letters than ASCII and CJK, are scanned by the pattern itself."""

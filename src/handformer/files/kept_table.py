@@ -1,0 +1,121 @@
+"""Conversions of text to text kept between runs: a formula's MathML (render/common/
+mathml_cache.py), a sentence's line breaks on the page (render/html/page.py).
+
+A page converts the same texts from one run to the next, and in a fresh process that is much of
+its start-up. So a table of conversions lives in one JSON file of the user's cache folder
+(files/user_cache.py), named by a stamp: a checksum of the sources that decide each conversion
+(``sources_stamp``), so changing any of them starts a new file. The file is read whole every
+run, so it stays small (``file_chars``): a run writes the conversions it used first, then the
+others the file held, as many as fit. It is written once, when the process ends, so that
+rendering a page writes no file. Only a file the user owns and nobody else may write is read;
+one that cannot be read or written is skipped, never an error.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import zlib
+from collections.abc import Callable
+
+from . import user_cache
+
+
+class KeptTable:
+    """Conversions (key → value, both text) kept in ``<name>-<stamp>.json``; ``stamp`` gives
+    the stamp, or None when there is nothing to name the file by (then nothing is kept on
+    disk). ``limit`` conversions in memory at most (a long-running server converts many)."""
+
+    def __init__(self, name: str, stamp: Callable[[], str | None], limit: int, file_chars: int):
+        self.name, self._stamp = name, stamp
+        self.limit, self.file_chars = limit, file_chars
+        self._known: dict[str, str] | None = None
+        self._used: dict[str, None] = {}  # the keys this run looked up or added, in order
+        self._saving = False
+
+    def lookup(self, key: str) -> str | None:
+        """The value kept for ``key``, or None."""
+        found = self._table().get(key)
+        if found is not None:
+            self._used[key] = None
+        return found
+
+    def keep(self, key: str, value: str) -> None:
+        """Remember a conversion; written to the file once, when the process ends."""
+        table = self._table()
+        if len(table) < self.limit:
+            table[key] = value
+            self._used[key] = None
+            self._save_at_exit()
+
+    def path(self) -> str | None:
+        stamp = self._stamp()
+        return user_cache.path(f"{self.name}-{stamp}.json") if stamp else None
+
+    def save(self) -> None:
+        """Write the file: this run's conversions first, then the others it held, that fit."""
+        path = self.path()
+        if path is None or self._known is None:
+            return
+        merged = self._kept({**read_table(path), **self._known})
+        user_cache.write(path, json.dumps(merged, ensure_ascii=False).encode("utf-8"))
+
+    def _save_at_exit(self) -> None:
+        if not self._saving:
+            self._saving = True
+            atexit.register(self.save)
+
+    def _table(self) -> dict[str, str]:
+        if self._known is None:
+            self._known = read_table(self.path())
+            if _size(self._known) > self.file_chars:  # a file from before the limit: cut it
+                self._save_at_exit()
+        return self._known
+
+    def _kept(self, table: dict[str, str]) -> dict[str, str]:
+        out, size = {}, 0
+        for key in [*(k for k in self._used if k in table), *table]:
+            if key not in out and size + len(key) + len(table[key]) <= self.file_chars:
+                out[key] = table[key]
+                size += len(key) + len(table[key])
+        return out
+
+
+def _size(table: dict[str, str]) -> int:
+    return sum(len(k) + len(v) for k, v in table.items())
+
+
+def read_table(path: str | None) -> dict[str, str]:
+    """The file's table of text to text; empty if it is absent, not the user's own, not JSON
+    (or nested past the parser) or not such a table."""
+    try:
+        table = json.loads(user_cache.read(path) or b"{}") if path else {}
+    except (ValueError, RecursionError):
+        return {}
+    if not isinstance(table, dict):
+        return {}
+    return {k: v for k, v in table.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def sources_stamp(sources) -> str | None:
+    """A checksum of the files ``sources`` and their length, or None if one cannot be read.
+    CRC-32 rather than a cryptographic hash: the stamp only names a cache's file (any change
+    to a source starts a new one), and SHA-256 of large sources costs several times what
+    reading them does, on every run."""
+    checksum = length = 0
+    try:
+        for source in sources:
+            with open(source, "rb") as f:
+                data = f.read()
+            checksum, length = zlib.crc32(data, checksum), length + len(data)
+    except OSError:
+        return None
+    return f"{checksum:08x}{length:08x}"
+
+
+def python_sources(folder: str) -> list[str]:
+    """The Python files in ``folder``, by name. (os rather than pathlib: pathlib's import, with
+    the urllib.parse and ipaddress it brings, costs more than the rest of a stamp.)"""
+    return [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+            if name.endswith(".py")]
