@@ -88,3 +88,13 @@ def test_a_blocks_numbers_are_written_once_and_as_layout_writes_them():
             assert list(grid.numbers(block, values, precision)) == layout.numbers(values,
                                                                                   precision)
     assert grid.numbers(again, again.ravel().tolist(), 3) is grid.numbers(first, [], 3)
+
+
+def test_blocks_of_the_same_bytes_in_another_dtype_are_written_apart():
+    from handformer import layout
+
+    pair = np.array([[1.5, -2.25]], dtype=np.float32)
+    one = pair.view(np.float64)  # the same eight bytes, read as one float64
+    for block in (pair, one):
+        values = block.ravel().tolist()
+        assert list(grid.numbers(block, values, 3)) == layout.numbers(values, 3)

@@ -120,14 +120,15 @@ def cells_by_row(block: np.ndarray, colours: list[str], rows: list[int], col_idx
 
 
 WRITTEN_BLOCKS = 4096  # blocks whose numbers ``numbers`` keeps written, at most
-_written: dict[tuple[bytes, int], tuple[str, ...]] = {}
+_written: dict[tuple[str, bytes, int], tuple[str, ...]] = {}
 
 
 def numbers(block: np.ndarray, values: list[float], precision: int) -> tuple[str, ...]:
     """``layout.numbers`` of a block's numbers (``values``), remembered by the block's bytes:
     a page draws many tensors in more than one panel (a step's output is the next one's input,
-    about 40 % of its cells), and writing a number costs more than looking up its block."""
-    key = (block.tobytes(), precision)
+    about 40 % of its cells), and writing a number costs more than looking up its block. The
+    key holds the dtype too: the bytes of two float32 numbers are those of one float64."""
+    key = (block.dtype.str, block.tobytes(), precision)
     texts = _written.get(key)
     if texts is None:
         texts = tuple(layout.numbers(values, precision))
