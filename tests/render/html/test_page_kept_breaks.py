@@ -1,4 +1,4 @@
-"""A page's line breaks kept between runs (page._KEPT_BREAKS): a second process makes the same
+"""A page's line breaks kept between runs (wbr._KEPT_BREAKS): a second process makes the same
 page from the kept breaks without finding any itself, and each kept text is what finding its
 breaks gives."""
 
@@ -40,10 +40,10 @@ def test_a_second_page_uses_the_kept_breaks_and_is_the_same(tmp_path):
 
 
 def test_each_kept_text_is_its_breaks_found_afresh(tmp_path):
-    from handformer.render.html import page as page_module
+    from handformer.render.html import wbr
 
     page(tmp_path / "cache", tmp_path / "first.html")
     (kept_file,) = (tmp_path / "cache" / "handformer").glob("breaks-*.json")
     kept = json.loads(kept_file.read_text(encoding="utf-8"))
     assert any("<wbr>" in html for html in kept.values())  # Chinese text was kept
-    assert kept and all(html == str(page_module._broken(text)) for text, html in kept.items())
+    assert kept and all(html == str(wbr._broken(text)) for text, html in kept.items())
