@@ -3,6 +3,7 @@ first appearance in a panel marked with its definition, shown on hover and on a 
 
 from __future__ import annotations
 
+import os
 import re
 from html import unescape
 from pathlib import Path
@@ -138,3 +139,21 @@ def forget_forms(glossary):
     for memo in (glossary._alternatives, glossary._forms, glossary._forms_ascii_or_cjk,
                  glossary._pattern):
         memo.cache_clear()
+
+
+@pytest.mark.parametrize("kept", ["x,4,tape_0", "15,19", "15,19,nothing_0", "15,99,tape_0",
+                                  "19,15,tape_0", "²,19,tape_0", "15,19,tape_0;;7"])
+def test_matches_kept_wrong_are_found_afresh(tmp_path, monkeypatch, kept):
+    """A kept file edited by hand (its owner's, so it is read) costs the lookup, not the page."""
+    import json
+
+    from handformer.files.kept_table import KeptTable
+    from handformer.render.html import glossary
+
+    text = "the zzz of the tape"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    (tmp_path / "handformer").mkdir()
+    (tmp_path / "handformer" / "glossary-x.json").write_text(json.dumps({f"en {text}": kept}))
+    os.chmod(tmp_path / "handformer" / "glossary-x.json", 0o600)
+    monkeypatch.setattr(glossary, "_KEPT_MATCHES", KeptTable("glossary", lambda: "x", 10, 1000))
+    assert [(s, e) for s, e, _ in glossary._matches("en", text)] == [(15, 19)]

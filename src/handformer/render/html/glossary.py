@@ -97,12 +97,26 @@ def _matches(lang: str, text: str) -> list[tuple[int, int, str]]:
         return _found(lang, text)
     key = f"{lang} {text}"
     kept = _KEPT_MATCHES.lookup(key)
-    if kept is None:
+    found = None if kept is None else _read_matches(kept, text)
+    if found is None:
         found = _found(lang, text)
         _KEPT_MATCHES.keep(key, ";".join(f"{start},{end},{group}" for start, end, group in found))
-        return found
-    return [(int(start), int(end), group) for start, end, group in
-            (match.split(",") for match in kept.split(";") if match)]
+    return found
+
+
+def _read_matches(kept: str, text: str) -> list[tuple[int, int, str]] | None:
+    """The matches written in ``kept`` ("start,end,group;…", "" for none), or None if what is
+    kept cannot be ``text``'s (a file edited by hand: then they are found afresh, never an
+    error)."""
+    found = []
+    for match in filter(None, kept.split(";")):
+        start, _, rest = match.partition(",")
+        end, _, group = rest.partition(",")
+        if not (start.isdecimal() and end.isdecimal() and group.rsplit("_", 1)[0] in DEFINITION
+                and int(start) < int(end) <= len(text)):
+            return None
+        found.append((int(start), int(end), group))
+    return found
 
 
 def _stamp() -> str | None:
