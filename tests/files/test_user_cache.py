@@ -46,3 +46,17 @@ def test_a_cache_file_nested_past_the_parser_is_ignored(tmp_path, monkeypatch):
     os.chmod(file, 0o600)
     assert kept_draws._read(str(file)) == []
     assert kept_table.read_table(str(file)) == {}
+
+
+def test_a_fifo_or_a_file_past_the_size_is_not_read(tmp_path):
+    fifo = tmp_path / "x.json"
+    os.mkfifo(fifo, 0o600)
+    assert user_cache.read(str(fifo)) is None  # returns at once: no writer is waited for
+    big = tmp_path / "big.bin"
+    with open(big, "wb") as f:
+        f.truncate(user_cache.MAX_BYTES + 1)  # sparse: claims the size, holds no data
+    os.chmod(big, 0o600)
+    assert user_cache.read(str(big)) is None
+    with open(big, "r+b") as f:
+        f.truncate(user_cache.MAX_BYTES)
+    assert len(user_cache.read(str(big))) == user_cache.MAX_BYTES

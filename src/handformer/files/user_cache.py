@@ -11,6 +11,7 @@ error: the run then does the work itself.
 from __future__ import annotations
 
 import os
+import stat
 
 
 def path(name: str) -> str:
@@ -19,13 +20,20 @@ def path(name: str) -> str:
     return os.path.join(home, "handformer", name)
 
 
+MAX_BYTES = 16 << 20  # the largest file read: every file here is written far smaller
+
+
 def read(file: str) -> bytes | None:
-    """The file's bytes, if the user owns it and nobody else may write it; else None."""
+    """The file's bytes, if it is a regular file of at most ``MAX_BYTES`` that the user owns
+    and nobody else may write; else None. Opened without blocking, so that a FIFO put in its
+    place is refused rather than waited on."""
     try:
-        with open(file, "rb") as f:
+        with os.fdopen(os.open(file, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
             info = os.fstat(f.fileno())
             if info.st_uid != os.getuid() or info.st_mode & 0o022:
                 return None  # someone else's file, or one others may write: not trusted
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_BYTES:
+                return None  # a FIFO or a device, or a size no cache file of ours reaches
             return f.read()
     except OSError:
         return None
