@@ -47,6 +47,8 @@ CASES = {  # batch, queries, keys, mask (True = seen)
     "unbatched, no mask": ((), 5, 7, None),
     "causal": ((), 5, 5, np.tril(np.ones((5, 5), bool))),
     "padding keys": ((3,), 4, 6, np.arange(6)[None, None, None, :] < np.array([6, 3, 1])[:, None, None, None]),
+    # 40·2·5·7 scores, above ops.basic.SMALL: the products write their heads side by side
+    "many sentences": ((40,), 5, 7, None),
 }
 
 

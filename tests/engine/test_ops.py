@@ -13,6 +13,7 @@ import torch.nn.functional as F
 
 from handformer.engine.ops import OPS
 from handformer.engine.ops import basic as ops_basic
+from handformer.engine.ops.attention import heads_side_by_side
 from handformer.families.transformer import errata
 from support.torch_check import RNG, check_op, randn
 
@@ -63,12 +64,27 @@ def test_head_proj(x_shape, bias):
     assert out.shape == (*x_shape[:-1][:-1], 3, x_shape[-2], 4)
 
 
-@pytest.mark.parametrize("batch", [(), (2,)])
+# (24,): 24·3·5·7 scores, above ops.basic.SMALL: the products write their heads side by side
+@pytest.mark.parametrize("batch", [(), (2,), (24,)])
 def test_scores_and_attend(batch):
     q, k, v = randn(*batch, 3, 5, 4), randn(*batch, 3, 7, 4), randn(*batch, 3, 7, 2)
     check_op("scores", [q, k], lambda q, k: q @ k.transpose(-1, -2) / 2.0, {"scale": 0.5})
     a = torch.softmax(torch.tensor(randn(*batch, 3, 5, 7)), -1).numpy()
     check_op("attend", [a, v], lambda a, v: a @ v)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_products_laid_out_heads_side_by_side_are_the_plain_products(dtype):
+    # attention.heads_side_by_side: the same numbers to the bit, and Concat then a view
+    a = randn(4, 8, 32, 32).astype(dtype)
+    v = randn(4, 32, 8 * 16).astype(dtype).reshape(4, 32, 8, 16).swapaxes(1, 2)
+    z = heads_side_by_side(a, v)
+    np.testing.assert_array_equal(z, a @ v)
+    concat = OPS["merge_heads"].forward(z)[0]
+    assert concat.dtype == dtype and np.shares_memory(concat, z)
+    np.testing.assert_array_equal(concat, (a @ v).swapaxes(1, 2).reshape(4, 32, 128))
+    # stacks that do not match (broadcast) keep the plain product
+    np.testing.assert_array_equal(heads_side_by_side(a, v[0]), a @ v[0])
 
 
 def test_mask_causal_and_padding_broadcast():

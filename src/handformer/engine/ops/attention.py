@@ -9,8 +9,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..formula import clauses, sup
-from .basic import column_sum, matmul_weight_grad, row_max, row_sum, rows_matmul
+from .basic import SMALL, column_sum, matmul_weight_grad, row_max, row_sum, rows_matmul
 from .registry import op
+
+
+def heads_side_by_side(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x @ y for stacked heads, (…, h, n, k) @ (…, h, k, d), written into an array laid out
+    (…, n, h, d) and returned as its (…, h, n, d) view.
+
+    Concat (merge_heads) and the per-head projection's backward read the heads side by side,
+    (…, n, h·d): from this layout that is a free reshape, from the product's own a copy (2 MB
+    each, four per attention sublayer at the paper's base size). BLAS writes the rows with the
+    longer stride itself, so the numbers are the plain product's. Small products keep the
+    plain one (callers test the size themselves: a call costs too much at the tutorial's size):
+    there the extra allocation costs more than the copy it saves."""
+    if x.ndim < 3 or x.shape[:-2] != y.shape[:-2]:
+        return x @ y
+    *lead, h, n, _ = x.shape
+    out = np.empty((*lead, n, h, y.shape[-1]), dtype=np.result_type(x, y))
+    return np.matmul(x, y, out=out.swapaxes(-2, -3))
 
 # --- per-head projection: X W split into h heads --------------------------------------------
 
@@ -42,7 +59,8 @@ def head_proj(g, out, args, cache, attrs):
 
 
 def scores_forward(q, k, *, scale):
-    s = q @ k.swapaxes(-1, -2)
+    # .mT: the view swapaxes(-1, -2) gives, without a method call (this runs at every step)
+    s = q @ k.mT
     s *= scale
     return s, None
 
@@ -55,7 +73,9 @@ def scores_forward(q, k, *, scale):
 def scores(g, out, args, cache, attrs):
     q, k = args
     g = g * attrs["scale"]
-    return g @ k, g.swapaxes(-1, -2) @ q
+    if g.size < SMALL:
+        return g @ k, g.mT @ q
+    return heads_side_by_side(g, k), heads_side_by_side(g.mT, q)
 
 
 # --- mask: positions that may not be seen get −∞ --------------------------------------------
@@ -104,7 +124,7 @@ def softmax(g, out, args, cache, attrs):
 
 
 def attend_forward(a, v):
-    return a @ v, None
+    return (a @ v if a.size < SMALL else heads_side_by_side(a, v)), None
 
 
 @op("attend", attend_forward,
@@ -114,7 +134,7 @@ def attend_forward(a, v):
     out="Z", a="A", v="V")
 def attend(g, out, args, cache, attrs):
     a, v = args
-    return g @ v.swapaxes(-1, -2), a.swapaxes(-1, -2) @ g
+    return g @ v.mT, (a.mT @ g if a.size < SMALL else heads_side_by_side(a.mT, g))
 
 
 # --- concatenate the heads side by side -----------------------------------------------------
