@@ -32,6 +32,41 @@ def test_embed_gradient_of_many_ids_summed_in_sorted_runs():
     check_op("embed", [ids, table], lambda i, t: F.embedding(i, t), diff=[1])
 
 
+def _scatter_by_runs_only(ids, rows, table):
+    # scatter_rows before ids seen once were copied: every run summed by np.add.reduceat
+    grad = np.zeros_like(table)
+    order = np.argsort(ids, kind="stable")
+    ids = ids[order]
+    starts = np.flatnonzero(np.concatenate(([True], ids[1:] != ids[:-1])))
+    grad[ids[starts]] = np.add.reduceat(rows[order], starts, axis=0)
+    return grad
+
+
+SCATTER_IDS = {  # 200 ids: each kind of run scatter_rows meets
+    "mostly once, a padding id repeated": np.concatenate([np.zeros(30, int),
+                                                          RNG.integers(1, 5000, 170)]),
+    "once and repeated": RNG.integers(0, 300, 200),
+    "always repeated": RNG.integers(0, 40, 200),
+    "all once": RNG.permutation(5000)[:200],
+}
+
+
+@pytest.mark.parametrize("case", SCATTER_IDS)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_embed_gradient_copies_ids_seen_once_and_sums_the_runs_as_before(case, dtype):
+    ids = SCATTER_IDS[case]
+    rows, table = randn(200, 16).astype(dtype), np.zeros((5000, 16), dtype)
+    grad = ops_basic.scatter_rows(ids, rows, table)
+    assert grad.dtype == dtype
+    np.testing.assert_array_equal(grad, _scatter_by_runs_only(ids, rows, table))
+
+
+def test_embed_gradient_of_ids_seen_once_and_repeated_against_torch():
+    table = randn(300, 4)
+    check_op("embed", [SCATTER_IDS["once and repeated"].reshape(4, 50), table],
+             lambda i, t: F.embedding(i, t), diff=[1])
+
+
 @pytest.mark.parametrize("shape", [(5, 6), (2, 5, 6)])
 def test_scale(shape):
     check_op("scale", [randn(*shape)], lambda x: x * math.sqrt(6), {"factor": math.sqrt(6)})
