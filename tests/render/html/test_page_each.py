@@ -37,3 +37,24 @@ def test_each_text_draws_what_the_loop_drew():
             got = env.from_string("{{ each_text(texts, extra) }}").render(
                 texts=texts, extra=extra, **context)
             assert got == want
+
+
+OLD_STEP_LINK = ('{% macro old(id) %}{% if id in index %}<a href="#{{ index[id].anchor }}">'
+                 '<span class="num">{{ index[id].seq }}</span> {{ each_text(index[id].title) }}'
+                 '</a>{% endif %}{% endmacro %}')
+
+
+def test_step_link_draws_what_the_macro_drew():
+    """page.step_link (a function the template calls) draws what its macro drew: a panel's
+    link with its number and its title in each language, escaped; nothing for an id the page
+    does not hold."""
+    env = page.environment()
+    context = _context(["en", "zh"])
+    index = {"a.b": {"anchor": "s-a.b", "seq": 7, "title": {"en": "Scores <i> & \"q\"",
+                                                                "zh": "注意力分数 第 1 层"}},
+             "x<y": {"anchor": "s-x<y", "seq": 12, "title": {"en": "", "zh": ""}}}
+    for step_id in ("a.b", "x<y", "missing"):
+        want = env.from_string(OLD_STEP_LINK + "{{ old(i) }}").render(
+            i=step_id, index=index, **context)
+        got = env.from_string("{{ step_link(i) }}").render(i=step_id, index=index, **context)
+        assert got == want

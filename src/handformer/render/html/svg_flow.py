@@ -66,8 +66,24 @@ class Flow(Record):
 
 def flow_svg(arch: Architecture | None, lang: str, narrow: bool = False, title: str = "") -> str:
     """The diagram as SVG markup ("" without an architecture)."""
-    if arch is None or not arch.blocks:
+    return labelled(flow_drawing(arch, lang, narrow), title)
+
+
+def labelled(drawing: tuple[str, str] | None, title: str) -> str:
+    """A drawing of ``flow_drawing`` as SVG markup named ``title`` ("" for no drawing)."""
+    if drawing is None:
         return ""
+    attributes, content = drawing
+    return f'<svg {attributes} aria-label="{escape(title)}">{content}</svg>'
+
+
+def flow_drawing(arch: Architecture | None, lang: str,
+                 narrow: bool = False) -> tuple[str, str] | None:
+    """The diagram without its label: the svg element's other attributes and its content
+    (None without an architecture). The page labels one drawing twice: the overview's narrow
+    diagram is also the map beside the contents."""
+    if arch is None or not arch.blocks:
+        return None
     m = NARROW if narrow else WIDE
     columns = _columns(arch.blocks)
     width = m.pad + m.lane + m.box_w + m.pad
@@ -87,9 +103,8 @@ def flow_svg(arch: Architecture | None, lang: str, narrow: bool = False, title: 
     total_w = len(columns) * width + (len(columns) - 1) * m.apart
     cls = "arch flow map" if narrow else "arch flow overview"
     w, h = total_w + 4, height + 4
-    return (f'<svg class="{cls}" viewBox="-2 -2 {w:.0f} {h:.0f}" width="{w:.0f}" '
-            f'height="{h:.0f}" role="img" aria-label="{escape(title)}">' + "".join(parts)
-            + "</svg>")
+    return (f'class="{cls}" viewBox="-2 -2 {w:.0f} {h:.0f}" width="{w:.0f}" height="{h:.0f}" '
+            'role="img"', "".join(parts))
 
 
 def _columns(blocks: list[Block]) -> list[list[Block]]:
