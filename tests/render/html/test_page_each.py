@@ -58,3 +58,24 @@ def test_step_link_draws_what_the_macro_drew():
             i=step_id, index=index, **context)
         got = env.from_string("{{ step_link(i) }}").render(i=step_id, index=index, **context)
         assert got == want
+
+
+def test_the_filters_draw_what_the_globals_draw():
+    """The templates call the helpers as filters (called directly by jinja2); other
+    templates may call them as globals: both give the same markup."""
+    env = page.environment()
+    context = _context(["en", "zh"])
+    index = {"a.b": {"anchor": "s-a.b", "seq": 3, "title": {"en": "Q <K>", "zh": "查询"}}}
+    texts = {"en": "Scores <i> & the residual", "zh": "注意力分数 第 1 层"}
+    pairs = [("{{ each(key, **values) }}", "{{ key|each(**values) }}"),
+             ("{{ each_text(texts) }}", "{{ texts|each_text }}"),
+             ("{{ each_text(texts, 'title') }}", "{{ texts|each_text('title') }}"),
+             ("{{ step_link('a.b') }}{{ step_link('c') }}", "{{ 'a.b'|step_link }}{{ 'c'|step_link }}"),
+             ("{% for p in glossed(paras, 'en', with_breaks) %}{{ p }}{% endfor %}",
+              "{% for p in paras|glossed('en', with_breaks) %}{{ p }}{% endfor %}")]
+    values = dict(key="page.hidden", values={"rows": 2, "cols": 5}, texts=texts, index=index,
+                  paras=["The residual adds x <b>.", "Then softmax & the residual."], **context)
+    for as_global, as_filter in pairs:
+        for loop in ("{}", "{{% for l in langs %}}{}{{% endfor %}}"):  # in a loop too
+            want = env.from_string(loop.format(as_global)).render(**values)
+            assert want and env.from_string(loop.format(as_filter)).render(**values) == want
