@@ -70,7 +70,8 @@ def test_the_filters_draw_what_the_globals_draw():
     pairs = [("{{ each(key, **values) }}", "{{ key|each(**values) }}"),
              ("{{ each_text(texts) }}", "{{ texts|each_text }}"),
              ("{{ each_text(texts, 'title') }}", "{{ texts|each_text('title') }}"),
-             ("{{ step_link('a.b') }}{{ step_link('c') }}", "{{ 'a.b'|step_link }}{{ 'c'|step_link }}"),
+             ("{{ step_link('a.b') }}{{ step_link('c') }}",
+              "{{ 'a.b'|step_link }}{{ 'c'|step_link }}"),
              ("{% for p in glossed(paras, 'en', with_breaks) %}{{ p }}{% endfor %}",
               "{% for p in paras|glossed('en', with_breaks) %}{{ p }}{% endfor %}")]
     values = dict(key="page.hidden", values={"rows": 2, "cols": 5}, texts=texts, index=index,

@@ -131,8 +131,9 @@ def step_link(context, step_id: str):
     entry = context["index"].get(step_id)
     if entry is None:
         return Markup("")
-    return Markup(f'<a href="#{escape(entry["anchor"])}"><span class="num">{escape(entry["seq"])}</span> '
-                  f'{each_text(context, entry["title"])}</a>')
+    number, title = escape(entry["seq"]), each_text(context, entry["title"])
+    return Markup(f'<a href="#{escape(entry["anchor"])}"><span class="num">{number}</span> '
+                  f"{title}</a>")
 
 
 @lru_cache(maxsize=8)
