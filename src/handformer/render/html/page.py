@@ -14,6 +14,8 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
+from markupsafe import Markup, escape
+
 from ... import i18n
 from ...errors import HandformerError
 from ..common import colour
@@ -115,8 +117,6 @@ def each(context, key: str, **values):
 def each_text(context, texts: dict, extra_class: str = ""):
     """A span of each language's text (``texts``: language → plain text, given the page's
     line breaks), its class ``l-<code>`` and ``extra_class``."""
-    from markupsafe import Markup
-
     opening = _openings(tuple(context["langs"]), tuple(context["tags"].items()), extra_class)
     return Markup("".join([f"{opening[code]}{with_breaks(texts[code])}</span>"
                            for code in context["langs"]]))
@@ -126,8 +126,6 @@ def step_link(context, step_id: str):
     """A link to the panel ``step_id`` (its number, then its title in each language), or
     nothing when the page has no such panel. A function rather than a macro: a page draws a
     few hundred of these links (each panel's "reads" and "feeds")."""
-    from markupsafe import Markup, escape
-
     entry = context["index"].get(step_id)
     if entry is None:
         return Markup("")
@@ -140,8 +138,6 @@ def step_link(context, step_id: str):
 def _openings(langs: tuple, tags: tuple, extra_class: str) -> dict[str, str]:
     """Each language's opening tag: ``<span class="l-en" lang="en">``, escaped as the
     template escaped it."""
-    from markupsafe import Markup
-
     lang_tag = dict(tags)
     return {code: Markup('<span class="l-{}{}" lang="{}">').format(
                 code, f" {extra_class}" if extra_class else "", lang_tag[code])

@@ -10,6 +10,7 @@ import json
 from functools import lru_cache
 
 import numpy as np
+from markupsafe import escape
 
 from ... import i18n, layout
 from ...narrate.document import Matrix, Section
@@ -31,8 +32,6 @@ SYMBOLS = {r"\cdot": "·", r"\times": "×", r"\Rightarrow": "⇒", "-": "−", r
 def mathml(latex: str, display: bool = True, where: str = "a formula") -> str:
     """LaTeX to MathML on the server; a formula that does not convert is shown as its TeX and
     warned about on stderr (the tests allow none)."""
-    from markupsafe import escape
-
     if not latex:
         return ""
     try:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
+from markupsafe import Markup, escape
+
 from ...files import kept_table
 from ..common import breaks, lexicon
 from . import grid
@@ -28,8 +30,6 @@ def with_breaks(text: str):
 
 @lru_cache(maxsize=4096)  # a page asks for the same words again and again ("Reads:", titles)
 def _with_breaks(text: str):
-    from markupsafe import Markup
-
     html = _KEPT_BREAKS.lookup(text)
     if html is None:
         html = str(_broken(text))
@@ -39,8 +39,6 @@ def _with_breaks(text: str):
 
 def _broken(text: str):
     """``text`` escaped, given its line breaks: what ``_KEPT_BREAKS`` keeps."""
-    from markupsafe import Markup, escape
-
     pieces = breaks.pieces(breaks.glue(text))
     if len(pieces) < 2:  # nothing to join (most English text): escaped in one C call
         return escape("".join(pieces))
