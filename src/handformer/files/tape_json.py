@@ -18,10 +18,10 @@ from ..limits import check
 from ..render.common.tex_guard import check_symbols
 from ..schema import SchemaError
 from ..textsafe import json_escaped, json_loads, normalized
+from .kept_params import PARAMS_LIMIT, params_kept, used_params
 from .tape_schema import check_tape
 
 FORMAT = "handformer.tape/1"
-PARAMS_LIMIT = 250_000  # parameters are written out only while they stay this small (numbers)
 
 
 
@@ -80,17 +80,6 @@ def check_backward_fits(tape: Tape) -> None:
     check("json_numbers", backward_json_numbers(tape), _TOO_MANY)
 
 
-def _used_params(tape: Tape) -> list[str]:
-    inputs = {i for s in tape.steps for i in s.inputs}
-    return [n for n in tape.params if n in inputs]  # the model's order, kept by loads()
-
-
-def params_kept(tape: Tape) -> bool:
-    """Whether the tape's file holds the parameters its steps read (not when they are many,
-    as a pretrained model's)."""
-    return sum(tape.params[n].size for n in _used_params(tape)) <= PARAMS_LIMIT
-
-
 def tape_to_dict(tape: Tape) -> dict:
     check("json_numbers", _json_numbers(tape), _TOO_MANY)
     meta = dict(tape.meta)
@@ -99,7 +88,7 @@ def tape_to_dict(tape: Tape) -> dict:
     out |= meta
     out["steps"] = [_step_dict(s) for s in tape.steps]
     if params_kept(tape):
-        out["params"] = {n: encode_array(tape.params[n]) for n in _used_params(tape)}
+        out["params"] = {n: encode_array(tape.params[n]) for n in used_params(tape)}
     if tape.grads:
         out["grads"] = [{"name": n, "value": encode_array(tape.grads[n])}
                         for n in _grad_names(tape)]

@@ -13,7 +13,7 @@ from ... import i18n
 from ...exercises import words
 from ...exercises.question import Question
 from ...exercises.sheet import KINDS
-from ...files.tape_json import params_kept
+from ...files.kept_params import params_kept
 from .kept_draws import Draws
 
 # The parts of the walk, each with the kinds of question it may set and how many it sets.
