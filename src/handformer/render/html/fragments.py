@@ -10,6 +10,7 @@ from functools import lru_cache
 
 from ... import i18n
 from . import page, view
+from .wayfinding import wayfinding
 
 PANELS = ('{% from "panels.html.j2" import panel with context %}'
            '{% for p in panels %}{{ panel(p, langs) }}{% endfor %}')
@@ -32,7 +33,7 @@ def panels(by_lang: dict[str, list], precision: int = 3, lang: str = i18n.FIRST)
     budget, pos = view.Budget(), i18n.t(lang, "page.pos", i="{i}")
     views = [view.section_view({code: by_id[code].get(s.id) for code in langs}, precision,
                                budget, pos, lang) for s in by_lang[langs[0]]]
-    context = {**page.page_text(langs, lang), **page.wayfinding(views, langs)}
+    context = {**page.page_text(langs, lang), **wayfinding(views, langs)}
     return {"panels": template(PANELS).render(panels=views, **context),
             "toc": template(TOC).render(panels=views, **context)}
 

@@ -18,6 +18,7 @@ from collections import OrderedDict
 from ... import i18n
 from . import page, view
 from .fragments import PANELS, TOC, template
+from .wayfinding import wayfinding
 
 CACHE_SIZE = 4000  # section views kept (a `small` walk has about 130 panels)
 _cache: OrderedDict = OrderedDict()
@@ -44,7 +45,7 @@ def changed_panels(by_lang: dict[str, list], have: dict[str, str], only=None,
         v, granted = _view(sections, precision, budget, pos, lang) if k <= last else (_stub(sections), None)
         views.append(v)
         grants.append(granted)
-    context = {**page.page_text(langs, lang), **page.wayfinding(views, langs)}
+    context = {**page.page_text(langs, lang), **wayfinding(views, langs)}
     frame = _digest(repr([(v["id"], v["number"], v["title"], v["place"], v["phase"], v["level"],
                            v["reads"], v["feeds"], v["architecture"]) for v in views]
                          + [context["has_wide"], precision, lang]).encode())
