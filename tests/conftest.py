@@ -1,5 +1,10 @@
-"""Shared test setup: float64, NumPy floating-point errors raise, small hypothesis budgets."""
+"""Shared test setup: float64, NumPy floating-point errors raise, small hypothesis budgets, a
+cache folder of the tests' own."""
 
+import atexit
+import os
+import shutil
+import tempfile
 
 import numpy as np
 import pytest
@@ -16,6 +21,14 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile("handformer")
+
+# files/user_cache.py's folder, for this session and every process it starts: the tests'
+# pages neither fill the user's ~/.cache/handformer (whose tables each later page would read)
+# nor depend on what it holds. Removed at exit, after the tables' own saves (atexit runs
+# the handlers registered later first).
+_CACHE = tempfile.mkdtemp(prefix="handformer-tests-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE
+atexit.register(shutil.rmtree, _CACHE, True)
 
 
 @pytest.fixture(autouse=True)
