@@ -39,15 +39,22 @@ def converted_directly() -> str:
     return sanitize.mathml(convert_to_element(FORMULA, display="block"))
 
 
+def kept(file: Path) -> dict[str, str]:
+    """The file's conversions, its first line's first (files/kept_table.py's two lines)."""
+    from handformer.files.kept_table import read_table
+
+    return read_table(str(file))
+
+
 def cache_file(cache: Path) -> Path:
-    (found,) = (cache / "handformer").glob("mathml-*.json")
+    (found,) = (cache / "handformer").glob("mathml-*.jsonl")
     return found
 
 
 def test_a_second_run_reads_the_first_runs_conversion_without_the_converter(tmp_path):
     imported, first = run(tmp_path)
     assert imported and first == converted_directly()
-    assert json.loads(cache_file(tmp_path).read_text())["block " + FORMULA] == first
+    assert kept(cache_file(tmp_path))["block " + FORMULA] == first
     assert oct(cache_file(tmp_path).stat().st_mode & 0o777) == oct(0o600)
     imported, second = run(tmp_path)
     assert not imported and second == first
@@ -76,16 +83,16 @@ def test_the_file_stays_small_and_keeps_what_the_last_run_used(tmp_path):
 
     run(tmp_path)
     path = cache_file(tmp_path)
-    table = json.loads(path.read_text())
+    table = kept(path)
     others = {f"block x_{{{i}}}": "<math>" + "<mn>1</mn>" * 500 + "</math>" for i in range(400)}
     path.write_text(json.dumps({**others, **table}))  # the run's formula last, the file 2 MB
     assert len(path.read_text()) > 3 * FILE_BYTES
     imported, out = run(tmp_path)  # every formula found: only the cut makes it write
-    kept = json.loads(path.read_text())
+    table = kept(path)
     assert not imported and out == converted_directly()
-    assert sum(len(k) + len(v) for k, v in kept.items()) <= FILE_BYTES
-    assert "block " + FORMULA in kept and 0 < len(kept) - 1 < len(others)
-    assert list(kept)[0] == "block " + FORMULA  # what this run used comes first
+    assert sum(len(k) + len(v) for k, v in table.items()) <= FILE_BYTES
+    assert "block " + FORMULA in table and 0 < len(table) - 1 < len(others)
+    assert list(table)[0] == "block " + FORMULA  # what this run used comes first
 
 
 def test_the_stamp_reads_the_converters_python_files_by_name(tmp_path):

@@ -153,7 +153,10 @@ def test_matches_kept_wrong_are_found_afresh(tmp_path, monkeypatch, kept):
     text = "the zzz of the tape"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     (tmp_path / "handformer").mkdir()
-    (tmp_path / "handformer" / "glossary-x.json").write_text(json.dumps({f"en {text}": kept}))
-    os.chmod(tmp_path / "handformer" / "glossary-x.json", 0o600)
+    (tmp_path / "handformer" / "glossary-x.jsonl").write_text(json.dumps({f"en {text}": kept}))
+    os.chmod(tmp_path / "handformer" / "glossary-x.jsonl", 0o600)
     monkeypatch.setattr(glossary, "_KEPT_MATCHES", KeptTable("glossary", lambda: "x", 10, 1000))
+    read, read_matches = [], glossary._read_matches
+    monkeypatch.setattr(glossary, "_read_matches", lambda k, t: read.append(k) or read_matches(k, t))
     assert [(s, e) for s, e, _ in glossary._matches("en", text)] == [(15, 19)]
+    assert read == [kept]  # the file was read, and what it held refused

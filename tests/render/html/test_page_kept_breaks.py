@@ -4,7 +4,6 @@ breaks gives."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -33,17 +32,18 @@ def page(cache: Path, out: Path) -> tuple[bytes, bool]:
 def test_a_second_page_uses_the_kept_breaks_and_is_the_same(tmp_path):
     first, looked_up = page(tmp_path / "cache", tmp_path / "first.html")
     assert looked_up
-    (kept_file,) = (tmp_path / "cache" / "handformer").glob("breaks-*.json")
+    (kept_file,) = (tmp_path / "cache" / "handformer").glob("breaks-*.jsonl")
     assert oct(kept_file.stat().st_mode & 0o777) == oct(0o600)
     second, looked_up = page(tmp_path / "cache", tmp_path / "second.html")
     assert not looked_up and second == first
 
 
 def test_each_kept_text_is_its_breaks_found_afresh(tmp_path):
+    from handformer.files.kept_table import read_table
     from handformer.render.html import wbr
 
     page(tmp_path / "cache", tmp_path / "first.html")
-    (kept_file,) = (tmp_path / "cache" / "handformer").glob("breaks-*.json")
-    kept = json.loads(kept_file.read_text(encoding="utf-8"))
+    (kept_file,) = (tmp_path / "cache" / "handformer").glob("breaks-*.jsonl")
+    kept = read_table(str(kept_file))
     assert any("<wbr>" in html for html in kept.values())  # Chinese text was kept
     assert kept and all(html == str(wbr._broken(text)) for text, html in kept.items())

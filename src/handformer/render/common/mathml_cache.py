@@ -2,12 +2,12 @@
 
 A page's formulas are the same from one run to the next, and converting them (with
 latex2mathml's import) costs about as much as rendering the rest of the page. So the converted
-MathML is kept in one JSON file in the user's cache folder (``$XDG_CACHE_HOME/handformer`` or
+MathML is kept in one file in the user's cache folder (``$XDG_CACHE_HOME/handformer`` or
 ``~/.cache/handformer``), named by a checksum of what makes the conversion (this package's converter
 and allow-list sources, latex2mathml's sources and symbol table): changing any of them starts a
-new file. The file is read whole every run, so it stays small (``FILE_BYTES``; a page's own
-formulas take tens of kilobytes; the file had once grown to megabytes of other runs' matrices,
-most of a page's start-up). How it is kept: files/kept_table.py. Formulas that fail to convert
+new file. It stays small (``FILE_BYTES``; a page's own formulas take tens of kilobytes; the file
+had once grown to megabytes of other runs' matrices, most of a page's start-up), and a run
+parses the formulas of other pages only when it needs one. How it is kept: files/kept_table.py. Formulas that fail to convert
 are never kept.
 """
 
