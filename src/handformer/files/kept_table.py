@@ -1,18 +1,19 @@
 """Conversions of text to text kept between runs: a formula's MathML (render/common/
-mathml_cache.py), a sentence's line breaks on the page (render/html/page.py).
+mathml_cache.py), a text's line breaks on the page (render/html/wbr.py) and where the
+glossary's terms occur in it (render/html/glossary.py).
 
 A page converts the same texts from one run to the next, and in a fresh process that is much of
 its start-up. So a table of conversions lives in one file of the user's cache folder
 (files/user_cache.py), named by a stamp: a checksum of the sources that decide each conversion
 (``sources_stamp``), so changing any of them starts a new file. It stays small
 (``file_chars``), and it is two JSON tables, one per line (JSON Lines, hence ``.jsonl``): the
-conversions the last run that wrote it used, then the others it held, as many as fit. A run reads the first; it parses the
-second only when the first lacks a text. So a page made again reads its own conversions, not
-those of every other page the user made (a full file costs some 10 ms a page to parse). The
-file is written once, when the process ends, and only if the run added a conversion or used
-one of the second line (next time it is in the first), so that a page made again writes no
-file. Only a file the user owns and nobody else may write is read; one that cannot be read or
-written is skipped, never an error.
+conversions the last run that wrote it used, then the others it held, as many as fit. A run
+reads the first; it parses the second only when the first lacks a text. So a page made again
+reads its own conversions, not those of every other page the user made (a full file costs
+some 10 ms a page to parse). The file is written once, when the process ends, and only if the
+run added a conversion or used one of the second line (next time it is in the first), so that
+a page made again writes no file. Only a file the user owns and nobody else may write is
+read; one that cannot be read or written is skipped, never an error.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class KeptTable:
         """The value kept for ``key``, or None."""
         found = self._table().get(key)
         if found is None and self._older is not None:
-            found = self._read_older().get(key)
+            found = self._whole_table().get(key)
             if found is not None:  # next time, in the first line
                 self._save_at_exit()
         if found is not None:
@@ -67,7 +68,7 @@ class KeptTable:
         path = self.path()
         if path is None or self._known is None:
             return
-        recent, older = self._kept({**read_table(path), **self._read_older()})
+        recent, older = self._kept({**read_table(path), **self._whole_table()})
         user_cache.write(path, (_dumps(recent) + "\n" + _dumps(older)).encode("utf-8"))
 
     def _save_at_exit(self) -> None:
@@ -77,13 +78,12 @@ class KeptTable:
 
     def _table(self) -> dict[str, str]:
         if self._known is None:
-            path = self.path()
-            recent, _, older = _lines(path)
+            recent, _, older = _lines(self.path())
             self._known, self._older = _parsed(recent), older or None
             self._check_size()
         return self._known
 
-    def _read_older(self) -> dict[str, str]:
+    def _whole_table(self) -> dict[str, str]:
         """All the file's conversions and this run's: the second line parsed, once, after the
         first (a conversion this run made or found keeps its place)."""
         table = self._table()
@@ -100,9 +100,8 @@ class KeptTable:
     def _kept(self, table: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
         """The file's two lines: the conversions this run used, then the others, that fit."""
         recent, older, size = {}, {}, 0
-        for key in [*(k for k in self._used if k in table), *table]:
-            if key not in recent and key not in older \
-                    and size + len(key) + len(table[key]) <= self.file_chars:
+        for key in dict.fromkeys([*(k for k in self._used if k in table), *table]):
+            if size + len(key) + len(table[key]) <= self.file_chars:
                 (recent if key in self._used else older)[key] = table[key]
                 size += len(key) + len(table[key])
         return recent, older
