@@ -31,15 +31,24 @@ def run_both(ours_factory, torch_factory, steps=7):
     return ours, {k: t.detach().numpy() for k, t in theirs.items()}
 
 
+@pytest.fixture(params=["flat", "per array"])
+def update_path(request, monkeypatch):
+    """Both ways an optimizer updates: these small models' parameters as one flat array
+    (train/flat.py), and array by array, as for a model above the flat limit."""
+    if request.param == "per array":
+        monkeypatch.setattr("handformer.train.flat.FLAT_LIMIT", 0)
+    return request.param
+
+
 @pytest.mark.parametrize("momentum", [0.0, 0.9])
-def test_sgd_matches_torch(momentum):
+def test_sgd_matches_torch(momentum, update_path):
     ours, theirs = run_both(lambda p: SGD(p, 0.05, momentum),
                             lambda p: torch.optim.SGD(p, lr=0.05, momentum=momentum))
     for k in ours:
         np.testing.assert_allclose(ours[k], theirs[k], rtol=0, atol=1e-14)
 
 
-def test_adam_matches_torch_with_the_papers_betas():
+def test_adam_matches_torch_with_the_papers_betas(update_path):
     ours, theirs = run_both(lambda p: Adam(p, 0.01, (0.9, 0.98), 1e-9),
                             lambda p: torch.optim.Adam(p, lr=0.01, betas=(0.9, 0.98), eps=1e-9))
     for k in ours:
@@ -77,7 +86,7 @@ def test_clipping_matches_torch():
     assert math.sqrt(sum((g * g).sum() for g in grads.values())) == pytest.approx(0.5, rel=1e-5)
 
 
-def test_float32_parameters_stay_float32():
+def test_float32_parameters_stay_float32(update_path):
     p = {"w": np.ones(3, dtype=np.float32)}
     opt = Adam(p, 0.1)
     opt.step({"w": np.ones(3, dtype=np.float32)})

@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from ..errors import HandformerError
+from .flat import FlatParams
 
 
 def warmup_lr(step: int, d_model: int, warmup: int, factor: float = 1.0) -> float:
@@ -47,6 +48,16 @@ def clip_grad_norm(grads: dict[str, np.ndarray], max_norm: float) -> float:
     return total
 
 
+def updates(params: dict[str, np.ndarray], grads: dict[str, np.ndarray],
+            flat: FlatParams | None) -> list[tuple[str | None, np.ndarray, np.ndarray]]:
+    """(name, parameter, gradient) to update: a small model's parameters all at once, as one
+    flat array (name None, train/flat.py), else each parameter that has a gradient."""
+    whole = None if flat is None else flat.gradients(grads)
+    if whole is not None:
+        return [(None, flat.data, whole)]
+    return [(name, p, g) for name, p in params.items() if (g := grads.get(name)) is not None]
+
+
 class SGD:
     """v ← μ v + g (v = g at the first step); θ ← θ − η v. Plain SGD when μ = 0."""
 
@@ -56,6 +67,7 @@ class SGD:
         self.params, self.lr, self.momentum = params, lr, momentum
         self.step_count = 0
         self.state: dict[str, np.ndarray] = {}
+        self.flat = FlatParams.of(params)
 
     def step(self, grads: dict[str, np.ndarray], lr: float | None = None) -> None:
         lr = self.lr if lr is None else lr
@@ -63,22 +75,25 @@ class SGD:
         # η as a 0-d array of the gradient's dtype (the number numpy casts lr to in g · lr), made
         # once a step rather than converted from a Python float at every parameter
         rates = {}
-        for name, p in self.params.items():
-            g = grads.get(name)
-            if g is None:
-                continue
+        for name, p, g in updates(self.params, grads, self.flat):
             if self.momentum:
-                buf = self.state.get(name)
-                if buf is None:
-                    buf = self.state[name] = g.astype(p.dtype, copy=True)
-                else:
-                    buf *= self.momentum
-                    buf += g
-                g = buf
+                g = self._velocity(name, p, g)
             rate = rates.get(g.dtype)
             if rate is None:
                 rate = rates[g.dtype] = np.asarray(lr, dtype=g.dtype)
             p -= g * rate
+
+    def _velocity(self, name: str | None, p: np.ndarray, g: np.ndarray) -> np.ndarray:
+        """v ← μ v + g, v starting at zero (so v = g at the first step, to the bit)."""
+        if name is None:
+            buf = self.flat.state(self.state, "{}")
+        else:
+            buf = self.state.get(name)
+            if buf is None:
+                buf = self.state[name] = np.zeros_like(p)
+        buf *= self.momentum
+        buf += g
+        return buf
 
     def hyper(self) -> dict:
         return {"lr": self.lr, "momentum": self.momentum}
@@ -94,6 +109,7 @@ class Adam:
         self.params, self.lr, self.betas, self.eps = params, lr, tuple(betas), eps
         self.step_count = 0
         self.state: dict[str, np.ndarray] = {}
+        self.flat = FlatParams.of(params)
 
     def step(self, grads: dict[str, np.ndarray], lr: float | None = None) -> None:
         lr = self.lr if lr is None else lr
@@ -101,10 +117,7 @@ class Adam:
         b1, b2 = self.betas
         correction1 = 1.0 - b1 ** self.step_count
         root_correction2 = math.sqrt(1.0 - b2 ** self.step_count)
-        for name, p in self.params.items():
-            g = grads.get(name)
-            if g is None:
-                continue
+        for name, p, g in updates(self.params, grads, self.flat):
             m, v = self._moments(name, p)
             work = np.multiply(g, 1.0 - b1, dtype=p.dtype)  # one scratch array per parameter
             m *= b1
@@ -121,7 +134,9 @@ class Adam:
             step *= lr / correction1
             p -= step
 
-    def _moments(self, name: str, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _moments(self, name: str | None, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if name is None:
+            return self.flat.state(self.state, "m.{}"), self.flat.state(self.state, "v.{}")
         m = self.state.get(f"m.{name}")
         if m is None:  # the first step (a checkpoint brings its own)
             m = self.state[f"m.{name}"] = np.zeros_like(p)
