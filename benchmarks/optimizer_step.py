@@ -35,26 +35,26 @@ CONFIGS = [
 ]
 
 
-def ours(kind: str, params: dict, grads: dict, flat_limit: int):
+def ours(kind: str, params: dict, flat_limit: int, lr: float = LR):
     """An optimizer on a copy of params, made with the given flat limit (0: array by array)."""
     saved, flat.FLAT_LIMIT = flat.FLAT_LIMIT, flat_limit
     try:
-        opt = SGD({k: v.copy() for k, v in params.items()}, LR) if kind == "sgd" else \
-            Adam({k: v.copy() for k, v in params.items()}, LR)
+        copy = {k: v.copy() for k, v in params.items()}
+        return SGD(copy, lr) if kind == "sgd" else Adam(copy, lr)
     finally:
         flat.FLAT_LIMIT = saved
-    return lambda: opt.step(grads), opt.flat is not None
 
 
-def theirs(kind: str, params: dict, grads: dict):
+def theirs(kind: str, params: dict, grads: dict, lr: float = LR):
+    """torch.optim's optimizer on copies of params, each tensor's .grad set to grads'."""
     import torch
 
     tensors = [torch.tensor(v, requires_grad=True) for v in params.values()]
     for t, g in zip(tensors, grads.values(), strict=True):
         t.grad = torch.tensor(g)
-    opt = torch.optim.SGD(tensors, lr=LR) if kind == "sgd" else torch.optim.Adam(
-        tensors, lr=LR, betas=(0.9, 0.98), eps=1e-9)
-    return opt.step
+    if kind == "sgd":
+        return torch.optim.SGD(tensors, lr=lr)
+    return torch.optim.Adam(tensors, lr=lr, betas=(0.9, 0.98), eps=1e-9)
 
 
 def time_block(update, k: int) -> float:
@@ -68,9 +68,9 @@ def time_block(update, k: int) -> float:
 def measure(params: dict, kind: str, blocks: int) -> dict:
     grads = {k: np.random.default_rng(1).normal(size=v.shape).astype(v.dtype)
              for k, v in params.items()}
-    flat_update, is_flat = ours(kind, params, grads, flat.FLAT_LIMIT)
-    per_array, _ = ours(kind, params, grads, 0)
-    sides = {"flat": flat_update, "per array": per_array, "torch": theirs(kind, params, grads)}
+    flat_opt, per_array = ours(kind, params, flat.FLAT_LIMIT), ours(kind, params, 0)
+    sides = {"flat": lambda: flat_opt.step(grads), "per array": lambda: per_array.step(grads),
+             "torch": theirs(kind, params, grads).step}
     start = time.perf_counter()
     for update in sides.values():
         update()
@@ -79,7 +79,8 @@ def measure(params: dict, kind: str, blocks: int) -> dict:
     for _ in range(blocks):
         for name, update in sides.items():
             times[name].append(time_block(update, k))
-    return {name: statistics.median(t) for name, t in times.items()} | {"is_flat": is_flat}
+    return {name: statistics.median(t) for name, t in times.items()} | {
+        "is_flat": flat_opt.flat is not None}
 
 
 def main(argv=None) -> int:
