@@ -7,8 +7,9 @@ import math
 import numpy as np
 
 from ..engine.formula import head, prime, sup, transpose
-from .context import MAX_HEADS, Ctx, dims, f3, mark, row_text
+from .context import MAX_HEADS, Ctx
 from .document import Matrix, Section
+from .numbers import dims, f3, mark, row_text
 
 
 class Block:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .context import Ctx, f3
+from .context import Ctx
 from .document import Matrix, Section
+from .numbers import f3
 
 PATTERN = "encoder.0.self_attn.head.0.pattern"
 

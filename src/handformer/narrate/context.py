@@ -7,7 +7,6 @@ language's sentence templates with them; nothing here computes the model.
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import numpy as np
@@ -16,7 +15,7 @@ from .. import i18n
 from ..engine.ops import get
 from ..engine.tape import INPUT
 from ..families.registry import family_of
-from .document import Callout, Highlight, Matrix, Section
+from .document import Callout, Matrix, Section
 
 # The seed tutorial's own step (it has 1 to 13) that a stage shows: the heads joined belong
 # to its step 7, and cross-attention to its step 11, where it wires the decoder's second
@@ -235,33 +234,6 @@ def _latex(op, symbols: tuple[tuple[str, str | None], ...], grad: bool) -> str:
     return op.latex(dict(symbols), grad=grad)
 
 
-def small_scaled(m):
-    """A matrix of numbers too small for 3 decimals (all below 0.05, not all 0), drawn times a
-    power of ten and the symbol saying so ("∂L/∂Q ×10⁻⁴"), so it does not read as all 0.000."""
-    if not isinstance(m, Matrix) or m.value.size == 0:
-        return m
-    top = float(np.max(np.abs(m.value[np.isfinite(m.value)]), initial=0.0))
-    if top == 0.0 or top >= 0.05:
-        return m
-    power = int(np.floor(np.log10(top))) + 1
-    m.value = m.value / 10.0 ** power
-    m.power = power
-    m.symbol = rf"{m.symbol}\ (\times 10^{{{power}}})"
-    return m
-
-
-def mark(m, cell: tuple[int, int] | None = None, rows=(), cols=(), keep_rows=(), keep_cols=()):
-    """The worked cell (and the rows and columns that make it) on a Matrix, and the rows and
-    columns the text names (never elided); a matrix missing from a loaded tape is left as is."""
-    if isinstance(m, Matrix):
-        if cell is not None or rows or cols:
-            m.highlight = Highlight(None if cell is None else (int(cell[0]), int(cell[1])),
-                                    tuple(int(r) for r in rows), tuple(int(c) for c in cols))
-        m.keep_rows = tuple(sorted({*m.keep_rows, *(int(r) for r in keep_rows)}))
-        m.keep_cols = tuple(sorted({*m.keep_cols, *(int(c) for c in keep_cols)}))
-    return m
-
-
 def _batched_steps(tape) -> set[str]:
     """The steps that carry the batch axis: the (B, n) inputs (ids, positions) and everything
     computed from them; none on a tape of one sentence."""
@@ -274,10 +246,6 @@ def _batched_steps(tape) -> set[str]:
     return batched
 
 
-def dims(n: int, prefix: str = "d") -> list[str]:
-    return [f"{prefix}{j}" for j in range(n)]
-
-
 def _fit(labels, value: np.ndarray, axis: int):
     """Labels only when they match the axis they name (a loaded tape may differ)."""
     if labels is None or value.ndim == 0:
@@ -285,22 +253,6 @@ def _fit(labels, value: np.ndarray, axis: int):
     axis = axis if value.ndim == 2 else 0  # a vector's labels name its one axis
     labels = list(labels)
     return labels if len(labels) == value.shape[axis] else None
-
-
-def row_text(values, shown: int = 6) -> str:
-    """The first numbers of a row, "…" standing for the rest."""
-    values = np.ravel(values).tolist()  # Python numbers: f3 formats each without numpy
-    return ", ".join(f3(v) for v in values[:shown]) + (", …" if len(values) > shown else "")
-
-
-def f3(x) -> str:
-    """A number as told in the narration: three decimals, −∞ spelled out."""
-    x = float(x)
-    if math.isinf(x):  # math's, on a Python float: numpy's costs a ufunc call per number
-        return "−∞" if x < 0 else "∞"
-    if x != 0 and abs(x) < 0.0005:
-        return f"{x:.1e}"  # a tiny gradient is not "0.000"
-    return f"{x:.3f}"
 
 
 def _errata(tape) -> list[dict]:

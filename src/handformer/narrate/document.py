@@ -37,7 +37,7 @@ class Matrix(Record):
     keep_rows, keep_cols: rows and columns the narration names, never elided; col_groups:
     widths of consecutive column groups drawn apart, e.g. (4, 4): Concat's columns by head.
     extra: numbers a clicked cell's arithmetic needs that are not drawn (a layer norm's γ and
-    β); power: drawn as value × 10^power (a matrix of tiny numbers, see context.small_scaled);
+    β); power: drawn as value × 10^power (a matrix of tiny numbers, see numbers.small_scaled);
     terms: how any cell is made from other matrices of its section (narrate/grad_terms.py),
     one share per entry: {"kind": "dot", "a": name, "ax": "row", "b": name, "bx": "col"}, ...
     """

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import names
+from .grad_formula import consumers
 from .unicode_math import to_text
 
 MAX_TERMS = 4  # products written out in a sum; a longer one shows its first and last
@@ -31,8 +32,6 @@ class Share:
 
 def shares(ctx, name: str, at: tuple) -> list[Share] | None:
     """Each reader's share of ∂L/∂name at entry ``at`` (None: a reader not told this way)."""
-    from .backward import consumers
-
     out = []
     for use in consumers(ctx.tape, name):
         share = _share(ctx, use, use.inputs.index(name), tuple(int(k) for k in at))

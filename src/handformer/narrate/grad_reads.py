@@ -10,8 +10,10 @@ import numpy as np
 
 from ..engine.formula import head
 from . import names
-from .context import MAX_HEADS, Ctx, small_scaled
+from .context import MAX_HEADS, Ctx
 from .document import Matrix
+from .grad_formula import consumers
+from .numbers import small_scaled
 
 # Each reader's op → which of its own arrays its gradient clause for input k uses, beside the
 # upstream gradient: "in0"/"in1" its inputs, "out" its output, "stats" a layer norm's μ and σ.
@@ -30,8 +32,6 @@ PARAM_SAVED = {"linear": ("in0",), "head_proj": ("in0",), "layer_norm": ("in0", 
 def reads(ctx: Ctx, name: str, at: tuple) -> list[Matrix]:
     """The matrices the panel of ∂L/∂``name`` reads, in the order of its formula's clauses;
     ``at`` is its worked entry (its first index picks the head of a gradient by head)."""
-    from .backward import consumers
-
     head_at = int(at[0]) if len(at) == 3 else None
     drawn: list[Matrix] = []
     for use in consumers(ctx.tape, name):

@@ -12,13 +12,12 @@ import numpy as np
 
 from .context import Ctx
 from .document import Matrix
+from .grad_formula import consumers
 
 
 def attach(ctx: Ctx, name: str, equation: list) -> None:
     """Give the panel's matrices of ∂L/∂``name`` and of its parameters' gradients their
     recipe (``Matrix.terms``), where every matrix a recipe reads is drawn in ``equation``."""
-    from .backward import consumers
-
     drawn = {m.name for m in equation if isinstance(m, Matrix)}
     uses = consumers(ctx.tape, name)
     for m in (x for x in equation if isinstance(x, Matrix)):

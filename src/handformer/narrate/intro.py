@@ -8,8 +8,9 @@ import numpy as np
 
 from ..engine.formula import prime, sub
 from ..text import tokenize
-from .context import Ctx, dims, f3, mark, row_text
+from .context import Ctx
 from .document import Section
+from .numbers import dims, f3, mark, row_text
 
 LIST_LIMIT = 30  # words listed one by one in the encoding step; the rest are counted
 

@@ -8,8 +8,9 @@ import math
 
 import numpy as np
 
-from .context import Ctx, f3
+from .context import Ctx
 from .document import Architecture, Block, Edge, Section
+from .numbers import f3
 from .recap_table import before_after, shapes
 
 LEVELS = ("overview", "steps", "all")

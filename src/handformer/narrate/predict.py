@@ -6,9 +6,10 @@ import math
 
 import numpy as np
 
-from .context import Ctx, dims, f3, mark
+from .context import Ctx
 from .document import Section
 from .intro import specials
+from .numbers import dims, f3, mark
 
 
 def prediction(ctx: Ctx) -> None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .context import Ctx, dims, f3, mark
+from .context import Ctx
 from .document import Section
+from .numbers import dims, f3, mark
 
 # The pre-norm layer norms are titled by the sublayer they feed.
 TITLES = {"attn": "prenorm.title.attn", "cross": "prenorm.title.cross",

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .context import Ctx, f3
+from .context import Ctx
 from .document import Matrix
+from .numbers import f3
 
 
 def before_after(ctx: Ctx) -> tuple[list[str], list[Matrix]]:

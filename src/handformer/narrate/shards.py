@@ -8,8 +8,9 @@ import numpy as np
 
 from . import names
 from .backward import entry_labels, param_labels
-from .context import Ctx, f3, mark
+from .context import Ctx
 from .document import Section
+from .numbers import f3, mark
 from .unicode_math import to_text
 
 FORMULA = r"\overline{g} = \sum_{k=1}^{N} \frac{n_k}{n}\, g_k"

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .context import Ctx, dims, f3, mark
+from .context import Ctx
 from .document import Section
+from .numbers import dims, f3, mark
 
 FORMULA = (r"\frac{\partial L}{\partial E_{w}} = \sum_{\mathrm{lookups}}\ "
            r"\sum_{t:\,\mathrm{ids}_t = w} \frac{\partial L}{\partial X_{tok,t}} + "

@@ -10,8 +10,9 @@ import numpy as np
 
 from ...engine.formula import head
 from ...narrate import grad_cell
-from ...narrate.context import Ctx, dims, f3, mark, small_scaled
+from ...narrate.context import Ctx
 from ...narrate.document import Matrix
+from ...narrate.numbers import dims, f3, mark, small_scaled
 from .step_story import GRAD, sig
 from .story import _add, _mat, _sizes, _tokens
 

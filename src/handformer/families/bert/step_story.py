@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...narrate.context import Ctx, dims, f3, mark
+from ...narrate.context import Ctx
+from ...narrate.numbers import dims, f3, mark
 from .story import _add, _mat, _sizes, _tokens
 
 GRAD = r"\partial L/\partial\,"

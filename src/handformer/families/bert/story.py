@@ -13,8 +13,9 @@ import functools
 import numpy as np
 
 from ...engine.formula import head, transpose
-from ...narrate.context import Ctx, dims
+from ...narrate.context import Ctx
 from ...narrate.document import Matrix, Section
+from ...narrate.numbers import dims
 
 
 def _sentence(ctx: Ctx) -> dict:

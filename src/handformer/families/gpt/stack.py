@@ -8,8 +8,9 @@ import numpy as np
 
 from ...narrate import prenorm, tied
 from ...narrate.attention import attention
-from ...narrate.context import Ctx, dims, mark
+from ...narrate.context import Ctx
 from ...narrate.document import Section
+from ...narrate.numbers import dims, mark
 
 
 def d_model(ctx: Ctx) -> int:

@@ -15,9 +15,10 @@ import functools
 import numpy as np
 
 from ...engine.formula import sub
-from ...narrate.context import Ctx, dims, f3, mark, row_text
+from ...narrate.context import Ctx
 from ...narrate.document import Architecture, Block, Section
 from ...narrate.intro import vocabulary
+from ...narrate.numbers import dims, f3, mark, row_text
 from ...narrate.overview import loss_lines, with_flow
 from ...narrate.predict import predicted_words, probabilities
 from ...narrate.recap_table import before_after

@@ -6,9 +6,10 @@ import numpy as np
 
 from ...narrate import prenorm
 from ...narrate.attention import attention
-from ...narrate.context import Ctx, dims, f3, mark
+from ...narrate.context import Ctx
 from ...narrate.document import Section
 from ...narrate.intro import embedding, model_input, positional
+from ...narrate.numbers import dims, f3, mark
 
 # Tutorial step numbers of each add & norm and feed-forward network, by stack.
 # Each stack tells where a layer is and its final normalization in its own sentences.
