@@ -66,3 +66,19 @@ def test_the_backward_json_estimate_bounds_what_is_written(name):
     numbers += sum(_count(g["value"]) for g in written["grads"])
     numbers += sum(3 * _count(u["before"]) for u in written["updates"].values())
     assert numbers <= estimate <= 2 * numbers
+
+
+def test_the_json_count_is_what_tape_to_dict_writes_even_beside_unused_parameters():
+    """Only the parameters the steps read are written (while they stay few): a large parameter
+    no step reads neither counts nor stops them being written."""
+    from handformer.files.kept_params import PARAMS_LIMIT
+    from handformer.files.tape_json import _json_numbers, tape_to_dict
+
+    tape = run_forward(setup(preset("tutorial")), "when you play", "you win")
+    tape.params["unused.table"] = np.zeros(PARAMS_LIMIT + 1)
+    written = tape_to_dict(tape)
+    numbers = sum(_count(s["value"]) + sum(_count(v) for v in s.get("extras", {}).values())
+                  for s in written["steps"])
+    numbers += sum(_count(v) for v in written["params"].values())
+    assert "unused.table" not in written["params"]
+    assert _json_numbers(tape) == numbers

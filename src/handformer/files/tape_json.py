@@ -101,7 +101,7 @@ def tape_to_dict(tape: Tape) -> dict:
 def _json_numbers(tape: Tape) -> int:
     """Numbers tape_to_dict would write, counted before any list is built."""
     steps = sum(s.value.size + sum(np.size(v) for v in s.extras.values()) for s in tape.steps)
-    params = sum(v.size for v in tape.params.values())
+    params = sum(tape.params[n].size for n in used_params(tape))  # as params_kept counts them
     return steps + (params if params <= PARAMS_LIMIT else 0) + sum(
         g.size for g in tape.grads.values()) + sum(3 * u[0].size for u in tape.updates.values())
 
