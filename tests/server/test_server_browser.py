@@ -216,3 +216,24 @@ def test_on_a_phone_the_header_keeps_the_brand_in_view_while_reading(browser, ap
     assert text == "handformer" and 0 <= top < bottom <= 60 and 0 <= left < right <= 375, box
     assert page.evaluate("document.documentElement.scrollWidth") <= 375
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_the_smallest_phone_the_header_is_one_line(browser, app, lang):
+    """At 320 px the brand, Copy link and both language buttons sit on one line, inside the
+    screen: wrapped, the header took two lines of every screen the learner scrolls."""
+    page = open_app(browser, app, width=320)
+    page.goto(f"{app.url}/?lang={lang}")
+    page.wait_for_selector("#panels section.panel", timeout=30_000)
+    boxes = page.eval_on_selector_all(
+        ".top > *, .top .controls > *", """els => els.filter(e => e.offsetParent !== null)
+          .map(e => { const r = e.getBoundingClientRect();
+                      return [e.className || e.tagName, r.top, r.bottom, r.left, r.right]; })""")
+    names = [b[0] for b in boxes]
+    assert "brand" in names and "copy-link" in names and len(names) >= 5, boxes
+    tops = [b[1] for b in boxes if b[0] != "controls"]
+    assert max(tops) - min(tops) < 8, boxes
+    assert all(0 <= b[3] and b[4] <= 320 for b in boxes), boxes
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert page.errors == []
+    page.context.close()
