@@ -84,7 +84,7 @@ class SGD:
             p -= g * rate
 
     def _velocity(self, name: str | None, p: np.ndarray, g: np.ndarray) -> np.ndarray:
-        """v ← μ v + g, v starting at zero (so v = g at the first step, to the bit)."""
+        """v ← μ v + g, v starting at zero: v = g at the first step, as torch.optim clones g."""
         if name is None:
             buf = self.flat.state(self.state, "{}")
         else:
