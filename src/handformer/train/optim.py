@@ -3,6 +3,10 @@
 Each optimizer updates the parameter arrays in place and keeps its state as a flat dict of
 named arrays (saved in checkpoints beside the weights). The update formulas are torch.optim's,
 so the same gradients give the same numbers (tests/train/test_optim.py).
+
+A small model's parameters (up to 16 K numbers) become views into one array when its optimizer
+is made, so each formula updates them all in one call (train/flat.py): read them from the dict
+after that, not from arrays taken out of it before.
 """
 
 from __future__ import annotations
