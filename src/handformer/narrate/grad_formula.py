@@ -40,7 +40,7 @@ def _clause(step, i: int, symbol: str | None = None) -> str:
     if len(raw) < len(step.inputs):
         chain = raw[0].split(" = ")
         if all(_GRADIENT.fullmatch(g) for g in chain):  # one gradient copied to every input
-            raw, i = [f"{chain[i]} = {chain[-1]}" for i in range(len(step.inputs))], i
+            raw = [f"{chain[k]} = {chain[-1]}" for k in range(len(step.inputs))]
         elif i:
             return step.grad_formula
     left = _LEFT.match(raw[i])
