@@ -68,7 +68,7 @@ class FlatParams:
             if g is None or params.get(name) is not view:
                 return None
             parts.append(g)
-        flat = np.concatenate(parts, axis=None, dtype=self.data.dtype, casting="same_kind")
+        flat = self._joined(parts)
         return flat if flat.size == self.data.size else None
 
     def state(self, store: dict[str, np.ndarray], key: str) -> np.ndarray:
@@ -82,7 +82,7 @@ class FlatParams:
             return kept[0]
         parts = [np.zeros(shape, self.data.dtype) if e is None else e
                  for e, shape in zip(entries, self.shapes, strict=True)]
-        flat = np.concatenate(parts, axis=None, dtype=self.data.dtype, casting="same_kind")
+        flat = self._joined(parts)
         if flat.size != self.data.size:
             raise ValueError(f"the optimizer's state {key.format('…')!r} is not shaped like "
                              "the parameters")
@@ -90,3 +90,8 @@ class FlatParams:
         store.update(zip(keys, views, strict=True))
         self.states[key] = (flat, views, keys)
         return flat
+
+    def _joined(self, parts: list[np.ndarray]) -> np.ndarray:
+        """Arrays laid end to end in the parameters' dtype (a float64 gradient of float32
+        parameters is cast, as the update per array would cast it)."""
+        return np.concatenate(parts, axis=None, dtype=self.data.dtype, casting="same_kind")
