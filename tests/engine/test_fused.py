@@ -37,9 +37,11 @@ def torch_mha(x, kv, wq, wk, wv, wo, *b, heads, scale, allowed=None, keep=None, 
     return F.linear(z, wo.T, bo)
 
 
-def mha_args(batch, n, m, d=6, heads=2, d_k=3, bias=True):
-    weights = [randn(d, heads * d_k) for _ in range(3)] + [randn(heads * d_k, d)]
-    biases = [randn(heads * d_k) for _ in range(3)] + [randn(d)] if bias else []
+def mha_args(batch, n, m, d=6, heads=2, d_k=3, bias=True, d_v=None):
+    d_v = d_k if d_v is None else d_v  # values of another width: W^V and W^O have their own
+    widths = [heads * d_k, heads * d_k, heads * d_v]
+    weights = [randn(d, w) for w in widths] + [randn(heads * d_v, d)]
+    biases = [randn(w) for w in widths] + [randn(d)] if bias else []
     return [randn(*batch, n, d), randn(*batch, m, d), *weights, *biases]
 
 
@@ -60,8 +62,9 @@ def test_cross_attention_as_one_op(case, bias):
     check_op("mha", mha_args(batch, n, m, bias=bias), lambda *a: torch_mha(*a, **attrs), attrs)
 
 
-def test_self_attention_sums_the_three_uses_of_its_input():
-    args = mha_args((2,), 5, 5)
+@pytest.mark.parametrize("d_v", [None, 2])
+def test_self_attention_sums_the_three_uses_of_its_input(d_v):
+    args = mha_args((2,), 5, 5, d_v=d_v)
     args[1] = args[0]  # one array read as queries, keys and values, as the tape passes it
     allowed = np.tril(np.ones((5, 5), bool))
     attrs = {"heads": 2, "scale": 0.5, "allowed": allowed}
@@ -77,6 +80,11 @@ def test_self_attention_sums_the_three_uses_of_its_input():
     for i, grad in enumerate(grads):
         if i != 1:
             np.testing.assert_allclose(grad, t[i].grad.numpy(), rtol=0, atol=1e-12, err_msg=i)
+
+
+def test_cross_attention_with_values_of_another_width():
+    attrs = {"heads": 2, "scale": 0.5, "allowed": np.tril(np.ones((5, 7), bool))}
+    check_op("mha", mha_args((3,), 5, 7, d_v=4), lambda *a: torch_mha(*a, **attrs), attrs)
 
 
 def test_attention_dropout_by_its_mask():
