@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine import machine_line
+
 # label: (target, the command timed, the command it is divided by)
 TARGETS = {"walk / import numpy": (1.7, "handformer walk", 'python -c "import numpy"'),
            "HTML / terminal": (1.5, "handformer walk --format html", "handformer walk")}
@@ -92,6 +94,7 @@ def main() -> int:
     commands = {'python -c "import numpy"': [sys.executable, "-c", "import numpy"],
                 "handformer walk": [script, "walk"],
                 "handformer walk --format html": [script, "walk", "--format", "html", "-o", page]}
+    print(machine_line())
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average "
           f"{os.getloadavg()[0]:.1f} at start; {args.runs} runs each, alternating; wall time of "
           f"a fresh process")

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine_line  # noqa: E402
 from step_profile import gemm_ratio, handformer_products, torch_matmul_share  # noqa: E402
 from torch_mirror import TorchStep  # noqa: E402
 
@@ -124,6 +125,7 @@ def measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget):
 def print_environment(torch) -> None:
     from threadpoolctl import threadpool_info
 
+    print(machine_line())
     print(f"numpy {np.__version__}, torch {torch.__version__}, torch threads "
           f"{torch.get_num_threads()}, python {sys.version.split()[0]}")
     for lib in threadpool_info():

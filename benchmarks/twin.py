@@ -27,7 +27,11 @@ import sys
 import time
 from pathlib import Path
 
-# This folder holds html.py, which would shadow the standard library's html (sacrebleu needs it)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from machine import machine_line  # noqa: E402
+
+# This folder holds html.py, which would shadow the standard library's html (sacrebleu needs it):
+# off the path again once machine.py is in
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from handformer.config import preset  # noqa: E402
@@ -128,7 +132,7 @@ def environment() -> str:
 
     pools = ", ".join(f"{p['internal_api']} {p.get('version')} ({p['num_threads']} threads, "
                       f"{p.get('architecture')})" for p in threadpool_info())
-    return (f"numpy {np.__version__}, torch {torch.__version__} ({torch.get_num_threads()} "
+    return (f"{machine_line()}\nnumpy {np.__version__}, torch {torch.__version__} ({torch.get_num_threads()} "
             f"threads); thread pools: {pools}")
 
 
