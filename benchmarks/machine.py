@@ -36,6 +36,5 @@ def _first_cpu(cpuinfo: str) -> dict[str, str]:
 
 
 def machine_line() -> str:
-    """'CPU <model>, <n> CPUs, load average <1 min> <5 min> <15 min>'."""
-    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
-    return f"CPU {cpu_model()}, {os.cpu_count()} CPUs, load average {load}"
+    """'CPU <model>, <n> CPUs' (each benchmark prints the load itself, when it starts)."""
+    return f"CPU {cpu_model()}, {os.cpu_count()} CPUs"

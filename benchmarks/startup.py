@@ -94,9 +94,9 @@ def main() -> int:
     commands = {'python -c "import numpy"': [sys.executable, "-c", "import numpy"],
                 "handformer walk": [script, "walk"],
                 "handformer walk --format html": [script, "walk", "--format", "html", "-o", page]}
-    print(f"{machine_line()} at start")
-    print(f"python {sys.version.split()[0]}; {args.runs} runs each, alternating; wall time of a "
-          f"fresh process")
+    print(machine_line())
+    print(f"python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f} at start; "
+          f"{args.runs} runs each, alternating; wall time of a fresh process")
     if sys.dont_write_bytecode:  # the warm-up then leaves no .pyc: every run compiles the source
         print("note: PYTHONDONTWRITEBYTECODE is set, so each run compiles handformer's source "
               "(an installed package has its .pyc files); unset it to time that case")
