@@ -74,8 +74,9 @@ def test_every_matrix_product_of_a_fused_step_is_timed():
 
 
 def test_the_ratio_of_medians_lies_within_the_blocks_range():
-    # each block ours_i ≥ low · torch_i, so median(ours) ≥ low · median(torch): the ratio of
-    # medians cannot leave the range of the paired ratios; a range that missed it is mis-paired
+    # each block ours_i ≥ low · torch_i, so median(ours) ≥ low · median(torch) (and likewise
+    # for high): the ratio of medians cannot leave the range of the paired ratios. A range of
+    # inverted ratios (torch / ours) or with its ends swapped misses it
     bench = load("train_step")
     row = bench.measure("tiny", "small", dict(d_model=16, heads=2, d_ff=32, layers=1), 2, 5, 30,
                         "float64", blocks=3, budget=0.3)
