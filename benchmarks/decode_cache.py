@@ -17,19 +17,22 @@ import statistics
 import time
 
 
-def main(argv=None) -> None:
+def main(argv=None) -> list[dict]:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repeats", type=int, default=5)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--length", type=int, default=40, help="tokens decoded per sentence")
+    p.add_argument("--quick", action="store_true",
+                   help="one repeat of 8 tokens: checks that the script runs, measures little")
     a = p.parse_args(argv)
+    if a.quick:
+        a.repeats, a.length = 1, 8
     from threadpoolctl import threadpool_info, threadpool_limits
 
     threadpool_limits(a.threads)
-    from handformer.model import init_params
-
-    from handformer import decode
     from handformer.config import preset
+    from handformer.families.transformer import decode
+    from handformer.families.transformer.model import init_params
     from handformer.text import END, PAD, START, UNK, Vocab
 
     cfg = preset("small").replace(d_model=128, heads=4, d_ff=512, layers=2, max_len=128)
@@ -39,6 +42,7 @@ def main(argv=None) -> None:
     sentence = " ".join(f"w{i}" for i in range(3, 15))
     print(f"load {open('/proc/loadavg').read().split()[:3]}  threads {a.threads}  "
           f"BLAS {[(i['internal_api'], i.get('architecture')) for i in threadpool_info()]}")
+    rows = []
     for beam in (1, 4):
         times = {True: [], False: []}
         results = {}
@@ -54,6 +58,8 @@ def main(argv=None) -> None:
               f"speed-up {full / fast:.2f}×  same tokens {same}  "
               f"|Δ score| {abs(results[True].score - results[False].score):.1e}  "
               f"load {os.getloadavg()[0]:.2f}")
+        rows.append({"beam": beam, "recompute": full, "cache": fast, "same": same})
+    return rows
 
 
 if __name__ == "__main__":
