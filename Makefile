@@ -1,15 +1,25 @@
 # Two commands for a fresh machine: `make demo` (the tutorial walkthrough) and `make test`.
+# `make check` is the fast tier of the tests (no browser, spreadsheet, server or process per
+# case), for after every change; `make test` runs every test.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Test processes: one per core (pytest-xdist); WORKERS=0 runs the tests in this process.
+WORKERS ?= auto
+# Bytecode is kept between runs (pytest rewrites every test module's asserts otherwise: ~10 s
+# a process), whatever the environment says.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
-.PHONY: demo test system-deps lint clean
+.PHONY: demo check test system-deps lint clean
 
 demo: $(VENV)/.core
 	$(BIN)/handformer walk
 
+check: $(VENV)/.dev
+	$(PYTEST) -m check $(PYTEST_ARGS)
+
 test: $(VENV)/.dev system-deps
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(PYTEST) $(PYTEST_ARGS)
 
 $(VENV)/.core: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -1,5 +1,6 @@
 """Shared test setup: float64, NumPy floating-point errors raise, small hypothesis budgets, a
-cache folder of the tests' own."""
+cache folder of the tests' own, one Chromium and the tutorial's tapes per session, and the two
+tiers (``make check``: the tests marked ``check``; ``make test``: every test)."""
 
 import atexit
 import os
@@ -14,7 +15,7 @@ from support.browser import CHROMIUM_ARGS, open_page  # noqa: F401  (open_page: 
 from support.processes import walk_in_a_fresh_process  # noqa: F401
 from support.unprivileged import open_folder  # noqa: F401  (a folder user nobody may write)
 
-pytest_plugins = ["support.ci_skips"]  # the skip count; in CI, a skipped family fails the run
+pytest_plugins = ["support.ci_skips", "support.tiers"]  # the skip count; in CI, a skipped family fails the run
 
 settings.register_profile(
     "handformer", max_examples=25, deadline=None,
@@ -38,9 +39,10 @@ def numpy_errors_raise():
     np.seterr(**old)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Debian's headless Chromium under Playwright (never a downloaded browser)."""
+    """Debian's headless Chromium under Playwright (never a downloaded browser), one per test
+    process: each test opens its own context (open_page), so no state passes between tests."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
@@ -48,15 +50,16 @@ def browser():
         b.close()
 
 
-# The tutorial's walk, forward and with one backward pass: shared by the narration tests.
-@pytest.fixture(scope="module")
+# The tutorial's walk, forward and with one backward pass: shared by the narration tests,
+# which only read them.
+@pytest.fixture(scope="session")
 def tape():
     from handformer import api
 
     return api.walk()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def backward_tape():
     from handformer import api
 

@@ -38,6 +38,7 @@ def folder(tmp_path):
     return tmp_path
 
 
+@pytest.mark.process
 def test_every_run_says_how_many_were_skipped_and_why(folder):
     done = pytest_in(folder)
     assert done.returncode == 0, done.stdout
@@ -46,6 +47,7 @@ def test_every_run_says_how_many_were_skipped_and_why(folder):
     assert "1 × cannot mount a tmpfs here: permission denied" in done.stdout
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("env", [{"CI": "true"}, {"HANDFORMER_REQUIRE_ALL": "1"}])
 def test_in_ci_a_skipped_browser_test_fails_the_run(folder, env):
     done = pytest_in(folder, **env)
@@ -53,6 +55,7 @@ def test_in_ci_a_skipped_browser_test_fails_the_run(folder, env):
     assert "these were skipped: browser" in done.stdout
 
 
+@pytest.mark.process
 def test_in_ci_a_skip_outside_the_required_families_is_listed_not_failed(folder):
     (folder / "test_sample.py").write_text(SAMPLE.replace("chromium", "a model file"),
                                            encoding="utf-8")

@@ -8,6 +8,7 @@ import pytest
 from support.processes import modules_after_a_walk, walk_in_a_fresh_process
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("args,first_title", [
     (["walk", "--lang", "zh"], "第 1 步 · 全局概览：这里计算的模型"),  # the overview opens the walk
     (["walk", "--steps", "1"], "Step 2 · Define the dataset"),  # panel 2: the overview is 1
@@ -35,6 +36,7 @@ def test_each_command_is_found_in_the_module_that_defines_it():
     assert COMMAND_MODULES == defined
 
 
+@pytest.mark.process
 def test_walk_imports_no_other_command_module():
     import subprocess
     import sys
@@ -66,6 +68,7 @@ def imported(modules: set[str], names) -> list[str]:
     return sorted(m for m in modules for name in names if m == name or m.startswith(name + "."))
 
 
+@pytest.mark.process
 def test_an_english_walk_imports_only_what_it_draws(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     first, _ = modules_after_a_walk("walk", env=env)  # draws the weights and keeps them
@@ -76,6 +79,7 @@ def test_an_english_walk_imports_only_what_it_draws(tmp_path):
     assert not read_words  # English text holds no two Hanzi side by side
 
 
+@pytest.mark.process
 def test_a_chinese_walk_reads_the_word_list_and_not_the_english_table(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     modules, read_words = modules_after_a_walk("walk", "--lang", "zh", env=env)
@@ -90,6 +94,7 @@ def test_a_chinese_walk_reads_the_word_list_and_not_the_english_table(tmp_path):
 NOT_FOR_A_PAGE = ("handformer.render.common.sanitize", "xml", "torch", "matplotlib", "rich")
 
 
+@pytest.mark.process
 def test_a_page_imports_no_converter_when_its_formulas_are_kept(tmp_path):
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
     page = str(tmp_path / "walk.html")

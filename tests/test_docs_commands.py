@@ -48,6 +48,7 @@ def test_the_docs_show_commands_to_run():
     assert len(found) >= 20 and any("render tape.json" in line for line in found)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
 def test_every_quick_command_of_a_doc_exits_0(doc, tmp_path):
     shutil_examples(tmp_path)

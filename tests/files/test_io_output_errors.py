@@ -56,6 +56,7 @@ def test_a_missing_folder(tmp_path, capsys):
     assert_one_clear_line(code, err, "folder does not exist")
 
 
+@pytest.mark.process
 def test_no_traceback_in_a_real_process(tmp_path):
     """The issue's case, end to end: a path under a file, --format json."""
     (tmp_path / "afile").write_text("")
@@ -90,6 +91,7 @@ def tmpfs(tmp_path):
         subprocess.run(["umount", str(where)], check=True)
 
 
+@pytest.mark.process
 def test_a_full_disk_keeps_the_old_file_and_leaves_no_temporary(tmpfs, capsys):
     disk = tmpfs("size=64k")
     page = disk / "page.html"
@@ -103,6 +105,7 @@ def test_a_full_disk_keeps_the_old_file_and_leaves_no_temporary(tmpfs, capsys):
     assert sorted(p.name for p in disk.iterdir()) == ["page.html"]
 
 
+@pytest.mark.process
 def test_a_read_only_file_system(tmpfs, capsys):
     """Root ignores permission bits; a read-only mount refuses even root."""
     disk = tmpfs("ro,size=64k")
@@ -122,6 +125,7 @@ except OutputError as err:
 """
 
 
+@pytest.mark.process
 def test_permission_denied_as_a_normal_user(open_folder):
     """Root writes anywhere, so as root the write is made by user nobody."""
     locked = open_folder / "locked"

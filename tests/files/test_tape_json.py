@@ -63,6 +63,7 @@ def test_byte_identical_across_two_runs(tutorial):
     assert dumps(walk()) == dumps(tutorial)
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_byte_identical_across_two_processes(tmp_path):
     files = [tmp_path / "a.json", tmp_path / "b.json"]

@@ -30,6 +30,7 @@ def render_in_a_fresh_process(tape_file, *args) -> str:
     return result.stdout
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("family", sorted(EXAMPLES))
 def test_a_tape_read_back_renders_as_the_walk_did(family, tmp_path):
     if family in NEEDS:

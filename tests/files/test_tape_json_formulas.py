@@ -5,8 +5,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 
+@pytest.mark.process
 def test_gelu_and_pooling_formulas_survive_a_round_trip_in_a_fresh_process(tmp_path):
     from handformer.engine.tape import Tape
     from handformer.families.bert import ops  # noqa: F401  (registers gelu, mean_pool, l2_normalize)

@@ -1,11 +1,12 @@
-"""Files every hostile case starts from, made once by the CLI itself (nothing committed)."""
+"""Files every hostile case starts from, made once by the CLI itself (main(argv), in-process;
+nothing committed)."""
 
 import json
 from pathlib import Path
 
 import pytest
 
-from support.clirun import run
+from support.clirun import run_here
 
 
 @pytest.fixture(scope="session")
@@ -15,7 +16,7 @@ def made(tmp_path_factory) -> Path:
     for args in (["walk", "--format", "json", "-o", "tape.json"],
                  ["walk", "--steps", "1", "--save-weights", "w.safetensors"],
                  ["train", "--epochs", "2", "--quiet", "--save", "c.ckpt"]):
-        result = run(*args, cwd=folder)
+        result = run_here(*args, cwd=folder)
         assert result.returncode == 0, result.stderr
     return folder
 

@@ -1,12 +1,17 @@
 """Class "numbers", decoding: float options of translate and generate that are finite yet
 overflow what they feed (``((5 + L) / 6)^α`` for --length-penalty 1e308, ``log p / T`` for
---temperature 1e-320, Adam at --lr 1e308)."""
+--temperature 1e-320, Adam at --lr 1e308).
+
+Every case calls ``main(argv)`` in-process (support.clirun.run_here): the process boundary is
+not what these cases test.
+"""
 
 import math
 
 import pytest
 
-from support.clirun import refused_unchanged, run
+from support.clirun import refused_unchanged_here as refused_unchanged
+from support.clirun import run_here as run
 
 GNMT_ALPHA_MAX = 10.0  # the bound docs/security.md states
 

@@ -7,6 +7,8 @@ import pytest
 
 from support.clirun import refused, run
 
+pytestmark = pytest.mark.process  # the environment a fresh process reads
+
 
 @pytest.mark.parametrize("columns, words", [("999999999", ["COLUMNS", "999,999,999", "10,000"]),
                                             ("9" * 5000, ["COLUMNS", "5,000 digits"])])

@@ -10,8 +10,9 @@ import pytest
 from support.clirun import run
 from support.unprivileged import as_nobody, env_for_nobody
 
-pytestmark = pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
-                                reason="figures need matplotlib")
+pytestmark = [pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None,
+                                 reason="figures need matplotlib"),
+              pytest.mark.process]  # a HOME and a user of the case's own
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"  # the PNG specification, section 5.2
 
 

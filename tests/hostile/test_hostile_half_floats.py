@@ -4,6 +4,9 @@
 The half-precision files are written by torch's own safetensors writer (an independent source
 for the bfloat16 bits); the expected answer is the same command on a file holding the same
 values rounded by torch and stored as float32. float16 optimizer state is refused by name.
+
+Every case calls ``main(argv)`` in-process (support.clirun.run_here): the process boundary is
+not what these cases test.
 """
 
 import hashlib
@@ -12,7 +15,9 @@ import json
 import numpy as np
 import pytest
 
-from support.clirun import bert_folder, edit_checkpoint, read_safetensors, refused_unchanged, run
+from support.clirun import bert_folder, edit_checkpoint, read_safetensors
+from support.clirun import refused_unchanged_here as refused_unchanged
+from support.clirun import run_here as run
 
 torch = pytest.importorskip("torch", reason="torch writes the bfloat16 files")
 

@@ -18,6 +18,8 @@ from support.clirun import (
     safetensors_with,
 )
 
+pytestmark = pytest.mark.process  # allocations bounded by prlimit --as
+
 SPECIALS = ["<start>", "<end>"]
 HUGE_VOCAB = [f"w{i}" for i in range(10**6)]
 

@@ -3,6 +3,9 @@
 A NaN weight is refused naming its tensor (it would otherwise be narrated as "nan" in every
 later step); NaN/inf options are refused; a run whose loss stops being finite stops with a
 non-zero exit, keeps the last good checkpoint and says which epoch that is.
+
+Every case calls ``main(argv)`` in-process (support.clirun.run_here): the process boundary is
+not what these cases test.
 """
 
 import json
@@ -10,15 +13,9 @@ import json
 import numpy as np
 import pytest
 
-from support.clirun import (
-    bert_folder,
-    edit_checkpoint,
-    read_safetensors,
-    refused,
-    refused_unchanged,
-    run,
-    safetensors_with,
-)
+from support.clirun import bert_folder, edit_checkpoint, read_safetensors, refused, safetensors_with
+from support.clirun import refused_unchanged_here as refused_unchanged
+from support.clirun import run_here as run
 
 
 @pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])

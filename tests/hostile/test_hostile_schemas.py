@@ -3,19 +3,17 @@
 Tapes (render), checkpoint metadata (translate, train --resume), weights metadata (walk
 --weights) and model-folder configs (walk --pretrained): each damaged field is refused on
 load with one line that names it.
+
+Every case calls ``main(argv)`` in-process (support.clirun.run_here): the process boundary is
+not what these cases test.
 """
 
 import json
 
 import pytest
 
-from support.clirun import (
-    bert_folder,
-    edit_checkpoint,
-    read_safetensors,
-    refused_unchanged,
-    safetensors_with,
-)
+from support.clirun import bert_folder, edit_checkpoint, read_safetensors, safetensors_with
+from support.clirun import refused_unchanged_here as refused_unchanged
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -181,7 +179,7 @@ def test_model_folder_config_that_is_no_object(tmp_path, text, word):
 
 def test_a_good_tiny_model_folder_runs(tmp_path):
     """The folder the cases above damage is itself good: embed runs on it."""
-    from support.clirun import run
+    from support.clirun import run_here as run
 
     bert_folder(tmp_path / "m")
     result = run("embed", "--pretrained", "m", "hello world", cwd=tmp_path)

@@ -9,6 +9,8 @@ import pytest
 
 from support.clirun import refused_unchanged
 
+pytestmark = pytest.mark.process  # arguments as the OS hands them to a process
+
 
 @pytest.mark.parametrize("fmt", ["html", "markdown", "json", "terminal", "xlsx"])
 def test_a_tape_with_a_lone_surrogate_is_refused_on_load(made, tmp_path, tape, fmt):

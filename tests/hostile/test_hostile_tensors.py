@@ -1,13 +1,18 @@
 """Weights whose header says something other than float64: bfloat16 and float16 read exactly
 (compared with torch's own conversion), an integer or bool tensor refused from the header,
-unread."""
+unread.
+
+Every case calls ``main(argv)`` in-process (support.clirun.run_here): the process boundary is
+not what these cases test.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from support.clirun import refused, run
+from support.clirun import refused
+from support.clirun import run_here as run
 
 torch = pytest.importorskip("torch")
 

@@ -1,6 +1,9 @@
 """Class "text": what comes in (BOM, NFC/NFD, <b> words, unknown scripts) and what goes out
 (control sequences from corpora, pairs and tapes never reach the terminal or a text file raw);
 and a checkpoint that names a file for --resume to read.
+
+Every case calls ``main(argv)`` in-process (support.clirun.run_here): the process boundary is
+not what these cases test.
 """
 
 import importlib.util
@@ -9,13 +12,9 @@ import unicodedata
 
 import pytest
 
-from support.clirun import (
-    edit_checkpoint,
-    read_safetensors,
-    refused_unchanged,
-    run,
-    safetensors_with,
-)
+from support.clirun import edit_checkpoint, read_safetensors, safetensors_with
+from support.clirun import refused_unchanged_here as refused_unchanged
+from support.clirun import run_here as run
 
 ESC_WORDS = "\x1b]52;c;ZXZpbA==\x07clip \x1b[2Jclear \x1b]0;title\x07 \x9b31m \u202eevil \x00nul"
 RAW = (b"\x1b", b"\x07", b"\x00", "\u202e".encode(), "\x9b".encode())

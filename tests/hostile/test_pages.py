@@ -19,6 +19,7 @@ from support import pages as util
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.process,  # the console script, as a user runs it
     pytest.mark.skipif(not util.CHROMIUM.exists(), reason="needs Debian's chromium"),
 ]
 
@@ -32,15 +33,6 @@ SYMBOLS = {  # LaTeX that latex2mathml turned into markup or attributes
     "class": r"\class{showall}{x}",
 }
 MARKUP = re.compile(r"<\s*(svg|img|script|b)\b", re.I)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(util.CHROMIUM), args=util.ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

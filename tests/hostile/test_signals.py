@@ -22,6 +22,8 @@ from support.writer import (
     wait_for,
 )
 
+pytestmark = pytest.mark.process  # signals, pipes and exit statuses
+
 PAGE = ["walk"]
 JSON = ["walk", "--format", "json"]
 TRANSLATE = ["translate", "--checkpoint", "c.ckpt", "when you play the game of thrones"]

@@ -25,6 +25,8 @@ from support.writer import (
     wait_for,
 )
 
+pytestmark = pytest.mark.process  # umasks, locks, kill -9 and users
+
 STEP = "encoder.0.self_attn.head.0.scores"  # a step the figures draw
 PAIRS = "when you play\tyou win\nthe game of thrones\tor you die\n"
 OUTPUTS = {  # a command writing NAME, by kind of output

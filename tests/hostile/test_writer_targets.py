@@ -14,6 +14,8 @@ import pytest
 from support.clirun import refused, run
 from support.writer import hashes
 
+pytestmark = pytest.mark.process  # pipes, /dev and /proc/self
+
 OUTPUTS = {  # a command writing NAME, by kind of output
     "text": ["walk", "--steps", "1", "-o", "NAME"],
     "weights": ["walk", "--steps", "1", "--save-weights", "NAME"],

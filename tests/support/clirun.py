@@ -1,19 +1,31 @@
-"""Running handformer as a user would, on files built in the test, under a memory bound.
+"""Running handformer as a user would, on files built in the test.
 
-Every case runs the console script (or ``python -c``) in a subprocess under ``prlimit --as``,
-so an allocation that would take the machine down fails the test instead. A refusal must be:
-exit status 2, one line on stderr that starts with "error:", no traceback, and no file in the
-case's folder changed (hashes before and after).
+Two ways, one result (a ``subprocess.CompletedProcess`` with stdout and stderr as bytes):
+
+- ``run`` starts the console script (or ``python -c``) in a subprocess under ``prlimit --as``,
+  so an allocation that would take the machine down fails the test instead. For cases where the
+  process is the point: memory bounds, exit on signals, pipes, the environment, another user.
+- ``run_here`` calls ``main(argv)`` in this process, as the console script would (the same
+  streams as bytes, the environment and folder of the case, NumPy's default error handling,
+  warnings written to stderr, an uncaught exception as a traceback on stderr and status 1), at
+  a fraction of a process's cost.
+
+A refusal must be: exit status 2, one line on stderr that starts with "error:", no traceback,
+and no file in the case's folder changed (hashes before and after).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 import subprocess
 import sys
+import time
+import traceback
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +50,56 @@ def run(*args, cwd, env: dict | None = None, timeout: float | None = None,
     full_env = inherited | {"COLUMNS": "100"} | (env or {})
     return subprocess.run([*prefix, *user, *COMMAND, *map(str, args)], cwd=cwd, env=full_env,
                           capture_output=True, timeout=timeout)
+
+
+def run_here(*args, cwd, env: dict | None = None,
+             timeout: float | None = None) -> subprocess.CompletedProcess:
+    """handformer ARGS through ``main(argv)`` in this process, in ``cwd``, with the environment
+    ``run`` gives a subprocess (COLUMNS 100, no HANDFORMER_LIMITS, then ``env``). Nothing bounds
+    its memory: cases about memory use ``run``. A case slower than the timeout fails after it
+    ends (nothing can stop it here)."""
+    from click.testing import CliRunner
+
+    from handformer.cli import main
+
+    timeout = timeout or float(os.environ.get("HOSTILE_TIMEOUT", "300"))
+    argv = list(map(str, args))
+    start = time.monotonic()
+    with _in_folder(cwd), np.errstate(all="warn", under="ignore"), _warnings_to_stderr():
+        result = CliRunner().invoke(main, argv, prog_name="handformer",
+                                    env={"COLUMNS": "100", "HANDFORMER_LIMITS": None, **(env or {})})
+    elapsed = time.monotonic() - start
+    assert elapsed < timeout, f"handformer {argv} took {elapsed:.0f} s (limit {timeout:.0f} s)"
+    stderr = result.stderr_bytes + _traceback_of(result)
+    return subprocess.CompletedProcess(["handformer", *argv], result.exit_code,
+                                       result.stdout_bytes, stderr)
+
+
+@contextlib.contextmanager
+def _in_folder(folder):
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+@contextlib.contextmanager
+def _warnings_to_stderr():
+    """Warnings as a fresh interpreter shows them: once per place, on (the captured) stderr."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")
+        warnings.showwarning = lambda message, category, filename, lineno, file=None, line=None: (
+            sys.stderr.write(warnings.formatwarning(message, category, filename, lineno, line)))
+        yield
+
+
+def _traceback_of(result) -> bytes:
+    """What the interpreter would print for an exception main() let through."""
+    if result.exception is None or isinstance(result.exception, SystemExit):
+        return b""
+    return "".join(traceback.format_exception(*result.exc_info)).encode("utf-8", "replace")
 
 
 def refused(result: subprocess.CompletedProcess, *words: str, lines: int = 1) -> str:
@@ -65,12 +127,19 @@ def hashes(folder: Path) -> dict[str, str]:
     return out
 
 
-def refused_unchanged(folder: Path, *args, words=(), env=None, lines: int = 1) -> str:
-    """Run, expect a refusal, and check that no file under ``folder`` was created or changed."""
+def refused_unchanged(folder: Path, *args, words=(), env=None, lines: int = 1,
+                      runner=run) -> str:
+    """Run (``runner``: ``run`` or ``run_here``), expect a refusal, and check that no file under
+    ``folder`` was created or changed."""
     before = hashes(folder)
-    err = refused(run(*args, cwd=folder, env=env), *words, lines=lines)
+    err = refused(runner(*args, cwd=folder, env=env), *words, lines=lines)
     assert hashes(folder) == before
     return err
+
+
+def refused_unchanged_here(folder: Path, *args, words=(), env=None, lines: int = 1) -> str:
+    """refused_unchanged through ``main(argv)`` in this process (run_here)."""
+    return refused_unchanged(folder, *args, words=words, env=env, lines=lines, runner=run_here)
 
 
 # --- building hostile files ------------------------------------------------------------------

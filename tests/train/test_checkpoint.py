@@ -114,6 +114,7 @@ def test_cli_refuses_a_bad_checkpoint_with_exit_2(tmp_path):
     assert "error:" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.process
 def test_sigint_leaves_a_good_checkpoint_that_resumes(tmp_path):
     exe = os.path.join(os.path.dirname(sys.executable), "handformer")
     ckpt = tmp_path / "k.ckpt"

@@ -34,6 +34,7 @@ def same(a, b, tol=1e-9):
         np.testing.assert_allclose(a[name], b[name], rtol=0, atol=tol, err_msg=name)
 
 
+@pytest.mark.process
 @pytest.mark.slow
 def test_torchrun_two_processes_equal_one_process_and_numpy(tmp_path):
     pairs = tmp_path / "p.tsv"
@@ -71,6 +72,7 @@ def test_torchrun_two_processes_equal_one_process_and_numpy(tmp_path):
     assert evaluated.exit_code == 0 and "perplexity" in evaluated.output
 
 
+@pytest.mark.process
 def test_python_dash_m_is_the_command():
     env = os.environ | {"PYTHONPATH": str(SRC), "COLUMNS": "100"}
     script = Path(sys.executable).with_name("handformer")

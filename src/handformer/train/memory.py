@@ -9,21 +9,19 @@ paper's base size. Raising the mmap and trim thresholds keeps the blocks in the 
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
 THRESHOLD = 1 << 30  # 1 GiB
 
 
 def keep_freed_memory() -> bool:
-    """mallopt(M_MMAP_THRESHOLD and M_TRIM_THRESHOLD, 1 GiB); True if glibc accepted it."""
-    name = ctypes.util.find_library("c")
-    if not name:
-        return False
+    """mallopt(M_MMAP_THRESHOLD and M_TRIM_THRESHOLD, 1 GiB); True if glibc accepted it.
+
+    The C library is the one this process already runs (dlopen of NULL): finding it by name
+    (ctypes.util.find_library) would start /sbin/ldconfig at every training run."""
     try:
-        libc = ctypes.CDLL(name)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError, TypeError):
         return False
     return bool(mallopt(M_MMAP_THRESHOLD, THRESHOLD)) and bool(mallopt(M_TRIM_THRESHOLD,
                                                                        THRESHOLD))

@@ -162,6 +162,7 @@ def test_a_fine_tuning_step_equals_bertmodel(folder):
     assert tape.meta["update"]["loss_after"] < float(tape["loss"])
 
 
+@pytest.mark.process
 def test_a_fine_tuning_step_survives_json_then_render(folder, tmp_path):
     """walk --backward --format json, then `render` in a fresh process: the same terminal
     walkthrough and the same page as the walk itself (a tiny model: MiniLM's gradients do not

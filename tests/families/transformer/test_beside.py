@@ -75,6 +75,7 @@ def test_another_sentence_is_not_one_the_copy_saw():
     assert tape.meta["beside"]["seen"] is False
 
 
+@pytest.mark.process
 def test_a_checkpoints_walk_shows_its_untrained_weights_beside(tmp_path):
     path = tmp_path / "t.ckpt"
     subprocess.run([sys.executable, "-m", "handformer", "train", "--epochs", "30", "--quiet",
@@ -100,6 +101,7 @@ def test_the_comparison_survives_a_json_tape_and_a_damaged_one_is_refused(walked
         loads(json.dumps(data))
 
 
+@pytest.mark.process
 def test_the_cli_draws_it_in_both_languages():
     for lang, title in (("en", "Random weights beside trained weights"),
                         ("zh", "随机权重与训练后的权重并排")):

@@ -80,6 +80,7 @@ def test_a_run_wider_than_the_line_is_cut_to_fit():
     assert wrap("注意力", 4) == ["注意", "力"]
 
 
+@pytest.mark.process
 def test_the_english_walk_never_reads_the_lexicon_and_never_imports_jieba():
     code = ("import sys\nfrom handformer.cli import main\nfrom handformer.render.common import lexicon\n"
             "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"

@@ -51,6 +51,7 @@ def cache_file(cache: Path) -> Path:
     return found
 
 
+@pytest.mark.process
 def test_a_second_run_reads_the_first_runs_conversion_without_the_converter(tmp_path):
     imported, first = run(tmp_path)
     assert imported and first == converted_directly()
@@ -60,6 +61,7 @@ def test_a_second_run_reads_the_first_runs_conversion_without_the_converter(tmp_
     assert not imported and second == first
 
 
+@pytest.mark.process
 def test_a_file_others_may_write_is_not_read(tmp_path):
     run(tmp_path)
     path = cache_file(tmp_path)
@@ -69,6 +71,7 @@ def test_a_file_others_may_write_is_not_read(tmp_path):
     assert imported and "forged" not in out and out == converted_directly()
 
 
+@pytest.mark.process
 def test_a_broken_file_or_an_unwritable_folder_is_no_error(tmp_path):
     run(tmp_path)
     cache_file(tmp_path).write_text("{not json")
@@ -78,6 +81,7 @@ def test_a_broken_file_or_an_unwritable_folder_is_no_error(tmp_path):
     assert run(blocked)[1] == converted_directly()
 
 
+@pytest.mark.process
 def test_the_file_stays_small_and_keeps_what_the_last_run_used(tmp_path):
     from handformer.render.common.mathml_cache import FILE_BYTES
 

@@ -77,6 +77,7 @@ def test_an_unwritable_folder_is_no_error(cache, monkeypatch):
     assert drawn(REQUESTS) == (numpys(REQUESTS), True)
 
 
+@pytest.mark.process
 def test_a_page_made_again_imports_no_numpy_random(cache, tmp_path):
     from support.processes import modules_after_a_walk
 

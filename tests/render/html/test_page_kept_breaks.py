@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SRC = str(Path(__file__).resolve().parents[3] / "src")
 PAGE = """
 import sys
@@ -29,6 +31,7 @@ def page(cache: Path, out: Path) -> tuple[bytes, bool]:
     return out.read_bytes(), ran.stdout.split()[-1] == "1"
 
 
+@pytest.mark.process
 def test_a_second_page_uses_the_kept_breaks_and_is_the_same(tmp_path):
     first, looked_up = page(tmp_path / "cache", tmp_path / "first.html")
     assert looked_up
@@ -38,6 +41,7 @@ def test_a_second_page_uses_the_kept_breaks_and_is_the_same(tmp_path):
     assert not looked_up and second == first
 
 
+@pytest.mark.process
 def test_each_kept_text_is_its_breaks_found_afresh(tmp_path):
     from handformer.files.kept_table import read_table
     from handformer.render.html import wbr
