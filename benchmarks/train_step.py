@@ -9,7 +9,7 @@ the products the step makes (benchmarks/step_profile.py). The top lines name eac
 and kernel.
 
     .venv/bin/python benchmarks/train_step.py            # every config, float64 and float32
-    .venv/bin/python benchmarks/train_step.py --quick    # fewer blocks
+    .venv/bin/python benchmarks/train_step.py --quick    # tutorial and small, float64, 2 short blocks
     .venv/bin/python benchmarks/train_step.py --threads 1  # one thread each side
 
 torch cannot express the tutorial preset (d_k 4 with d_model 6, 1 encoder head, 2 decoder
@@ -155,7 +155,10 @@ def _torch_line(torch, text: str) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer, shorter blocks")
+    parser.add_argument("--quick", action="store_true",
+                        help="2 short blocks, of tutorial and small in float64 unless --only or "
+                             "--dtype says otherwise: checks that the script runs (the torch "
+                             "mirror and nn.Transformer), measures little")
     parser.add_argument("--only", choices=[c[0] for c in CONFIGS], action="append")
     parser.add_argument("--dtype", choices=["float64", "float32"], action="append")
     parser.add_argument("--threads", type=int, default=2,
@@ -171,12 +174,14 @@ def main(argv=None) -> int:
     # As `handformer train` does (train/memory.py); it applies to torch's allocations too.
     print(f"glibc mallopt mmap/trim thresholds 1 GiB: {keep_freed_memory()}")
     print(f"load average at the start {_load()}", flush=True)
-    blocks, budget = (3, 1.0) if args.quick else (7, 3.0)
+    blocks, budget = (2, 0.2) if args.quick else (7, 3.0)
+    only = args.only or (["tutorial", "small"] if args.quick else None)
+    dtypes = args.dtype or (["float64"] if args.quick else ["float64", "float32"])
     rows = []
     for name, preset_name, overrides, b, n, vocab in CONFIGS:
-        if args.only and name not in args.only:
+        if only and name not in only:
             continue
-        for dtype in args.dtype or ["float64", "float32"]:
+        for dtype in dtypes:
             row = measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget)
             rows.append(row)
             print(f"  measured {name} {dtype}: ratio {row['ratio']:.2f}", flush=True)
