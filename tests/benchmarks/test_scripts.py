@@ -22,7 +22,7 @@ import pytest
 
 from support.paths import ROOT
 
-TIMEOUT = 600  # seconds: a hung script fails instead of stalling the run; quick runs take ~20
+TIMEOUT = 300  # seconds: a hung script fails instead of stalling the run; quick runs take ~20
 NUMBER = r"[-+]?(?:\d[\d,]*\.?\d*(?:e[-+]?\d+)?|nan|inf)"
 
 
