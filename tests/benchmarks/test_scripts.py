@@ -29,8 +29,8 @@ NUMBER = r"[-+]?(?:\d[\d,]*\.?\d*(?:e[-+]?\d+)?|nan|inf)"
 def run_script(name: str, tmp_path: Path, *args: str) -> str:
     """`python benchmarks/<name>.py --quick` from the repository's root, as a user runs it, in
     its own session (a timeout ends the servers and browsers it started too); its temporary
-    files and settings go to tmp_path. Asserts it exits 0 without a traceback and leaves no new file in the
-    repository; returns what it printed."""
+    files and settings go to tmp_path. Asserts it exits 0 without a traceback and leaves no
+    new file in the repository; returns what it printed."""
     before = untracked()
     # PYTHONPATH and the tests' cache folder pass through; Chromium's crash-report settings
     # (~/.config/chromium) go to tmp_path too
@@ -90,7 +90,7 @@ def quotient(printed: str, top: str, bottom: str) -> None:
 
 
 def lines_matching(pattern: str, out: str) -> list[re.Match]:
-    return [m for m in re.finditer(pattern, out, re.MULTILINE)]
+    return list(re.finditer(pattern, out, re.MULTILINE))
 
 
 def needs_server():
