@@ -2,6 +2,7 @@
 the source sentence to the updated panel in view, in Chromium.
 
     .venv/bin/python benchmarks/app_latency.py [--edits 10]
+    .venv/bin/python benchmarks/app_latency.py --quick    # one edit each: does it run?
 
 Starts `handformer serve` on a free port (its own process), opens the app in Debian's headless
 Chromium at 1280×800, scrolls the source embedding (step src_embed.tok, which every new source
@@ -107,7 +108,11 @@ def scenario(browser, url: str, name: str, edits: int) -> tuple[list, list]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--edits", type=int, default=10)
+    parser.add_argument("--quick", action="store_true",
+                        help="one edit in each run: checks that the script runs, measures little")
     args = parser.parse_args()
+    if args.quick:
+        args.edits = 1
     from playwright.sync_api import sync_playwright
 
     port = free_port()

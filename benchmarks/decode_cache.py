@@ -7,6 +7,7 @@ and once with the cache; runs alternate (A B A B …) and the medians' ratio is 
 load average, the threads and the BLAS in use.
 
     .venv/bin/python benchmarks/decode_cache.py --repeats 5 --threads 1
+    .venv/bin/python benchmarks/decode_cache.py --quick    # one repeat of 8 tokens: does it run?
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ seconds of each side and their ratio (html / terminal; above 1 means the page ta
 
     .venv/bin/python benchmarks/html.py             # tutorial and paper, 5 runs each side
     .venv/bin/python benchmarks/html.py --runs 3
+    .venv/bin/python benchmarks/html.py --quick     # one run each side, the tutorial only
 
 The paper preset walks the tutorial dataset's second line, "When you play the game of thrones,
 you win or you die." (12 tokens), into "you win or you die".
@@ -61,12 +62,18 @@ def measure(case: list[str], runs: int, tmp: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each side per preset")
+    parser.add_argument("--quick", action="store_true",
+                        help="one run of each side, the tutorial only: checks that the script "
+                             "runs, measures little")
     args = parser.parse_args()
+    cases = CASES
+    if args.quick:
+        args.runs, cases = 1, {"tutorial": CASES["tutorial"]}
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus; whole processes, "
           f"median of {args.runs} alternating runs each")
     print(f"{'case':<22}{'page size':>12}{'html s':>10}{'terminal s':>12}{'html/terminal':>15}")
     with tempfile.TemporaryDirectory() as tmp:
-        for name, case in CASES.items():
+        for name, case in cases.items():
             r = measure(case, args.runs, Path(tmp))
             print(f"{name:<22}{r['size'] / 1e6:>9.2f} MB{r['html']:>10.2f}{r['terminal']:>12.2f}"
                   f"{r['ratio']:>15.2f}")

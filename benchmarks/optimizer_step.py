@@ -11,6 +11,7 @@ updates leave them finite.
 
     .venv/bin/python benchmarks/optimizer_step.py            # tutorial and small, float64
     .venv/bin/python benchmarks/optimizer_step.py --dtype float32
+    .venv/bin/python benchmarks/optimizer_step.py --quick    # one short block: does it run?
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def time_block(update, k: int) -> float:
     return (time.perf_counter() - start) / k
 
 
-def measure(params: dict, kind: str, blocks: int) -> dict:
+def measure(params: dict, kind: str, blocks: int, budget: float = 0.2) -> dict:
     grads = {k: np.random.default_rng(1).normal(size=v.shape).astype(v.dtype)
              for k, v in params.items()}
     flat_opt, per_array = ours(kind, params, flat.FLAT_LIMIT), ours(kind, params, 0)
@@ -74,7 +75,7 @@ def measure(params: dict, kind: str, blocks: int) -> dict:
     start = time.perf_counter()
     for update in sides.values():
         update()
-    k = max(5, min(2000, int(0.2 / max(time.perf_counter() - start, 1e-6))))
+    k = max(5, min(2000, int(budget / max(time.perf_counter() - start, 1e-6))))
     times = {name: [] for name in sides}
     for _ in range(blocks):
         for name, update in sides.items():
@@ -86,9 +87,18 @@ def measure(params: dict, kind: str, blocks: int) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dtype", choices=["float64", "float32"], default="float64")
-    parser.add_argument("--threads", type=int, default=2, help="torch's threads  [default: 2]")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch's threads  [default: 2; 1 with --quick]")
     parser.add_argument("--blocks", type=int, default=7)
+    parser.add_argument("--quick", action="store_true",
+                        help="one block of about 0.02 s a side, 1 thread: checks that the "
+                             "script runs, measures little")
     args = parser.parse_args(argv)
+    budget = 0.2  # seconds of updates per block and side
+    if args.quick:
+        args.blocks, budget = 1, 0.02
+    if args.threads is None:  # one is steadier on a busy machine, where a test runs --quick
+        args.threads = 1 if args.quick else 2
     import torch
 
     torch.set_num_threads(args.threads)
@@ -101,7 +111,7 @@ def main(argv=None) -> int:
         params = init_params(preset(preset_name, **overrides), vocab, args.dtype)
         size = sum(v.size for v in params.values())
         for kind in ("sgd", "adam"):
-            r = measure(params, kind, args.blocks)
+            r = measure(params, kind, args.blocks, budget)
             note = "" if r["is_flat"] else "  (above the flat limit: both columns per array)"
             print(f"{name:9} {size:9,d} {len(params):6d} {kind:5} {r['flat'] * 1e6:8.1f}us "
                   f"{r['per array'] * 1e6:8.1f}us {r['torch'] * 1e6:8.1f}us "

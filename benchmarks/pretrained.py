@@ -1,6 +1,7 @@
 """handformer's forward pass of all-MiniLM-L6-v2 against transformers' BertModel, as ratios.
 
     .venv/bin/python benchmarks/pretrained.py [--threads 2] [--blocks 15] [--calls 10]
+    .venv/bin/python benchmarks/pretrained.py --quick    # one call a side: does it run?
 
 One sentence, float32 on both sides, the same ids (tokenizing is not timed), up to the sentence
 embedding (mean pooling and L2 normalization on both sides). torch runs in eval mode under
@@ -33,12 +34,20 @@ def parse() -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", default="all-minilm-l6-v2")
     ap.add_argument("--src", default=SENTENCE)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=None, help="[default: 2; 1 with --quick]")
     ap.add_argument("--blocks", type=int, default=15, help="timed blocks per side")
     ap.add_argument("--calls", type=int, default=10, help="forward passes per block")
     ap.add_argument("--default-malloc", action="store_true",
                     help="keep glibc's default thresholds (more page faults)")
-    return ap.parse_args()
+    ap.add_argument("--quick", action="store_true",
+                    help="one warm-up call and one block of one call a side, 1 thread: "
+                         "checks that the script runs, measures little")
+    args = ap.parse_args()
+    if args.quick:
+        args.blocks, args.calls = 1, 1
+    if args.threads is None:  # one is steadier on a busy machine, where a test runs --quick
+        args.threads = 1 if args.quick else 2
+    return args
 
 
 def reexec_with_malloc_settings(args) -> None:
@@ -92,10 +101,11 @@ def time_block(fn, calls: int) -> tuple[float, float]:
     return seconds, (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / calls
 
 
-def measure(fns: dict, blocks: int, calls: int) -> dict[str, list[tuple[float, float]]]:
+def measure(fns: dict, blocks: int, calls: int,
+            warmup: int = 3) -> dict[str, list[tuple[float, float]]]:
     names = list(fns)
     for fn in fns.values():  # warm-up: first calls allocate and load kernels
-        for _ in range(3):
+        for _ in range(warmup):
             fn()
     results = {n: [] for n in names}
     for b in range(blocks):
@@ -144,7 +154,7 @@ def main() -> None:
     fns, n, gap = sides(args)
     describe_environment(args.threads)
     print(f"sentence: {args.src!r} ({n} tokens), float32; |handformer − BertModel| = {gap:.1e}")
-    results = measure(fns, args.blocks, args.calls)
+    results = measure(fns, args.blocks, args.calls, warmup=1 if args.quick else 3)
     median = {k: statistics.median(s for s, _ in v) for k, v in results.items()}
     faults = {k: statistics.median(f for _, f in v) for k, v in results.items()}
     for name in fns:

@@ -2,6 +2,7 @@
 (POST /api/walk, the JSON tape) with 1 and 8 concurrent clients on loopback.
 
     .venv/bin/python benchmarks/serve.py [--requests 200] [--seconds 20] [--rounds 2]
+    .venv/bin/python benchmarks/serve.py --quick    # one round of 8 requests, 2 s at most
 
 The server runs as its own process (`handformer serve` on a free port), so the clients' threads
 do not share its interpreter. Each client keeps one HTTP/1.1 connection. Rounds alternate
@@ -84,7 +85,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200, help="requests per round")
     parser.add_argument("--seconds", type=float, default=20.0, help="time limit per round")
     parser.add_argument("--rounds", type=int, default=2, help="rounds per concurrency")
+    parser.add_argument("--quick", action="store_true",
+                        help="one round of 8 requests (2 s at most) per concurrency: checks "
+                             "that the script runs, measures little")
     a = parser.parse_args()
+    if a.quick:
+        a.requests, a.seconds, a.rounds = 8, 2.0, 1
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           f"({os.cpu_count()} cores)")
     port = free_port()

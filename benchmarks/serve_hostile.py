@@ -3,6 +3,7 @@ endpoint: the server's peak memory (VmHWM of its process, and of its children) a
 answer's status and seconds.
 
     PYTHONPATH=src .venv/bin/python benchmarks/serve_hostile.py [--clients 8]
+    PYTHONPATH=src .venv/bin/python benchmarks/serve_hostile.py --quick   # 2 clients: does it run?
 
 The server runs as its own process (`python -m handformer serve` on a free 127.0.0.1 port)
 under `prlimit --as=4GiB`. "Largest" is two kinds: just under the per-request limit (the small
@@ -80,9 +81,13 @@ def round_of(port: int, clients: int, path: str, body: dict) -> list:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=8)
-    clients = parser.parse_args().clients
+    parser.add_argument("--quick", action="store_true",
+                        help="2 clients at once instead of 8: checks that the script runs, "
+                             "measures little")
+    args = parser.parse_args()
+    clients = 2 if args.quick else args.clients
     port = free_port()
     proc = start(port)
     try:

@@ -9,7 +9,7 @@ the products the step makes (benchmarks/step_profile.py). The top lines name eac
 and kernel.
 
     .venv/bin/python benchmarks/train_step.py            # every config, float64 and float32
-    .venv/bin/python benchmarks/train_step.py --quick    # fewer blocks
+    .venv/bin/python benchmarks/train_step.py --quick    # tutorial and small, float64, 1 thread
     .venv/bin/python benchmarks/train_step.py --threads 1  # one thread each side
 
 torch cannot express the tutorial preset (d_k 4 with d_model 6, 1 encoder head, 2 decoder
@@ -95,7 +95,8 @@ def time_block(step, k: int) -> tuple[float, float]:
     return elapsed, (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / k
 
 
-def measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget):
+def measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget,
+            gemm_blocks=3, gemm_budget=0.02):
     cfg = preset(preset_name, **overrides)
     params = init_params(cfg, vocab, dtype)
     data = batch(b, n, vocab)
@@ -123,7 +124,7 @@ def measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget):
             "faults_ours": med["faults_ours"], "faults_torch": med["faults_torch"],
             "mirror": theirs.mirror, "matmul_ours": products.share * med["ours"],
             "matmul_torch": torch_matmul_share(theirs, steps=min(k, 5)) * med["torch"],
-            "gemm_ratio": gemm_ratio(products.shapes)}
+            "gemm_ratio": gemm_ratio(products.shapes, gemm_blocks, gemm_budget)}
 
 
 def print_environment(torch) -> None:
@@ -155,13 +156,19 @@ def _torch_line(torch, text: str) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer, shorter blocks")
+    parser.add_argument("--quick", action="store_true",
+                        help="2 short blocks (and one short block of each GEMM shape), of "
+                             "tutorial and small in float64 unless --only or --dtype says "
+                             "otherwise, 1 thread unless --threads does: checks that the "
+                             "script runs (the torch mirror and nn.Transformer), measures little")
     parser.add_argument("--only", choices=[c[0] for c in CONFIGS], action="append")
     parser.add_argument("--dtype", choices=["float64", "float32"], action="append")
-    parser.add_argument("--threads", type=int, default=2,
+    parser.add_argument("--threads", type=int, default=None,
                         help="threads of each side (BLAS and torch); 1 is steadier on a busy "
-                             "machine  [default: 2]")
+                             "machine  [default: 2; 1 with --quick]")
     args = parser.parse_args(argv)
+    if args.threads is None:
+        args.threads = 1 if args.quick else 2
     import torch
     from threadpoolctl import threadpool_limits
 
@@ -171,13 +178,17 @@ def main(argv=None) -> int:
     # As `handformer train` does (train/memory.py); it applies to torch's allocations too.
     print(f"glibc mallopt mmap/trim thresholds 1 GiB: {keep_freed_memory()}")
     print(f"load average at the start {_load()}", flush=True)
-    blocks, budget = (3, 1.0) if args.quick else (7, 3.0)
+    blocks, budget = (2, 0.2) if args.quick else (7, 3.0)
+    gemm = (1, 0.005) if args.quick else (3, 0.02)  # blocks, seconds a shape per block
+    only = args.only or (["tutorial", "small"] if args.quick else None)
+    dtypes = args.dtype or (["float64"] if args.quick else ["float64", "float32"])
     rows = []
     for name, preset_name, overrides, b, n, vocab in CONFIGS:
-        if args.only and name not in args.only:
+        if only and name not in only:
             continue
-        for dtype in args.dtype or ["float64", "float32"]:
-            row = measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget)
+        for dtype in dtypes:
+            row = measure(name, preset_name, overrides, b, n, vocab, dtype, blocks, budget,
+                          *gemm)
             rows.append(row)
             print(f"  measured {name} {dtype}: ratio {row['ratio']:.2f}", flush=True)
     print_table(rows)

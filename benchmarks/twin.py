@@ -14,6 +14,7 @@ schedule is train's with --dataset: peak 7e-4·√(128/d_model), warm-up one epo
 
     .venv/bin/python benchmarks/twin.py                        # HSK 1-3 zh→en, d_model 128
     .venv/bin/python benchmarks/twin.py --epochs 2 --limit 200 # a quick look
+    .venv/bin/python benchmarks/twin.py --quick                # one epoch of a tiny model
 
 Timings on a shared machine are noisy: quote the ratios, not the seconds.
 """
@@ -48,7 +49,8 @@ def options(argv=None) -> argparse.Namespace:
     p.add_argument("--epochs", type=int, default=20)
     p.add_argument("--dataset", default="hsk", choices=["hsk", "tatoeba"])
     p.add_argument("--levels", default="1-3", help="HSK levels")
-    p.add_argument("--threads", type=int, default=2, help="BLAS/OpenMP threads of each twin")
+    p.add_argument("--threads", type=int, default=None,
+                   help="BLAS/OpenMP threads of each twin  [default: 2; 1 with --quick]")
     p.add_argument("--bleu-pairs", type=int, default=500, help="validation pairs for BLEU")
     p.add_argument("--direction", default="zh-en", choices=["zh-en", "en-zh"])
     p.add_argument("--limit", type=int, default=None, help="only the first N pairs")
@@ -69,7 +71,16 @@ def options(argv=None) -> argparse.Namespace:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--save", default=None,
                    help="write handformer's twin as a checkpoint after every epoch")
-    return p.parse_args(argv)
+    p.add_argument("--quick", action="store_true",
+                   help="one epoch of 120 pairs, d_model 16, 1+1 layers, BLEU of 10 validation "
+                        "pairs, 1 thread: checks that the script runs, measures little")
+    a = p.parse_args(argv)
+    if a.quick:
+        a.epochs, a.limit, a.bleu_pairs, a.batch_size = 1, 120, 10, 8
+        a.d_model, a.heads, a.d_ff, a.layers = 16, 2, 32, 1
+    if a.threads is None:  # one is steadier on a busy machine, where a test runs --quick
+        a.threads = 1 if a.quick else 2
+    return a
 
 
 def twins(a: argparse.Namespace):
