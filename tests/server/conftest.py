@@ -1,4 +1,6 @@
-"""Each test module starts its own server: uvicorn on a free 127.0.0.1 port, in a thread."""
+"""One server per test process: uvicorn on a free 127.0.0.1 port, in a thread. Each test talks to
+it through clients of its own (a cookie jar each: a session each), so tests do not see each
+other's sessions, jobs or models; a test that needs other limits starts a Server of its own."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ class Server:
         self.thread.join(10)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server():
     s = Server()
     yield s
@@ -80,12 +82,10 @@ class Client:
         return status, json.loads(data)
 
 
-@pytest.fixture(scope="module")
-def app():
-    """The browser tests' server (one per module)."""
-    s = Server()
-    yield s
-    s.stop()
+@pytest.fixture(scope="session")
+def app(server):
+    """The browser tests' server: the same one."""
+    return server
 
 
 @pytest.fixture
