@@ -10,6 +10,7 @@ import click
 from ..cli import user_errors
 from ..errors import HandformerError
 from ..textsafe import one_line
+from ..train.memory import give_back_freed_memory
 
 
 def listen_address(host: str) -> tuple[bool, str]:
@@ -56,6 +57,7 @@ def serve(port, host, open_browser):
         import webbrowser
 
         webbrowser.open(url)
+    give_back_freed_memory()  # the budget counts what threads hold, so freed memory goes back
     app = create_app(host="0.0.0.0" if everywhere else host.strip("[]"))
     uvicorn.run(app, host=host.strip("[]"), port=port, log_level="warning")
 

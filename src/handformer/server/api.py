@@ -143,9 +143,10 @@ def compare_numbers(runs, train_steps: int) -> int:
 @handles_errors
 async def train_start(request: Request) -> Response:
     limits, jobs = settings(request)
-    cfg, pairs, options = parse_train(await read_json(request), limits)
+    cfg, pairs, options, numbers = parse_train(await read_json(request), limits)
     run = await run_in_threadpool(new_run, cfg, pairs, options)
-    job = jobs.start(request.state.session, run, options.epochs)
+    job = jobs.start(request.state.session, run, options.epochs, numbers,
+                     request.app.state.budget)
     return JSONResponse(job.status(), status_code=202)
 
 

@@ -10,11 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import TokenizerError
 from ..families import registry
 from ..text import TUTORIAL_DATASET
 from ..train import loop
-from ..train.data import default_pairs, parse_pairs
-from .limits import Limits, RequestError, check_corpus, check_model, check_range, check_sentence
+from ..train.data import default_pairs, pairs_vocab, parse_pairs
+from .budget import check_train, train_numbers
+from .limits import (Limits, RequestError, check_corpus, check_model, check_range,
+                     check_sentence, weight_count)
 from .requests import build_config, dataset_of, expect_object, reject_unknown, tokenizer_of
 
 TRAIN_FIELDS = {"preset", "config", "corpus", "pairs", "epochs", "lr", "optimizer",
@@ -23,7 +26,9 @@ TRANSLATE_FIELDS = {"job", "sentence", "beam", "alpha", "max_length", "explain"}
 
 
 def parse_train(body, limits: Limits):
-    """(config, pairs, loop.Options) of a train request; defaults are `handformer train`'s."""
+    """(config, pairs, loop.Options, the price of one step in numbers) of a train request;
+    defaults are `handformer train`'s. The price is checked against the server's limits
+    before anything is allocated (budget.train_numbers)."""
     body = expect_object(body)
     reject_unknown(body, TRAIN_FIELDS)
     cfg = build_config(body)
@@ -37,18 +42,27 @@ def parse_train(body, limits: Limits):
     optimizer = body.get("optimizer", defaults.optimizer)
     if optimizer not in ("adam", "sgd"):
         raise RequestError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}", "optimizer")
-    from ..errors import TokenizerError
-    from ..train.data import pairs_vocab
-
     tokenizer = tokenizer_of(body)
+    vocab = _pairs_vocab(pairs, tokenizer)
+    family = registry.get("transformer")
+    check_model(family, cfg, len(vocab), limits, "config" if body.get("config") else "preset")
+    price = _step_price(cfg, vocab, weight_count(family, cfg, len(vocab)), pairs)
+    numbers = check_train(price, limits, batch)
+    return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
+                                    batch_size=batch, tokenizer=tokenizer), numbers
+
+
+def _pairs_vocab(pairs, tokenizer: str):
     try:
-        words = len(pairs_vocab(pairs, tokenizer))
+        return pairs_vocab(pairs, tokenizer)
     except TokenizerError as err:
         raise RequestError(str(err), "tokenizer") from None
-    check_model(registry.get("transformer"), cfg, words, limits,
-                "config" if body.get("config") else "preset")
-    return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
-                                    batch_size=batch, tokenizer=tokenizer)
+
+
+def _step_price(cfg, vocab, weights: int, pairs):
+    """batch_size → the numbers one step holds (budget.train_numbers), for these pairs."""
+    lengths = [(len(vocab.tokenize(s)), len(vocab.tokenize(t))) for s, t in pairs]
+    return lambda batch: train_numbers(cfg, len(vocab), weights, lengths, batch)
 
 
 def _pairs(body: dict, limits: Limits) -> list[tuple[str, str]]:
