@@ -16,8 +16,15 @@ from ..text import TUTORIAL_DATASET
 from ..train import loop
 from ..train.data import default_pairs, pairs_vocab, parse_pairs
 from .budget import check_train, train_numbers
-from .limits import (Limits, RequestError, check_corpus, check_model, check_range,
-                     check_sentence, weight_count)
+from .limits import (
+    Limits,
+    RequestError,
+    check_corpus,
+    check_model,
+    check_range,
+    check_sentence,
+    weight_count,
+)
 from .requests import build_config, dataset_of, expect_object, reject_unknown, tokenizer_of
 
 TRAIN_FIELDS = {"preset", "config", "corpus", "pairs", "epochs", "lr", "optimizer",
