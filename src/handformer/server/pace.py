@@ -13,9 +13,8 @@ import math
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from . import api
+from . import api, fields
 from .limits import RequestError, check_range
-from .requests import expect_object, reject_unknown
 
 MAX_STEP = 1000
 
@@ -23,8 +22,7 @@ MAX_STEP = 1000
 @api.handles_errors
 async def pace(request: Request) -> Response:
     job = api.job_of(request)
-    body = expect_object(await api.read_json(request))
-    reject_unknown(body, {"pause", "step", "epochs_per_second"})
+    body = fields.read(await api.read_json(request), fields.PACE)
     if "epochs_per_second" in body:
         rate = body["epochs_per_second"]
         if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float))
@@ -33,8 +31,6 @@ async def pace(request: Request) -> Response:
                                f"got {rate!r}", "epochs_per_second")
         job.pace.per_second = rate
     if "pause" in body:
-        if not isinstance(body["pause"], bool):
-            raise RequestError("pause must be true or false", "pause")
         job.pace.steps = None
         (job.pace.go.clear if body["pause"] else job.pace.go.set)()
     if "step" in body:
