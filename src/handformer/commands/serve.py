@@ -8,6 +8,7 @@ import socket
 import click
 
 from ..cli import user_errors
+from ..cli_checks import Whole
 from ..errors import HandformerError
 from ..textsafe import one_line
 from ..train.memory import give_back_freed_memory
@@ -33,7 +34,7 @@ def listen_address(host: str) -> tuple[bool, str]:
 
 
 @click.command()
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--port", type=Whole(0, 65535), default=8000, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="address to listen on; 0.0.0.0 lets other machines in (with a warning)")
 @click.option("--open", "open_browser", is_flag=True, help="open the page in a web browser")

@@ -14,12 +14,13 @@ from ..cli import (
     family_names,
     user_errors,
 )
-from ..cli_checks import Finite
+from ..cli_checks import Finite, Whole
 from ..errors import HandformerError
 from ..textsafe import shown
 from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
 DEFAULT_CKPT = "handformer.ckpt"
+MAX_LR = 100.0  # train/options.py's MAX_LR, written here so that --help loads no numpy
 
 
 def _pairs(source):
@@ -34,17 +35,17 @@ def _pairs(source):
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
               help="UTF-8 file, one 'source<TAB>target' per line (default: the tutorial's "
                    "three lines cut at the first comma)")
-@click.option("--epochs", type=int, default=None, help="passes over the pairs  [default: 200]")
-@click.option("--lr", type=Finite(lo=0.0), default=None,
+@click.option("--epochs", type=Whole(1, None), default=None, help="passes over the pairs  [default: 200]")
+@click.option("--lr", type=Finite(0.0, MAX_LR, lo_open=True), default=None,
               help="learning rate (with --schedule warmup: its factor)  [default: 0.01]")
 @click.option("--optimizer", type=click.Choice(["adam", "sgd"]), default=None,
               help="adam (β 0.9/0.98, ε 1e-9) or sgd with --momentum  [default: adam]")
-@click.option("--momentum", type=Finite(lo=0.0), default=None, help="SGD momentum  [default: 0.9]")
-@click.option("--batch-size", type=int, default=None, help="pairs per step  [default: 16]")
+@click.option("--momentum", type=Finite(0.0, 1.0, hi_open=True), default=None, help="SGD momentum  [default: 0.9]")
+@click.option("--batch-size", type=Whole(1, None), default=None, help="pairs per step  [default: 16]")
 @click.option("--schedule", type=click.Choice(["constant", "warmup"]), default=None,
               help="learning rate: constant, or the paper's warm-up  [default: constant]")
-@click.option("--warmup", type=int, default=None, help="warm-up steps  [default: 4000]")
-@click.option("--clip", type=Finite(lo=0.0), default=None, help="clip the gradient's global norm to this")
+@click.option("--warmup", type=Whole(1, None), default=None, help="warm-up steps  [default: 4000]")
+@click.option("--clip", type=Finite(0.0, None, lo_open=True), default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="number type, kept end to end  [default: float64]")
 @click.option("--save", default=None, metavar="FILE",

@@ -11,7 +11,7 @@ import click
 import numpy as np
 
 from ...cli import check_outputs, user_errors
-from ...cli_checks import Finite
+from ...cli_checks import SEED, Finite, Whole
 from ...errors import HandformerError
 
 DEFAULT_CKPT = "handformer.gpt.ckpt"
@@ -28,18 +28,18 @@ TRAIN_TAKES = {"epochs", "lr", "save", "corpus", "tokenizer", "quiet", "lang", "
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help=f"a model `handformer train --family gpt` saved  [default: ./{DEFAULT_CKPT} "
                    "when it exists, else a model trained here first]")
-@click.option("--train-steps", type=click.IntRange(0, 100_000), default=None,
+@click.option("--train-steps", type=Whole(0, 100_000), default=None,
               help=f"without a checkpoint: Adam steps on the dataset's lines before generating "
                    f"(0: untrained)  [default: {DEFAULT_STEPS}]")
 @click.option("--lr", type=Finite(lo=0.0), default=None,
               help=f"without a checkpoint: Adam's learning rate  [default: {DEFAULT_LR}]")
 @click.option("--temperature", type=Finite(lo=0.0), default=0.0, show_default=True,
               help="0: greedy (the most likely token); above 0: sample p^(1/T)")
-@click.option("--top-k", type=click.IntRange(1, None), default=None,
+@click.option("--top-k", type=Whole(1, None), default=None,
               help="sample only from the k most likely tokens")
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="seed of the initial weights and of the sampling")
-@click.option("--max-new", type=click.IntRange(1, 1000), default=20, show_default=True,
+@click.option("--max-new", type=Whole(1, 1000), default=20, show_default=True,
               help="most tokens to add")
 @click.option("--corpus", type=click.Path(dir_okay=False), default=None,
               help="without a checkpoint: UTF-8 file, one text per line (default: the "
