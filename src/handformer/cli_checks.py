@@ -58,6 +58,19 @@ class Whole(click.IntRange):
         return number
 
 
+class FileName(click.ParamType):
+    """The name of a file to write: any text but the empty one (``--save ''`` wrote the
+    default file, and ``-o ''`` the terminal, without a word)."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx):
+        if value == "":
+            flag = param.opts[-1] if param else "the file name"
+            raise HandformerError(f"{flag} needs a file name, got an empty one")
+        return value
+
+
 SEED = Whole(0, 2**32 - 1)  # every seed of every command (the web app's quiz takes the same)
 
 

@@ -19,7 +19,7 @@ from ..cli import (
     user_errors,
     write_output,
 )
-from ..cli_checks import SEED, Finite, Whole
+from ..cli_checks import SEED, FileName, Finite, Whole
 from ..tokenize import TOKENIZERS
 from .walk import walk_options
 
@@ -69,7 +69,7 @@ def _kinds(ctx, param, value) -> list[str] | None:
               default="markdown", show_default=True)
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="with --format html: the printed page's size")
-@click.option("-o", "--output", metavar="FILE", default=None,
+@click.option("-o", "--output", metavar="FILE", type=FileName(), default=None,
               help="write to FILE instead of the terminal")
 @user_errors
 def exercises(**options):

@@ -50,7 +50,7 @@ def serve(port, host, open_browser):
                               f"missing): pip install 'handformer[serve]'") from None
     everywhere, shown_host = listen_address(host)
     if everywhere:
-        click.echo(f"warning: listening on all interfaces ({host or 'all'}): anyone who can "
+        click.echo(f"warning: listening on all interfaces ({one_line(host) or 'all'}): anyone who can "
                    f"reach this machine can use the app", err=True)
     url = f"http://{shown_host}:{port}/"
     click.echo(f"handformer serving on {one_line(url)} (Ctrl-C stops)", err=True)

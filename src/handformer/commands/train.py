@@ -14,9 +14,9 @@ from ..cli import (
     family_names,
     user_errors,
 )
-from ..cli_checks import Finite, Whole
+from ..cli_checks import FileName, Finite, Whole
 from ..errors import HandformerError
-from ..textsafe import shown
+from ..textsafe import one_line, shown
 from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
 DEFAULT_CKPT = "handformer.ckpt"
@@ -48,12 +48,12 @@ def _pairs(source):
 @click.option("--clip", type=Finite(0.0, None, lo_open=True), default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="number type, kept end to end  [default: float64]")
-@click.option("--save", default=None, metavar="FILE",
+@click.option("--save", default=None, metavar="FILE", type=FileName(),
               help="checkpoint written atomically while training (what translate reads)  "
                    f"[default: ./{DEFAULT_CKPT}; with --resume: the resumed file]")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None,
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
-@click.option("--plot", metavar="FILE", default=None,
+@click.option("--plot", metavar="FILE", type=FileName(), default=None,
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
@@ -232,7 +232,7 @@ def _say_interrupted(run, o: dict, first_epoch: int) -> None:
     if epoch is None and o["resume"] and same_file(o["resume"], o["save"]):
         epoch = first_epoch
     key = "train.interrupted_unsaved" if epoch is None else "train.interrupted"
-    click.echo(i18n.t(o["lang"], key, path=o["save"], epoch=epoch), err=True)
+    click.echo(i18n.t(o["lang"], key, path=one_line(o["save"]), epoch=epoch), err=True)
 
 
 def _interrupt(signum, frame):
@@ -257,7 +257,7 @@ def _summary(run, o: dict, source: str) -> None:
         report.test_summary(run, source, o["lang"])
     if loop.stopped_early(run):
         click.echo(t["train.stopped"].format(epoch=run.epoch, patience=run.options.patience,
-                                             best=loop.best_path(o["save"])))
+                                             best=one_line(loop.best_path(o["save"]))))
     if o["plot"]:
         from ..cli import write_output
         from ..render.figure import loss_curve, plot_format
@@ -271,7 +271,7 @@ def _summary(run, o: dict, source: str) -> None:
         from ..text import TUTORIAL_SRC
 
         example = TUTORIAL_SRC
-    click.echo(t["train.saved"].format(path=o["save"], src=example))
+    click.echo(t["train.saved"].format(path=one_line(o["save"]), src=example))
 
 
 COMMANDS = [train]

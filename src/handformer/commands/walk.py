@@ -16,7 +16,7 @@ from ..cli import (
     user_errors,
     write_output,
 )
-from ..cli_checks import Bounded, Finite, Whole
+from ..cli_checks import Bounded, FileName, Finite, Whole
 from ..errors import HandformerError
 from ..narrate.select import PANELS
 from ..render import registry
@@ -30,7 +30,7 @@ def _render_options(func):
                         help="with --format svg|png: the step (tape name) to draw")(func)
     func = click.option("--width", type=Bounded("width"), default=None,
                         help="terminal width in columns")(func)
-    func = click.option("-o", "--output", metavar="FILE", default=None,
+    func = click.option("-o", "--output", metavar="FILE", type=FileName(), default=None,
                         help="write to FILE instead of the terminal")(func)
     func = click.option("--format", "fmt", type=Registered(registry.names), default="terminal",
                         show_default=True)(func)
@@ -68,7 +68,7 @@ def _render_options(func):
                    "(200 epochs; under a second for the tutorial) and show its attention and "
                    "prediction beside theirs (a --checkpoint walk shows its untrained weights "
                    "beside it without this flag)")
-@click.option("--save-weights", metavar="FILE", default=None,
+@click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens: the tutorial's rule, English words with "

@@ -7,7 +7,7 @@ import json
 import click
 
 from ...cli import LanguageChoice, check_outputs, show_sections, user_errors, write_output
-from ...cli_checks import Bounded, Whole
+from ...cli_checks import Bounded, FileName, Whole
 from ...textsafe import json_escaped, shown
 
 DEFAULT_MODEL = "all-minilm-l6-v2"
@@ -32,7 +32,7 @@ def _common(func):
 @click.option("--dims", type=Whole(0, None), default=8, show_default=True,
               help="numbers of each embedding printed (0: all)")
 @click.option("--json", "as_json", is_flag=True, help="every embedding in full, as JSON")
-@click.option("-o", "--output", metavar="FILE", default=None,
+@click.option("-o", "--output", metavar="FILE", type=FileName(), default=None,
               help="write to FILE instead of the terminal")
 @user_errors
 def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json, output):

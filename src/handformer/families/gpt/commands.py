@@ -13,6 +13,7 @@ import numpy as np
 from ...cli import check_outputs, user_errors
 from ...cli_checks import SEED, Finite, Whole
 from ...errors import HandformerError
+from ...textsafe import one_line, shown
 
 DEFAULT_CKPT = "handformer.gpt.ckpt"
 DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
@@ -52,7 +53,7 @@ def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_
     model = _model(checkpoint, train_steps, lr, seed, corpus)
     model.vocab.encode(prompt, "prompt")  # an unknown word is refused by name
     out = continue_text(model, prompt, max_new, temperature, top_k, seed)
-    click.echo(" ".join(out.tokens))
+    click.echo(shown(" ".join(out.tokens)))  # the corpus's words: any text
 
 
 def _model(checkpoint, train_steps, lr, seed, corpus):
@@ -124,7 +125,8 @@ def train(options: dict, given: dict[str, str]) -> None:
     lr = DEFAULT_LR if options["lr"] is None else options["lr"]
     history = _fit(model, steps, lr, options["quiet"])
     save(path, model, history, lr)
-    click.echo(f"wrote {path}; continue a text with: handformer generate --checkpoint {path} "
+    click.echo(f"wrote {one_line(path)}; continue a text with: handformer generate "
+               f"--checkpoint {one_line(path)} "
                f"\"when you play the game of thrones\"", err=True)
     if options["plot"]:
         from ...cli import write_output
