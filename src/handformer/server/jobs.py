@@ -151,7 +151,7 @@ def _check(job: Job) -> None:
 def _add(job: Job, stats: dict) -> None:
     with job.lock:
         job.history.append(stats)
-    job.pace.after_epoch(job.cancel)
+    job.pace.after_epoch(job.cancel, job.pause_limit)
     _check(job)
 
 
