@@ -50,14 +50,14 @@ def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_
     """Continue PROMPT with the decoder-only (GPT-style) model of `walk --family gpt`."""
     from .train import generate as continue_text
 
-    model = _model(checkpoint, train_steps, lr, seed, corpus)
-    model.vocab.encode(prompt, "prompt")  # an unknown word is refused by name
+    model = _model(checkpoint, train_steps, lr, seed, corpus, prompt)
     out = continue_text(model, prompt, max_new, temperature, top_k, seed)
     click.echo(shown(" ".join(out.tokens)))  # the corpus's words: any text
 
 
-def _model(checkpoint, train_steps, lr, seed, corpus):
-    """The checkpoint's model (given, or ./handformer.gpt.ckpt), or one trained here."""
+def _model(checkpoint, train_steps, lr, seed, corpus, prompt: str):
+    """The checkpoint's model (given, or ./handformer.gpt.ckpt), or one trained here; the
+    prompt is checked against its vocabulary and length before any training."""
     if checkpoint is None and train_steps is None and lr is None and corpus is None \
             and os.path.isfile(DEFAULT_CKPT):
         checkpoint = DEFAULT_CKPT
@@ -71,12 +71,23 @@ def _model(checkpoint, train_steps, lr, seed, corpus):
                                   f"one: give one or the other")
         from .saved import load
 
-        return load(checkpoint)
+        return _check_prompt(load(checkpoint), prompt)
     from .run import prepare
 
-    model = prepare({"seed": seed, "corpus": corpus})
+    model = _check_prompt(prepare({"seed": seed, "corpus": corpus}), prompt)
     steps = DEFAULT_STEPS if train_steps is None else train_steps
     _fit(model, steps, DEFAULT_LR if lr is None else lr, quiet=True)
+    return model
+
+
+def _check_prompt(model, prompt: str):
+    """Refuse a prompt with a word the vocabulary lacks (naming it), or longer than the model
+    reads with its <start> (it would continue nothing)."""
+    ids = model.vocab.encode(prompt, "prompt")
+    if 1 + len(ids) >= model.config.max_len:
+        raise HandformerError(f"the prompt has {len(ids)} tokens; with <start> the model reads "
+                              f"at most {model.config.max_len} (its max_len), so it could add "
+                              f"none: give at most {model.config.max_len - 2} tokens")
     return model
 
 
