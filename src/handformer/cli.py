@@ -12,6 +12,7 @@ import typing
 
 import click
 
+from .cli_checks import SEED, Finite, Whole
 from .config import Config
 from .errors import HandformerError
 from .textsafe import one_line, shown
@@ -86,14 +87,26 @@ def _config_options(func):
         kind = _base_type(hints[f.name])
         if kind is bool:
             flag = f"{flag}/--no-{flag[2:]}"
-        option = click.option(flag, f.name, type=None if kind is bool else kind, default=None,
-                              help=_CONFIG_HELP[f.name])
+        option = click.option(flag, f.name, type=None if kind is bool else _ranged(f.name, kind),
+                              default=None, help=_CONFIG_HELP[f.name])
         func = option(func)
-    func = click.option("--layers", type=int, default=None,
+    func = click.option("--layers", type=Whole(1, None, check=False), default=None,
                         help="encoder and decoder layers (N)")(func)
     return click.option("--preset", default=None, show_default="tutorial",
                         type=click.Choice(["tutorial", "small", "paper"]),
                         help="starting sizes; every field can be overridden")(func)
+
+
+def _ranged(name: str, kind):
+    """A Config field's option type, its range stated in --help; the Config refuses a value
+    outside it (naming the field), except a seed, which every command bounds alike."""
+    if name == "seed":
+        return SEED
+    if name in ("dropout", "label_smoothing"):
+        return Finite(0.0, 1.0, hi_open=True, check=False)
+    if name == "ln_eps":
+        return Finite(0.0, None, lo_open=True, check=False)
+    return Whole(1, None, check=False) if kind is int else kind
 
 
 def _base_type(hint):

@@ -16,7 +16,7 @@ from ..cli import (
     user_errors,
     write_output,
 )
-from ..cli_checks import Bounded, Finite
+from ..cli_checks import Bounded, FileName, Finite, Whole
 from ..errors import HandformerError
 from ..narrate.select import PANELS
 from ..render import registry
@@ -30,7 +30,7 @@ def _render_options(func):
                         help="with --format svg|png: the step (tape name) to draw")(func)
     func = click.option("--width", type=Bounded("width"), default=None,
                         help="terminal width in columns")(func)
-    func = click.option("-o", "--output", metavar="FILE", default=None,
+    func = click.option("-o", "--output", metavar="FILE", type=FileName(), default=None,
                         help="write to FILE instead of the terminal")(func)
     func = click.option("--format", "fmt", type=Registered(registry.names), default="terminal",
                         show_default=True)(func)
@@ -43,7 +43,7 @@ def _render_options(func):
                         "numbers (1-13; then 14 the loss, 15 the gradients, 16 the "
                         "update), e.g. 7-9 or 12; to pick panels by their own numbers use "
                         "--panels")(func)
-    func = click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True,
+    func = click.option("--precision", type=Whole(0, 12), default=3, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--level", type=click.Choice(["overview", "steps", "all"]),
                         default="steps", show_default=True,
@@ -57,9 +57,10 @@ def _render_options(func):
 @model_options
 @_render_options
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
-@click.option("--lr", type=Finite(), default=None, show_default="0.1",
-              help="learning rate of the update shown with --backward")
-@click.option("--shards", type=int, default=None, metavar="N",
+@click.option("--lr", type=Finite(-100.0, 100.0), default=None, show_default="0.1",
+              help="learning rate of the update shown with --backward (negative: a step up "
+                   "the loss)")
+@click.option("--shards", type=Whole(1, None), default=None, metavar="N",
               help="with --backward: one step's gradient of the corpus's pairs as a whole "
                    "batch and as N data shards averaged (what torchrun does across processes)")
 @click.option("--beside-trained", is_flag=True,
@@ -67,7 +68,7 @@ def _render_options(func):
                    "(200 epochs; under a second for the tutorial) and show its attention and "
                    "prediction beside theirs (a --checkpoint walk shows its untrained weights "
                    "beside it without this flag)")
-@click.option("--save-weights", metavar="FILE", default=None,
+@click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens: the tutorial's rule, English words with "

@@ -1232,6 +1232,9 @@ TEXT = {
     "app.err.too_long.characters": "{name} has {value} characters; at most {cap} are allowed.",
     "app.err.too_long.lines": "{name} has {value} lines; at most {cap} are allowed.",
     "app.err.no_separator": "Line {line} of the corpus (“{text}”) has no tab or comma between a source and a target: add one, or remove the line.",
+    "app.err.bad_answer": "The server's answer could not be read (HTTP {status}); reload the page, or try again in a moment.",
+    "app.err.offline": "The server could not be reached; is `handformer serve` still running?",
+    "app.err.job_gone": "The training job in this page's address is not on the server (it ended with an earlier server, or the address was changed); train again.",
     "app.engine_said": "The engine said:",
     # exercises (handformer exercises, and "check yourself" on the page)
     "ex.title": "Exercises from your own run",

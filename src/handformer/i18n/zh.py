@@ -1032,6 +1032,9 @@ TEXT = {
     "app.err.too_long.characters": "{name} 有 {value} 个字符；最多允许 {cap} 个。",
     "app.err.too_long.lines": "{name} 有 {value} 行；最多允许 {cap} 行。",
     "app.err.no_separator": "语料第 {line} 行（“{text}”）的源句和目标句之间没有制表符或逗号：请加一个，或删掉这一行。",
+    "app.err.bad_answer": "无法读取服务器的回答（HTTP {status}）；请重新加载页面，或稍后再试。",
+    "app.err.offline": "无法连接服务器；`handformer serve` 还在运行吗？",
+    "app.err.job_gone": "本页地址中的训练任务不在服务器上（它随先前的服务器结束了，或地址被改动过）；请重新训练。",
     "app.engine_said": "引擎的英文原文：",
     # 练习（handformer exercises，以及页面上的“自我检测”）
     "ex.title": "来自你自己这次运行的练习",
