@@ -976,6 +976,10 @@ TEXT = {
                 "'… [cut: …]'.",
     # the overview (first) and the recap (last)
     "overview.title": "The big picture: the model computed here",
+    "overview.credit": "The example and its steps come from Fareed Khan's tutorial “Solving "
+                       "Transformer by Hand: A Step-by-Step Math Example” (Level Up Coding, "
+                       "2023; the link is in README.md), retold in Chinese as the comic 手把手漫画数学公式推导Transform教程; "
+                       "“the tutorial” below means it.",
     "overview.p1": "This walkthrough computes one encoder-decoder Transformer by hand: "
                    "encoder layers: {enc}, decoder layers: {dec}, every word a row of "
                    "d_model = {d} numbers, and a vocabulary of {V} tokens.",

@@ -22,15 +22,16 @@ def overview(ctx: Ctx) -> None:
     """The first section: sizes, the two sentences, why the heads differ, how to read on."""
     c, src, tgt = ctx.cfg, ctx.tokens("src"), ctx.tokens("tgt")
     enc_h, dec_h = int(c.get("heads", 1)), int(c.get("decoder_heads") or c.get("heads", 1))
-    paragraphs = [ctx.t("overview.p1", enc=c.get("encoder_layers", 1),
+    paragraphs = [ctx.t("overview.credit"),
+                  ctx.t("overview.p1", enc=c.get("encoder_layers", 1),
                         dec=c.get("decoder_layers", 1), d=c.get("d_model"),
                         V=ctx.vocab_size_text()),
                   ctx.t("overview.p2", src=" ".join(src), n=len(src), tgt=" ".join(tgt),
                         m=len(tgt)),
                   ctx.t("overview.map")]
     if enc_h != dec_h:
-        paragraphs.insert(2, ctx.t("overview.heads", enc=enc_h, dec=dec_h))
-    paragraphs[2:2] = switches(ctx)
+        paragraphs.insert(3, ctx.t("overview.heads", enc=enc_h, dec=dec_h))
+    paragraphs[3:3] = switches(ctx)
     ctx.add(Section("overview", "", ctx.t("overview.title"), paragraphs, phase="text",
                     level="overview", architecture=architecture(ctx)))
 
