@@ -1068,6 +1068,14 @@ TEXT = {
     "recap.takeaway.3": "3. “Masked attention keeps the model from peeking, which helps against "
                         "overfitting”: the first half is right, the second is not (D10). The "
                         "mask enforces left-to-right causality; it is not a regularizer.",
+    "recap.next": "What to try next",
+    "recap.next.backward": "handformer walk --backward  — the loss, every gradient and one update",
+    "recap.next.beside": "handformer walk --beside-trained  — a copy trained on the spot, beside these weights",
+    "recap.next.html": "handformer walk --format html -o walk.html  — this walkthrough as one offline page",
+    "recap.next.train": "handformer train && handformer walk --checkpoint handformer.ckpt  — a trained model, walked",
+    "gpt.recap.next.backward": "handformer walk --family gpt --backward  — the loss, every gradient and one update",
+    "gpt.recap.next.html": "handformer walk --family gpt --format html -o gpt.html  — this walkthrough as one offline page",
+    "gpt.recap.next.generate": "handformer generate \"when you play the game of thrones\"  — train, then write the next words",
     "flow.next": "Next: {where}.",
     "place.encoder": "Encoder",
     "place.decoder": "Decoder",

@@ -243,6 +243,28 @@ def apart(a: float, b: float) -> tuple[str, str]:
     return x, y
 
 
+# Three commands to try after a walk, by family; a family not named here gets none.
+NEXT_STEPS = {"transformer": ("recap.next.backward", "recap.next.html", "recap.next.train"),
+              "gpt": ("gpt.recap.next.backward", "gpt.recap.next.html",
+                      "gpt.recap.next.generate")}
+
+
+def next_steps(tape, lang: str) -> Section | None:
+    """The terminal walk's closing lines: three commands to try next, in ``lang``. After a
+    backward pass the first is a trained copy beside the weights instead of the gradients."""
+    from .. import i18n
+
+    family = tape.meta.get("family") or "transformer"
+    keys = NEXT_STEPS.get(family)
+    if keys is None:
+        return None
+    if family == "transformer" and tape.meta.get("update"):
+        keys = ("recap.next.beside", *keys[1:])
+    text = i18n.table(lang)
+    return Section("next", "", text["recap.next"], ["  " + text[key] for key in keys],
+                   phase="text", level="overview")
+
+
 def at_level(sections: list[Section], level: str, ctx: Ctx) -> list[Section]:
     """``overview``: the overview, one line per tutorial step, the recap; ``steps`` and ``all``:
     every section (how much each repeats itself was settled while narrating)."""

@@ -10,6 +10,9 @@ from __future__ import annotations
 def render(tape, options) -> str:
     """The renderer contract (render/registry.py): the tape drawn as the terminal shows it."""
     from ...narrate import walkthrough
+    from ...narrate.overview import next_steps
     from .screen import render as draw
 
-    return draw(walkthrough(tape, options), options.precision, options.width, options.terminal)
+    closing = next_steps(tape, options.lang) if options.terminal else None  # not in a file
+    sections = walkthrough(tape, options) + ([closing] if closing else [])
+    return draw(sections, options.precision, options.width, options.terminal)
