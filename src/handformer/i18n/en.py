@@ -1152,7 +1152,7 @@ TEXT = {
     "app.tokenizer.words": "words (spaces; punctuation apart)",
     "app.tokenizer.char": "characters (each Chinese character a token)",
     "app.tokenizer.jieba": "jieba (Chinese words)",
-    "app.tokenizer.no_jieba": "jieba is not installed on this server (pip install 'handformer[corpus]'), so it cannot be chosen.",
+    "app.tokenizer.no_jieba": "jieba is not installed on this server (pip install -e '.[corpus]' in handformer's checkout), so it cannot be chosen.",
     "app.pairs": "Training pairs",
     "app.pairs_hint": "What Train trains on: the corpus's lines cut at their tab, else their first comma (, or ，). Edit, add or remove pairs before training; changing the corpus fills the list again.",
     "app.pair_src": "source",

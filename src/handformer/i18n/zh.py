@@ -954,7 +954,7 @@ TEXT = {
     "app.tokenizer.words": "词（按空格；标点单独成词）",
     "app.tokenizer.char": "字（每个汉字一个词元）",
     "app.tokenizer.jieba": "jieba（中文分词）",
-    "app.tokenizer.no_jieba": "本服务器没有安装 jieba（pip install 'handformer[corpus]'），所以不能选它。",
+    "app.tokenizer.no_jieba": "本服务器没有安装 jieba（在 handformer 的代码目录里运行 pip install -e '.[corpus]' 即可安装），所以不能选它。",
     "app.pairs": "训练句对",
     "app.pairs_hint": "“训练”用的就是这些句对：语料的每一行在制表符处切开，没有制表符就在第一个逗号（, 或 ，）处切开。训练之前可以修改、添加或删除句对；改动语料会重新填写这个列表。",
     "app.pair_src": "源句",
