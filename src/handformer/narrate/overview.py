@@ -243,15 +243,23 @@ def apart(a: float, b: float) -> tuple[str, str]:
     return x, y
 
 
-# Three commands to try after a walk, by family; a family not named here gets none.
-NEXT_STEPS = {"transformer": ("recap.next.backward", "recap.next.html", "recap.next.train"),
-              "gpt": ("gpt.recap.next.backward", "gpt.recap.next.html",
-                      "gpt.recap.next.generate")}
+# Three commands to try after a walk, by family, each (what it shows, the command); a family
+# not named here gets none.
+NEXT_STEPS = {
+    "transformer": (("recap.next.backward", "recap.next.backward.run"),
+                    ("recap.next.html", "recap.next.html.run"),
+                    ("recap.next.train", "recap.next.train.run")),
+    "gpt": (("gpt.recap.next.backward", "gpt.recap.next.backward.run"),
+            ("gpt.recap.next.html", "gpt.recap.next.html.run"),
+            ("gpt.recap.next.generate", "gpt.recap.next.generate.run")),
+}
+AFTER_BACKWARD = ("recap.next.beside", "recap.next.beside.run")
 
 
 def next_steps(tape, lang: str) -> Section | None:
-    """The terminal walk's closing lines: three commands to try next, in ``lang``. After a
-    backward pass the first is a trained copy beside the weights instead of the gradients."""
+    """The terminal walk's closing lines: three commands to try next, each under what it
+    shows, in ``lang``. After a backward pass the first is a trained copy beside the weights
+    instead of the gradients."""
     from .. import i18n
 
     family = tape.meta.get("family") or "transformer"
@@ -259,10 +267,10 @@ def next_steps(tape, lang: str) -> Section | None:
     if keys is None:
         return None
     if family == "transformer" and tape.meta.get("update"):
-        keys = ("recap.next.beside", *keys[1:])
+        keys = (AFTER_BACKWARD, *keys[1:])
     text = i18n.table(lang)
-    return Section("next", "", text["recap.next"], ["  " + text[key] for key in keys],
-                   phase="text", level="overview")
+    lines = [line for shows, run in keys for line in (text[shows], "  " + text[run])]
+    return Section("next", "", text["recap.next"], lines, phase="text", level="overview")
 
 
 def at_level(sections: list[Section], level: str, ctx: Ctx) -> list[Section]:
