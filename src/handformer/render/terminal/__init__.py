@@ -13,6 +13,7 @@ def render(tape, options) -> str:
     from ...narrate.overview import next_steps
     from .screen import render as draw
 
-    closing = next_steps(tape, options.lang) if options.terminal else None  # not in a file
+    on_screen = options.terminal is not None and options.terminal.escapes  # not piped, no file
+    closing = next_steps(tape, options.lang) if on_screen else None
     sections = walkthrough(tape, options) + ([closing] if closing else [])
     return draw(sections, options.precision, options.width, options.terminal)
