@@ -51,7 +51,7 @@ def _render_options(func):
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--level", type=click.Choice(["overview", "steps", "all"]),
                         default="steps", show_default=True,
-                        help="overview: the map, one line per step, the recap; steps: every "
+                        help="overview: the map, one line per tutorial stage, the recap; steps: every "
                              "step, each explanation once; all: every explanation every time")(func)
     return click.option("--lang", type=LanguageChoice(), default="en",
                         show_default=True, help="language of the narration")(func)
