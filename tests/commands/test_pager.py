@@ -57,6 +57,12 @@ def test_no_pager_prints_straight_to_the_terminal(tmp_path):
     assert not record.exists() and "What to try next" in shown
 
 
+def test_another_format_on_a_terminal_never_goes_through_the_pager(tmp_path):
+    env, record = walk_env(tmp_path)
+    shown = on_a_terminal(["walk", "--steps", "7-9", "--format", "markdown"], env)
+    assert not record.exists() and "## 8 · " in shown
+
+
 def test_piped_output_never_goes_through_the_pager(tmp_path):
     env, record = walk_env(tmp_path)
     done = subprocess.run([sys.executable, "-m", "handformer", "walk", "--steps", "7-9"],
