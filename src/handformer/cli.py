@@ -228,20 +228,25 @@ def main():
 
 
 def write_output(data: str | bytes, output: str | None, done: str | None = None,
-                 inputs: dict | None = None, styled: bool = False) -> None:
+                 inputs: dict | None = None, styled: bool = False,
+                 pager: bool = False) -> None:
     """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
     is what stderr then says (default "wrote FILE"); ``inputs`` (flag → path) are the files
     the command read, which the output must not replace. Text is shown safe (textsafe): words
     from files reach the terminal or a text file, never their escapes. ``styled``: the
-    terminal renderer's text, its words already shown safe and its escapes its own styles."""
+    terminal renderer's text, its words already shown safe and its escapes its own styles.
+    ``pager``: text taller than the terminal may go through a pager (files/pager.py)."""
     if isinstance(data, str) and not styled:
         data = shown(data)
     if output is None:
         if isinstance(data, bytes):
             raise HandformerError("this output is a binary file: give -o FILE")
+        from .files import pager as paging
         from .files.stdout import write_stream
 
-        write_stream(sys.stdout, data)
+        if not (pager and paging.wanted(sys.stdout, data)
+                and paging.page(data, sys.stdout.encoding or "utf-8")):
+            write_stream(sys.stdout, data)
         return
     from .files.io import atomic_write
 

@@ -71,7 +71,8 @@ def serve(port, host, open_browser):
         from ..server.app import create_app
     except ImportError as err:
         raise HandformerError(f"`handformer serve` needs starlette and uvicorn ({err.name} is "
-                              f"missing): pip install 'handformer[serve]'") from None
+                              f"missing): pip install -e '.[serve]' in handformer's "
+                              "checkout") from None
     everywhere, bind_host, shown_host = listen_address(host)
     check_bind(bind_host, port, host)
     if everywhere:

@@ -26,6 +26,10 @@ from ..tokenize import TOKENIZERS
 
 
 def _render_options(func):
+    func = click.option("--no-pager", is_flag=True,
+                        help="print straight to the terminal, without a pager (a walk taller "
+                        "than the terminal otherwise goes through `less -R` or "
+                        "HANDFORMER_PAGER; never when piped or written to a file)")(func)
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
     func = click.option("--width", type=Bounded("width"), default=None,
@@ -47,7 +51,7 @@ def _render_options(func):
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--level", type=click.Choice(["overview", "steps", "all"]),
                         default="steps", show_default=True,
-                        help="overview: the map, one line per step, the recap; steps: every "
+                        help="overview: the map, one line per tutorial stage, the recap; steps: every "
                              "step, each explanation once; all: every explanation every time")(func)
     return click.option("--lang", type=LanguageChoice(), default="en",
                         show_default=True, help="language of the narration")(func)
@@ -89,6 +93,7 @@ def walk(**options):
     inputs = {"--corpus file": options.get("corpus"), "--weights file": options.get("weights"),
               "--pretrained folder": options.get("pretrained")}
     save = options.pop("save_weights")
+    paged = not options.pop("no_pager")
     check_outputs({"-o": render["output"], "--save-weights": save}, inputs)
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
@@ -105,7 +110,8 @@ def walk(**options):
         save_weights(save, model.params, model.config, source.tokens, source.specials,
                      None if target is source else target)
         click.echo(one_line(f"wrote {save}"), err=True)
-    write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
+    terminal = render["fmt"] == "terminal"
+    write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
 
 
 def selection(steps: str | None, panels: str | None) -> str | None:
@@ -152,6 +158,7 @@ def render_command(tape_file, **render):
     from ..files.tape_json import TapeFormatError, loads
 
     render["steps"] = selection(render["steps"], render.pop("panels"))
+    paged = not render.pop("no_pager")
     inputs = {"tape": tape_file}
     check_outputs({"-o": render["output"]}, inputs)
     tape = loads(read_text(tape_file, "tape", TapeFormatError, limit="tape_mib"))
@@ -162,7 +169,8 @@ def render_command(tape_file, **render):
         # its narration reads: a tape cut short, or one put together by hand.
         raise TapeFormatError(f"the tape {tape_file!r} does not hold what its narration needs "
                               f"({type(err).__name__}: {err})") from None
-    write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
+    terminal = render["fmt"] == "terminal"
+    write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
 
 
 COMMANDS = [walk, render_command]

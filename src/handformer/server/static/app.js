@@ -269,7 +269,7 @@
     var linked = HF.restore(), saved = null;  /* url.js: the form as the link says, its language */
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
     setLang(linked && HF.tags[linked] ? linked : saved && HF.tags[saved] ? saved : bundle.languages[0].code);
-    if (!(bundle.tokenizers || {}).jieba) {  /* an optional extra (handformer[corpus]) */
+    if (!(bundle.tokenizers || {}).jieba) {  /* an optional extra (pip install -e '.[corpus]') */
       $("f-tokenizer").querySelector('option[value="jieba"]').disabled = true;
       $("no-jieba").hidden = false;
     }
