@@ -2,6 +2,7 @@
 server's peak memory (VmHWM of its process) and how each job and walk ended.
 
     PYTHONPATH=src .venv/bin/python benchmarks/serve_train_memory.py [--epochs 2]
+    PYTHONPATH=src .venv/bin/python benchmarks/serve_train_memory.py --quick  # 1 job, 1 walk
 
 The server runs as its own process (`python -m handformer serve` on a free 127.0.0.1 port).
 "Largest" for a job: a step priced just under the server's max_step_numbers (32,000,000):
@@ -65,14 +66,19 @@ def train(port: int, body: dict, out: list) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=4)
     parser.add_argument("--walks", type=int, default=8)
     parser.add_argument("--pairs", type=int, default=16)
     parser.add_argument("--d-model", type=int, default=128)
     parser.add_argument("--d-ff", type=int, default=512)
+    parser.add_argument("--quick", action="store_true",
+                        help="one job of one epoch on 4 pairs and one walk: checks that the "
+                             "script runs, measures little")
     args = parser.parse_args()
+    if args.quick:
+        args.jobs, args.walks, args.epochs, args.pairs = 1, 1, 1, 4
     port = free_port()
     proc = start(port)
     body = job_body(args)

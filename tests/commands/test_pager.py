@@ -43,6 +43,7 @@ def on_a_terminal(args: list[str], env: dict) -> str:
     return shown.decode("utf-8", "replace")
 
 
+@pytest.mark.process  # a terminal (pty) or a pipe of its own
 def test_a_walk_on_a_terminal_goes_through_the_pager(tmp_path):
     env, record = walk_env(tmp_path)
     shown = on_a_terminal(["walk", "--steps", "7-9"], env)
@@ -51,18 +52,21 @@ def test_a_walk_on_a_terminal_goes_through_the_pager(tmp_path):
     assert "What to try next" not in shown  # the pager, not the command, showed it
 
 
+@pytest.mark.process  # a terminal (pty) or a pipe of its own
 def test_no_pager_prints_straight_to_the_terminal(tmp_path):
     env, record = walk_env(tmp_path)
     shown = on_a_terminal(["walk", "--steps", "7-9", "--no-pager"], env)
     assert not record.exists() and "What to try next" in shown
 
 
+@pytest.mark.process  # a terminal (pty) or a pipe of its own
 def test_another_format_on_a_terminal_never_goes_through_the_pager(tmp_path):
     env, record = walk_env(tmp_path)
     shown = on_a_terminal(["walk", "--steps", "7-9", "--format", "markdown"], env)
     assert not record.exists() and "## 8 · " in shown
 
 
+@pytest.mark.process  # a terminal (pty) or a pipe of its own
 def test_piped_output_never_goes_through_the_pager(tmp_path):
     env, record = walk_env(tmp_path)
     done = subprocess.run([sys.executable, "-m", "handformer", "walk", "--steps", "7-9"],
