@@ -9,8 +9,14 @@ WORKERS ?= auto
 # Bytecode is kept between runs (pytest rewrites every test module's asserts otherwise: ~10 s
 # a process), whatever the environment says.
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
+# Where pip finds torch for the tests. Empty: PyPI, whose Linux torch==2.13.0 is the CUDA build
+# (several GB with its NVIDIA packages). On a machine without an NVIDIA GPU, PyTorch's CPU
+# wheels are far smaller: make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
+TORCH_INDEX ?=
+# Arguments for `make run`, e.g. make run ARGS="walk --lang zh"
+ARGS ?= --help
 
-.PHONY: demo check test system-deps lint clean
+.PHONY: demo check test run system-deps lint clean
 
 demo: $(VENV)/.core
 	$(BIN)/handformer walk
@@ -26,12 +32,16 @@ $(VENV)/.core: pyproject.toml
 	$(BIN)/pip install -q -e .
 	touch $@
 
-# torch first and pinned: it is the CPU build; anything else pulls a multi-GB CUDA build.
+# torch first and pinned, from TORCH_INDEX when it is set (the extras then find it installed).
 $(VENV)/.dev: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) torch==2.13.0
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(VENV)/.core $@
+
+# handformer with arguments, in the venv make demo made: make run ARGS="walk --lang zh"
+run: $(VENV)/.core
+	$(BIN)/handformer $(ARGS)
 
 # Browser tests drive Debian's Chromium; CJK text needs a CJK font; the spreadsheet tests
 # recompute workbooks in LibreOffice (python3-uno drives an edit). Installed when we may.

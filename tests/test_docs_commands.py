@@ -1,6 +1,6 @@
-"""Every quick command the README and docs/ show, run as written: each fenced shell block's
-`handformer ...` lines in order, in one temporary folder (so a file one line writes is there for
-the next), each expected to exit 0. Lines that train on real corpora, start a server, take
+"""Every quick command the READMEs (English and Chinese) and docs/ show, run as written: each
+fenced shell block's `handformer ...` lines in order, in one temporary folder (so a file one
+line writes is there for the next), each expected to exit 0. Lines that train on real corpora, start a server, take
 minutes or need what such a line makes are left out by the patterns in SLOW, said here."""
 
 import os
@@ -13,7 +13,7 @@ import pytest
 
 from support.paths import ROOT
 
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", ROOT / "README.zh-CN.md", *sorted((ROOT / "docs").glob("*.md"))]
 SLOW = ("handformer serve", "--dataset", "--preset paper", "hsk.ckpt", "tatoeba", "torchrun",
         "benchmarks/", "pip install", "make ", "curl ")
 FENCE = re.compile(r"```(?:bash|sh|shell)\n(.*?)```", re.S)
@@ -40,6 +40,14 @@ def test_the_extractor_reads_continuations_and_leaves_prose_out():
     text = ("text handformer walk\n```bash\nhandformer walk --src \"a b\" \\\n    --tgt c  # x\n"
             "make demo\n```\n```python\nhandformer.walk()\n```\n")
     assert commands(text) == [['handformer walk --src "a b"      --tgt c  # x']]
+
+
+def test_each_readme_links_the_other_and_every_docs_page():
+    english, chinese = (ROOT / "README.md").read_text("utf-8"), (ROOT / "README.zh-CN.md").read_text("utf-8")
+    assert "(README.zh-CN.md)" in "".join(english.splitlines()[:4])
+    assert "(README.md)" in "".join(chinese.splitlines()[:4])
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert f"(docs/{page.name})" in english and f"(docs/{page.name})" in chinese, page.name
 
 
 def test_the_docs_show_commands_to_run():

@@ -12,6 +12,7 @@ import typing
 
 import click
 
+from .cli_checks import SEED, Finite, Whole
 from .config import Config
 from .errors import HandformerError
 from .textsafe import one_line, shown
@@ -86,14 +87,26 @@ def _config_options(func):
         kind = _base_type(hints[f.name])
         if kind is bool:
             flag = f"{flag}/--no-{flag[2:]}"
-        option = click.option(flag, f.name, type=None if kind is bool else kind, default=None,
-                              help=_CONFIG_HELP[f.name])
+        option = click.option(flag, f.name, type=None if kind is bool else _ranged(f.name, kind),
+                              default=None, help=_CONFIG_HELP[f.name])
         func = option(func)
-    func = click.option("--layers", type=int, default=None,
+    func = click.option("--layers", type=Whole(1, None, check=False), default=None,
                         help="encoder and decoder layers (N)")(func)
     return click.option("--preset", default=None, show_default="tutorial",
                         type=click.Choice(["tutorial", "small", "paper"]),
                         help="starting sizes; every field can be overridden")(func)
+
+
+def _ranged(name: str, kind):
+    """A Config field's option type, its range stated in --help; the Config refuses a value
+    outside it (naming the field), except a seed, which every command bounds alike."""
+    if name == "seed":
+        return SEED
+    if name in ("dropout", "label_smoothing"):
+        return Finite(0.0, 1.0, hi_open=True, check=False)
+    if name == "ln_eps":
+        return Finite(0.0, None, lo_open=True, check=False)
+    return Whole(1, None, check=False) if kind is int else kind
 
 
 def _base_type(hint):
@@ -215,20 +228,25 @@ def main():
 
 
 def write_output(data: str | bytes, output: str | None, done: str | None = None,
-                 inputs: dict | None = None, styled: bool = False) -> None:
+                 inputs: dict | None = None, styled: bool = False,
+                 pager: bool = False) -> None:
     """Text to the terminal, or any output (text or bytes) to a file, atomically; ``done``
     is what stderr then says (default "wrote FILE"); ``inputs`` (flag → path) are the files
     the command read, which the output must not replace. Text is shown safe (textsafe): words
     from files reach the terminal or a text file, never their escapes. ``styled``: the
-    terminal renderer's text, its words already shown safe and its escapes its own styles."""
+    terminal renderer's text, its words already shown safe and its escapes its own styles.
+    ``pager``: text taller than the terminal may go through a pager (files/pager.py)."""
     if isinstance(data, str) and not styled:
         data = shown(data)
     if output is None:
         if isinstance(data, bytes):
             raise HandformerError("this output is a binary file: give -o FILE")
+        from .files import pager as paging
         from .files.stdout import write_stream
 
-        write_stream(sys.stdout, data)
+        if not (pager and paging.wanted(sys.stdout, data)
+                and paging.page(data, sys.stdout.encoding or "utf-8")):
+            write_stream(sys.stdout, data)
         return
     from .files.io import atomic_write
 

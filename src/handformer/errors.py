@@ -93,5 +93,9 @@ class ShardError(HandformerError):
     """A shard count the batch cannot be cut into."""
 
 
+class RunOverflow(HandformerError):
+    """A run whose numbers leave float64: a step holds inf or NaN (weights near 1e308)."""
+
+
 class UpdateOverflow(HandformerError):
     """A learning rate so large that one step leaves numbers no page or JSON can show."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from .engine import finite
 from .engine.tape import Tape
 from .errors import HandformerError
 from .families import registry
@@ -63,11 +64,15 @@ def finish(family: Family, model: Any, options: dict,
     """One input's every step (and, with ``options["backward"]``, every gradient and one
     update). ``before_backward(tape)`` may refuse the run after the forward pass, before the
     reverse pass spends its time and memory."""
-    tape = family.walk(model, options)
+    with finite.quiet():
+        tape = family.walk(model, options)
+    finite.check(tape)
     if options.get("backward"):
         if before_backward is not None:
             before_backward(tape)
-        family.backward(tape, model, options)
+        with finite.quiet():
+            family.backward(tape, model, options)
+        finite.check(tape)
     return Run(family, model, tape, tuple(family.notes(model, tape)))
 
 

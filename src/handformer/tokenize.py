@@ -70,7 +70,7 @@ def _jieba_cut(run: str) -> list[str]:
         import jieba
     except ImportError:
         raise TokenizerError("--tokenizer jieba needs the jieba package: "
-                             "pip install 'handformer[corpus]'") from None
+                             "pip install -e '.[corpus]' in handformer's checkout") from None
     if not getattr(jieba, "_handformer_quiet", False):
         jieba.setLogLevel(60)  # its "Building prefix dict" lines are not ours to print
         jieba._handformer_quiet = True

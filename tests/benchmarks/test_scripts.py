@@ -226,6 +226,20 @@ def test_serve_hostile(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.benchmark
+def test_serve_train_memory(tmp_path):
+    needs_server()
+    out = run_script("serve_train_memory", tmp_path)
+    assert positive(lines_matching(rf"^job request ({NUMBER}) kB$", out)[0][1]) > 0
+    jobs = lines_matching(r"^1 jobs: \[(.*)\]$", out)
+    assert jobs and jobs[0][1] == "('done', None)", out  # trained, not refused, no error
+    walks = lines_matching(rf"^1 walks: statuses \[200\], slowest ({NUMBER}) s$", out)
+    assert walks and positive(walks[0][1]) > 0, out
+    peak = lines_matching(rf"^server peak ({NUMBER}) MiB after \d+ s$", out)
+    assert peak and 0 < positive(peak[0][1]) < 2048, out  # the docstring's check: under 2 GB
+
+
+@pytest.mark.slow
+@pytest.mark.benchmark
 def test_startup(tmp_path):
     if not Path(sys.executable).with_name("handformer").exists() and not shutil.which(
             "handformer"):

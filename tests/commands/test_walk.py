@@ -31,7 +31,7 @@ def test_walk_in_chinese():
     result = run("--lang", "zh", "--width", "100")
     assert result.exit_code == 0
     out = result.output
-    assert re.search(r"第 2 步 · 定义数据集 ─+\n 教程第 1 步\n", out)
+    assert re.search(r"第 2 步 · 定义数据集 ─+\n 原教程第 1 步\n", out)
     assert "第 66 步 · 每个位置预测出的词" in out
     assert "掩码多头注意力" in out and "残差连接与层归一化" in out
     han = len(re.findall(r"[\u4e00-\u9fff]", out))

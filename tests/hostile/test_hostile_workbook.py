@@ -20,7 +20,7 @@ from support.clirun import refused_unchanged, run
 pytestmark = pytest.mark.process  # the console script, and LibreOffice, as a user runs them
 
 openpyxl = pytest.importorskip("openpyxl", reason="reading workbooks back needs openpyxl")
-pytest.importorskip("xlsxwriter", reason="--format xlsx needs XlsxWriter (handformer[xlsx])")
+pytest.importorskip("xlsxwriter", reason="--format xlsx needs XlsxWriter (pip install -e '.[xlsx]')")
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
 
 # word in the corpus → how the workbook must show it

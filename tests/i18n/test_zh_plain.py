@@ -24,6 +24,10 @@ KEPT = {"softmax", "relu", "mha", "ffn", "logits", "logit", "concat", "log", "co
         "pytorch", "embedding", "memory", "query", "key", "value", "padding", "handformer",
         "annotated", "adam", "bleu", "layernorm", "distributeddataparallel", "json", "ckpt",
         "safetensors", "mask", "token", "ids", "pos", "float", "english", "gelu"}
+# The seed tutorial's title, author and publisher, and its Chinese comic's title (which spells
+# "Transform"), as the walk's first lines credit them.
+KEPT |= {"solving", "hand", "step", "math", "example", "fareed", "khan", "level", "coding",
+         "transform"}
 BANNED = ("p(target)", "p(chosen)", "the tutorial's value", "epoch", "input =", "target =",
           "计算图")
 WORD = re.compile(r"[A-Za-z][A-Za-z']{2,}")

@@ -73,7 +73,7 @@ def test_without_torch_it_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` raises ImportError
     result = run("--preset", "small")
     assert result.exit_code == 2
-    assert "pip install 'handformer[torch]'" in result.output
+    assert "pip install -e '.[torch]'" in result.output
 
 
 def test_weights_file_is_verified(tmp_path):
@@ -106,7 +106,7 @@ def test_without_torch_train_engine_torch_names_itself(monkeypatch, tmp_path):
                                        "--epochs", "1", "--save", str(tmp_path / "c.ckpt")])
     assert result.exit_code == 2, result.output
     assert "train --engine torch" in result.output
-    assert "pip install 'handformer[torch]'" in result.output
+    assert "pip install -e '.[torch]'" in result.output
     assert "only for verification" not in result.output
 
 

@@ -13,8 +13,8 @@ import urllib.request
 
 import pytest
 
-uvicorn = pytest.importorskip("uvicorn", reason="needs uvicorn (pip install 'handformer[serve]')")
-pytest.importorskip("starlette", reason="needs starlette (pip install 'handformer[serve]')")
+uvicorn = pytest.importorskip("uvicorn", reason="needs uvicorn (pip install -e '.[serve]')")
+pytest.importorskip("starlette", reason="needs starlette (pip install -e '.[serve]')")
 
 
 def free_port() -> int:

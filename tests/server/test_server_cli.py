@@ -41,5 +41,5 @@ def test_missing_extra_is_one_line_naming_pip(monkeypatch):
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and "pip install 'handformer[serve]'" in lines[0]
+    assert len(lines) == 1 and "pip install -e '.[serve]'" in lines[0]
     assert "Traceback" not in result.output

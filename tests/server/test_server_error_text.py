@@ -36,7 +36,7 @@ def test_common_refusals_carry_their_key_and_numbers(client, body, field, key, v
 
 def test_other_refusals_keep_only_the_english(client):
     status, d = client.json("POST", "/api/walk", {"lr": "fast"})
-    assert status == 422 and "key" not in d and d["error"] == "lr must be a number, got 'fast'"
+    assert status == 400 and "key" not in d and d["error"] == "lr must be a number, got 'fast'"
 
 
 def test_every_key_is_worded_in_both_languages_with_the_same_blanks():

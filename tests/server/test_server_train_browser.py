@@ -76,7 +76,7 @@ def test_without_jieba_the_form_says_so(browser, app):
     page = context.new_page()
     page.goto(app.url + "/")
     page.locator("#no-jieba").wait_for(state="visible")
-    assert "pip install 'handformer[corpus]'" in page.inner_text("#no-jieba")
+    assert "pip install -e '.[corpus]'" in page.inner_text("#no-jieba")
     assert page.locator('#f-tokenizer option[value="jieba"]').is_disabled()
     context.close()
 

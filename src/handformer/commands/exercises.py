@@ -19,7 +19,7 @@ from ..cli import (
     user_errors,
     write_output,
 )
-from ..cli_checks import Finite
+from ..cli_checks import SEED, FileName, Finite, Whole
 from ..tokenize import TOKENIZERS
 from .walk import walk_options
 
@@ -46,7 +46,7 @@ def _kinds(ctx, param, value) -> list[str] | None:
               help="language of the worksheet")
 @click.option("--backward", is_flag=True, help="also the gradients and one update "
                                                "(questions on ∂L/∂logit and the SGD step)")
-@click.option("--lr", type=Finite(), default=None, show_default="0.1",
+@click.option("--lr", type=Finite(-100.0, 100.0), default=None, show_default="0.1",
               help="learning rate of the update, with --backward")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens (as the walk's)")
@@ -55,21 +55,21 @@ def _kinds(ctx, param, value) -> list[str] | None:
 @click.option("--pretrained", default=None, help="a pretrained BERT-family model (as the walk's)")
 @click.option("--family", type=Registered(family_names), default=None,
               help="the model family  [default: transformer]")
-@click.option("--count", type=click.IntRange(1, 200), default=12, show_default=True,
+@click.option("--count", type=Whole(1, 200), default=12, show_default=True,
               help="how many questions")
 @click.option("--kinds", multiple=True, callback=_kinds, metavar="K1,K2",
               help="only these kinds (e.g. score,softmax,loss); default: the level's kinds")
 @click.option("--level", type=click.Choice(["easy", "medium", "hard"]), default="medium",
               show_default=True, help="easy: one operation; medium: one step; "
                                       "hard: two steps chained, or a gradient")
-@click.option("--seed", "sheet_seed", type=int, default=0, show_default=True,
+@click.option("--seed", "sheet_seed", type=SEED, default=0, show_default=True,
               help="chooses the cells asked (another seed, another sheet)")
 @click.option("--no-key", is_flag=True, help="leave the answers out of the file")
 @click.option("--format", "fmt", type=click.Choice(["html", "markdown", "json"]),
               default="markdown", show_default=True)
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
               help="with --format html: the printed page's size")
-@click.option("-o", "--output", metavar="FILE", default=None,
+@click.option("-o", "--output", metavar="FILE", type=FileName(), default=None,
               help="write to FILE instead of the terminal")
 @user_errors
 def exercises(**options):

@@ -14,12 +14,13 @@ from ..cli import (
     family_names,
     user_errors,
 )
-from ..cli_checks import Finite
+from ..cli_checks import FileName, Finite, Whole
 from ..errors import HandformerError
-from ..textsafe import shown
+from ..textsafe import one_line, shown
 from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
 DEFAULT_CKPT = "handformer.ckpt"
+MAX_LR = 100.0  # train/options.py's MAX_LR, written here so that --help loads no numpy
 
 
 def _pairs(source):
@@ -34,25 +35,25 @@ def _pairs(source):
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
               help="UTF-8 file, one 'source<TAB>target' per line (default: the tutorial's "
                    "three lines cut at the first comma)")
-@click.option("--epochs", type=int, default=None, help="passes over the pairs  [default: 200]")
-@click.option("--lr", type=Finite(lo=0.0), default=None,
+@click.option("--epochs", type=Whole(1, None), default=None, help="passes over the pairs  [default: 200]")
+@click.option("--lr", type=Finite(0.0, MAX_LR, lo_open=True), default=None,
               help="learning rate (with --schedule warmup: its factor)  [default: 0.01]")
 @click.option("--optimizer", type=click.Choice(["adam", "sgd"]), default=None,
               help="adam (β 0.9/0.98, ε 1e-9) or sgd with --momentum  [default: adam]")
-@click.option("--momentum", type=Finite(lo=0.0), default=None, help="SGD momentum  [default: 0.9]")
-@click.option("--batch-size", type=int, default=None, help="pairs per step  [default: 16]")
+@click.option("--momentum", type=Finite(0.0, 1.0, hi_open=True), default=None, help="SGD momentum  [default: 0.9]")
+@click.option("--batch-size", type=Whole(1, None), default=None, help="pairs per step  [default: 16]")
 @click.option("--schedule", type=click.Choice(["constant", "warmup"]), default=None,
               help="learning rate: constant, or the paper's warm-up  [default: constant]")
-@click.option("--warmup", type=int, default=None, help="warm-up steps  [default: 4000]")
-@click.option("--clip", type=Finite(lo=0.0), default=None, help="clip the gradient's global norm to this")
+@click.option("--warmup", type=Whole(1, None), default=None, help="warm-up steps  [default: 4000]")
+@click.option("--clip", type=Finite(0.0, None, lo_open=True), default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="number type, kept end to end  [default: float64]")
-@click.option("--save", default=None, metavar="FILE",
+@click.option("--save", default=None, metavar="FILE", type=FileName(),
               help="checkpoint written atomically while training (what translate reads)  "
                    f"[default: ./{DEFAULT_CKPT}; with --resume: the resumed file]")
 @click.option("--resume", type=click.Path(dir_okay=False), default=None,
               help="continue a checkpoint's run (same pairs; --epochs may raise the total)")
-@click.option("--plot", metavar="FILE", default=None,
+@click.option("--plot", metavar="FILE", type=FileName(), default=None,
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
@@ -231,7 +232,7 @@ def _say_interrupted(run, o: dict, first_epoch: int) -> None:
     if epoch is None and o["resume"] and same_file(o["resume"], o["save"]):
         epoch = first_epoch
     key = "train.interrupted_unsaved" if epoch is None else "train.interrupted"
-    click.echo(i18n.t(o["lang"], key, path=o["save"], epoch=epoch), err=True)
+    click.echo(i18n.t(o["lang"], key, path=one_line(o["save"]), epoch=epoch), err=True)
 
 
 def _interrupt(signum, frame):
@@ -256,7 +257,7 @@ def _summary(run, o: dict, source: str) -> None:
         report.test_summary(run, source, o["lang"])
     if loop.stopped_early(run):
         click.echo(t["train.stopped"].format(epoch=run.epoch, patience=run.options.patience,
-                                             best=loop.best_path(o["save"])))
+                                             best=one_line(loop.best_path(o["save"]))))
     if o["plot"]:
         from ..cli import write_output
         from ..render.figure import loss_curve, plot_format
@@ -270,7 +271,7 @@ def _summary(run, o: dict, source: str) -> None:
         from ..text import TUTORIAL_SRC
 
         example = TUTORIAL_SRC
-    click.echo(t["train.saved"].format(path=o["save"], src=example))
+    click.echo(t["train.saved"].format(path=one_line(o["save"]), src=example))
 
 
 COMMANDS = [train]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from ..cli_checks import Whole
 from ..tokenize import TOKENIZERS
 
 # Run options (saved in the checkpoint, see train.loop.Options) that these flags set.
@@ -31,9 +32,9 @@ def corpus_options(func):
         click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
                      help="tutorial, words, char or jieba  [default: char for --dataset, "
                           "words for --pairs with other presets than tutorial, else tutorial]"),
-        click.option("--vocab-size", type=int, default=None,
+        click.option("--vocab-size", type=Whole(1, None), default=None,
                      help="keep the most frequent words; the rest read <unk>"),
-        click.option("--min-count", type=int, default=None,
+        click.option("--min-count", type=Whole(1, None), default=None,
                      help="words seen fewer times read <unk>  [default: 1]"),
         click.option("--shared-vocab/--vocab-per-side", default=None,
                      help="one vocabulary of both sides' words, or one per side (the source's "
@@ -42,16 +43,16 @@ def corpus_options(func):
                           "--dataset and --pairs, shared for the tutorial's pairs]"),
         click.option("--by-length/--no-by-length", default=None,
                      help="batches of similar lengths  [default: on for real corpora]"),
-        click.option("--patience", type=int, default=None,
+        click.option("--patience", type=Whole(1, None), default=None,
                      help="stop after this many epochs without a better validation score; the "
                           "best weights go to NAME.best.ckpt  [default: 5 with --dataset]"),
         click.option("--stop-on", type=click.Choice(["loss", "bleu"]), default=None,
                      help="the validation score --patience watches  [default: bleu with "
                           "--dataset, else loss]"),
-        click.option("--bleu-pairs", type=int, default=None,
+        click.option("--bleu-pairs", type=Whole(1, None), default=None,
                      help="validation BLEU on the first N validation pairs only  [default: "
                           "500 with --dataset, else all]"),
-        click.option("--limit", type=int, default=None, help="train on the first N pairs only"),
+        click.option("--limit", type=Whole(1, None), default=None, help="train on the first N pairs only"),
         click.option("--bleu/--no-bleu", default=None,
                      help="validation BLEU every epoch  [default: on for real corpora]"),
         click.option("--engine", type=click.Choice(["numpy", "torch"]), default="numpy",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from ..cli import LanguageChoice, user_errors
-from ..cli_checks import Bounded, Finite
+from ..cli_checks import Bounded, Finite, Whole
 from ..textsafe import shown
 from .train import DEFAULT_CKPT
 
@@ -24,13 +24,13 @@ ALPHA_MAX = 10.0
 @click.option("--length-penalty", "alpha", type=Finite(-ALPHA_MAX, ALPHA_MAX), default=0.6,
               show_default=True, help="GNMT α in ((5 + length) / 6)^α (beam search only), "
               f"from -{ALPHA_MAX:g} to {ALPHA_MAX:g}")
-@click.option("--max-length", type=click.IntRange(1, None), default=None,
+@click.option("--max-length", type=Whole(1, None), default=None,
               help="longest output, in tokens  [default: 2 × the source length + 10]")
 @click.option("--explain", is_flag=True, help="walk through every decoding step")
-@click.option("--top-k", type=click.IntRange(1, 50), default=5, show_default=True,
+@click.option("--top-k", type=Whole(1, 50), default=5, show_default=True,
               help="with --explain: candidates shown per step")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
-@click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True)
+@click.option("--precision", type=Whole(0, 12), default=3, show_default=True)
 @click.option("--width", type=Bounded("width"), default=None, help="terminal width in columns")
 @user_errors
 def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lang, precision,

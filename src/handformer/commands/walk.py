@@ -16,7 +16,7 @@ from ..cli import (
     user_errors,
     write_output,
 )
-from ..cli_checks import Bounded, Finite
+from ..cli_checks import Bounded, FileName, Finite, Whole
 from ..errors import HandformerError
 from ..narrate.select import PANELS
 from ..render import registry
@@ -26,11 +26,15 @@ from ..tokenize import TOKENIZERS
 
 
 def _render_options(func):
+    func = click.option("--no-pager", is_flag=True,
+                        help="print straight to the terminal, without a pager (a walk taller "
+                        "than the terminal otherwise goes through `less -R` or "
+                        "HANDFORMER_PAGER; never when piped or written to a file)")(func)
     func = click.option("--step", "figure_step", default=None,
                         help="with --format svg|png: the step (tape name) to draw")(func)
     func = click.option("--width", type=Bounded("width"), default=None,
                         help="terminal width in columns")(func)
-    func = click.option("-o", "--output", metavar="FILE", default=None,
+    func = click.option("-o", "--output", metavar="FILE", type=FileName(), default=None,
                         help="write to FILE instead of the terminal")(func)
     func = click.option("--format", "fmt", type=Registered(registry.names), default="terminal",
                         show_default=True)(func)
@@ -43,11 +47,11 @@ def _render_options(func):
                         "numbers (1-13; then 14 the loss, 15 the gradients, 16 the "
                         "update), e.g. 7-9 or 12; to pick panels by their own numbers use "
                         "--panels")(func)
-    func = click.option("--precision", type=click.IntRange(0, 12), default=3, show_default=True,
+    func = click.option("--precision", type=Whole(0, 12), default=3, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--level", type=click.Choice(["overview", "steps", "all"]),
                         default="steps", show_default=True,
-                        help="overview: the map, one line per step, the recap; steps: every "
+                        help="overview: the map, one line per tutorial stage, the recap; steps: every "
                              "step, each explanation once; all: every explanation every time")(func)
     return click.option("--lang", type=LanguageChoice(), default="en",
                         show_default=True, help="language of the narration")(func)
@@ -57,9 +61,10 @@ def _render_options(func):
 @model_options
 @_render_options
 @click.option("--backward", is_flag=True, help="also the loss, every gradient and one update")
-@click.option("--lr", type=Finite(), default=None, show_default="0.1",
-              help="learning rate of the update shown with --backward")
-@click.option("--shards", type=int, default=None, metavar="N",
+@click.option("--lr", type=Finite(-100.0, 100.0), default=None, show_default="0.1",
+              help="learning rate of the update shown with --backward (negative: a step up "
+                   "the loss)")
+@click.option("--shards", type=Whole(1, None), default=None, metavar="N",
               help="with --backward: one step's gradient of the corpus's pairs as a whole "
                    "batch and as N data shards averaged (what torchrun does across processes)")
 @click.option("--beside-trained", is_flag=True,
@@ -67,7 +72,7 @@ def _render_options(func):
                    "(200 epochs; under a second for the tutorial) and show its attention and "
                    "prediction beside theirs (a --checkpoint walk shows its untrained weights "
                    "beside it without this flag)")
-@click.option("--save-weights", metavar="FILE", default=None,
+@click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
               help="write the weights as .safetensors (torch.nn.Transformer names)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens: the tutorial's rule, English words with "
@@ -88,6 +93,7 @@ def walk(**options):
     inputs = {"--corpus file": options.get("corpus"), "--weights file": options.get("weights"),
               "--pretrained folder": options.get("pretrained")}
     save = options.pop("save_weights")
+    paged = not options.pop("no_pager")
     check_outputs({"-o": render["output"], "--save-weights": save}, inputs)
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
@@ -104,7 +110,8 @@ def walk(**options):
         save_weights(save, model.params, model.config, source.tokens, source.specials,
                      None if target is source else target)
         click.echo(one_line(f"wrote {save}"), err=True)
-    write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
+    terminal = render["fmt"] == "terminal"
+    write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
 
 
 def selection(steps: str | None, panels: str | None) -> str | None:
@@ -151,6 +158,7 @@ def render_command(tape_file, **render):
     from ..files.tape_json import TapeFormatError, loads
 
     render["steps"] = selection(render["steps"], render.pop("panels"))
+    paged = not render.pop("no_pager")
     inputs = {"tape": tape_file}
     check_outputs({"-o": render["output"]}, inputs)
     tape = loads(read_text(tape_file, "tape", TapeFormatError, limit="tape_mib"))
@@ -161,7 +169,8 @@ def render_command(tape_file, **render):
         # its narration reads: a tape cut short, or one put together by hand.
         raise TapeFormatError(f"the tape {tape_file!r} does not hold what its narration needs "
                               f"({type(err).__name__}: {err})") from None
-    write_output(data, render["output"], inputs=inputs, styled=render["fmt"] == "terminal")
+    terminal = render["fmt"] == "terminal"
+    write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
 
 
 COMMANDS = [walk, render_command]

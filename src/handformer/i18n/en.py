@@ -976,6 +976,10 @@ TEXT = {
                 "'… [cut: …]'.",
     # the overview (first) and the recap (last)
     "overview.title": "The big picture: the model computed here",
+    "overview.credit": "The example and its steps come from Fareed Khan's tutorial “Solving "
+                       "Transformer by Hand: A Step-by-Step Math Example” (Level Up Coding, "
+                       "2023; the link is in README.md), retold in Chinese as the comic 手把手漫画数学公式推导Transform教程; "
+                       "“the tutorial” below means it.",
     "overview.p1": "This walkthrough computes one encoder-decoder Transformer by hand: "
                    "encoder layers: {enc}, decoder layers: {dec}, every word a row of "
                    "d_model = {d} numbers, and a vocabulary of {V} tokens.",
@@ -1064,6 +1068,21 @@ TEXT = {
     "recap.takeaway.3": "3. “Masked attention keeps the model from peeking, which helps against "
                         "overfitting”: the first half is right, the second is not (D10). The "
                         "mask enforces left-to-right causality; it is not a regularizer.",
+    "recap.next": "What to try next",
+    "recap.next.backward": "The loss, every gradient and one update:",
+    "recap.next.backward.run": "handformer walk --backward",
+    "recap.next.beside": "A copy trained on the spot, beside these weights:",
+    "recap.next.beside.run": "handformer walk --beside-trained",
+    "recap.next.html": "This walkthrough as one offline page:",
+    "recap.next.html.run": "handformer walk --format html -o walk.html",
+    "recap.next.train": "Train the model, then walk it trained:",
+    "recap.next.train.run": "handformer train && handformer walk --checkpoint handformer.ckpt",
+    "gpt.recap.next.backward": "The loss, every gradient and one update:",
+    "gpt.recap.next.backward.run": "handformer walk --family gpt --backward",
+    "gpt.recap.next.html": "This walkthrough as one offline page:",
+    "gpt.recap.next.html.run": "handformer walk --family gpt --format html -o gpt.html",
+    "gpt.recap.next.generate": "Train the model, then let it continue a text:",
+    "gpt.recap.next.generate.run": "handformer generate \"when you play the game of thrones\"",
     "flow.next": "Next: {where}.",
     "place.encoder": "Encoder",
     "place.decoder": "Decoder",
@@ -1140,7 +1159,7 @@ TEXT = {
     "app.tokenizer.words": "words (spaces; punctuation apart)",
     "app.tokenizer.char": "characters (each Chinese character a token)",
     "app.tokenizer.jieba": "jieba (Chinese words)",
-    "app.tokenizer.no_jieba": "jieba is not installed on this server (pip install 'handformer[corpus]'), so it cannot be chosen.",
+    "app.tokenizer.no_jieba": "jieba is not installed on this server (pip install -e '.[corpus]' in handformer's checkout), so it cannot be chosen.",
     "app.pairs": "Training pairs",
     "app.pairs_hint": "What Train trains on: the corpus's lines cut at their tab, else their first comma (, or ，). Edit, add or remove pairs before training; changing the corpus fills the list again.",
     "app.pair_src": "source",
@@ -1232,6 +1251,9 @@ TEXT = {
     "app.err.too_long.characters": "{name} has {value} characters; at most {cap} are allowed.",
     "app.err.too_long.lines": "{name} has {value} lines; at most {cap} are allowed.",
     "app.err.no_separator": "Line {line} of the corpus (“{text}”) has no tab or comma between a source and a target: add one, or remove the line.",
+    "app.err.bad_answer": "The server's answer could not be read (HTTP {status}); reload the page, or try again in a moment.",
+    "app.err.offline": "The server could not be reached; is `handformer serve` still running?",
+    "app.err.job_gone": "The training job in this page's address is not on the server (it ended with an earlier server, or the address was changed); train again.",
     "app.engine_said": "The engine said:",
     # exercises (handformer exercises, and "check yourself" on the page)
     "ex.title": "Exercises from your own run",

@@ -1,13 +1,15 @@
 """中文：与 en.py 的键一一对应；{名字} 处填入从 tape 上读出的数字。
 
-步骤标题沿用中文教程的叫法（定义数据集、计算词汇量、编码……），教程用词不准确的地方
-（如“添加和归一化”）换成更准确的术语，并注明教程原来的说法。
+“本讲解”指 handformer 自己的这份逐步讲解，“原教程”指它据以展开的那篇教程（Fareed Khan 的
+《Solving Transformer by Hand》及其中文漫画版）。步骤标题沿用中文版原教程的叫法（定义数据集、
+计算词汇量、编码……），原教程用词不准确的地方（如“添加和归一化”）换成更准确的术语，并注明
+原教程的说法。“tape”一律译作“运算记录”。
 """
 
 TEXT = {
     "step_prefix": "第 {n} 步 · ",
-    "tutorial_step": "教程第 {n} 步",
-    "note.tutorial": "教程的算法",
+    "tutorial_step": "原教程第 {n} 步",
+    "note.tutorial": "原教程的算法",
     # 1–3
     "dataset.title": "定义数据集",
     "dataset.p1": "一切从数据集开始。ChatGPT 的训练数据有几百 GB；我们为了把每个数都亲手算出来，"
@@ -17,7 +19,7 @@ TEXT = {
     "dataset.p2": "全部转成小写、去掉“.”和“,”之后，一共 {words} 个词。模型要读入“{src}”，"
                   "并学会回答“{tgt}”。",
     "dataset.p2.tokens": "用“{tokenizer}”分词器切开后一共 {words} 个词元，而按空格切只有 "
-                         "{spaced} 个“词”：1 个词元约等于 {per} 个空格词（教程说的“1 个词元约等于 "
+                         "{spaced} 个“词”：1 个词元约等于 {per} 个空格词（原教程说的“1 个词元约等于 "
                          "0.75 个单词”只是 GPT 英文子词的经验值，不是定律）。模型要读入“{src}”，"
                          "并学会回答“{tgt}”。",
     "vocab.distinct": "不同词的集合",
@@ -29,11 +31,11 @@ TEXT = {
     "vocab.sides": "源语言 {src}、目标语言 {tgt}",
     "vocab.sides_p": "这里两边各有自己的词汇表：编码器用源语言的 {src} 个词元，解码器和输出层用"
                      "目标语言的 {tgt} 个；下面的数字是目标语言的。",
-    "vocab.rule": "教程按经验公式 n > 8.33·log N 来定嵌入维度，但没说是哪种对数；按自然对数 ln 算，"
+    "vocab.rule": "原教程按经验公式 n > 8.33·log N 来定嵌入维度，但没说是哪种对数；按自然对数 ln 算，"
                   "N = {N} 时要求 n > {rule}。这个模型用的是 d_model = {d}。",
     "vocab.rule_ok": "d_model = {d}，轻松满足这条经验公式。",
     "D18": "n > 8.33·log N 只是一条经验公式，并不出自论文。按 ln 算要求 n > {rule}，按 log₁₀ 算要求 "
-           "n > {rule10}：无论哪种，教程自己选的维度（{d}）都不满足它。对这个玩具例子来说问题不大，维度只要够把不同的词区分开就行。"
+           "n > {rule10}：无论哪种，原教程自己选的维度（{d}）都不满足它。对这个玩具例子来说问题不大，维度只要够把不同的词区分开就行。"
            "论文里词表约 37000 个词元，用的是 512 维。",
     "encoding.title": "编码：给每个词一个编号",
     "encoding.p1": "按照每个词在数据集里第一次出现的顺序给它编号，特殊标记排在最后：",
@@ -50,14 +52,14 @@ TEXT = {
     "embed.p2": "“{tok}”取出的是 [{row}]。这些数一开始是随机的，训练时会不断更新，"
                 "让作用相近的词慢慢靠在一起。",
     "embed.p3": "论文里每个词用 512 个数表示；这里只用 {d} 个，刚好能把每个数都看清楚。",
-    "D14.embed": "和教程一样，这个预设的所有权重都从 [0, 1) 均匀抽取（这里最小 {lo}、最大 {hi}）："
+    "D14.embed": "和原教程一样，这个预设的所有权重都从 [0, 1) 均匀抽取（这里最小 {lo}、最大 {hi}）："
                  "全是正数，平均值在 0.5 附近，而且嵌入没有乘以 √d_model。真实的模型用以 0 为中心"
                  "的 Xavier 类初始化。权重全为正，注意力分数就会很大，softmax 随之“饱和”——"
                  "在注意力权重里就能看到。",
     "scale.title": "嵌入乘以 √d_model",
     "scale.p1": "和论文一样，嵌入要乘以 √d_model = √{d} = {root}，这样接下来加上的位置编码"
                 "不会把词本身的信息盖过去。",
-    "pos.title": "位置编码（教程称“位置嵌入”）",
+    "pos.title": "位置编码（原教程称“位置嵌入”）",
     "pos.title.tgt": "解码器输入的位置编码",
     "pos.p1": "注意力本身不知道词的先后顺序，所以要给每个位置加上一组固定的正弦、余弦值。"
               "第 2i 列和第 2i+1 列分别是同一个角度 pos / 10000^(2i/d_model) 的正弦和余弦："
@@ -66,13 +68,13 @@ TEXT = {
                "所以这几行和源句那张表的前 {n} 行完全相同。",
     "pos.p2": "在位置 0（“{tok}”），所有正弦都是 0，所有余弦都是 1。这些值和是哪个词无关，"
               "只和它站在第几个位置有关。",
-    "D6": "教程第 5 步写“对于 i 从 0 到 5”：它把 i 当成六个列号，而 10000^(2i/d) 里的 i "
-          "应当是“第几对”（i = 0, 1, 2）。教程的表格是图片，这里教程的数是我们按这种读法重算的："
+    "D6": "原教程第 5 步写“对于 i 从 0 到 5”：它把 i 当成六个列号，而 10000^(2i/d) 里的 i "
+          "应当是“第几对”（i = 0, 1, 2）。原教程的表格是图片，这里它的数是我们按这种读法重算的："
           "在位置 1（“{tok}”）、第 2 列（下标 1），它得到 {theirs}，而按“第几对”算是 "
           "cos(1/10000^0) = cos(1) = {ours}。越往右边的列差得越多，因为按列号算的角度几乎不动。",
     "input.title": "编码器的输入：词嵌入 + 位置编码（是相加）",
     "input.title.tgt": "解码器的输入：词嵌入 + 位置编码",
-    "input.p1.src": "教程这一步的标题写的是“连接”，其实两个矩阵是逐个数相加的：X 的形状仍然是 "
+    "input.p1.src": "原教程这一步的标题写的是“连接”，其实两个矩阵是逐个数相加的：X 的形状仍然是 "
                     "{n}×{d}。这个 X 就是编码器的输入。",
     "input.p1.tgt": "和源句一样，把词嵌入和位置编码相加：Y（{n}×{d}）就是解码器的输入。",
     "input.p2": "比如“{tok}”的 d0 列：{a} + {b} = {c}。",
@@ -111,12 +113,12 @@ TEXT = {
                   "一共 {n} 个位置，每个位置 d_model = {d} 个数。",
     "attn.more_heads": "下面逐个展示前 {shown} 个头（共 {h} 个）；其余的头算法完全一样，只是权重"
                        "不同，它们的结果会在这一步的最后一块里一起拼接。",
-    "D11": "教程说 LLaMA “在编码器里”用了 32 个头。其实 LLaMA 只有解码器，根本没有编码器，"
+    "D11": "原教程说 LLaMA “在编码器里”用了 32 个头。其实 LLaMA 只有解码器，根本没有编码器，"
            "它的注意力头都在类似解码器的掩码自注意力里。",
-    "D8.self": "教程说掩码“是可选的”，并且跳过了它。在解码器的自注意力里，掩码绝不是可选的："
+    "D8.self": "原教程说掩码“是可选的”，并且跳过了它。在解码器的自注意力里，掩码绝不是可选的："
                "没有它，位置 i 就能直接看到自己要预测的那个词。",
-    "D2": "教程把编码器的输出当作查询和键，值却取自解码器，方向弄反了：查询来自解码器，"
-          "键和值来自编码器。教程的接法只有在两句话一样长时才算得下去；这里两句分别有 "
+    "D2": "原教程把编码器的输出当作查询和键，值却取自解码器，方向弄反了：查询来自解码器，"
+          "键和值来自编码器。原教程的接法只有在两句话一样长时才算得下去；这里两句分别有 "
           "{n} 个和 {m} 个词元。",
     "proj.title.q": "查询 Q = {x}·W^Q（{where}）",
     "proj.title.k": "键 K = {x}·W^K（{where}）",
@@ -132,23 +134,23 @@ TEXT = {
                     "“{tok}”得到 [{row}]。",
     "attn.cross.nomask": "这里没有因果掩码：解码器开始之前整句原文就已经知道，所以每个目标位置"
                          "都可以读原句的每个词。",
-    "D10.forward": "教程结尾说掩码有助于避免过拟合。掩码不是正则化手段：它保证从左到右的因果"
+    "D10.forward": "原教程结尾说掩码有助于避免过拟合。掩码不是正则化手段：它保证从左到右的因果"
                    "顺序，让位置 i 学会预测一个它看不到的词。",
     "norm.eps": "ε = {eps} 只是为了在一行数全都相同时，除法仍然安全。",
     "loss.col.p": "p(正确答案)",
     "loss.col.nll": "−log p",
-    "D7": "教程把词写成列，再去乘一个转置矩阵。这里从一开始每个矩阵就是“一行一个词”，"
+    "D7": "原教程把词写成列，再去乘一个转置矩阵。这里从一开始每个矩阵就是“一行一个词”，"
           "所以 X·W 不需要任何转置。",
     "scores.title": "注意力分数 Q·Kᵀ / √d_k（{where}）",
     "scores.p1": "每个查询都和每个键做点积；分数越大，表示“这个词对我越重要”。分数再除以 "
                  "√d_k = √{dk} = {root}，免得头的宽度一大，分数也跟着变大。",
     "scores.p2": "“{tok}”这一行和“{best}”的分数最高（{val}）。所有分数在 {lo} 到 {hi} 之间。",
-    "D1": "教程正文除以的是嵌入维度 {d}（有一张图的说明甚至写成 5），而不是 √d_k = {root}，"
-          "所以它的分数是我们的 {ratio} 倍。教程的矩阵是图片，这里教程的数是我们把它的规则用在"
+    "D1": "原教程正文除以的是嵌入维度 {d}（有一张图的说明甚至写成 5），而不是 √d_k = {root}，"
+          "所以它的分数是我们的 {ratio} 倍。原教程的矩阵是图片，这里它的数是我们把它的规则用在"
           "这组权重上重算的：比如“{tok}”对“{other}”，它得到 {theirs}，除以 √d_k 得到 {ours}。",
-    "D8.enc": "教程说掩码是可选的。编码器里只需要遮住填充（padding），而这句话没有填充，"
+    "D8.enc": "原教程说掩码是可选的。编码器里只需要遮住填充（padding），而这句话没有填充，"
               "所以每个词都可以看到所有的词。",
-    "D8.pad": "教程说掩码是可选的。这里它遮住的是填充：没有它，真正的词就会把一部分注意力分给毫无意义的 "
+    "D8.pad": "原教程说掩码是可选的。这里它遮住的是填充：没有它，真正的词就会把一部分注意力分给毫无意义的 "
               "<pad> 标记。",
     "mask.title": "掩码（{where}）",
     "mask.causal": "位置 i 只能看位置 0…i。对角线右上方的 {k} 个分数被设成 −∞，"
@@ -182,7 +184,7 @@ TEXT = {
     "resid.title": "残差连接：相加（{where}）",
     "resid.p1": "把子层的输出加回到它的输入上：每个词原来的信息不会丢，梯度也多了一条直通的路。"
                 "以“{tok}”的 d0 列为例：{a} + {b} = {c}。",
-    "norm.title": "残差连接与层归一化（教程称“添加和归一化”，{where}）",
+    "norm.title": "残差连接与层归一化（原教程称“添加和归一化”，{where}）",
     "norm.p1": "每一行单独归一化：减去这一行的均值 μ，再除以 √(σ² + ε)。这样不管前一层算出"
                "多大的数，每个词的数都变成均值 0、标准差 1。",
     "norm.p2": "“{tok}”这一行 μ = {mu}，√(σ² + ε) = {sd}，所以它的第一个数变成 "
@@ -190,8 +192,8 @@ TEXT = {
     "norm.gamma_start": "γ 初始为 1，β 初始为 0，所以输出就是单纯归一化后的行；训练会学出该怎么缩放和平移。",
     "norm.gamma": "然后每一列再乘以 γ、加上 β，这两个向量都是学出来的。",
     "norm.memory": "这就是编码器的输出：记忆 M，解码器每一层的交叉注意力都要读它。",
-    "D5": "教程除以的是 (σ + ε)，ε 放在根号外面，也没有 γ 和 β。(x − μ)/(σ + ε) 是一种常见的"
-          "写法，并不算错：这里两者差得最多的地方（“{tok}”的 {col} 列，教程的算法是我们重算的），"
+    "D5": "原教程除以的是 (σ + ε)，ε 放在根号外面，也没有 γ 和 β。(x − μ)/(σ + ε) 是一种常见的"
+          "写法，并不算错：这里两者差得最多的地方（“{tok}”的 {col} 列，原教程的算法是我们重算的），"
           "它得到 {theirs}，论文和 torch 用的 √(σ² + ε) 得到 {ours}，相差 {diff}。只有 σ 小到"
           "接近 √ε 时两者才会分开。更要紧的是 γ 和 β：没有它们，模型就无法在需要时撤销归一化。",
     "final_norm.title.encoder": "编码器最后的层归一化",
@@ -207,8 +209,8 @@ TEXT = {
     "ffn.relu": "ReLU 保留正数，把负数变成 0：这里 {total} 个数里有 {k} 个被变成了 0。",
     "ffn.out": "第二个线性层 W₂（{w}×{d}）加上 b₂，把宽度变回 {d}。",
     "ffn.same": "这一层的前馈网络和第一层算法一样，只是权重不同。",
-    "D4.single": "教程的前馈网络只有一个线性层加 ReLU，这个预设沿用了它。论文的前馈网络是两个线性层，中间夹一个 ReLU，先扩宽到 d_ff = 4·d_model 再变回来。",
-    "D4.paper": "教程在这里只用了一个线性层加 ReLU。这个模型和论文一样用两个线性层，中间是 ReLU，"
+    "D4.single": "原教程的前馈网络只有一个线性层加 ReLU，这个预设沿用了它。论文的前馈网络是两个线性层，中间夹一个 ReLU，先扩宽到 d_ff = 4·d_model 再变回来。",
+    "D4.paper": "原教程在这里只用了一个线性层加 ReLU。这个模型和论文一样用两个线性层，中间是 ReLU，"
                 "宽度从 {d} 扩到 d_ff = {dff} 再变回来。",
     # 11
     "ids.input": "输入",
@@ -218,19 +220,19 @@ TEXT = {
               "每个位置都要预测下一个词，也就是“{target}”。",
     "dec.p2": "所以在位置 0，它看到“{first}”，应该预测出“{want}”。编码器的工作已经完成，"
               "它的输出会被解码器的每一层读取。",
-    "D9.forward": "教程说解码器每次只接受一个词元。那是推理时的做法，因为下一个词还不知道。"
-                  "训练时，{n} 个位置一次全部输入（称为教师强制），再由因果掩码（教程第 12 步）"
+    "D9.forward": "原教程说解码器每次只接受一个词元。那是推理时的做法，因为下一个词还不知道。"
+                  "训练时，{n} 个位置一次全部输入（称为教师强制），再由因果掩码（原教程第 12 步）"
                   "保证每个位置看不到答案：一次算完，结果完全一样。",
-    "D17": "教程第 11 步的正文保留了“the”（“when you play the game of thrones”）；只有那里的"
+    "D17": "原教程第 11 步的正文保留了“the”（“when you play the game of thrones”）；只有那里的"
            "一张图（图片）里，编码器的输入少了它。编码器的输入自始至终都是同样的 {n} 个词元：“{src}”。",
     # 13–14
     "logits.title": "计算预测单词：对数几率（logits）",
     "logits.p1": "一个线性层把每个位置的 {d} 个数变成 {V} 个分数，词表里每个词元一个；"
                  "{n} 个位置一起算。",
-    "D3": "教程先把解码器最后的矩阵展平成一个长向量（{n}×{d} = {flat} 个数），再过一个线性层。"
+    "D3": "原教程先把解码器最后的矩阵展平成一个长向量（{n}×{d} = {flat} 个数），再过一个线性层。"
           "这样会把不同位置混在一起，而且线性层只能用于一种句子长度。正确的做法是把同一个 "
           "W_out 分别作用在每个位置（每一行）上。",
-    "D16": "教程的输出层只给数据集里的词打分，可解码又要等模型预测出 <end> 才停，所以 <end> "
+    "D16": "原教程的输出层只给数据集里的词打分，可解码又要等模型预测出 <end> 才停，所以 <end> "
            "必须是可能的输出。这里输出词表有 {V} 个：{N} 个词 + {specials}。",
     "probs.title": "概率：对整个词表做 softmax",
     "probs.p1": "softmax 把每一行的 {V} 个 logits 变成加起来等于 1 的概率。",
@@ -317,11 +319,11 @@ TEXT = {
                    "“{word}”的 p = {p}，所以它的梯度是 ({p} − 1) / {n} = {g}：是负数，"
                    "更新时会把这个 logit 往上推。",
     "D9.backward": "全部 {n} 个位置的梯度来自同一次前向计算：教师强制让整句的每个位置"
-                   "同时得到训练。教程里“一次一个词元”的解码器属于推理阶段。",
+                   "同时得到训练。原教程里“一次一个词元”的解码器属于推理阶段。",
     "D14.backward": "这里分数的梯度非常小（最大的一项只有 {max}）：饱和的 softmax 几乎不让梯度通过，"
                     "所以 W^Q 和 W^K 从这句话里几乎学不到东西。这就是权重全从 [0, 1) 正数起步的代价。",
     "D10": "被掩码遮住的 {k} 个分数，梯度为 {zero}：掩码切断了每个位置通往后面词的所有路径。"
-           "它保证的是从左到右的因果顺序。教程说掩码“有助于避免过拟合”，其实它不是正则化手段。",
+           "它保证的是从左到右的因果顺序。原教程说掩码“有助于避免过拟合”，其实它不是正则化手段。",
     "update.title": "更新{what}",
     "update.first": "最简单的梯度下降一步：每个参数都朝梯度的反方向移动，θ ← θ − η·g，"
                     "学习率 η = {lr}。只要 η 足够小，更新之后同一句话的损失就会稍微变小。",
@@ -393,13 +395,13 @@ TEXT = {
     "place.ffn": "，前馈网络",
     # the decoder-only (GPT) walkthrough
     "gpt.overview.title": "全局概览：手算一个只有解码器的 Transformer（GPT 式）",
-    "gpt.overview.p1": "本教程手算一个只有解码器的 Transformer，GPT 和 LLaMA 都是这一类：{layers} 层，"
+    "gpt.overview.p1": "本讲解手算一个只有解码器的 Transformer，GPT 和 LLaMA 都是这一类：{layers} 层，"
                        "每个词元是一行 d_model = {d} 个数，{h} 个头、每头 d_k = {dk}，前馈网络宽 "
                        "d_ff = {dff}，词表共 {V} 个词元。",
     "gpt.overview.p2": "它读一段文本“{text}”，在 <start> 之后共 {n} 个词元，并在每个位置预测下一个词元。",
     "gpt.changed.memory": "和编码器-解码器相比，第一处变化：没有记忆 M。没有什么要先编码、再回头去读；"
                           "每个位置能参考的只有它前面的词元。",
-    "gpt.changed.stack": "只有一摞层，而不是两摞：教程里的问句和答句，“when you play the game of "
+    "gpt.changed.stack": "只有一摞层，而不是两摞：原教程里的问句和答句，“when you play the game of "
                          "thrones”和“you win or you die”，在这里是同一段文本。提示只是文本的开头，"
                          "回答就是把它接着写下去。",
     "gpt.changed.mask": "所以全部工作都落在因果掩码上。在编码器-解码器里，它只是不让解码器偷看答案；"
@@ -413,15 +415,15 @@ TEXT = {
     "gpt.changed.tied": "输出层没有自己的权重：它就是嵌入表的转置，W_out = Eᵀ（论文第 3.4 节，"
                         "GPT-2 也这样做）。E 被用了两次，它的梯度就是这两处用法的梯度之和。",
     "gpt.changed.untied": "输出层有自己的权重 W_out（嵌入没有共享）。",
-    "gpt.changed.steps": "教程第 11 步加上的解码器自己的输入和交叉注意力，"
-                         "在这里没有对应：各层之后直接是预测，和教程第 13 步一样。",
+    "gpt.changed.steps": "原教程第 11 步加上的解码器自己的输入和交叉注意力，"
+                         "在这里没有对应：各层之后直接是预测，和原教程第 13 步一样。",
     "gpt.arch.embed": "文本：嵌入 + 位置编码",
     "gpt.arch.stack": "只有解码器的层 × {n}",
     "gpt.arch.generator": "用 Eᵀ 的线性层 + softmax",
     "gpt.text.title": "数据集，当作普通文本来读",
-    "gpt.text.p1": "教程的 {count} 句话，当作普通文本来读：语言模型没有源句和目标句之分，"
+    "gpt.text.p1": "原教程的 {count} 句话，当作普通文本来读：语言模型没有源句和目标句之分，"
                    "只有要接着写下去的文本。",
-    "gpt.text.p2": "例子是把教程的句对连成一段文本：先是“{prompt}”，再是“{rest}”。编码器-解码器"
+    "gpt.text.p2": "例子是把原教程的句对连成一段文本：先是“{prompt}”，再是“{rest}”。编码器-解码器"
                    "读前一句、写后一句；这个模型把两句都读进来，一个词元接一个词元。",
     "gpt.text.trained": "这些权重不是随机的：它们来自检查点 {path}，在这几行文本上用 Adam 训练了 "
                         "{steps} 步（平均损失最后是 {loss}）。下面的每个数都是训练后模型的。",
@@ -466,7 +468,7 @@ TEXT = {
     "tied.p2": "以“{word}”（第 {row} 行）的 {col} 列为例：{terms}，合起来是 {c}。",
     "tied.p3": "输入里没出现的 {rest} 个词元也有梯度，全部来自输出层：每个词的得分都参与了 "
                "softmax。",
-    "gpt.recap.computed": "算了什么：磁带上共 {steps} 步，从文本的 {n} 个编号，到它 {n} 个位置上"
+    "gpt.recap.computed": "算了什么：运算记录上共 {steps} 步，从文本的 {n} 个编号，到它 {n} 个位置上"
                           "各 {V} 个概率。",
     "gpt.recap.lesson": "和编码器-解码器讲的是同一课，只是换成它的另一半来讲：一摞层，没有记忆，"
                         "一个因果掩码把“读”变成了“预测”。",
@@ -474,13 +476,13 @@ TEXT = {
     "bert.arch.embed": "嵌入：词 + 位置 + 类型，再做层归一化",
     "bert.arch.pooling": "平均池化：得到一个句向量",
     "bert.overview.title": "手算一个真实的预训练模型：{model}",
-    "bert.overview.sizes": "与教程相同的运算，只是规模完整、权重是训练好的：{layers} 层，d_model = "
+    "bert.overview.sizes": "与原教程相同的运算，只是规模完整、权重是训练好的：{layers} 层，d_model = "
                            "{d_model}，{heads} 个头（每头 d_k = {d_k}），前馈层宽 {d_ff}，词表有 "
                            "{vocab_size} 个 WordPiece 词元。下面每个数都与参考实现（transformers 的 "
                            "BertModel）在 float64 舍入误差内一致。",
     "bert.differs.encoder": "只有编码器。没有解码器，也不预测下一个词：模型把一句话变成一个向量（句向量），"
                             "意思相近的句子得到相近的向量。",
-    "bert.differs.wordpiece": "用 WordPiece 代替整词。教程给 23 个词各一个编号；BERT 用固定词表把文本切成"
+    "bert.differs.wordpiece": "用 WordPiece 代替整词。原教程给 23 个词各一个编号；BERT 用固定词表把文本切成"
                               "子词，因此几乎没有未知词，并在句子首尾加上特殊词元 [CLS] 和 [SEP]。",
     "bert.differs.positions": "位置编码是学出来的，而不是正弦余弦：位置 p 加上训练好的表 E_pos 的第 p 行。",
     "bert.differs.gelu": "前馈层用 GELU 代替 ReLU：x·Φ(x)，平滑，并让小的负值通过一部分。",
@@ -493,10 +495,10 @@ TEXT = {
     "bert.wp.unk": "[UNK] 表示无法用词表中的子词拼出的词：{words}。",
     "bert.wp.ids": "它们的编号（vocab.txt 中的行号）：{ids}。",
     "bert.emb.word.title": "词元嵌入",
-    "bert.emb.word": "{n} 个编号各取训练好的表 E_word 的一行，得到 {n}×{d} 的矩阵。教程里这些行是随机的，"
+    "bert.emb.word": "{n} 个编号各取训练好的表 E_word 的一行，得到 {n}×{d} 的矩阵。原教程里这些行是随机的，"
                      "这里是学出来的。",
     "bert.emb.position.title": "学习得到的位置嵌入",
-    "bert.emb.position": "位置 p 取训练好的表 E_pos 的第 p 行（{n} 行，每行 {d} 维）。教程用正弦和余弦计算；"
+    "bert.emb.position": "位置 p 取训练好的表 E_pos 的第 p 行（{n} 行，每行 {d} 维）。原教程用正弦和余弦计算；"
                          "BERT 学习这些行，因此句子不能超过表的最后一行。",
     "bert.emb.type.title": "词元类型（句段）嵌入",
     "bert.emb.type": "BERT 可以同时读两句话，第二句标为类型 1。这里只有一句，全部是类型 0，所以 {n} 个词元"
@@ -504,12 +506,12 @@ TEXT = {
     "bert.emb.sum.title": "输入：三种嵌入相加",
     "bert.emb.sum": "词元、位置和类型嵌入逐元素相加。",
     "bert.emb.ln.title": "嵌入的层归一化",
-    "bert.emb.ln": "BERT 在第一层之前先对输入做层归一化（教程没有这一步），ε = 1e-12。结果是 H⁽⁰⁾，"
+    "bert.emb.ln": "BERT 在第一层之前先对输入做层归一化（原教程没有这一步），ε = 1e-12。结果是 H⁽⁰⁾，"
                    "第 1 层的输入。",
     "bert.ln.first": "{token} 这一行归一化前的均值是 {mean}，标准差是 {std}。",
     "bert.where": "第 {i} 层（共 {layers} 层）：",
     "bert.qkv.title": "查询、键和值",
-    "bert.qkv": "与教程相同，只是多了偏置：{h} 个头，每个头有自己的 {dk} 列 Q、K、V。这里显示第 1 个头；"
+    "bert.qkv": "与原教程相同，只是多了偏置：{h} 个头，每个头有自己的 {dk} 列 Q、K、V。这里显示第 1 个头；"
                 "其他头做同样的计算，只是权重不同。",
     "bert.scores.title": "分数与掩码",
     "bert.scores": "S = Q Kᵀ / √d_k，d_k = {dk}，每一对词元一个分数（第 1 个头）。",
@@ -537,7 +539,7 @@ TEXT = {
     "bert.ln1.title": "残差与归一化",
     "bert.ln1": "注意力之后：残差连接和层归一化（后归一化，与论文相同）。",
     "bert.ffn.title": "带 GELU 的前馈层",
-    "bert.ffn": "两个线性变换 {d} → {d_ff} → {d}，中间是 GELU；教程的前馈层只有一个线性变换和 ReLU。",
+    "bert.ffn": "两个线性变换 {d} → {d_ff} → {d}，中间是 GELU；原教程的前馈层只有一个线性变换和 ReLU。",
     "bert.gelu": "GELU(x) = x·Φ(x)，Φ 是标准正态分布函数，用 erf 精确计算。ReLU 会给出 0 的地方，"
                  "GELU 让一点点通过：{x} 变成 {y}。",
     "bert.ln2.title": "残差与归一化：本层输出",
@@ -545,7 +547,7 @@ TEXT = {
     "bert.pool.title": "平均池化：整句一个向量",
     "bert.pool": "对最后一层在 {n} 个真实词元（{tokens}）上的行取平均；[CLS] 和 [SEP] 也算在内，"
                  "[PAD] 不算。",
-    "bert.pool.why": "教程从每一行预测下一个词；这个模型需要整句话的一个向量。",
+    "bert.pool.why": "原教程从每一行预测下一个词；这个模型需要整句话的一个向量。",
     "bert.l2.title": "L2 归一化：句向量",
     "bert.l2": "u 的长度 r = ‖u‖ = {norm}；除以它得到长度为 1 的 e。",
     "bert.l2.cos": "所有句向量长度都是 1，所以两句话的余弦相似度就是点积 e_a · e_b。",
@@ -725,7 +727,7 @@ TEXT = {
     "page.first": "（前 {cut}）",
     "page.hover": "悬停看权重，点击某个头看全部数字",
     "page.seed": "原教程",
-    "page.tutorial": "教程",
+    "page.tutorial": "原教程",
     "page.pos": "位置 {i}",
     "gloss.title": "术语表",
     "gloss.qkv.term": "Q、K、V（查询、键、值）",
@@ -752,8 +754,8 @@ TEXT = {
     "gloss.memory.term": "记忆（M）",
     "gloss.memory.match": "记忆",
     "gloss.memory.def": "M，编码器的输出：解码器每一层的交叉注意力都从它取键和值。",
-    "gloss.tape.term": "记录带",
-    "gloss.tape.match": "记录带",
+    "gloss.tape.term": "运算记录",
+    "gloss.tape.match": "运算记录",
     "gloss.tape.def": "按顺序记下算过的每一步：它的输入、输出和公式；反向传播沿着它倒着走一遍。",
     "gloss.softmax.term": "softmax",
     "gloss.softmax.match": "softmax",
@@ -769,7 +771,7 @@ TEXT = {
     "page.hidden": "未显示 {rows} 行、{cols} 列（⋮ ⋯）",
     "page.hidden_rows": "未显示 {rows} 行（⋮）",
     "page.hidden_cols": "未显示 {cols} 列（⋯）",
-    "page.tutorial_step": "教程第 {n} 步",
+    "page.tutorial_step": "原教程第 {n} 步",
     "page.erratum": "原教程此处有出入",
     "page.reads": "读入：",
     "page.feeds": "输出去往：",
@@ -795,7 +797,11 @@ TEXT = {
     "xlsx.cut": "注意：{cut} 段超出单元格长度（32,767 个字符）的文字以“… [cut: …]”结尾。",
     # 概览（开头）与回顾（结尾）
     "overview.title": "全局概览：这里计算的模型",
-    "overview.p1": "本教程手算一个编码器—解码器 Transformer：编码器 {enc} 层，解码器 {dec} "
+    "overview.credit": "例子和步骤取自 Fareed Khan 的教程《Solving Transformer by Hand: A "
+                       "Step-by-Step Math Example》（2023 年发表于 Level Up Coding，"
+                       "链接见 README.zh-CN.md），中文版是漫画"
+                       "《手把手漫画数学公式推导Transform教程》；下文的“原教程”就是指它。",
+    "overview.p1": "本讲解手算一个编码器—解码器 Transformer：编码器 {enc} 层，解码器 {dec} "
                    "层，每个词是一行 d_model = {d} 个数，词汇表共 {V} 个词元。",
     "overview.p2": "编码器读一次“{src}”（{n} 个词元）。解码器读“{tgt}”（{m} 个词元），"
                    "并在每个位置预测下一个词。",
@@ -808,9 +814,9 @@ TEXT = {
                             "{vocab} 个词），这个配置共享嵌入时有 {tied} 个参数（{m_tied}M），"
                             "不共享时有 {untied} 个（{m_untied}M）。论文表 3 给出基础模型 65M；"
                             "论文没有说明它数了哪些参数，共享嵌入时词表约 {at_65m} 个词才到 65M。",
-    "overview.heads": "教程给编码器 {enc} 个头、解码器 {dec} 个头，正好展示两种情形：单个头，"
+    "overview.heads": "原教程给编码器 {enc} 个头、解码器 {dec} 个头，正好展示两种情形：单个头，"
                       "以及多个头并排、再由 W^O 合并。论文中各处都用同样的头数（8 个）。",
-    "overview.map": "下面的结构图就是本教程的顺序：每个方块注明计算它的步骤。",
+    "overview.map": "下面的结构图就是本讲解的顺序：每个方块注明计算它的步骤。",
     "overview.steps": "各步骤，每步一行",
     "arch.src_embed": "源句：嵌入 + 位置编码",
     "arch.tgt_embed": "目标句（右移一位）：嵌入 + 位置编码",
@@ -859,11 +865,26 @@ TEXT = {
     "recap.table": "下表是每个位置上正确词的概率：{before}（权重 {a}）和{after}（权重 {b}）。",
     "recap.words": "预测的词，{before}：“{words_before}”；{after}：“{words_after}”。",
     "recap.loss.trained": "这对句子的损失：未训练时 {before}，训练后 {after}。",
-    "recap.takeaways": "教程最后列了三条要点，这里逐条订正：",
+    "recap.takeaways": "原教程最后列了三条要点，这里逐条订正：",
     "recap.takeaway.1": "1. “这个例子非常简化，没有涉及训练轮数这类参数”：确实如此；训练会在数据上跑很多轮，训练好的模型也可以像这里一样逐步查看。",
     "recap.takeaway.2": "2. “它只展示了训练过程，看不到评估或测试”：翻译一句话展示的是推理，一次一个词元；反向传播展示的是训练这一步本身：损失、每个梯度和一次更新。",
     "recap.takeaway.3": "3. “掩码多头注意力可以防止模型窥视未来，有助于避免过拟合”：前半句对，"
                         "后半句不对（D10）。掩码保证从左到右的因果顺序，它不是正则化手段。",
+    "recap.next": "接下来可以试试",
+    "recap.next.backward": "损失、每一个梯度和一次更新：",
+    "recap.next.backward.run": "handformer walk --lang zh --backward",
+    "recap.next.beside": "当场训练一份副本，和这组权重并排对照：",
+    "recap.next.beside.run": "handformer walk --lang zh --beside-trained",
+    "recap.next.html": "把本讲解做成一个离线网页：",
+    "recap.next.html.run": "handformer walk --lang zh --format html -o walk.html",
+    "recap.next.train": "先训练模型，再手算训练好的模型：",
+    "recap.next.train.run": "handformer train && handformer walk --lang zh --checkpoint handformer.ckpt",
+    "gpt.recap.next.backward": "损失、每一个梯度和一次更新：",
+    "gpt.recap.next.backward.run": "handformer walk --family gpt --lang zh --backward",
+    "gpt.recap.next.html": "把本讲解做成一个离线网页：",
+    "gpt.recap.next.html.run": "handformer walk --family gpt --lang zh --format html -o gpt.html",
+    "gpt.recap.next.generate": "先训练模型，再让它续写一段文字：",
+    "gpt.recap.next.generate.run": "handformer generate \"when you play the game of thrones\"",
     "flow.next": "接下来：{where}。",
     "place.encoder": "编码器",
     "place.decoder": "解码器",
@@ -874,22 +895,22 @@ TEXT = {
     "place.norm": "残差与层归一化 {k}",
     "told.before": "（讲解见“{where}”。）",
     # 勘误：步骤里显示的一行，可展开为全文
-    "erratum.numbers": "⚠ 教程此处不同：{theirs}，正确值 {ours}",
-    "D1.summary": "⚠ 教程除以 d_model，而不是 √d_k",
-    "D2.summary": "⚠ 教程把交叉注意力的输入接反了",
-    "D3.summary": "⚠ 教程在最后一层之前把矩阵展平",
-    "D4.summary": "⚠ 教程的前馈网络只有一层",
-    "D5.summary": "⚠ 教程的层归一化：ε 在根号外（一种常见写法），没有 γ、β",
-    "D6.summary": "⚠ 教程的 i 按列计数，而不是按对",
-    "D7.summary": "⚠ 教程把词写成列",
-    "D8.summary": "⚠ 教程说掩码可有可无",
-    "D9.summary": "⚠ 教程让解码器一次只读一个词元",
-    "D10.summary": "⚠ 教程说掩码有助于避免过拟合",
-    "D11.summary": "⚠ 教程说 LLaMA 有编码器",
-    "D14.summary": "⚠ 教程的权重全部取自 [0, 1)",
-    "D16.summary": "⚠ 教程的输出层说不出 <end>",
-    "D17.summary": "⚠ 教程的一张图里编码器输入少了“the”",
-    "D18.summary": "⚠ 教程的维度规则只是经验法则",
+    "erratum.numbers": "⚠ 原教程此处不同：{theirs}，正确值 {ours}",
+    "D1.summary": "⚠ 原教程除以 d_model，而不是 √d_k",
+    "D2.summary": "⚠ 原教程把交叉注意力的输入接反了",
+    "D3.summary": "⚠ 原教程在最后一层之前把矩阵展平",
+    "D4.summary": "⚠ 原教程的前馈网络只有一层",
+    "D5.summary": "⚠ 原教程的层归一化：ε 在根号外（一种常见写法），没有 γ、β",
+    "D6.summary": "⚠ 原教程的 i 按列计数，而不是按对",
+    "D7.summary": "⚠ 原教程把词写成列",
+    "D8.summary": "⚠ 原教程说掩码可有可无",
+    "D9.summary": "⚠ 原教程让解码器一次只读一个词元",
+    "D10.summary": "⚠ 原教程说掩码有助于避免过拟合",
+    "D11.summary": "⚠ 原教程说 LLaMA 有编码器",
+    "D14.summary": "⚠ 原教程的权重全部取自 [0, 1)",
+    "D16.summary": "⚠ 原教程的输出层说不出 <end>",
+    "D17.summary": "⚠ 原教程的一张图里编码器输入少了“the”",
+    "D18.summary": "⚠ 原教程的维度规则只是经验法则",
     # 这门语言的设置，不是文字：HTML 的 lang 标记、CSS 和图中字体
     "lang.tag": "zh-CN",
     "lang.font": "\"Noto Sans CJK SC\",\"Noto Sans SC\",\"PingFang SC\",\"Microsoft YaHei\",system-ui,sans-serif",
@@ -909,14 +930,14 @@ TEXT = {
     "app.layers": "层数（编码器与解码器）",
     "app.ffn": "前馈层",
     "app.ffn.default": "同预设",
-    "app.ffn.single": "一个线性层 + ReLU（教程）",
+    "app.ffn.single": "一个线性层 + ReLU（原教程）",
     "app.ffn.paper": "两个线性层（论文）",
     "app.scale_embeddings": "嵌入乘以 √d_model",
     "app.scale.default": "同预设",
     "app.scale.on": "是（论文）",
-    "app.scale.off": "否（教程）",
+    "app.scale.off": "否（原教程）",
     "app.family": "模型类型",
-    "app.family.transformer": "编码器-解码器（教程的）",
+    "app.family.transformer": "编码器-解码器（原教程的）",
     "app.family.gpt": "只有解码器（GPT 式）",
     "app.family.note": "只有解码器：源句是提示，目标句是它的续写，两者连成一段文本来读。下面的训练和翻译"
                        "是编码器-解码器的：选它才能用。",
@@ -936,11 +957,11 @@ TEXT = {
     "app.lr": "学习率",
     "app.optimizer": "优化器",
     "app.tokenizer": "分词方式",
-    "app.tokenizer.tutorial": "教程的（按空格；去掉 . 和 ,）",
+    "app.tokenizer.tutorial": "原教程的（按空格；去掉 . 和 ,）",
     "app.tokenizer.words": "词（按空格；标点单独成词）",
     "app.tokenizer.char": "字（每个汉字一个词元）",
     "app.tokenizer.jieba": "jieba（中文分词）",
-    "app.tokenizer.no_jieba": "本服务器没有安装 jieba（pip install 'handformer[corpus]'），所以不能选它。",
+    "app.tokenizer.no_jieba": "本服务器没有安装 jieba（在 handformer 的代码目录里运行 pip install -e '.[corpus]' 即可安装），所以不能选它。",
     "app.pairs": "训练句对",
     "app.pairs_hint": "“训练”用的就是这些句对：语料的每一行在制表符处切开，没有制表符就在第一个逗号（, 或 ，）处切开。训练之前可以修改、添加或删除句对；改动语料会重新填写这个列表。",
     "app.pair_src": "源句",
@@ -1032,11 +1053,14 @@ TEXT = {
     "app.err.too_long.characters": "{name} 有 {value} 个字符；最多允许 {cap} 个。",
     "app.err.too_long.lines": "{name} 有 {value} 行；最多允许 {cap} 行。",
     "app.err.no_separator": "语料第 {line} 行（“{text}”）的源句和目标句之间没有制表符或逗号：请加一个，或删掉这一行。",
+    "app.err.bad_answer": "无法读取服务器的回答（HTTP {status}）；请重新加载页面，或稍后再试。",
+    "app.err.offline": "无法连接服务器；`handformer serve` 还在运行吗？",
+    "app.err.job_gone": "本页地址中的训练任务不在服务器上（它随先前的服务器结束了，或地址被改动过）；请重新训练。",
     "app.engine_said": "引擎的英文原文：",
     # 练习（handformer exercises，以及页面上的“自我检测”）
     "ex.title": "来自你自己这次运行的练习",
     "ex.intro": "下面每个数字都来自模型的这一次运行。请用题目给出的数字手算每一题；行、列和位置与"
-                "记录带上一样从 0 开始计数，注意力头和讲解中一样从 1 开始计数。答案在题目所给的容差内即算正确。",
+                "运算记录上一样从 0 开始计数，注意力头和讲解中一样从 1 开始计数。答案在题目所给的容差内即算正确。",
     "ex.run": "这次运行：{run}。",
     "ex.question": "第 {n} 题",
     "ex.kind": "题型：{kind} · 步骤 {step} · 单元格 {cell}",

@@ -20,7 +20,7 @@ def import_torch():
     except ImportError:
         raise TorchMissing(
             "PyTorch is not installed; `handformer verify` and `train --engine torch` need it. "
-            "Install it with: pip install 'handformer[torch]'") from None
+            "Install it with: pip install -e '.[torch]' in handformer's checkout") from None
     return torch
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..engine import finite
 from ..engine.tape import Tape
 from ..families.transformer.model import forward
 from ..families.transformer.run import Setup
@@ -86,9 +87,12 @@ def _pad_id(vocab) -> int:
 
 
 def ours(setup: Setup, src_ids, tgt_ids, src_pad=None, tgt_pad=None) -> Tape:
-    """The NumPy engine's forward pass (no per-head views: only the stages are compared)."""
+    """The NumPy engine's forward pass (no per-head views: only the stages are compared); a
+    step that overflows float64 stops the verification, naming it (engine/finite.py)."""
     tape = Tape(setup.params, record=False)
-    forward(tape, setup.config, src_ids, tgt_ids, src_pad, tgt_pad)
+    with finite.quiet():
+        forward(tape, setup.config, src_ids, tgt_ids, src_pad, tgt_pad)
+    finite.check(tape)
     return tape
 
 
@@ -158,10 +162,13 @@ def _grad_gaps(setup: Setup, ref, ids, targets, weights) -> dict[str, tuple[tupl
 
 def _our_grads(setup: Setup, ids, targets, weights, smoothing) -> tuple[float, dict]:
     tape = Tape(setup.params, record=False, fused=True)  # as training computes them
-    logits = forward(tape, setup.config, *ids)
-    tape.run("loss", "cross_entropy", [logits],
-             {"targets": np.asarray(targets), "weights": weights, "smoothing": smoothing})
-    return float(tape["loss"]), tape.backward("loss")
+    with finite.quiet():
+        logits = forward(tape, setup.config, *ids)
+        tape.run("loss", "cross_entropy", [logits],
+                 {"targets": np.asarray(targets), "weights": weights, "smoothing": smoothing})
+        grads = tape.backward("loss")
+    finite.check(tape)
+    return float(tape["loss"]), grads
 
 
 def _gap(a, b) -> float:

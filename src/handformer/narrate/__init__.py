@@ -16,7 +16,7 @@ def build(tape, lang: str = "en", level: str = "steps") -> list[Section]:
     of handformer.i18n): for the encoder-decoder the overview, the dataset to the predicted word
     (and, after a backward pass, the loss, every gradient and the update), the recap.
 
-    ``level``: "overview" (the overview, one line per step, the recap), "steps" (every step,
+    ``level``: "overview" (the overview, one line per tutorial stage, the recap), "steps" (every step,
     each explanation told once and then referred to) or "all" (every explanation every time)."""
     from ..errors import HandformerError
     from ..families.registry import family_of

@@ -22,15 +22,16 @@ def overview(ctx: Ctx) -> None:
     """The first section: sizes, the two sentences, why the heads differ, how to read on."""
     c, src, tgt = ctx.cfg, ctx.tokens("src"), ctx.tokens("tgt")
     enc_h, dec_h = int(c.get("heads", 1)), int(c.get("decoder_heads") or c.get("heads", 1))
-    paragraphs = [ctx.t("overview.p1", enc=c.get("encoder_layers", 1),
+    paragraphs = [ctx.t("overview.credit"),
+                  ctx.t("overview.p1", enc=c.get("encoder_layers", 1),
                         dec=c.get("decoder_layers", 1), d=c.get("d_model"),
                         V=ctx.vocab_size_text()),
                   ctx.t("overview.p2", src=" ".join(src), n=len(src), tgt=" ".join(tgt),
                         m=len(tgt)),
                   ctx.t("overview.map")]
     if enc_h != dec_h:
-        paragraphs.insert(2, ctx.t("overview.heads", enc=enc_h, dec=dec_h))
-    paragraphs[2:2] = switches(ctx)
+        paragraphs.insert(3, ctx.t("overview.heads", enc=enc_h, dec=dec_h))
+    paragraphs[3:3] = switches(ctx)
     ctx.add(Section("overview", "", ctx.t("overview.title"), paragraphs, phase="text",
                     level="overview", architecture=architecture(ctx)))
 
@@ -240,6 +241,36 @@ def apart(a: float, b: float) -> tuple[str, str]:
         if x != y or a == b:
             return x, y
     return x, y
+
+
+# Three commands to try after a walk, by family, each (what it shows, the command); a family
+# not named here gets none.
+NEXT_STEPS = {
+    "transformer": (("recap.next.backward", "recap.next.backward.run"),
+                    ("recap.next.html", "recap.next.html.run"),
+                    ("recap.next.train", "recap.next.train.run")),
+    "gpt": (("gpt.recap.next.backward", "gpt.recap.next.backward.run"),
+            ("gpt.recap.next.html", "gpt.recap.next.html.run"),
+            ("gpt.recap.next.generate", "gpt.recap.next.generate.run")),
+}
+AFTER_BACKWARD = ("recap.next.beside", "recap.next.beside.run")
+
+
+def next_steps(tape, lang: str) -> Section | None:
+    """The terminal walk's closing lines: three commands to try next, each under what it
+    shows, in ``lang``. After a backward pass the first is a trained copy beside the weights
+    instead of the gradients."""
+    from .. import i18n
+
+    family = tape.meta.get("family") or "transformer"
+    keys = NEXT_STEPS.get(family)
+    if keys is None:
+        return None
+    if family == "transformer" and tape.meta.get("update"):
+        keys = (AFTER_BACKWARD, *keys[1:])
+    text = i18n.table(lang)
+    lines = [line for shows, run in keys for line in (text[shows], "  " + text[run])]
+    return Section("next", "", text["recap.next"], lines, phase="text", level="overview")
 
 
 def at_level(sections: list[Section], level: str, ctx: Ctx) -> list[Section]:

@@ -28,7 +28,7 @@ def need_matplotlib() -> None:
 
     if find_spec("matplotlib") is None:
         raise HandformerError("figures (svg, png, train --plot) need matplotlib: "
-                              "pip install 'handformer[plot]'")
+                              "pip install -e '.[plot]' in handformer's checkout")
 
 
 def writable_config_dir() -> None:

@@ -4,7 +4,7 @@ translate.
 Handlers read the JSON body, check it (requests.py, limits.py), compute in a worker thread,
 and answer JSON. Errors are {"error": message, "field": the request field or null, and for the common
 ones "key" and "values" (error_text.py)}: 400 for
-malformed JSON, 413 for a body too large, 415 for a body that is not JSON, 404 for a job this
+malformed JSON or a field of the wrong JSON type (fields.py), 413 for a body too large, 415 for a body that is not JSON, 404 for a job this
 session does not have, 422 for everything the engine or the limits refuse, 429 when too many
 jobs run.
 """
@@ -21,14 +21,14 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from ..errors import HandformerError
 from . import compare as diff
-from . import json_body, pages
+from . import fields, json_body, pages
 from .budget import check_numbers, walk_numbers
 from .change import apply as apply_change
 from .change import parse_change
 from .error_text import localisable
 from .jobs import new_run
 from .limits import RequestError
-from .requests import expect_object, field_of, parse_walk, reject_unknown
+from .requests import field_of, parse_walk
 from .training import parse_train, parse_translate, translation_json
 
 
@@ -113,8 +113,7 @@ def _panels_of(w) -> dict:
 async def compare(request: Request) -> Response:
     """{"a": walk body, "b": walk body (default: a), "edit": one weight of b, "train_steps": N
     SGD steps of b}: every step's largest change and where the runs part."""
-    body = expect_object(await read_json(request))
-    reject_unknown(body, {"a", "b", "edit", "train_steps"})
+    body = fields.read(await read_json(request), fields.COMPARE)
     limits = settings(request)[0]
     runs = []
     for key in ("a", "b"):
@@ -143,9 +142,10 @@ def compare_numbers(runs, train_steps: int) -> int:
 @handles_errors
 async def train_start(request: Request) -> Response:
     limits, jobs = settings(request)
-    cfg, pairs, options = parse_train(await read_json(request), limits)
+    cfg, pairs, options, numbers = parse_train(await read_json(request), limits)
     run = await run_in_threadpool(new_run, cfg, pairs, options)
-    job = jobs.start(request.state.session, run, options.epochs)
+    job = jobs.start(request.state.session, run, options.epochs, numbers,
+                     request.app.state.budget)
     return JSONResponse(job.status(), status_code=202)
 
 

@@ -1,21 +1,25 @@
 """The ASGI app: routes, static page assets, and one guard in front of everything.
 
 The guard answers before any handler runs: a Host that is not this server's (DNS rebinding)
-is refused, a body above the limit is 413 without being read further, each browser gets a
-session cookie, and every response carries a Content-Security-Policy that allows no inline
-script and nothing from another origin.
+is refused, a body above the limit is 413 without being read further, a job id in the path
+that is not one this server makes is 404 before routing, each browser gets a session cookie,
+and every response carries a Content-Security-Policy that allows no inline script and nothing
+from another origin. Every error is JSON, a route that does not exist too (the page parses
+every answer).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from http.cookies import SimpleCookie
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.responses import FileResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -32,6 +36,8 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline';
 HEADERS = [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
            (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
 LOOPBACK = {"127.0.0.1", "localhost", "[::1]", "::1"}
+JOB_PATH = re.compile(r"/api/train/([^/]*)(/[^/]*)?/?")
+JOB_ID = re.compile(r"[A-Za-z0-9_-]{12}")  # secrets.token_urlsafe(9), as jobs.Job makes them
 
 
 def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
@@ -63,7 +69,8 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
         Route("/api/quiz/answer", quiz.answer, methods=["POST"]),
         Route("/api/quiz/score", quiz.score, methods=["GET"]),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=1000)])
+    app = Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=1000)],
+                    exception_handlers={HTTPException: _json_error})
     app.state.limits, app.state.jobs = limits, Jobs(limits)
     app.state.budget = Budget(limits.max_server_numbers, limits.budget_wait_seconds)
     hosts = None if host in ("0.0.0.0", "::", "") else LOOPBACK | {host}
@@ -89,6 +96,9 @@ class Guard:
         if body is None:
             return await _reply(send, 413, f"the request body is larger than this server's "
                                            f"limit of {self.limits.max_body:,} bytes", [])
+        if _bad_job_id(scope["path"]):
+            return await _reply(send, 404, "no such training job in this session", [],
+                                "job")
         session, created = self.sessions.find(_cookie(headers.get("cookie", "")))
         scope.setdefault("state", {})["session"] = session
         extra = list(HEADERS)
@@ -96,6 +106,20 @@ class Guard:
             extra.append((b"set-cookie", f"{COOKIE}={session.id}; Path=/; HttpOnly; "
                                          f"SameSite=Strict".encode()))
         await self.app(scope, _replay(body, receive), _with_headers(send, extra))
+
+
+def _bad_job_id(path: str) -> bool:
+    """A path under /api/train/ whose job id is not of the form this server makes."""
+    match = JOB_PATH.fullmatch(path)
+    if path.startswith("/api/train/") and not match:
+        return True  # /api/train/../../api/walk, once decoded
+    return bool(match) and not JOB_ID.fullmatch(match[1])
+
+
+async def _json_error(request, exc: HTTPException) -> JSONResponse:
+    """Starlette's own errors (no such route: 404, a method it does not take: 405) as JSON."""
+    return JSONResponse({"error": exc.detail, "field": None}, status_code=exc.status_code,
+                        headers=getattr(exc, "headers", None))
 
 
 def _hostname(host: str) -> str:
@@ -153,8 +177,9 @@ def _with_headers(send, extra: list):
     return wrapped
 
 
-async def _reply(send, status: int, message: str, extra: list) -> None:
-    body = json.dumps({"error": message, "field": None}).encode()
+async def _reply(send, status: int, message: str, extra: list,
+                 field: str | None = None) -> None:
+    body = json.dumps({"error": message, "field": field}).encode()
     await send({"type": "http.response.start", "status": status,
                 "headers": [(b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()), *HEADERS, *extra]})

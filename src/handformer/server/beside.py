@@ -21,16 +21,14 @@ from starlette.responses import JSONResponse, Response
 from ..engine.tape import Tape
 from ..families import registry
 from ..text import make_example
-from . import api
+from . import api, fields
 from .limits import RequestError, check_sentence
-from .requests import expect_object, reject_unknown
 
 
 @api.handles_errors
 async def beside(request: Request) -> Response:
     job = api.job_of(request)
-    body = expect_object(await api.read_json(request))
-    reject_unknown(body, {"src", "tgt"})
+    body = fields.read(await api.read_json(request), fields.BESIDE)
     limits, jobs = api.settings(request)
     src = check_sentence(body.get("src"), "src", limits)
     tgt = check_sentence(body.get("tgt"), "tgt", limits)

@@ -16,23 +16,20 @@ from dataclasses import replace
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from . import api, pages
+from . import api, fields, pages
 from .budget import check_numbers, walk_numbers
 from .change import apply as apply_change
 from .change import parse_change
 from .limits import RequestError
-from .requests import expect_object, parse_walk, reject_unknown
+from .requests import parse_walk
 
 MAX_IDS = 10_000  # more panel ids than any walk this server allows has
 
 
 @api.handles_errors
 async def changed(request: Request) -> Response:
-    body = expect_object(await api.read_json(request))
-    reject_unknown(body, {"walk", "have", "only", "frame", "edit", "train_steps"})
+    body = fields.read(await api.read_json(request), fields.CHANGED)
     have, only, frame = _have(body.get("have")), _only(body.get("only")), body.get("frame")
-    if frame is not None and not isinstance(frame, str):
-        raise RequestError("frame must be a digest (text) or null", "frame")
     limits = api.settings(request)[0]
     w = parse_walk(body.get("walk", {}), limits)  # its fields are named as in /api/walk
     change = parse_change(body, w.setup.params)

@@ -12,10 +12,12 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from contextlib import ExitStack, contextmanager
 
 from ..errors import HandformerError
 from ..train import loop
 from . import updates
+from .budget import Budget
 from .limits import Limits, RequestError
 from .pacing import Pace
 from .sessions import LRU, Session
@@ -65,7 +67,10 @@ class Jobs:
         self._running = 0
         self._lock = threading.Lock()
 
-    def start(self, session: Session, run, epochs: int) -> Job:
+    def start(self, session: Session, run, epochs: int, numbers: int = 0,
+              budget: Budget | None = None) -> Job:
+        """A job training ``run`` in its own thread; each of its steps holds ``numbers`` of
+        the server's ``budget`` while it runs."""
         with self._lock:
             if self._running >= self.limits.max_jobs_running:
                 raise RequestError(f"{self._running} training jobs are running, this server's "
@@ -76,6 +81,8 @@ class Jobs:
             self._running += 1
         job = Job(run, epochs)
         job.pause_limit = self.limits.max_pause_seconds
+        if budget is not None:
+            run.guard = lambda: _room(job, budget, numbers)
         updates.watch(job)
         session.add_job(job)
         threading.Thread(target=self._train, args=(job,), daemon=True,
@@ -84,21 +91,26 @@ class Jobs:
 
     def _train(self, job: Job) -> None:
         try:
-            loop.fit(job.run, on_batch=lambda _pairs, _tokens: _check(job), on_epoch=lambda s: _add(job, s))
+            loop.fit(job.run, on_batch=lambda _pairs, _tokens: _check(job),
+                     on_epoch=lambda s: _add(job, s), keep_freed=False)
             r = job.run
-            job.final = loop.evaluate(r.params, r.config, r.vocab, r.train, dtype=r.options.dtype)
+            with loop.guarded(r):
+                job.final = loop.evaluate(r.params, r.config, r.vocab, r.train,
+                                          dtype=r.options.dtype)
             job.state = "done"
         except Cancelled:
             job.state = "cancelled"
         except HandformerError as err:
             job.state, job.error = "failed", str(err)
+        except MemoryError:
+            job.state, job.error = "failed", OUT_OF_MEMORY
         except Exception as err:  # noqa: BLE001  (a job must end with a state, never hang)
             job.state, job.error = "failed", f"{type(err).__name__}: {err}"
         finally:
             job.finished = time.time()
             with self._lock:
                 self._running -= 1
-            if job.history:
+            if job.history and job.error != OUT_OF_MEMORY:  # else its memory is given back
                 self.models.put(job.id, job)
             else:
                 _forget(job)
@@ -108,6 +120,22 @@ class Jobs:
         if job.active or self.models.get(job.id) is None:
             return None
         return job.run
+
+
+OUT_OF_MEMORY = ("the server ran out of memory for this job; try a smaller batch_size, fewer "
+                 "or shorter pairs, or a smaller model")
+
+
+@contextmanager
+def _room(job: Job, budget: Budget, numbers: int):
+    """Room in the server's budget for one step of ``job`` (waiting as long as it takes; a
+    job stopped while it waits ends as cancelled)."""
+    with ExitStack() as held:
+        try:
+            held.enter_context(budget.hold(numbers, job.cancel))
+        except RequestError:  # stopped while it waited
+            raise Cancelled from None
+        yield
 
 
 def _check(job: Job) -> None:
@@ -123,7 +151,7 @@ def _check(job: Job) -> None:
 def _add(job: Job, stats: dict) -> None:
     with job.lock:
         job.history.append(stats)
-    job.pace.after_epoch(job.cancel)
+    job.pace.after_epoch(job.cancel, job.pause_limit)
     _check(job)
 
 

@@ -35,6 +35,7 @@ class Limits:
     max_beam: int = 8
     max_request_numbers: int = 2_000_000  # numbers one request's tapes hold (budget.py)
     max_server_numbers: int = 4_000_000  # numbers all running requests hold together
+    max_step_numbers: int = 32_000_000  # numbers one training step holds (budget.py)
     budget_wait_seconds: float = 25.0  # a request waits this long for room, then 503
 
 

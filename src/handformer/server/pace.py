@@ -4,37 +4,37 @@ The body is {"pause": true|false, "step": N, "epochs_per_second": x or null}, ea
 "pause" holds the job at its next batch (or lets it go on), "step" lets it train N more epochs
 and then holds it, "epochs_per_second" slows it (null: as fast as it can). The answer is the
 job's status, which says "paused" and "epochs_per_second".
+
+The rate is bounded both ways: at most MAX_RATE, and at least MIN_RATE, so that the wait after
+an epoch (1 / rate: at most 100 s) stays below the pause limit (Limits.max_pause_seconds,
+600 s); 1e-9 kept a job asleep for 31 years holding a training slot, and 1e-300 overflowed
+the wait's timeout.
 """
 
 from __future__ import annotations
 
-import math
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from . import api
+from . import api, fields
 from .limits import RequestError, check_range
-from .requests import expect_object, reject_unknown
 
 MAX_STEP = 1000
+MIN_RATE, MAX_RATE = 0.01, 1000.0  # epochs per second
 
 
 @api.handles_errors
 async def pace(request: Request) -> Response:
     job = api.job_of(request)
-    body = expect_object(await api.read_json(request))
-    reject_unknown(body, {"pause", "step", "epochs_per_second"})
+    body = fields.read(await api.read_json(request), fields.PACE)
     if "epochs_per_second" in body:
         rate = body["epochs_per_second"]
-        if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float))
-                                 or not math.isfinite(rate) or not 0 < rate <= 1000):
-            raise RequestError(f"epochs_per_second must be a number in (0, 1000] or null, "
-                               f"got {rate!r}", "epochs_per_second")
-        job.pace.per_second = rate
+        if rate is not None and not MIN_RATE <= rate <= MAX_RATE:
+            raise RequestError(f"epochs_per_second must be from {MIN_RATE:g} to {MAX_RATE:g} "
+                               f"(or null: as fast as it can), got {rate!r}",
+                               "epochs_per_second")
+        job.pace.per_second = None if rate is None else float(rate)
     if "pause" in body:
-        if not isinstance(body["pause"], bool):
-            raise RequestError("pause must be true or false", "pause")
         job.pace.steps = None
         (job.pace.go.clear if body["pause"] else job.pace.go.set)()
     if "step" in body:

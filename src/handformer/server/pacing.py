@@ -28,14 +28,20 @@ class Pace:
                 return False
         return True
 
-    def after_epoch(self, cancel: threading.Event) -> None:
+    def after_epoch(self, cancel: threading.Event, limit: float = float("inf")) -> None:
+        """Hold the epoch's pace: 1 / rate seconds, never longer than ``limit`` (the pause
+        limit), a rate changed meanwhile taking effect at once, a stop ending it."""
         if self.steps is not None:
             self.steps -= 1
             if self.steps <= 0:
                 self.steps = None
                 self.go.clear()
-        if self.per_second:
-            cancel.wait(1 / self.per_second)
+        since = time.monotonic()
+        while self.per_second and not cancel.is_set():
+            left = min(1 / self.per_second, limit) - (time.monotonic() - since)
+            if left <= 0:
+                return
+            cancel.wait(min(left, 0.1))
 
     def status(self) -> dict:
         return {"paused": not self.go.is_set(), "epochs_per_second": self.per_second}

@@ -10,14 +10,13 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from . import api
-from .requests import dataset_of, expect_object, reject_unknown
+from . import api, fields
+from .requests import dataset_of
 from .training import corpus_pairs
 
 
 @api.handles_errors
 async def pairs(request: Request) -> Response:
-    body = expect_object(await api.read_json(request))
-    reject_unknown(body, {"corpus"})
+    body = fields.read(await api.read_json(request), fields.PAIRS)
     limits, _jobs = api.settings(request)
     return JSONResponse({"pairs": [list(p) for p in corpus_pairs(dataset_of(body, limits))]})

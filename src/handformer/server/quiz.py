@@ -27,6 +27,7 @@ from .. import pipeline
 from ..exercises.render_json import finite, question_json
 from ..exercises.sheet import make_sheet
 from ..train import checkpoint, loop
+from . import fields
 from .api import handles_errors, read_json, settings, within_budget
 from .budget import check_numbers, walk_numbers
 from .limits import RequestError, check_sentence
@@ -35,7 +36,6 @@ from .sessions import LRU
 
 QUIZ_FIELDS = {"walk", "count", "seed", "level", "kinds", "lang"}
 JOB_FIELDS = {"job", "src", "tgt", "backward"}
-ANSWER_FIELDS = {"id", "answer", "reveal"}
 MAX_QUESTIONS = 20
 
 
@@ -88,7 +88,7 @@ def _parse(body) -> dict:
 async def start(request: Request) -> Response:
     """A new quiz for this session (the last one's questions are forgotten)."""
     limits = settings(request)[0]
-    body = expect_object(await read_json(request))
+    body = fields.read(await read_json(request), fields.QUIZ)
     asked = _parse({k: v for k, v in body.items() if k not in {"walk"} | JOB_FIELDS})
     if "job" in body:
         tape_of, numbers = _trained(request, body), limits.max_server_numbers // 4
@@ -153,8 +153,7 @@ def typed_number(value) -> float:
 @handles_errors
 async def answer(request: Request) -> Response:
     """Check one answer on the server; the first answer to a question counts in the score."""
-    body = expect_object(await read_json(request))
-    reject_unknown(body, ANSWER_FIELDS)
+    body = fields.read(await read_json(request), fields.ANSWER_FIELDS)
     quiz = _quiz(request)
     question = quiz.questions.get(body.get("id"))
     if question is None:

@@ -20,9 +20,11 @@ from ..families import registry
 from ..families.registry import Family
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, corpus_lines
 from ..tokenize import TOKENIZERS
+from . import fields
+from .fields import expect_object, reject_unknown  # noqa: F401  (re-exported for the handlers)
 from .limits import Limits, RequestError, check_caps, check_corpus, check_model, check_sentence
 
-WALK_FIELDS = {"src", "tgt", "corpus", "preset", "config", "backward", "lr", "family", "tokenizer"}
+WALK_FIELDS = set(fields.WALK)
 # The families a request may name: those whose config a preset and size fields make (BERT
 # walks a pretrained folder, which a request never names).
 APP_FAMILIES = ("transformer", "gpt")
@@ -48,19 +50,6 @@ class Walk:
     def tape(self):
         """This walk's tape, through the one pipeline (every gradient too, with backward)."""
         return pipeline.finish(self.family, self.setup, self.options()).tape
-
-
-def expect_object(body, field: str = "body") -> dict:
-    if not isinstance(body, dict):
-        raise RequestError(f"{field} must be a JSON object", None if field == "body" else field)
-    return body
-
-
-def reject_unknown(body: dict, known: set, where: str = "") -> None:
-    unknown = sorted(set(body) - known)
-    if unknown:
-        raise RequestError(f"unknown field(s) {', '.join(map(repr, unknown))}; known: "
-                           f"{', '.join(sorted(known))}", where + unknown[0])
 
 
 def build_config(body: dict, family: Family | None = None):
@@ -103,12 +92,16 @@ def _check_type(name: str, value) -> None:
     if value is None:
         return
     kind = _base(_HINTS.get(name, int))
-    ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        ok = True
-    if not ok:
-        raise RequestError(f"config.{name} must be a {kind.__name__}, got {value!r}",
-                           f"config.{name}")
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    what = {int: "a whole number", float: "a number", bool: "true or false",
+            str: "text"}.get(kind, kind.__name__)
+    if kind in (int, float) and number:
+        if kind is int and not isinstance(value, int):  # a JSON number, not whole: a value
+            raise RequestError(f"config.{name} must be {what}, got {value!r}",
+                               f"config.{name}")
+    elif not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RequestError(f"config.{name} must be {what}, got {fields.shown(value)}",
+                           f"config.{name}", 400)
 
 
 def _base(hint):
@@ -125,17 +118,11 @@ def dataset_of(body: dict, limits: Limits) -> list[str] | None:
 
 
 def parse_walk(body, limits: Limits) -> Walk:
-    body = expect_object(body)
-    reject_unknown(body, WALK_FIELDS)
+    body = fields.read(body, fields.WALK)
     src, tgt = body.get("src"), body.get("tgt")
     src = TUTORIAL_SRC if src is None else check_sentence(src, "src", limits)
     tgt = TUTORIAL_TGT if tgt is None else check_sentence(tgt, "tgt", limits)
-    backward = body.get("backward", False)
-    if not isinstance(backward, bool):
-        raise RequestError("backward must be true or false", "backward")
-    lr = body.get("lr", 0.1)
-    if isinstance(lr, bool) or not isinstance(lr, (int, float)):
-        raise RequestError(f"lr must be a number, got {lr!r}", "lr")
+    backward, lr = body.get("backward", False), body.get("lr", 0.1)
     if not math.isfinite(lr):
         raise RequestError(f"lr must be a finite number, got {lr!r}", "lr")
     family = family_of(body)

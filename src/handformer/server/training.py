@@ -10,45 +10,64 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import TokenizerError
 from ..families import registry
 from ..text import TUTORIAL_DATASET
 from ..train import loop
-from ..train.data import default_pairs, parse_pairs
-from .limits import Limits, RequestError, check_corpus, check_model, check_range, check_sentence
-from .requests import build_config, dataset_of, expect_object, reject_unknown, tokenizer_of
+from ..train.data import default_pairs, pairs_vocab, parse_pairs
+from . import fields
+from .budget import check_train, train_numbers
+from .limits import (
+    Limits,
+    RequestError,
+    check_corpus,
+    check_model,
+    check_range,
+    check_sentence,
+    weight_count,
+)
+from .requests import build_config, dataset_of, tokenizer_of
 
-TRAIN_FIELDS = {"preset", "config", "corpus", "pairs", "epochs", "lr", "optimizer",
-                "batch_size", "tokenizer"}
-TRANSLATE_FIELDS = {"job", "sentence", "beam", "alpha", "max_length", "explain"}
+TRAIN_FIELDS, TRANSLATE_FIELDS = set(fields.TRAIN), set(fields.TRANSLATE)
 
 
 def parse_train(body, limits: Limits):
-    """(config, pairs, loop.Options) of a train request; defaults are `handformer train`'s."""
-    body = expect_object(body)
-    reject_unknown(body, TRAIN_FIELDS)
+    """(config, pairs, loop.Options, the price of one step in numbers) of a train request;
+    defaults are `handformer train`'s. The price is checked against the server's limits
+    before anything is allocated (budget.train_numbers)."""
+    body = fields.read(body, fields.TRAIN)
     cfg = build_config(body)
     pairs = _pairs(body, limits)
     defaults = loop.Options()
     epochs = check_range(body.get("epochs", defaults.epochs), "epochs", 1, limits.max_epochs)
     batch = check_range(body.get("batch_size", defaults.batch_size), "batch_size", 1, 4096)
     lr = body.get("lr", defaults.lr)
-    if isinstance(lr, bool) or not isinstance(lr, (int, float)) or not 0 < lr <= 10:
+    if not 0 < lr <= 10:
         raise RequestError(f"lr must be a number in (0, 10], got {lr!r}", "lr")
     optimizer = body.get("optimizer", defaults.optimizer)
     if optimizer not in ("adam", "sgd"):
         raise RequestError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}", "optimizer")
-    from ..errors import TokenizerError
-    from ..train.data import pairs_vocab
-
     tokenizer = tokenizer_of(body)
+    vocab = _pairs_vocab(pairs, tokenizer)
+    family = registry.get("transformer")
+    check_model(family, cfg, len(vocab), limits, "config" if body.get("config") else "preset")
+    price = _step_price(cfg, vocab, weight_count(family, cfg, len(vocab)), pairs)
+    numbers = check_train(price, limits, batch)
+    return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
+                                    batch_size=batch, tokenizer=tokenizer), numbers
+
+
+def _pairs_vocab(pairs, tokenizer: str):
     try:
-        words = len(pairs_vocab(pairs, tokenizer))
+        return pairs_vocab(pairs, tokenizer)
     except TokenizerError as err:
         raise RequestError(str(err), "tokenizer") from None
-    check_model(registry.get("transformer"), cfg, words, limits,
-                "config" if body.get("config") else "preset")
-    return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
-                                    batch_size=batch, tokenizer=tokenizer)
+
+
+def _step_price(cfg, vocab, weights: int, pairs):
+    """batch_size → the numbers one step holds (budget.train_numbers), for these pairs."""
+    lengths = [(len(vocab.tokenize(s)), len(vocab.tokenize(t))) for s, t in pairs]
+    return lambda batch: train_numbers(cfg, len(vocab), weights, lengths, batch)
 
 
 def _pairs(body: dict, limits: Limits) -> list[tuple[str, str]]:
@@ -98,22 +117,19 @@ class TranslateRequest:
 
 
 def parse_translate(body, limits: Limits) -> TranslateRequest:
-    body = expect_object(body)
-    reject_unknown(body, TRANSLATE_FIELDS)
+    body = fields.read(body, fields.TRANSLATE)
     job = body.get("job")
-    if not isinstance(job, str):
+    if job is None:
         raise RequestError("job must be the id that POST /api/train answered", "job")
     sentence = check_sentence(body.get("sentence"), "sentence", limits)
     beam = check_range(body.get("beam", 1), "beam", 1, limits.max_beam)
     alpha = body.get("alpha", 0.6)
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 <= alpha <= 5:
+    if not 0 <= alpha <= 5:
         raise RequestError(f"alpha must be a number in [0, 5], got {alpha!r}", "alpha")
     length = body.get("max_length")
     if length is not None:
         length = check_range(length, "max_length", 1, 128)
     explain = body.get("explain", True)
-    if not isinstance(explain, bool):
-        raise RequestError("explain must be true or false", "explain")
     return TranslateRequest(job, sentence, beam, float(alpha), length, explain)
 
 

@@ -70,7 +70,7 @@ def corpus_bleu(hypotheses: list[str], references: list[str], target: str = "en"
         import sacrebleu
     except ImportError:
         raise HandformerError("BLEU needs the sacrebleu package: "
-                              "pip install 'handformer[corpus]'") from None
+                              "pip install -e '.[corpus]' in handformer's checkout") from None
     tokenize = "zh" if target == "zh" else "13a"
     return sacrebleu.corpus_bleu(hypotheses, [references], tokenize=tokenize,
                                  lowercase=True).score

@@ -140,7 +140,7 @@ def hsk_records() -> list[dict]:
         return json.loads(data.read_text(encoding="utf-8"))
     except ModuleNotFoundError:
         raise DatasetError("--dataset hsk needs the hsk-sentences-audio package: "
-                           "pip install 'handformer[corpus]'") from None
+                           "pip install -e '.[corpus]' in handformer's checkout") from None
 
 
 def hsk_pairs(direction: str, levels) -> list[tuple[str, str]]:

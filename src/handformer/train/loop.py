@@ -7,6 +7,7 @@ as an uninterrupted run would, so the final weights are identical.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import time
@@ -47,6 +48,13 @@ class Run:
     texts: dict = field(default_factory=dict)  # "valid"/"test": the (source, target) strings
     engine: object = None  # None: the NumPy engine; else an object with step(run, batch), sync
     best: float = math.inf  # the best validation score so far (see merit: lower is better)
+    guard: object = None  # None, or a context manager factory entered around each step and
+    # each evaluation (the web app's memory budget: server/jobs.py)
+
+
+def guarded(run: Run):
+    """The run's guard entered anew (nothing when it has none)."""
+    return run.guard() if run.guard else contextlib.nullcontext()
 
 
 def _vocab(options: Options, pairs):
@@ -157,7 +165,8 @@ def train_epoch(run: Run, on_batch=None) -> dict:
     step = run.engine.step if run.engine else numpy_step
     loss = correct = tokens = exact = 0
     for batch in batches(run.vocab, run.train, o.batch_size, run.rng, o.dtype, o.by_length):
-        r = step(run, batch)
+        with guarded(run):
+            r = step(run, batch)
         loss += r.loss * r.tokens
         correct, tokens, exact = correct + r.correct, tokens + r.tokens, exact + r.exact
         if on_batch:
@@ -182,12 +191,15 @@ def evaluate(params, cfg: Config, vocab, encoded, batch_size: int = 64, dtype="f
 
 
 def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoch=None,
-        save_interval: float = 1.0) -> Run:
+        save_interval: float = 1.0, keep_freed: bool = True) -> Run:
     """Train to ``options.epochs``; checkpoint (atomically) at most every ``save_interval`` s,
     always at the end (also when no epoch was left to run, so --save names a file that
     exists), and on Ctrl-C the last completed epoch, so nothing finished is lost.
-    ``run.saved_epoch`` says which epoch the file at ``save_path`` holds (None: none yet)."""
-    keep_freed_memory()
+    ``run.saved_epoch`` says which epoch the file at ``save_path`` holds (None: none yet).
+    ``keep_freed``: keep freed memory in the process (train/memory.py); a server, whose
+    threads share one memory budget, says False, so each thread's freed steps go back."""
+    if keep_freed:
+        keep_freed_memory()
     last_save, pending = time.monotonic(), None
     stop = _agreed(run, stopped_early(run))
     try:
@@ -236,7 +248,8 @@ def validate(run: Run, pairs_source="default") -> dict:
     Under torchrun only rank 0 validates (the others would compute the same numbers)."""
     if not run.valid or getattr(run.engine, "rank", 0):
         return {}
-    v = evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
+    with guarded(run):
+        v = evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
     stats = {"val_loss": v["loss"], "val_accuracy": v["accuracy"]}
     if run.options.bleu:
         from .bleu import bleu_of

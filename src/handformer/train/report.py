@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from .. import i18n
+from ..textsafe import one_line
 
 TICKS = "▁▂▃▄▅▆▇█"
 # Training pairs the end-of-run summary evaluates under teacher forcing: the first ones, in
@@ -116,4 +117,4 @@ def test_summary(run, source: str, lang: str, shown: int = 3) -> None:
                       bleu=bleu))
     click.echo(i18n.t(lang, "train.examples"))
     for src, ref, hyp in list(zip(sources, targets, hyps, strict=True))[:shown]:
-        click.echo(f"  {src}\n    → {hyp}\n    ({ref})")
+        click.echo(f"  {one_line(src)}\n    → {one_line(hyp)}\n    ({one_line(ref)})")

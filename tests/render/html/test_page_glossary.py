@@ -21,7 +21,7 @@ CHROMIUM = Path("/usr/bin/chromium")
 ASKED = {"en": ["Q, K, V", "d_model", "d_k", "logits", "residual", "layer norm",
                 "teacher forcing", "memory", "tape", "softmax", "embedding", "positional encoding"],
          "zh": ["查询、键、值", "d_model", "d_k", "logits", "残差", "层归一化", "教师强制", "记忆",
-                "记录带", "softmax", "嵌入", "位置编码"]}
+                "运算记录", "softmax", "嵌入", "位置编码"]}
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from handformer.families.transformer.run import run_forward, setup
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 
 openpyxl = pytest.importorskip("openpyxl", reason="reading workbooks back needs openpyxl")
-pytest.importorskip("xlsxwriter", reason="--format xlsx needs XlsxWriter (handformer[xlsx])")
+pytest.importorskip("xlsxwriter", reason="--format xlsx needs XlsxWriter (pip install -e '.[xlsx]')")
 
 from handformer.render.xlsx.formulas import MASKED  # noqa: E402
 from handformer.render.xlsx.layout import defined_name  # noqa: E402
@@ -215,7 +215,7 @@ def test_refuses_an_operation_it_has_no_formula_for(tutorial):
 
 def test_missing_xlsxwriter_names_the_pip_command(tutorial, monkeypatch):
     monkeypatch.setitem(sys.modules, "xlsxwriter", None)
-    with pytest.raises(HandformerError, match=r"pip install 'handformer\[xlsx\]'"):
+    with pytest.raises(HandformerError, match=r"pip install -e '\.\[xlsx\]'"):
         render_xlsx(tutorial[0])
 
 

@@ -7,7 +7,7 @@ import json
 import click
 
 from ...cli import LanguageChoice, check_outputs, show_sections, user_errors, write_output
-from ...cli_checks import Bounded
+from ...cli_checks import Bounded, FileName, Whole
 from ...textsafe import json_escaped, shown
 
 DEFAULT_MODEL = "all-minilm-l6-v2"
@@ -16,7 +16,7 @@ DEFAULT_MODEL = "all-minilm-l6-v2"
 def _common(func):
     func = click.option("--width", type=Bounded("width"), default=None,
                         help="terminal width in columns")(func)
-    func = click.option("--precision", type=click.IntRange(0, 12), default=4, show_default=True,
+    func = click.option("--precision", type=Whole(0, 12), default=4, show_default=True,
                         help="decimals shown (the numbers themselves are float64)")(func)
     func = click.option("--lang", type=LanguageChoice(), default="en",
                         show_default=True, help="language of --explain")(func)
@@ -29,10 +29,10 @@ def _common(func):
 @click.command()
 @click.argument("sentences", nargs=-1, required=True)
 @_common
-@click.option("--dims", type=click.IntRange(0, None), default=8, show_default=True,
+@click.option("--dims", type=Whole(0, None), default=8, show_default=True,
               help="numbers of each embedding printed (0: all)")
 @click.option("--json", "as_json", is_flag=True, help="every embedding in full, as JSON")
-@click.option("-o", "--output", metavar="FILE", default=None,
+@click.option("-o", "--output", metavar="FILE", type=FileName(), default=None,
               help="write to FILE instead of the terminal")
 @user_errors
 def embed(sentences, pretrained, explain, lang, precision, width, dims, as_json, output):

@@ -11,8 +11,9 @@ import click
 import numpy as np
 
 from ...cli import check_outputs, user_errors
-from ...cli_checks import Finite
+from ...cli_checks import SEED, Finite, Whole
 from ...errors import HandformerError
+from ...textsafe import one_line, shown
 
 DEFAULT_CKPT = "handformer.gpt.ckpt"
 DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
@@ -28,18 +29,18 @@ TRAIN_TAKES = {"epochs", "lr", "save", "corpus", "tokenizer", "quiet", "lang", "
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help=f"a model `handformer train --family gpt` saved  [default: ./{DEFAULT_CKPT} "
                    "when it exists, else a model trained here first]")
-@click.option("--train-steps", type=click.IntRange(0, 100_000), default=None,
+@click.option("--train-steps", type=Whole(0, 100_000), default=None,
               help=f"without a checkpoint: Adam steps on the dataset's lines before generating "
                    f"(0: untrained)  [default: {DEFAULT_STEPS}]")
 @click.option("--lr", type=Finite(lo=0.0), default=None,
               help=f"without a checkpoint: Adam's learning rate  [default: {DEFAULT_LR}]")
 @click.option("--temperature", type=Finite(lo=0.0), default=0.0, show_default=True,
               help="0: greedy (the most likely token); above 0: sample p^(1/T)")
-@click.option("--top-k", type=click.IntRange(1, None), default=None,
+@click.option("--top-k", type=Whole(1, None), default=None,
               help="sample only from the k most likely tokens")
-@click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="seed of the initial weights and of the sampling")
-@click.option("--max-new", type=click.IntRange(1, 1000), default=20, show_default=True,
+@click.option("--max-new", type=Whole(1, 1000), default=20, show_default=True,
               help="most tokens to add")
 @click.option("--corpus", type=click.Path(dir_okay=False), default=None,
               help="without a checkpoint: UTF-8 file, one text per line (default: the "
@@ -49,14 +50,14 @@ def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_
     """Continue PROMPT with the decoder-only (GPT-style) model of `walk --family gpt`."""
     from .train import generate as continue_text
 
-    model = _model(checkpoint, train_steps, lr, seed, corpus)
-    model.vocab.encode(prompt, "prompt")  # an unknown word is refused by name
+    model = _model(checkpoint, train_steps, lr, seed, corpus, prompt)
     out = continue_text(model, prompt, max_new, temperature, top_k, seed)
-    click.echo(" ".join(out.tokens))
+    click.echo(shown(" ".join(out.tokens)))  # the corpus's words: any text
 
 
-def _model(checkpoint, train_steps, lr, seed, corpus):
-    """The checkpoint's model (given, or ./handformer.gpt.ckpt), or one trained here."""
+def _model(checkpoint, train_steps, lr, seed, corpus, prompt: str):
+    """The checkpoint's model (given, or ./handformer.gpt.ckpt), or one trained here; the
+    prompt is checked against its vocabulary and length before any training."""
     if checkpoint is None and train_steps is None and lr is None and corpus is None \
             and os.path.isfile(DEFAULT_CKPT):
         checkpoint = DEFAULT_CKPT
@@ -70,12 +71,23 @@ def _model(checkpoint, train_steps, lr, seed, corpus):
                                   f"one: give one or the other")
         from .saved import load
 
-        return load(checkpoint)
+        return _check_prompt(load(checkpoint), prompt)
     from .run import prepare
 
-    model = prepare({"seed": seed, "corpus": corpus})
+    model = _check_prompt(prepare({"seed": seed, "corpus": corpus}), prompt)
     steps = DEFAULT_STEPS if train_steps is None else train_steps
     _fit(model, steps, DEFAULT_LR if lr is None else lr, quiet=True)
+    return model
+
+
+def _check_prompt(model, prompt: str):
+    """Refuse a prompt with a word the vocabulary lacks (naming it), or longer than the model
+    reads with its <start> (it would continue nothing)."""
+    ids = model.vocab.encode(prompt, "prompt")
+    if 1 + len(ids) >= model.config.max_len:
+        raise HandformerError(f"the prompt has {len(ids)} tokens; with <start> the model reads "
+                              f"at most {model.config.max_len} (its max_len), so it could add "
+                              f"none: give at most {model.config.max_len - 2} tokens")
     return model
 
 
@@ -124,7 +136,8 @@ def train(options: dict, given: dict[str, str]) -> None:
     lr = DEFAULT_LR if options["lr"] is None else options["lr"]
     history = _fit(model, steps, lr, options["quiet"])
     save(path, model, history, lr)
-    click.echo(f"wrote {path}; continue a text with: handformer generate --checkpoint {path} "
+    click.echo(f"wrote {one_line(path)}; continue a text with: handformer generate "
+               f"--checkpoint {one_line(path)} "
                f"\"when you play the game of thrones\"", err=True)
     if options["plot"]:
         from ...cli import write_output

@@ -46,7 +46,8 @@ def story(tape) -> list:
 
 def overview(ctx: Ctx) -> None:
     c, tokens = ctx.cfg, input_tokens(ctx)
-    paragraphs = [ctx.t("gpt.overview.p1", layers=c["layers"], d=c["d_model"], h=c["heads"],
+    paragraphs = [ctx.t("overview.credit"),
+                  ctx.t("gpt.overview.p1", layers=c["layers"], d=c["d_model"], h=c["heads"],
                         dk=c["d_k"], dff=c["d_ff"], V=len(ctx.vocab)),
                   ctx.t("gpt.overview.p2", text=" ".join(tokens[1:]), n=len(tokens)),
                   ctx.t("gpt.changed.memory"), ctx.t("gpt.changed.stack"),

@@ -126,14 +126,17 @@ def compare(cfg: GptConfig, params: dict, ids: list[int], targets: list[int]):
     |ours − torch|, as (name, shape, difference) rows, stages first."""
     import torch.nn.functional as F
 
+    from ...engine import finite
     from ...engine.tape import Tape
     from .model import forward
 
     tape = Tape(params, record=False)
-    logits = forward(tape, cfg, ids)
-    tape.run("loss", "cross_entropy", [logits],
-             {"targets": np.asarray(targets), "weights": np.ones(len(ids))})
-    grads = tape.backward("loss")
+    with finite.quiet():
+        logits = forward(tape, cfg, ids)
+        tape.run("loss", "cross_entropy", [logits],
+                 {"targets": np.asarray(targets), "weights": np.ones(len(ids))})
+        grads = tape.backward("loss")
+    finite.check(tape)
     ref = TorchGpt(cfg, params)
     stages = ref(ids)
     loss = F.cross_entropy(stages["generator.logits"], torch.tensor(targets))

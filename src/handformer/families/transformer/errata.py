@@ -5,7 +5,8 @@ The model never computes the tutorial's variants. After an encoder-decoder tape 
 and records the erratum in ``tape.meta["errata"]``: ``{"code", "step", "tutorial_step"}``, where
 ``step`` is our step (ours is its value) and the tutorial's number is the step's
 ``extras["tutorial"]`` (D1, D5, D6) or the record's ``"tutorial"``/``"ours"`` counts (D17).
-docs/errata.md is the same table for readers.
+docs/errata.md is the same table for readers (tests/narrate/test_errata_wording.py checks
+that its rows are these, word for word).
 """
 
 from __future__ import annotations
@@ -29,14 +30,17 @@ class Erratum:
 TABLE = {e.code: e for e in (
     Erratum("D1", "7", "divides Q Kᵀ by the embedding size 6, in its text (a figure's caption "
             "even says 5); its matrices are images, so its numbers shown are our reconstruction",
-            "divide by √d_k, the width of one head's keys: here √4 = 2"),
+            "divides by √d_k, the width of one head's keys: here √4 = 2"),
     Erratum("D2", "10, 11", "feeds the encoder output to cross-attention as query and key, the "
             "value from the decoder", "query from the decoder, key and value from the encoder "
             "output; the tutorial's wiring only works when both sentences have the same length"),
     Erratum("D3", "13", "flattens the last decoder matrix into one vector before one linear "
             "layer", "one linear layer applied to every position's row"),
     Erratum("D4", "9", "a feed-forward network of one linear layer and ReLU",
-            "two linear layers with ReLU between, d_ff = 4·d_model"),
+            "two linear layers with ReLU between (`--ffn paper`, the `small` and `paper` "
+            "presets; the paper's d_ff is 4·d_model, 2048); the tutorial preset keeps the "
+            "tutorial's single layer, and `--ffn paper` on it keeps the preset's d_ff, 6, unless "
+            "`--d-ff` says otherwise"),
     Erratum("D5", "8, 10", "(x − μ)/(σ + ε): ε outside the root, a common variant (7.8e-6 "
             "away here), and no γ, β",
             "(x − μ)/√(σ² + ε), then γ ⊙ · + β with learned γ, β"),
@@ -49,15 +53,15 @@ TABLE = {e.code: e for e in (
             "self-attention: the causal mask always"),
     Erratum("D9", "11", "the decoder takes one token at a time in training",
             "teacher forcing: the whole shifted target at once under the causal mask; one token "
-            "at a time only at inference"),
+            "at a time only at inference (`handformer translate`)"),
     Erratum("D10", "12", "says masking helps against overfitting",
             "masking enforces left-to-right causality; it is not a regularizer"),
     Erratum("D11", "7", "\"LLaMA uses 32 heads in its encoder\"", "LLaMA is decoder-only"),
     Erratum("D14", "4, 7", "every weight uniform in [0, 1), no embedding scale",
             "Xavier-type initialization and embeddings × √d_model: all-positive weights "
-            "saturate the softmax"),
+            "saturate the softmax (the tutorial preset keeps the tutorial's choice)"),
     Erratum("D16", "13", "the output layer scores only the 23 dataset words, yet decoding stops "
-            "at <end>", "the output vocabulary must contain <end>: 25 words"),
+            "at `<end>`", "the output vocabulary must contain `<end>`: 25 words"),
     Erratum("D17", "11", "one figure (an image) shows the encoder input without \"the\"; its "
             "text keeps it", "7 tokens throughout"),
     Erratum("D18", "4", "n > 8.33·log N for the embedding size n, the logarithm unnamed",

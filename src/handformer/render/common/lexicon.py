@@ -91,14 +91,21 @@ def literal_pieces() -> list[str]:
             for literal, _, _, _ in string.Formatter().parse(sentence) if literal]
 
 
+# The Chinese text's own terms, which jieba would cut in two (原|教程): the seed tutorial,
+# this walkthrough, the tape. A line never breaks inside them.
+TERMS = ("原教程", "本讲解", "运算记录")
+
+
 def segment(pieces: list[str]) -> list[str]:
     """The lexicon of ``pieces``: jieba's words of two or more characters, all Hanzi, sorted,
-    each once."""
+    each once; ``TERMS`` are words to it."""
     import logging
 
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
+    for term in TERMS:
+        jieba.add_word(term)
     found = {w for piece in pieces for w in jieba.cut(piece) if len(w) >= 2 and all(map(is_hanzi, w))}
     return sorted(found)
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 def render(tape, options) -> str:
     """The renderer contract (render/registry.py): the tape drawn as the terminal shows it."""
     from ...narrate import walkthrough
+    from ...narrate.overview import next_steps
     from .screen import render as draw
 
-    return draw(walkthrough(tape, options), options.precision, options.width, options.terminal)
+    on_screen = options.terminal is not None and options.terminal.escapes  # not piped, no file
+    closing = next_steps(tape, options.lang) if on_screen else None
+    sections = walkthrough(tape, options) + ([closing] if closing else [])
+    return draw(sections, options.precision, options.width, options.terminal)

@@ -68,8 +68,8 @@ def _xlsxwriter():
     try:
         import xlsxwriter
     except ImportError:
-        raise HandformerError("--format xlsx needs XlsxWriter: pip install 'handformer[xlsx]'"
-                              ) from None
+        raise HandformerError("--format xlsx needs XlsxWriter: pip install -e '.[xlsx]' in "
+                              "handformer's checkout") from None
     return xlsxwriter
 
 

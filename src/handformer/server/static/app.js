@@ -64,12 +64,29 @@
     return body;
   };
 
+  /* Every answer as {ok, status, data}: its JSON object; an answer that is not one (a plain-text
+     404, a proxy's page) or no answer at all becomes an error the page says in its language. */
+  HF.answerOf = function (r) {
+    return r.text().then(function (text) {
+      var data = null;
+      try { data = JSON.parse(text); } catch (e) { data = null; }
+      if (data && typeof data === "object" && !Array.isArray(data)) {
+        return {ok: r.ok, status: r.status, data: data};
+      }
+      return {ok: false, status: r.status, data: {error: "HTTP " + r.status + ": " + text.slice(0, 200),
+              field: "", key: "err.bad_answer", values: {status: String(r.status)}}};
+    });
+  };
+  HF.unreachable = function (err) {
+    return {ok: false, status: 0, data: {error: String(err), field: "", key: "err.offline", values: {}}};
+  };
+  HF.fetch = function (url, options) {
+    var o = Object.assign({credentials: "same-origin"}, options || {});
+    return fetch(url, o).then(HF.answerOf).catch(HF.unreachable);
+  };
   HF.post = function (url, body) {
-    return fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
-                       body: JSON.stringify(body), credentials: "same-origin"})
-      .then(function (r) {
-        return r.json().then(function (data) { return {ok: r.ok, status: r.status, data: data}; });
-      });
+    return HF.fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                          body: JSON.stringify(body)});
   };
 
   var FIELD_ALIAS = {"config.decoder_heads": "config.heads", "config.d_v": "config.d_k",
@@ -252,7 +269,7 @@
     var linked = HF.restore(), saved = null;  /* url.js: the form as the link says, its language */
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
     setLang(linked && HF.tags[linked] ? linked : saved && HF.tags[saved] ? saved : bundle.languages[0].code);
-    if (!(bundle.tokenizers || {}).jieba) {  /* an optional extra (handformer[corpus]) */
+    if (!(bundle.tokenizers || {}).jieba) {  /* an optional extra (pip install -e '.[corpus]') */
       $("f-tokenizer").querySelector('option[value="jieba"]').disabled = true;
       $("no-jieba").hidden = false;
     }
@@ -269,5 +286,8 @@
     window.addEventListener("load", done);
   });
   Promise.all([fetch("/static/ui_text.json").then(function (r) { return r.json(); }), scriptsRun])
-    .then(function (both) { start(both[0]); });
+    .then(function (both) { start(both[0]); })
+    .catch(function (err) {  /* no words to say it in yet: English, where the status goes */
+      $("status").textContent = "The page could not start (" + err + "); reload it.";
+    });
 })();

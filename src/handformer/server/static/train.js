@@ -77,11 +77,20 @@
   HF.job = function () { return job; };
   HF.attach = function (id) { job = id; follow(true); };
 
+  /* ``quiet``: attaching the job in the page's address; if the server does not have it (or
+     the address was not one this page wrote), the address drops it and the page says so. */
   function follow(quiet) {
-    fetch("/api/train/" + encodeURIComponent(job), {credentials: "same-origin"})
-      .then(function (r) { return r.json(); })
-      .then(function (s) {
-        if (s.error && !s.state) { if (quiet === true) { job = null; HF.link(); } else { HF.showAnswer(s); } return; }
+    HF.fetch("/api/train/" + encodeURIComponent(job))
+      .then(function (r) {
+        var s = r.data;
+        if (!r.ok || !s.state) {
+          if (quiet === true) {
+            job = null; HF.link();
+            if (r.status === 404 && !s.key) { HF.showError("job", HF.t("err.job_gone"), true, true); return; }
+          }
+          HF.showAnswer(s, quiet === true);
+          return;
+        }
         show(s);
         if (s.state === "running") { poll = setTimeout(follow, 300); }
         else if (s.model) { predict(); HF.showBeside(job); }
@@ -132,7 +141,8 @@
 
   function stop() {
     if (!job) { return; }
-    fetch("/api/train/" + encodeURIComponent(job), {method: "DELETE", credentials: "same-origin"});
+    HF.fetch("/api/train/" + encodeURIComponent(job), {method: "DELETE"})
+      .then(function (r) { if (!r.ok) { HF.showAnswer(r.data); } });
   }
 
   function translate() {
