@@ -61,6 +61,7 @@ def test_an_overflowing_run_names_its_first_non_finite_step(capsys, huge, tmp_pa
     assert not out.exists()  # nothing written
 
 
+@pytest.mark.process  # numpy's warnings as a fresh interpreter prints them
 def test_verify_says_it_in_one_line_with_no_numpy_warning(huge):
     pytest.importorskip("torch")
     result = run("verify", "--weights", str(huge), cwd=huge.parent)
