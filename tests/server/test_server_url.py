@@ -89,7 +89,7 @@ def test_answers_are_gzipped_and_a_bad_have_is_refused(client):
         data = json.loads(gzip.decompress(r.read()))
     assert set(data["panels"]) == set(data["order"]) and data["toc"]
     status, answer = client.json("POST", "/api/panels/changed", {"walk": {}, "have": ["x"]})
-    assert status == 422 and answer["field"] == "have"
+    assert status == 400 and answer["field"] == "have"  # an object, not a list: the wrong type
 
 
 def test_a_reload_re_attaches_the_trained_job(browser, app):
