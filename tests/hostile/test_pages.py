@@ -19,7 +19,6 @@ from support import pages as util
 
 pytestmark = [
     pytest.mark.browser,
-    pytest.mark.process,  # the console script, as a user runs it
     pytest.mark.skipif(not util.CHROMIUM.exists(), reason="needs Debian's chromium"),
 ]
 

@@ -1,5 +1,6 @@
-"""Helpers for tests/hostile/test_pages.py: hostile tapes made from a real one, the CLI run as a
-user runs it, a page opened in headless Chromium with its dialogs and console errors recorded.
+"""Helpers for tests/hostile/test_pages.py: hostile tapes made from a real one, the CLI run as the
+console script would run it (main(argv) in-process: what these cases test is the page, not the
+process), a page opened in headless Chromium with its dialogs and console errors recorded.
 """
 
 from __future__ import annotations
@@ -8,13 +9,13 @@ import copy
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
+
+from support.clirun import run_here
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run", "--disable-sync"]
-HANDFORMER = str(Path(sys.executable).parent / "handformer")  # the installed console script
 
 # What a page must not hold once Chromium has parsed it: event handlers, javascript: URLs,
 # style attributes, and any element in a formula that is not MathML (an <svg>, <img>, <b>).
@@ -37,8 +38,11 @@ DOM_REPORT = """() => {
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([HANDFORMER, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
+    """handformer ARGS in ``cwd``; stdout and stderr as text."""
+    done = run_here(*args, cwd=cwd, timeout=300)
+    return subprocess.CompletedProcess(done.args, done.returncode,
+                                       done.stdout.decode("utf-8", "replace"),
+                                       done.stderr.decode("utf-8", "replace"))
 
 
 def base_tape(folder: Path) -> dict:

@@ -107,8 +107,10 @@ def test_page_reads_at_desktop_and_phone_in_both_languages(browser, pages, name)
     if name not in pages:
         pytest.skip("needs the packaged all-MiniLM-L6-v2")
     for width, height in SIZES:
-        for lang in ("en", "zh"):
-            page = open_page(browser, pages[name], width, height, lang)
+        page = open_page(browser, pages[name], width, height, "en")  # loaded once a width:
+        for lang in ("en", "zh"):  # 中文 is the same page after its button (as open_page does)
+            if lang != "en":
+                page.click(f"[data-set-lang={lang}]")
             where = f"{name} {width}px {lang}"
             audit = page.evaluate(AUDIT_JS)
             assert page.errors == [], where
@@ -119,7 +121,7 @@ def test_page_reads_at_desktop_and_phone_in_both_languages(browser, pages, name)
             worst = min(wcag_ratio(rgb(bg), rgb(fg))
                         for bg, fg in (k.split("|") for k in audit["pairs"]))
             assert worst >= 4.5, (where, worst)
-            page.context.close()
+        page.context.close()
 
 
 def test_pager_never_covers_the_step_being_read(browser, pages):
