@@ -8,6 +8,7 @@ import click
 import pytest
 
 from handformer.cli import main
+from support.clirun import refused_by_main
 
 SEED_MAX = 4294967295  # 2**32 - 1, the web app's quiz seed range too
 
@@ -30,14 +31,7 @@ SEEDS = [(name, param.opts[0]) for name, param in NUMERIC
 
 
 def refusal(capsys, argv) -> str:
-    with pytest.raises(SystemExit) as done:
-        main(argv)
-    out, err = capsys.readouterr()
-    assert done.value.code == 2, (out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    assert "Traceback" not in err and "Usage:" not in err
-    return lines[0]
+    return refused_by_main(capsys, argv, "Usage:")
 
 
 def test_every_seed_option_is_found():

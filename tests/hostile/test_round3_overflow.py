@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from handformer.cli import main
-from support.clirun import read_safetensors, refused, run, safetensors_with
+from support.clirun import read_safetensors, refused, refused_by_main, run, safetensors_with
 
 # With the tutorial's weights all ±1e308 (signs alternating), the source embedding row is
 # ±1e308 (+ a position encoding below 1, lost in rounding: 1e308 + 1 == 1e308), still finite;
@@ -37,14 +37,7 @@ def huge(tmp_path_factory) -> Path:
 
 
 def refused_in_process(capsys, argv) -> str:
-    with pytest.raises(SystemExit) as done:
-        main(argv)
-    out, err = capsys.readouterr()
-    assert done.value.code == 2, (out, err)
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), err
-    assert "Traceback" not in err and "JSON compliant" not in err
-    return lines[0]
+    return refused_by_main(capsys, argv, "JSON compliant")
 
 
 RUNS = [["walk", "--format", fmt] for fmt in ("terminal", "json", "markdown", "html")]

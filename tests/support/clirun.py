@@ -29,6 +29,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 MEMORY_BOUND = 3 * 2**30  # bytes of address space; the largest legitimate case uses ~1.2 GiB
 SCRIPT = Path(sys.executable).parent / "handformer"
@@ -114,6 +115,22 @@ def refused(result: subprocess.CompletedProcess, *words: str, lines: int = 1) ->
     for word in words:
         assert word in err, (word, err)
     return err
+
+
+def refused_by_main(capsys, argv, *never: str) -> str:
+    """``main(argv)`` refuses in exactly one "error: " line (status 2, no traceback, no usage,
+    none of ``never``); that line."""
+    from handformer.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert done.value.code == 2, (out, err)
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), err
+    for absent in ("Traceback", *never):
+        assert absent not in err, err
+    return lines[0]
 
 
 def hashes(folder: Path) -> dict[str, str]:
