@@ -24,12 +24,12 @@ def test_on_a_tmpfs():
 '''
 
 
-def pytest_in(folder: Path, **env) -> subprocess.CompletedProcess:
+def pytest_in(folder: Path, *args: str, **env) -> subprocess.CompletedProcess:
     environ = {k: v for k, v in os.environ.items() if k not in ("CI", "HANDFORMER_REQUIRE_ALL")}
     environ |= {"PYTHONPATH": os.pathsep.join([str(TESTS), *sys.path])} | env
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "support.ci_skips", "-p",
-                           "no:cacheprovider", "-rs", str(folder)], cwd=folder, env=environ,
-                          capture_output=True, text=True, timeout=120)
+                           "no:cacheprovider", "-rs", *args, str(folder)], cwd=folder,
+                          env=environ, capture_output=True, text=True, timeout=120)
 
 
 @pytest.fixture
@@ -52,6 +52,16 @@ def test_every_run_says_how_many_were_skipped_and_why(folder):
 def test_in_ci_a_skipped_browser_test_fails_the_run(folder, env):
     done = pytest_in(folder, **env)
     assert done.returncode == 1, done.stdout
+    assert "these were skipped: browser" in done.stdout
+
+
+@pytest.mark.process
+def test_in_ci_a_skip_in_a_worker_process_fails_the_run_too(folder):
+    """make test runs the tests in worker processes (pytest-xdist): their skips reach the
+    count and CI's refusal as in one process."""
+    done = pytest_in(folder, "-n", "2", CI="true")
+    assert done.returncode == 1, done.stdout
+    assert "2 skipped (tests, or whole modules at import)" in done.stdout
     assert "these were skipped: browser" in done.stdout
 
 
