@@ -180,7 +180,7 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
                 loop.fit(run, o["save"], source)
         else:
             with report.Progress(total, len(run.train) * run.epoch, run.options.epochs,
-                                 o["lang"]) as bar:
+                                 o["lang"], tokenize=_bleu_tokenizer(source)) as bar:
                 with np.errstate(all="ignore"):
                     loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
@@ -191,6 +191,13 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
         signal.signal(signal.SIGTERM, previous)
     if primary:
         _summary(run, o, source)
+
+
+def _bleu_tokenizer(source: str) -> str:
+    from ..train.bleu import bleu_tokenizer
+    from ..train.datasets import target_language
+
+    return bleu_tokenizer(target_language(source))
 
 
 def _announce(run, source: str, engine: str, lang: str) -> None:

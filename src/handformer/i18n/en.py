@@ -868,7 +868,9 @@ TEXT = {
     "train.valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
     "train.saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\"",
     "train.tps": "{rate:,.0f} tokens/s",
-    "train.test": "test ({n} pairs): loss {loss:.4f}, token accuracy {acc:.1%}, BLEU {bleu:.2f}",
+    "train.test": "test ({n} pairs): loss {loss:.4f}, token accuracy {acc:.1%}, {scores}",
+    "train.scores": "BLEU {bleu:.2f} (sacrebleu, cased, {tokenize}) · chrF2 {chrf:.2f} · "
+                    "BLEU lower-cased {lower:.2f}",
     "train.examples": "test sentences, translated (greedy):",
     "train.stopped": "stopped early after epoch {epoch}: no better validation loss for "
                      "{patience} epochs; the best weights are in {best}",

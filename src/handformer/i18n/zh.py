@@ -694,7 +694,9 @@ TEXT = {
     "train.valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
     "train.saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\"",
     "train.tps": "每秒 {rate:,.0f} 个词元",
-    "train.test": "测试集（{n} 对）：损失 {loss:.4f}，词元准确率 {acc:.1%}，BLEU {bleu:.2f}",
+    "train.test": "测试集（{n} 对）：损失 {loss:.4f}，词元准确率 {acc:.1%}，{scores}",
+    "train.scores": "BLEU {bleu:.2f}（sacrebleu，区分大小写，{tokenize}）· chrF2 {chrf:.2f} · "
+                    "不区分大小写的 BLEU {lower:.2f}",
     "train.examples": "测试集句子的翻译（贪心解码）：",
     "train.stopped": "第 {epoch} 轮后提前停止：验证集损失已经 {patience} 轮没有下降；"
                      "最好的权重保存在 {best}",
