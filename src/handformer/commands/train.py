@@ -90,6 +90,7 @@ def train(**o):
     o["dtype_given"] = "dtype" in given or bool(o["resume"])  # a resumed run keeps its own
     o["save"] = o["save"] or o["resume"] or DEFAULT_CKPT
     _check_train_outputs(o)
+    device_and_backend = _torch_device(o)  # refused here, before any data is read
     from ..train.lock import held_by_saver
 
     with held_by_saver(o["save"]):
@@ -97,10 +98,29 @@ def train(**o):
         if o["engine"] == "torch":
             from ..train.torch_engine import attach
 
-            attach(run)
+            attach(run, *device_and_backend)
             if run.engine.rank:  # under torchrun, one process speaks and saves for all
                 return _fit(run, o | {"quiet": True, "save": None}, source, primary=False)
         _fit(run, o, source)
+
+
+def _torch_device(o: dict) -> tuple[str, str] | None:
+    """With --engine torch: (device, backend), deterministic algorithms first if asked (before
+    anything touches CUDA). The NumPy engine computes on the CPU, always deterministically."""
+    device, deterministic = o.pop("device"), o.pop("deterministic")
+    if o["engine"] != "torch":
+        if device or deterministic:
+            raise HandformerError("--device and --deterministic choose how torch computes: "
+                                  "add --engine torch (the NumPy engine runs on the CPU and "
+                                  "repeats exactly)")
+        return None
+    from ..interop.torch_ref import import_torch
+    from ..train import torch_engine
+
+    torch = import_torch()
+    if deterministic:
+        torch_engine.make_deterministic(torch)
+    return torch_engine.device_and_backend(torch, device or "auto")
 
 
 def _train_family(o: dict) -> None:
