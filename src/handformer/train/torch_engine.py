@@ -31,7 +31,6 @@ from ..interop.torch_ref import TorchReference, import_torch
 from ..interop.weights import _params_from_torch, to_state_dict
 from .loss import Result
 
-
 # Only rank 0 validates (greedy BLEU on the CPU) while the others wait in a collective: the
 # process group's timeout, which nccl's watchdog enforces (torch's default there: 10 minutes),
 # is this budget for one validation, so a long one (many validation pairs, --preset paper) is
