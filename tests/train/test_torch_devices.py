@@ -124,12 +124,14 @@ def test_torchrun_asking_for_cuda_without_it_fails_in_one_line_per_rank(folder):
         pytest.skip("this machine has CUDA: the refusal is for one without")
     env = os.environ | {"PYTHONPATH": str(ROOT / "src"), "MASTER_ADDR": "127.0.0.1",
                         "OMP_NUM_THREADS": "1"}
+    # torchrun stops the other workers once one has failed; looking every 20 s instead of every
+    # 0.1 s lets both ranks reach their own refusal (a few seconds) before it looks
     done = subprocess.run(
         [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
-         "--log-dir", str(folder / "logs"), "--redirects", "2", "-m", "handformer", *TINY,
-         "--device", "cuda"],
+         "--monitor-interval", "20", "--log-dir", str(folder / "logs"), "--redirects", "2",
+         "-m", "handformer", *TINY, "--device", "cuda"],
         env=env, cwd=folder, capture_output=True, text=True, timeout=300)
-    assert done.returncode != 0
+    assert done.returncode != 0 and done.stderr.count("exitcode  : 2 ") == 2, done.stderr
     errors = sorted(folder.glob("logs/*/attempt_0/*/stderr.log"))
     assert len(errors) == 2  # one per rank
     for log in errors:
