@@ -98,7 +98,7 @@ def train(**o):
         if o["engine"] == "torch":
             from ..train.torch_engine import attach
 
-            attach(run, *device_and_backend)
+            attach(run, device_and_backend)
             if run.engine.rank:  # under torchrun, one process speaks and saves for all
                 return _fit(run, o | {"quiet": True, "save": None}, source, primary=False)
         _fit(run, o, source)

@@ -77,9 +77,9 @@ def _check_one_gpu_each(gpus: int) -> None:
                               f"--nproc_per_node {gpus} or fewer, or use --device cpu")
 
 
-def attach(run, device: str = "cpu", backend: str = "gloo") -> None:
-    """Move the run's training steps to torch on ``device`` (joining torchrun's process group
-    over ``backend``, if any); device_and_backend chooses them."""
+def attach(run, device_and_backend_chosen: tuple[str, str] | None = None) -> None:
+    """Move the run's training steps to torch on the chosen (device, backend) (joining
+    torchrun's process group, if any); None: device_and_backend's "auto"."""
     from ..interop.torch_ref import TorchUnsupported, torch_unsupported
 
     reasons = torch_unsupported(run.config)
@@ -87,7 +87,8 @@ def attach(run, device: str = "cpu", backend: str = "gloo") -> None:
         raise TorchUnsupported("--engine torch trains torch.nn.Transformer, which cannot "
                                "express this model: " + "; ".join(reasons) + ". Use the NumPy "
                                "engine, or e.g. --preset small")
-    run.engine = TorchEngine(run, device, backend)
+    chosen = device_and_backend_chosen or device_and_backend(import_torch())
+    run.engine = TorchEngine(run, *chosen)
 
 
 class TorchEngine:
