@@ -64,7 +64,7 @@ def corpus_options(func):
                           "finds it (one GPU per process), else the CPU  [default: auto]"),
         click.option("--deterministic", is_flag=True, default=None,
                      help="with --engine torch: torch's deterministic algorithms (and "
-                          "CUBLAS_WORKSPACE_CONFIG=:4096:8), so that CUDA runs repeat exactly"),
+                          "CUBLAS_WORKSPACE_CONFIG=:4096:8): what repeating a CUDA run needs"),
     ]
     for option in reversed(options):
         func = option(func)
