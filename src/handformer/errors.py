@@ -41,6 +41,11 @@ class TorchUnsupported(HandformerError):
     """A config that torch.nn.Transformer cannot express."""
 
 
+class DeviceError(HandformerError):
+    """A device torch cannot use: CUDA asked for where there is none, or more processes than
+    GPUs."""
+
+
 class WeightsError(HandformerError):
     """A weights file that cannot be used."""
 

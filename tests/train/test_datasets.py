@@ -84,7 +84,12 @@ def test_early_stopping_rule():
 
 def test_bleu_from_sacrebleu():
     assert corpus_bleu(["the cat sat on the mat"], ["The cat sat on the mat."]) < 100
-    assert corpus_bleu(["the cat sat on the mat ."], ["The cat sat on the mat."]) == pytest.approx(100)
+    # cased (sacrebleu's default): only "The" differs; n-gram precisions 6/7, 5/6, 4/5, 3/4
+    # (the hypothesis's second "the" matches the reference's), brevity penalty 1
+    assert corpus_bleu(["the cat sat on the mat ."], ["The cat sat on the mat."]) == (
+        pytest.approx(100 * (3 / 7) ** 0.25))
+    assert corpus_bleu(["the cat sat on the mat ."], ["The cat sat on the mat."],
+                       lowercase=True) == pytest.approx(100)
     assert corpus_bleu(["我喜欢学中文"], ["我喜欢学中文"], "zh") == pytest.approx(100)
     assert corpus_bleu(["你好"], ["我喜欢学中文"], "zh") == 0
 
@@ -123,7 +128,7 @@ def test_cli_trains_on_an_hsk_slice_and_translates(tmp_path, monkeypatch):
     assert ckpt.params["generator.w"].dtype == np.float32  # a real corpus trains in float32
     losses = [h["loss"] for h in ckpt.history]
     assert losses[-1] < losses[0]
-    assert all("val_bleu" in h for h in ckpt.history)
+    assert all({"val_bleu", "val_chrf", "val_bleu_lower"} <= set(h) for h in ckpt.history)
     out = runner.invoke(main, ["translate", "我喜欢学中文"])
     assert out.exit_code == 0, out.output
     walked = runner.invoke(main, ["walk", "--checkpoint", "handformer.ckpt", "--src", "我喜欢学中文",

@@ -80,3 +80,86 @@ def test_evaluate_refuses_unknown_words(trained, tmp_path):
     result = CliRunner().invoke(main, ["evaluate", "--checkpoint", str(trained),
                                        "--pairs", str(pairs_file)])
     assert result.exit_code == 2 and "winter" in result.output
+
+
+CAPITALISED = [("when you play the game of thrones", "You win or you die."),
+               ("the true enemy won't wait out the storm", "He brings the storm."),
+               ("when you play the game", "you win")]
+
+
+def printed_scores(stdout: str) -> tuple[float, float, float]:
+    """(BLEU cased, chrF2, BLEU lower-cased) from evaluate's 'scores' line."""
+    import re
+
+    (line,) = [row for row in stdout.splitlines() if row.startswith("scores")]
+    found = re.fullmatch(r"scores {10}BLEU ([\d.]+) \(sacrebleu, cased, 13a\) · chrF2 ([\d.]+) "
+                         r"· BLEU lower-cased ([\d.]+)", line)
+    assert found, line
+    return tuple(map(float, found.groups()))
+
+
+@pytest.mark.parametrize("beam", [1, 2])
+def test_evaluate_scores_are_sacrebleus_own_on_the_written_translations(trained, tmp_path, beam):
+    import sacrebleu
+
+    from support.clirun import run_here
+
+    (tmp_path / "p.tsv").write_text("".join(f"{s}\t{t}\n" for s, t in CAPITALISED), "utf-8")
+    out = run_here("evaluate", "--checkpoint", trained, "--pairs", "p.tsv", "--beam", beam,
+                   "--output", "hyps.txt", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr.decode()
+    hyps = (tmp_path / "hyps.txt").read_text("utf-8").split("\n")
+    assert hyps[-1] == "" and len(hyps) == 4  # one line per pair, each ended
+    refs = [[t for _, t in CAPITALISED]]
+    bleu = sacrebleu.corpus_bleu(hyps[:3], refs).score
+    lower = sacrebleu.corpus_bleu(hyps[:3], refs, lowercase=True).score
+    chrf = sacrebleu.corpus_chrf(hyps[:3], refs).score
+    assert printed_scores(out.stdout.decode()) == (round(bleu, 2), round(chrf, 2), round(lower, 2))
+    assert 0 < bleu < lower  # the model writes lower case: the cased score is the lower one
+
+
+def evaluated(trained, folder, *flags) -> tuple[str, str]:
+    """evaluate's stdout and the translations it wrote, on CAPITALISED."""
+    from support.clirun import run_here
+
+    (folder / "p.tsv").write_text("".join(f"{s}\t{t}\n" for s, t in CAPITALISED), "utf-8")
+    out = run_here("evaluate", "--checkpoint", trained, "--pairs", "p.tsv", "--output",
+                   "hyps.txt", *flags, cwd=folder)
+    assert out.returncode == 0, out.stderr.decode()
+    return out.stdout.decode(), (folder / "hyps.txt").read_text("utf-8")
+
+
+def test_evaluate_beam_decodes_as_translate_does(trained, tmp_path):
+    """evaluate --beam N takes translate's length penalty, by default and when given: one
+    search, not two."""
+    from support.clirun import run_here
+
+    stdout, _ = evaluated(trained, tmp_path, "--beam", 3)
+    assert "(1/3, beam 3, length penalty 0.6 decoding)" in stdout
+    _, plain = evaluated(trained, tmp_path, "--beam", 3, "--length-penalty", 0)
+    _, long = evaluated(trained, tmp_path, "--beam", 3, "--length-penalty", 2)
+    assert long != plain  # α changes this toy's second translation: the case can fail
+    translated = [run_here("translate", "--checkpoint", trained, "--beam", 3,
+                           "--length-penalty", 2, s, cwd=tmp_path).stdout.decode()
+                  for s, _ in CAPITALISED]
+    assert long == "".join(translated)
+
+
+def test_evaluate_output_may_not_replace_its_inputs(trained, tmp_path):
+    from support.clirun import run_here
+
+    (tmp_path / "p.tsv").write_text("".join(f"{s}\t{t}\n" for s, t in CAPITALISED), "utf-8")
+    before = (tmp_path / "p.tsv").read_bytes()
+    out = run_here("evaluate", "--checkpoint", trained, "--pairs", "p.tsv", "--output", "p.tsv",
+                   cwd=tmp_path)
+    assert out.returncode == 2 and "--pairs" in out.stderr.decode()
+    assert (tmp_path / "p.tsv").read_bytes() == before
+
+
+def test_epoch_line_labels_cased_bleu_chrf_and_lower_cased_bleu():
+    from handformer.train.report import epoch_line
+
+    stats = {"epoch": 2, "loss": 1.5, "accuracy": 0.5, "val_loss": 1.75, "val_accuracy": 0.25,
+             "val_bleu": 12.345, "val_chrf": 30.0, "val_bleu_lower": 15.0}
+    assert epoch_line(stats, 10, tokenize="zh").endswith(
+        "  BLEU 12.35 (sacrebleu, cased, zh) · chrF2 30.00 · BLEU lower-cased 15.00")

@@ -93,7 +93,9 @@ def test_device_and_backend_follow_cuda_and_local_rank(monkeypatch):
 
     monkeypatch.setenv("LOCAL_RANK", "1")
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
     assert device_and_backend(torch) == ("cuda:1", "nccl")
+    assert device_and_backend(torch, "cpu") == ("cpu", "gloo")
     monkeypatch.delenv("LOCAL_RANK")
     assert device_and_backend(torch) == ("cuda:0", "nccl")  # a plain run: the first GPU
     monkeypatch.setenv("LOCAL_RANK", "1")

@@ -47,7 +47,8 @@ def _pairs(source):
 @click.option("--warmup", type=Whole(1, None), default=None, help="warm-up steps  [default: 4000]")
 @click.option("--clip", type=Finite(0.0, None, lo_open=True), default=None, help="clip the gradient's global norm to this")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
-              help="number type, kept end to end  [default: float64]")
+              help="number type, kept end to end  [default: float64 for the tutorial's pairs, "
+                   "float32 with --dataset or --pairs]")
 @click.option("--save", default=None, metavar="FILE", type=FileName(),
               help="checkpoint written atomically while training (what translate reads)  "
                    f"[default: ./{DEFAULT_CKPT}; with --resume: the resumed file]")
@@ -86,8 +87,10 @@ def train(**o):
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",
                                        "schedule", "warmup", "clip", "dtype", *RUN_KEYS)}
     given = {k: v for k, v in run_opts.items() if v is not None}
+    o["dtype_given"] = "dtype" in given or bool(o["resume"])  # a resumed run keeps its own
     o["save"] = o["save"] or o["resume"] or DEFAULT_CKPT
     _check_train_outputs(o)
+    device_and_backend = _torch_device(o)  # refused here, before any data is read
     from ..train.lock import held_by_saver
 
     with held_by_saver(o["save"]):
@@ -95,10 +98,29 @@ def train(**o):
         if o["engine"] == "torch":
             from ..train.torch_engine import attach
 
-            attach(run)
+            attach(run, device_and_backend)
             if run.engine.rank:  # under torchrun, one process speaks and saves for all
                 return _fit(run, o | {"quiet": True, "save": None}, source, primary=False)
         _fit(run, o, source)
+
+
+def _torch_device(o: dict) -> tuple[str, str] | None:
+    """With --engine torch: (device, backend), deterministic algorithms first if asked (before
+    anything touches CUDA). The NumPy engine computes on the CPU, always deterministically."""
+    device, deterministic = o.pop("device"), o.pop("deterministic")
+    if o["engine"] != "torch":
+        if device or deterministic:
+            raise HandformerError("--device and --deterministic choose how torch computes: "
+                                  "add --engine torch (the NumPy engine runs on the CPU and "
+                                  "repeats exactly)")
+        return None
+    from ..interop.torch_ref import import_torch
+    from ..train import torch_engine
+
+    torch = import_torch()
+    if deterministic:
+        torch_engine.make_deterministic(torch)
+    return torch_engine.device_and_backend(torch, device or "auto")
 
 
 def _train_family(o: dict) -> None:
@@ -173,14 +195,16 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
     first_epoch = run.epoch
     total = len(run.train) * run.options.epochs
     if primary:
-        _announce(run, source, o["engine"], o["lang"])
+        from .train_announce import announce
+
+        announce(run, source, o["engine"], o["lang"], o["dtype_given"])
     try:
         if o["quiet"]:
             with np.errstate(all="ignore"):  # a diverging run stops with one message (finite)
                 loop.fit(run, o["save"], source)
         else:
             with report.Progress(total, len(run.train) * run.epoch, run.options.epochs,
-                                 o["lang"]) as bar:
+                                 o["lang"], tokenize=_bleu_tokenizer(source)) as bar:
                 with np.errstate(all="ignore"):
                     loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
@@ -193,34 +217,11 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
         _summary(run, o, source)
 
 
-def _announce(run, source: str, engine: str, lang: str) -> None:
-    from ..train.datasets import credit_of
+def _bleu_tokenizer(source: str) -> str:
+    from ..train.bleu import bleu_tokenizer
+    from ..train.datasets import target_language
 
-    cfg, opts = run.config, run.options
-    if credit_of(source):
-        click.echo(credit_of(source), err=True)
-    held_out = i18n.t(lang, "train.held_out", n=len(run.valid)) if run.valid else ""
-    click.echo(i18n.t(lang, "train.start", preset=cfg.preset, d_model=cfg.d_model,
-                      init=cfg.init, pairs=len(run.train), held_out=held_out,
-                      optimizer=opts.optimizer, lr=opts.lr, dtype=opts.dtype), err=True)
-    if opts.schedule == "warmup":
-        from ..train.optim import warmup_lr
-
-        peak = warmup_lr(opts.warmup, cfg.d_model, opts.warmup, opts.lr)
-        click.echo(i18n.t(lang, "train.schedule", factor=opts.lr, warmup=opts.warmup, peak=peak),
-                   err=True)
-    if source == "default" and engine == "numpy":
-        return  # the tutorial's run: one line, as ever
-    click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
-                      vocab=_vocab_text(run.vocab, lang), engine=engine,
-                      world=getattr(run.engine, "world", 1)), err=True)
-
-
-def _vocab_text(vocab, lang: str) -> str:
-    if vocab.source is vocab.target:
-        return f"{len(vocab):,}"
-    n_src, n_tgt = vocab.sizes
-    return i18n.t(lang, "vocab.sides", src=f"{n_src:,}", tgt=f"{n_tgt:,}")
+    return bleu_tokenizer(target_language(source))
 
 
 def _say_interrupted(run, o: dict, first_epoch: int) -> None:

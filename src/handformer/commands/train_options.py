@@ -59,6 +59,12 @@ def corpus_options(func):
                      show_default=True,
                      help="numpy: handformer's own engine; torch: the same model in PyTorch "
                           "(runs under torchrun with DistributedDataParallel)"),
+        click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default=None,
+                     help="with --engine torch: where to compute; auto is CUDA where torch "
+                          "finds it (one GPU per process), else the CPU  [default: auto]"),
+        click.option("--deterministic", is_flag=True, default=None,
+                     help="with --engine torch: torch's deterministic algorithms (and "
+                          "CUBLAS_WORKSPACE_CONFIG=:4096:8): what repeating a CUDA run needs"),
     ]
     for option in reversed(options):
         func = option(func)

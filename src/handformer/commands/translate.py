@@ -13,6 +13,7 @@ from .train import DEFAULT_CKPT
 # |α| beyond 10 overflows ((5 + length) / 6)^α, or underflows it to 0, for long outputs; GNMT
 # uses 0.6 to 1
 ALPHA_MAX = 10.0
+DEFAULT_ALPHA = 0.6  # GNMT's own choice; evaluate's beam uses it too, so "beam 4" is one search
 
 
 @click.command()
@@ -21,7 +22,7 @@ ALPHA_MAX = 10.0
               type=click.Path(dir_okay=False), help="a checkpoint written by `handformer train`")
 @click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
               help="beam width; 1 is greedy search")
-@click.option("--length-penalty", "alpha", type=Finite(-ALPHA_MAX, ALPHA_MAX), default=0.6,
+@click.option("--length-penalty", "alpha", type=Finite(-ALPHA_MAX, ALPHA_MAX), default=DEFAULT_ALPHA,
               show_default=True, help="GNMT α in ((5 + length) / 6)^α (beam search only), "
               f"from -{ALPHA_MAX:g} to {ALPHA_MAX:g}")
 @click.option("--max-length", type=Whole(1, None), default=None,

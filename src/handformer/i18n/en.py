@@ -845,10 +845,18 @@ TEXT = {
     "decode.limit": "No <end> within {n} tokens: decoding stopped at the length limit.",
     # train: progress, summary, loss curve (also its figure labels)
     "train.start": "training {preset} model (d_model {d_model}, {init} init) on {pairs} pairs"
-                   "{held_out}, {optimizer} lr {lr}, {dtype}",
+                   "{held_out}, {optimizer} {lr}, {dtype}",
     "train.setup": "{test} pairs for testing; {tokenizer} tokens, {vocab} in the vocabulary; "
                    "engine {engine}, {world} process(es)",
     "train.held_out": ", {n} held out",
+    "train.lr": "lr {lr}",
+    "train.peak_lr": "peak lr {peak:.2e}",
+    "train.dtype_tutorial": "{dtype} (the default for the tutorial's pairs)",
+    "train.dtype_corpus": "{dtype} (the default with --dataset or --pairs; --dtype float64 for "
+                          "exact comparisons)",
+    "train.small_model": "warning: a d_model {d_model} model learns little from {pairs:,} pairs; "
+                         "docs/translator.md's recipe is 128 wide (--preset small --d-model 128 "
+                         "--heads 4 --d-ff 512 --layers 2)",
     "train.schedule": "the paper's warm-up schedule: lr factor {factor:.4g}, {warmup} warm-up steps, "
                       "peak rate {peak:.2e} at step {warmup}",
     "train.interrupted": "\ninterrupted; the checkpoint {path} holds epoch {epoch}, the last one "
@@ -868,7 +876,9 @@ TEXT = {
     "train.valid": "validation: loss {loss:.4f}, token accuracy {acc:.1%}",
     "train.saved": "saved {path}; try: handformer translate --checkpoint {path} \"{src}\"",
     "train.tps": "{rate:,.0f} tokens/s",
-    "train.test": "test ({n} pairs): loss {loss:.4f}, token accuracy {acc:.1%}, BLEU {bleu:.2f}",
+    "train.test": "test ({n} pairs): loss {loss:.4f}, token accuracy {acc:.1%}, {scores}",
+    "train.scores": "BLEU {bleu:.2f} (sacrebleu, cased, {tokenize}) · chrF2 {chrf:.2f} · "
+                    "BLEU lower-cased {lower:.2f}",
     "train.examples": "test sentences, translated (greedy):",
     "train.stopped": "stopped early after epoch {epoch}: no better validation loss for "
                      "{patience} epochs; the best weights are in {best}",

@@ -672,10 +672,18 @@ TEXT = {
     "decode.limit": "在 {n} 个词元内没有出现 <end>：解码在长度上限处停止。",
     # 训练：进度、小结、损失曲线（也是它的图中标签）
     "train.start": "训练 {preset} 模型（d_model {d_model}，{init} 初始化），共 {pairs} 对句子"
-                   "{held_out}，{optimizer} 学习率 {lr}，{dtype}",
+                   "{held_out}，{optimizer} {lr}，{dtype}",
     "train.setup": "测试集 {test} 对；{tokenizer} 分词，词汇表 {vocab} 个词元；"
                    "引擎 {engine}，{world} 个进程",
     "train.held_out": "，另留出 {n} 对",
+    "train.lr": "学习率 {lr}",
+    "train.peak_lr": "峰值学习率 {peak:.2e}",
+    "train.dtype_tutorial": "{dtype}（教程句对的默认值）",
+    "train.dtype_corpus": "{dtype}（使用 --dataset 或 --pairs 时的默认值；精确比较请用 --dtype "
+                          "float64）",
+    "train.small_model": "警告：d_model {d_model} 的模型从 {pairs:,} 对句子中学不到多少；"
+                         "docs/translator.md 的配方宽 128（--preset small --d-model 128 "
+                         "--heads 4 --d-ff 512 --layers 2）",
     "train.schedule": "论文的预热学习率：系数 {factor:.4g}，预热 {warmup} 步，第 {warmup} 步达到峰值 "
                       "{peak:.2e}",
     "train.interrupted": "\n已中断；检查点 {path} 保存着最后保存的第 {epoch} 轮；继续训练："
@@ -694,7 +702,9 @@ TEXT = {
     "train.valid": "验证集：损失 {loss:.4f}，词元准确率 {acc:.1%}",
     "train.saved": "已保存 {path}；试试：handformer translate --checkpoint {path} \"{src}\"",
     "train.tps": "每秒 {rate:,.0f} 个词元",
-    "train.test": "测试集（{n} 对）：损失 {loss:.4f}，词元准确率 {acc:.1%}，BLEU {bleu:.2f}",
+    "train.test": "测试集（{n} 对）：损失 {loss:.4f}，词元准确率 {acc:.1%}，{scores}",
+    "train.scores": "BLEU {bleu:.2f}（sacrebleu，区分大小写，{tokenize}）· chrF2 {chrf:.2f} · "
+                    "不区分大小写的 BLEU {lower:.2f}",
     "train.examples": "测试集句子的翻译（贪心解码）：",
     "train.stopped": "第 {epoch} 轮后提前停止：验证集损失已经 {patience} 轮没有下降；"
                      "最好的权重保存在 {best}",

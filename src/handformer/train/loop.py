@@ -243,8 +243,9 @@ def _agreed(run: Run, stop: bool) -> bool:
 
 
 def validate(run: Run, pairs_source="default") -> dict:
-    """Validation loss and accuracy, and BLEU (if asked) on the first ``bleu_pairs`` validation
-    pairs (a fixed subset, so an epoch's evaluation stays cheap); remembers the best score.
+    """Validation loss and accuracy, and (if asked) BLEU (cased), chrF2 and lower-cased BLEU on
+    the first ``bleu_pairs`` validation pairs (a fixed subset, so an epoch's evaluation stays
+    cheap); remembers the best score (early stopping watches the cased BLEU).
     Under torchrun only rank 0 validates (the others would compute the same numbers)."""
     if not run.valid or getattr(run.engine, "rank", 0):
         return {}
@@ -252,10 +253,11 @@ def validate(run: Run, pairs_source="default") -> dict:
         v = evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
     stats = {"val_loss": v["loss"], "val_accuracy": v["accuracy"]}
     if run.options.bleu:
-        from .bleu import bleu_of
+        from .bleu import scores_of
 
         subset = run.texts["valid"][:run.options.bleu_pairs]
-        stats["val_bleu"] = bleu_of(run.params, run.config, run.vocab, subset, pairs_source)
+        stats |= scores_of(run.params, run.config, run.vocab, subset,
+                           pairs_source).as_stats("val_")
     run.best = min(run.best, merit(stats, run.options))
     return stats
 

@@ -28,7 +28,13 @@ def sparkline(values, width: int = 60) -> str:
     return "".join(TICKS[min(7, int((v - lo) / span * 8))] for v in values)
 
 
-def epoch_line(stats: dict, epochs: int, lang: str = "en") -> str:
+def scores_text(lang: str, bleu: float, chrf: float, bleu_lower: float, tokenize: str) -> str:
+    """BLEU (sacrebleu's default: cased), chrF2 and the lower-cased BLEU, labelled."""
+    return i18n.t(lang, "train.scores", bleu=bleu, chrf=chrf, lower=bleu_lower,
+                  tokenize=tokenize)
+
+
+def epoch_line(stats: dict, epochs: int, lang: str = "en", tokenize: str = "13a") -> str:
     t = i18n.table(lang)
     epoch, loss, acc = t["train.epoch"], t["train.loss"], t["train.acc"]
     line = (f"{epoch} {stats['epoch']:>{len(str(epochs))}}/{epochs}  {loss} "
@@ -36,7 +42,10 @@ def epoch_line(stats: dict, epochs: int, lang: str = "en") -> str:
     if "val_loss" in stats:
         line += (f"  {t['train.val']}: {loss} {stats['val_loss']:.4f} "
                  f"{acc} {stats['val_accuracy']:.1%}")
-    if "val_bleu" in stats:
+    if "val_chrf" in stats:
+        line += "  " + scores_text(lang, stats["val_bleu"], stats["val_chrf"],
+                                   stats["val_bleu_lower"], tokenize)
+    elif "val_bleu" in stats:  # a history written before chrF was kept
         line += f" BLEU {stats['val_bleu']:.2f}"
     return line
 
@@ -45,13 +54,13 @@ class Progress:
     """A rich progress bar over every pair of every epoch, with the last epoch's numbers."""
 
     def __init__(self, total_pairs: int, done_pairs: int, epochs: int, lang: str = "en",
-                 console=None, every: int | None = None):
+                 console=None, every: int | None = None, tokenize: str = "13a"):
         import time
 
         from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeRemainingColumn
         from rich.progress import Progress as RichProgress
 
-        self.epochs, self.lang = epochs, lang
+        self.epochs, self.lang, self.tokenize = epochs, lang, tokenize
         self.every = every or max(1, epochs // 10)
         self.clock, self.started, self.tokens = time.perf_counter, time.perf_counter(), 0
         self.bar = RichProgress(TextColumn("{task.description}"), BarColumn(),
@@ -75,7 +84,7 @@ class Progress:
                         speed=i18n.t(self.lang, "train.tps", rate=rate) if tokens else "")
 
     def on_epoch(self, stats: dict) -> None:
-        line = epoch_line(stats, self.epochs, self.lang)
+        line = epoch_line(stats, self.epochs, self.lang, self.tokenize)
         self.bar.update(self.task, description=line)
         if stats["epoch"] % self.every == 0 or stats["epoch"] == self.epochs:
             self.bar.console.print(line, highlight=False)
@@ -102,19 +111,19 @@ def validation_figures(run) -> dict:
 
 
 def test_summary(run, source: str, lang: str, shown: int = 3) -> None:
-    """Loss and BLEU on the held-out test pairs, and a few of them translated."""
+    """Loss, BLEU and chrF2 on the held-out test pairs, and a few of them translated."""
     import click
 
-    from .bleu import corpus_bleu, translate_all
+    from .bleu import corpus_scores, translate_all
     from .datasets import target_language
     from .loop import evaluate
 
     m = evaluate(run.params, run.config, run.vocab, run.test, dtype=run.options.dtype)
     sources, targets = zip(*run.texts["test"], strict=True)
     hyps = translate_all(run.params, run.config, run.vocab, list(sources))
-    bleu = corpus_bleu(hyps, list(targets), target_language(source))
+    s = corpus_scores(hyps, list(targets), target_language(source))
     click.echo(i18n.t(lang, "train.test", n=len(run.test), loss=m["loss"], acc=m["accuracy"],
-                      bleu=bleu))
+                      scores=scores_text(lang, s.bleu, s.chrf, s.bleu_lower, s.tokenize)))
     click.echo(i18n.t(lang, "train.examples"))
     for src, ref, hyp in list(zip(sources, targets, hyps, strict=True))[:shown]:
         click.echo(f"  {one_line(src)}\n    → {one_line(hyp)}\n    ({one_line(ref)})")

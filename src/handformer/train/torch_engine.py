@@ -13,20 +13,32 @@ mean of the gradients is the gradient of the whole batch: --batch-size stays the
 Dropout, when configured, draws its masks from torch's generator, seeded from the config's seed
 and the rank (and torch's layer also drops inside the feed-forward block), so only dropout-free
 runs match the NumPy engine number for number; two runs with the same seed and world size
-match each other. Only rank 0 validates, reports and saves; its decision to stop early is
-broadcast to the others.
+match each other (on CUDA only with --deterministic: kernels that add with atomics sum in
+no fixed order). Only rank 0 validates, reports and saves; its decision to stop early is
+broadcast to the others, which wait for it up to VALIDATION_BUDGET_MINUTES.
 """
 
 from __future__ import annotations
 
 import atexit
 import os
+from datetime import timedelta
 
 import numpy as np
 
+from ..errors import DeviceError
 from ..interop.torch_ref import TorchReference, import_torch
 from ..interop.weights import _params_from_torch, to_state_dict
 from .loss import Result
+
+# Only rank 0 validates (greedy BLEU on the CPU) while the others wait in a collective: the
+# process group's timeout, which nccl's watchdog enforces (torch's default there: 10 minutes),
+# is this budget for one validation, so a long one (many validation pairs, --preset paper) is
+# waited for, not killed.
+VALIDATION_BUDGET_MINUTES = 60
+# cuBLAS's setting for reproducible results (CUDA's documentation, "Results reproducibility");
+# read when cuBLAS starts, so it is set before anything touches CUDA.
+CUBLAS_WORKSPACE = ":4096:8"
 
 
 def distributed() -> tuple[int, int]:
@@ -34,17 +46,40 @@ def distributed() -> tuple[int, int]:
     return int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
 
 
-def device_and_backend(torch) -> tuple[str, str]:
-    """Where this process computes and how the processes talk: cuda:LOCAL_RANK and nccl where
-    CUDA is available (torchrun sets LOCAL_RANK, the process's index on its node; untested
-    here, where no GPU was available), else the CPU and gloo."""
-    if torch.cuda.is_available():
-        return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}", "nccl"
-    return "cpu", "gloo"
+def make_deterministic(torch) -> None:
+    """torch's deterministic algorithms (an error where an operation has none), and the
+    cuBLAS workspace they need on CUDA; a workspace setting the user gave is kept."""
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", CUBLAS_WORKSPACE)
+    torch.use_deterministic_algorithms(True)
 
 
-def attach(run) -> None:
-    """Move the run's training steps to torch (joining torchrun's process group if any)."""
+def device_and_backend(torch, wanted: str = "auto") -> tuple[str, str]:
+    """Where this process computes and how the processes talk: cuda:LOCAL_RANK and nccl
+    where CUDA is wanted (or, with "auto", available; torchrun sets LOCAL_RANK, the process's
+    index on its node), else the CPU and gloo. Refused before any GPU is touched: CUDA asked
+    for where there is none, or more processes on this node than GPUs."""
+    if wanted == "cpu" or (wanted == "auto" and not torch.cuda.is_available()):
+        return "cpu", "gloo"
+    if not torch.cuda.is_available():
+        raise DeviceError("--device cuda: torch finds no CUDA device on this machine "
+                              "(torch.cuda.is_available() is False); use --device cpu or auto")
+    _check_one_gpu_each(torch.cuda.device_count())
+    return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}", "nccl"
+
+
+def _check_one_gpu_each(gpus: int) -> None:
+    """torchrun's processes on this node (LOCAL_WORLD_SIZE; WORLD_SIZE on one node) each
+    need a GPU of their own."""
+    processes = int(os.environ.get("LOCAL_WORLD_SIZE", os.environ.get("WORLD_SIZE", 1)))
+    if processes > gpus:
+        raise DeviceError(f"{processes} processes on this node but {gpus} GPU(s): each "
+                              f"process needs a GPU of its own; start torchrun with "
+                              f"--nproc_per_node {gpus} or fewer, or use --device cpu")
+
+
+def attach(run, device_and_backend_chosen: tuple[str, str] | None = None) -> None:
+    """Move the run's training steps to torch on the chosen (device, backend) (joining
+    torchrun's process group, if any); None: device_and_backend's "auto"."""
     from ..interop.torch_ref import TorchUnsupported, torch_unsupported
 
     reasons = torch_unsupported(run.config)
@@ -52,23 +87,25 @@ def attach(run) -> None:
         raise TorchUnsupported("--engine torch trains torch.nn.Transformer, which cannot "
                                "express this model: " + "; ".join(reasons) + ". Use the NumPy "
                                "engine, or e.g. --preset small")
-    run.engine = TorchEngine(run)
+    chosen = device_and_backend_chosen or device_and_backend(import_torch())
+    run.engine = TorchEngine(run, *chosen)
 
 
 class TorchEngine:
-    def __init__(self, run):
+    def __init__(self, run, device: str, backend: str):
         torch = import_torch()
         self.torch, self.rank, self.world = torch, *distributed()
         # dropout's masks: reproducible from --seed, and different on every rank (other rows)
         torch.manual_seed(int(np.random.SeedSequence([run.config.seed, self.rank])
                               .generate_state(1)[0]))
-        # With CUDA: the GPU cuda:LOCAL_RANK, the model and every batch moved to it, and nccl
-        # (untested: no GPU was available where this was written). Without: CPU and gloo.
-        self.device, backend = device_and_backend(torch)
+        # With CUDA: the GPU cuda:LOCAL_RANK, the model and every batch moved to it, and nccl.
+        # Without: CPU and gloo.
+        self.device = device
         if self.device != "cpu":
             torch.cuda.set_device(self.device)
         if self.world > 1 and not torch.distributed.is_initialized():
-            torch.distributed.init_process_group(backend)
+            torch.distributed.init_process_group(
+                backend, timeout=timedelta(minutes=VALIDATION_BUDGET_MINUTES))
             atexit.register(torch.distributed.destroy_process_group)
         self.ref = TorchReference(run.params, run.config, dtype=run.options.dtype)
         self.ref.to(self.device)
