@@ -185,3 +185,21 @@ def test_a_good_tiny_model_folder_runs(tmp_path):
     result = run("embed", "--pretrained", "m", "hello world", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert b"[CLS] hello world [SEP]" in result.stdout
+
+
+def test_a_model_folder_is_read_again_from_another_folder_or_once_changed(tmp_path):
+    """A long-lived process (the app, the Python API, these in-process cases) keeps read models:
+    the same relative name in another folder, or a folder whose weights were replaced, is
+    another model and is read (and checked) again."""
+    from support.clirun import run_here as run
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    bert_folder(tmp_path / "a" / "m")
+    bert_folder(tmp_path / "b" / "m", nan_in="encoder.layer.0.output.dense.bias")
+    assert run("embed", "--pretrained", "m", "hello", cwd=tmp_path / "a").returncode == 0
+    refused_unchanged(tmp_path / "b", "embed", "--pretrained", "m", "hello",
+                      words=["encoder.layer.0.output.dense.bias"])
+    bert_folder(tmp_path / "a" / "m", nan_in="encoder.layer.0.output.dense.bias")
+    refused_unchanged(tmp_path / "a", "embed", "--pretrained", "m", "hello",
+                      words=["encoder.layer.0.output.dense.bias"])

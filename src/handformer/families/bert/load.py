@@ -202,10 +202,25 @@ def load_params(folder: Path, cfg: BertConfig, dtype="float64") -> dict[str, np.
             for ours, (key, transposed) in wanted.items()}
 
 
-@functools.lru_cache(maxsize=4)
 def load(name_or_path: str, dtype: str = "float64") -> Pretrained:
-    """Read a checkpoint once per process (its parameters are read-only afterwards)."""
+    """Read a checkpoint once per process (its parameters are read-only afterwards): once per
+    folder and version of its files, so that a relative name read from another folder, or a
+    folder whose files were replaced, is read again."""
     folder = resolve(name_or_path)
+    return _load(str(name_or_path), folder, folder.resolve(), _version(folder), dtype)
+
+
+def _version(folder: Path) -> tuple:
+    """Each file the checkpoint reads: its name, size and time of last change."""
+    files = [*NEEDED_FILES, "tokenizer_config.json"]
+    stats = [(name, (folder / name).stat()) for name in files if (folder / name).is_file()]
+    return tuple((name, st.st_size, st.st_mtime_ns) for name, st in stats)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(name_or_path: str, folder: Path, where: Path, version: tuple,
+          dtype: str) -> Pretrained:
+    """load's work; ``where`` (the absolute folder) and ``version`` only key the cache."""
     cfg = read_config(folder)
     lower = True
     if (folder / "tokenizer_config.json").is_file():
