@@ -73,7 +73,7 @@ def _render_options(func):
                    "prediction beside theirs (a --checkpoint walk shows its untrained weights "
                    "beside it without this flag)")
 @click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
-              help="write the weights as .safetensors (torch.nn.Transformer names)")
+              help="write the weights as .safetensors (torch names: docs/weights.md)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens: the tutorial's rule, English words with "
               "punctuation split off, Chinese characters, or jieba words  [default: tutorial]")
@@ -98,20 +98,23 @@ def walk(**options):
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
                               "model folder and writes no weights; drop --save-weights")
+    if save:
+        refuse_without_export(pipeline.family_for(options))
     done = pipeline.run(walk_options(options), before_backward=_json_fits(render["fmt"]))
     for line in done.notes:
         click.echo(line, err=True)
     data = rendered(done.tape, **render)  # every check passed and every byte computed: now write
     if save:
-        from ..interop.weights import save_weights
-
-        model = done.model
-        source, target = model.vocab.source, model.vocab.target
-        save_weights(save, model.params, model.config, source.tokens, source.specials,
-                     None if target is source else target)
+        done.family.save_weights(save, done.model)
         click.echo(one_line(f"wrote {save}"), err=True)
     terminal = render["fmt"] == "terminal"
     write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
+
+
+def refuse_without_export(family) -> None:
+    if family.save_weights is None:
+        raise HandformerError(f"the {family.name} family writes no weights file; drop "
+                              "--save-weights")
 
 
 def selection(steps: str | None, panels: str | None) -> str | None:

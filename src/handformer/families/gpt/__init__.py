@@ -20,6 +20,13 @@ def narrators(tape) -> list:
     return story(tape)
 
 
+def save_weights(path: str, model) -> None:
+    """`walk --family gpt --save-weights` (weights.py, imported when it runs)."""
+    from .weights import save
+
+    save(path, model)
+
+
 def train_command(options: dict, given: dict[str, str]) -> None:
     """`handformer train --family gpt` (commands.py), imported when it runs."""
     from .commands import train
@@ -30,5 +37,6 @@ def train_command(options: dict, given: dict[str, str]) -> None:
 FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, narrators,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, train=train_command, configure=from_options,
-                         verify=run.verify, follows_tutorial=True))
+                         verify=run.verify, follows_tutorial=True,
+                         save_weights=save_weights))
 

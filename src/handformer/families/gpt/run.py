@@ -130,10 +130,21 @@ def prepare(options: dict) -> Model:
         return from_checkpoint(checkpoint, options)
     corpus, tokenizer = options.pop("corpus", None), options.pop("tokenizer", None)
     dataset = options.pop("dataset", None)  # lines given already (a web request's corpus)
+    weights = options.pop("weights", None)
     if corpus:
         dataset = read_corpus(corpus)
     config = options.pop("config", None) or from_options(options)  # prebuilt: checked already
-    return build(config, dataset, tokenizer or "tutorial")
+    model = build(config, dataset, tokenizer or "tutorial")
+    return with_weights(model, weights) if weights else model
+
+
+def with_weights(model: Model, path: str) -> Model:
+    """The model with the weights of ``path`` (weights.py): the file's config and vocabulary
+    when --save-weights wrote it."""
+    from .weights import load
+
+    model.params, model.config, model.vocab = load(path, model.config, model.vocab)
+    return model
 
 
 def from_checkpoint(path: str, options: dict) -> Model:
