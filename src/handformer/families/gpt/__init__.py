@@ -37,6 +37,6 @@ def train_command(options: dict, given: dict[str, str]) -> None:
 FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, narrators,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, train=train_command, configure=from_options,
-                         verify=run.verify, follows_tutorial=True,
+                         verify=run.verify, follows_tutorial=True, beside_trained=True,
                          save_weights=save_weights))
 

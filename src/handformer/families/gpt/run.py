@@ -125,6 +125,10 @@ def prepare(options: dict) -> Model:
     continuation), ``backward`` and ``lr`` are read by ``walk`` and ``backward``."""
     options = {k: v for k, v in options.items()
                if k not in ("src", "tgt", "lr", "backward", "family")}
+    if options.get("checkpoint") and options.get("beside_trained"):
+        raise HandformerError("a checkpoint's weights are trained already; drop "
+                              "--beside-trained (it trains a copy of random weights)")
+    options.pop("beside_trained", None)
     checkpoint = options.pop("checkpoint", None)
     if checkpoint:
         return from_checkpoint(checkpoint, options)
@@ -183,10 +187,16 @@ def verify(options: dict) -> tuple[str, list]:
 
 
 def walk(model: Model, options: dict) -> Tape:
-    """The prompt and its continuation (the tutorial's when not given; "" is empty) forward."""
+    """The prompt and its continuation (the tutorial's when not given; "" is empty) forward;
+    with ``beside_trained``, a copy of the weights trained on the spot beside them."""
     src, tgt = options.get("src"), options.get("tgt")
-    return run_forward(model, TUTORIAL_SRC if src is None else src,
+    tape = run_forward(model, TUTORIAL_SRC if src is None else src,
                        TUTORIAL_TGT if tgt is None else tgt)
+    if options.get("beside_trained"):
+        from .beside import trained_on_the_spot
+
+        tape.meta["beside"] = trained_on_the_spot(model, tape)
+    return tape
 
 
 def backward(tape: Tape, model: Model, options: dict) -> None:
