@@ -25,12 +25,16 @@ from .config import GptConfig
 from .model import param_shapes
 
 
-def to_state_dict(params: dict[str, np.ndarray], cfg: GptConfig) -> dict[str, np.ndarray]:
+def to_state_dict(params: dict[str, np.ndarray], cfg: GptConfig,
+                  zero_biases: bool = True) -> dict[str, np.ndarray]:
     """Our flat parameters under TorchGpt's names and layouts (torch keeps Linear weights
-    transposed, W_Q, W_K, W_V packed in one)."""
+    transposed, W_Q, W_K, W_V packed in one). ``zero_biases``: without attention biases, write
+    torch's as zeros (a weights file), or leave them out (gradients: the model has none)."""
     out = {"embed": params["embed.weight"]}
     for i in range(cfg.layers):
         out |= _layer(params, cfg, i)
+        if not (cfg.attn_bias or zero_biases):
+            del out[f"layers.{i}.self_attn.in_proj_bias"], out[f"layers.{i}.self_attn.out_proj.bias"]
     if cfg.final_norm:
         out |= {"final.weight": params["decoder.norm.gamma"],
                 "final.bias": params["decoder.norm.beta"]}

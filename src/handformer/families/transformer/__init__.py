@@ -67,9 +67,18 @@ def save_weights(path: str, s) -> None:
           None if target is source else target)
 
 
+def export_names(tensors: dict, s) -> dict:
+    """torch.nn.Transformer's names and layouts (interop/weights.py); a tied table's one array
+    under its three names, as the tied torch model lists its one Parameter."""
+    from ...interop.weights import to_state_dict
+
+    return to_state_dict(tensors, s.config)
+
+
 FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, decode=translate,
                          explain=tell_translation, errata=errata.records,
                          configure=run.configure, beside_trained=True,
-                         follows_tutorial=True, save_weights=save_weights))
+                         follows_tutorial=True, save_weights=save_weights,
+                         export_names=export_names))
