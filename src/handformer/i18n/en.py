@@ -514,6 +514,12 @@ TEXT = {
                           "changes W_Q and W_K so that the pattern helps predict each next word of "
                           "the lines, and what a trained pattern means is read off its effect on "
                           "the prediction, not off its looks.",
+    "gpt.beside.untrained": "Everything above used this checkpoint's trained weights ({epochs} "
+                            "Adam steps over its lines). Here the same model before training, "
+                            "its initial random weights drawn from the same seed, reads the same "
+                            "text: the first layer's masked self-attention pattern of head 1, A "
+                            "with the random weights θ₀ and A′ with the trained ones θ, and p(y), "
+                            "the probability of the right next word, at each position under both.",
     "gpt.beside.seen": "This text is one of the lines the copy was trained on: the comparison "
                        "shows what training does to the numbers, not that the model would "
                        "continue a text it has never seen.",

@@ -19,7 +19,7 @@ PATTERN = "encoder.0.self_attn.head.0.pattern"
 
 
 def beside(ctx: Ctx, trained_key: str = "beside.trained", seen_key: str = "beside.seen",
-           pattern_key: str = "beside.pattern") -> None:
+           pattern_key: str = "beside.pattern", untrained_key: str = "beside.untrained") -> None:
     other = ctx.meta.get("beside")
     step = (other or {}).get("step", PATTERN)
     if not other or step not in ctx.tape.index or "generator.probs" not in ctx.tape.index:
@@ -38,7 +38,8 @@ def beside(ctx: Ctx, trained_key: str = "beside.trained", seen_key: str = "besid
         Matrix("beside.probs", ctx.t("beside.p"), p, labels,
                [f"{a} → {b}" for a, b in zip(tgt, targets, strict=True)], scale="prob"),
     ]
-    paragraphs = [_how(ctx, other, trained_key), ctx.t(pattern_key),
+    how = _how(ctx, other, trained_key, untrained_key)
+    paragraphs = [how, ctx.t(pattern_key),
                   ctx.t("beside.predicted", random=_words(ctx, random), trained=_words(ctx, trained),
                         pr=f3(np.mean(random["p_target"])), pt=f3(np.mean(trained["p_target"])),
                         k_r=_right(random, ctx), k_t=_right(trained, ctx), n=len(targets))]
@@ -54,9 +55,9 @@ def _walked(ctx: Ctx, step: str) -> dict:
             "picked": [int(i) for i in np.argmax(p, axis=-1)]}
 
 
-def _how(ctx: Ctx, other: dict, trained_key: str) -> str:
+def _how(ctx: Ctx, other: dict, trained_key: str, untrained_key: str) -> str:
     if other["label"] == "untrained":
-        return ctx.t("beside.untrained", epochs=other["epochs"])
+        return ctx.t(untrained_key, epochs=other["epochs"])
     first, last = other["loss"]
     return ctx.t(trained_key, pairs=other["pairs"], epochs=other["epochs"], lr=other["lr"],
                  first=f3(first), last=f3(last))

@@ -11,6 +11,7 @@ import torch
 from handformer import narrate, pipeline
 from handformer.errors import HandformerError
 from handformer.families.gpt.beside import EPOCHS, LR, PATTERN
+from handformer.families.gpt.config import GptConfig
 from handformer.families.gpt.run import prepare
 from handformer.families.gpt.torch_ref import TorchGpt
 from handformer.families.gpt.train import fit
@@ -119,10 +120,21 @@ def test_the_page_holds_the_section_in_both_languages(tmp_path):
         assert words in page, words
 
 
-def test_a_checkpoints_walk_refuses_the_flag(tmp_path):
-    out = run_here("train", "--family", "gpt", "--epochs", "2", "--quiet", "--save", "g.ckpt",
+def test_a_checkpoints_walk_shows_its_untrained_weights_beside_and_refuses_the_flag(tmp_path):
+    out = run_here("train", "--family", "gpt", "--epochs", "30", "--quiet", "--save", "g.ckpt",
                    cwd=tmp_path)
     assert out.returncode == 0, out.stderr
+    tape = pipeline.run({"family": "gpt", "checkpoint": str(tmp_path / "g.ckpt")}).tape
+    beside, meta = tape.meta["beside"], tape.meta
+    assert beside["label"] == "untrained" and beside["epochs"] == 30
+    cfg = GptConfig.from_dict(meta["config"])
+    pattern, p = torch_view(cfg, prepare({"config": cfg}).params, meta["tgt"]["ids"])
+    np.testing.assert_allclose(beside["pattern"], pattern, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(beside["p_target"], meta["trained"]["untrained_p_target"],
+                               rtol=0, atol=1e-15)
+    (section,) = [s for s in narrate.build(tape) if s.id == "beside"]
+    assert "(30 Adam steps over its lines)" in section.paragraphs[0]
+    np.testing.assert_array_equal(section.equation[2].value, tape[PATTERN])  # A′: the walk's
     with pytest.raises(HandformerError, match="drop --beside-trained"):
         pipeline.run({"family": "gpt", "checkpoint": str(tmp_path / "g.ckpt"),
                       "beside_trained": True})

@@ -1,6 +1,7 @@
 """`walk --family gpt --beside-trained`: a copy of the walk's random weights trained on the
 dataset's lines on the spot (what `train --family gpt` does, with its defaults), then the walk's
-text read by the copy, shown beside the random weights (narrate/beside.py).
+text read by the copy, shown beside the random weights (narrate/beside.py). A checkpoint's walk
+shows the same model before training beside it, without the flag.
 
 Only what the comparison shows is kept (``tape.meta["beside"]``): the first layer's first
 masked self-attention pattern over the input tokens, p(target) at each position, the word each
@@ -36,6 +37,13 @@ def trained_on_the_spot(model, tape: Tape) -> dict:
     return {"label": "trained", "epochs": EPOCHS, "pairs": len(model.dataset), "lr": LR,
             "loss": [losses[0], losses[-1]], "seen": seen, "step": PATTERN, "over": "tgt",
             **view(copy.params, model.config, ids, tape.meta["target"]["ids"])}
+
+
+def untrained(initial: dict, config, epochs: int, ids: list[int], targets: list[int]) -> dict:
+    """A checkpoint's model before training (``initial``: its initial weights) on the walk's
+    text: shown beside the trained walk without any flag."""
+    return {"label": "untrained", "epochs": epochs, "step": PATTERN, "over": "tgt",
+            **view(initial, config, ids, targets)}
 
 
 def view(params: dict, config, ids: list[int], targets: list[int]) -> dict:

@@ -83,6 +83,7 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
     if model.trained:
         tape.meta["trained"] = dict(model.trained) | {
             "untrained_p_target": _untrained_probs(model, text)}
+        tape.meta["beside"] = _untrained_beside(model, text)
     logits = forward(tape, cfg, text.input_ids)
     targets = np.asarray(text.target_ids)
     loss_step(tape, logits, targets)
@@ -96,6 +97,16 @@ def _untrained_probs(model: Model, text: Text) -> list[float]:
     forward(tape, model.config, text.input_ids)
     p = tape["generator.probs"]
     return [float(p[t, i]) for t, i in enumerate(text.target_ids)]
+
+
+def _untrained_beside(model: Model, text: Text) -> dict:
+    """A checkpoint's walk: the same model before training (its initial weights, same config
+    and seed) on the same text, shown beside the trained one (beside.py, narrate/beside.py)."""
+    from .beside import untrained
+
+    initial = init_params(model.config, len(model.vocab))
+    return untrained(initial, model.config, model.trained["epochs"], text.input_ids,
+                     text.target_ids)
 
 
 def run_backward(tape: Tape, lr: float) -> None:

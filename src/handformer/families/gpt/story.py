@@ -42,12 +42,13 @@ def story(tape) -> list:
 
 
 def beside_trained(ctx: Ctx) -> None:
-    """walk --beside-trained: the copy trained on the lines, beside the random weights, in the
-    decoder-only model's words (lines, not sentence pairs; a text, not a translation)."""
+    """walk --beside-trained (the copy trained on the lines) or a checkpoint's walk (its model
+    before training), beside the walk's weights, in the decoder-only model's words (lines, not
+    sentence pairs; a text, not a translation)."""
     from ...narrate.beside import beside
 
     beside(ctx, trained_key="gpt.beside.trained", seen_key="gpt.beside.seen",
-           pattern_key="gpt.beside.pattern")
+           pattern_key="gpt.beside.pattern", untrained_key="gpt.beside.untrained")
 
 
 # --- the overview and the text ---------------------------------------------------------------
