@@ -68,10 +68,10 @@ def _render_options(func):
               help="with --backward: one step's gradient of the corpus's pairs as a whole "
                    "batch and as N data shards averaged (what torchrun does across processes)")
 @click.option("--beside-trained", is_flag=True,
-              help="also train a copy of the random weights on the corpus's sentence pairs "
-                   "(200 epochs; under a second for the tutorial) and show its attention and "
-                   "prediction beside theirs (a --checkpoint walk shows its untrained weights "
-                   "beside it without this flag)")
+              help="also train a copy of the random weights on the corpus, as `handformer "
+                   "train` does by default (about a second for the tutorial), and show its "
+                   "attention and prediction beside theirs (a --checkpoint walk shows its "
+                   "untrained weights beside it without this flag)")
 @click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
               help="write the weights as .safetensors (torch names: docs/weights.md)")
 @click.option("--save-grads", metavar="FILE", type=FileName(), default=None,
