@@ -110,3 +110,11 @@ def test_a_state_dict_saved_from_torch_is_read_with_the_options_sizes(tmp_path):
     logits = next(s for s in tape["steps"] if s["name"] == "generator.logits")["value"]
     theirs = module(tape["tgt"]["ids"])["generator.logits"].detach().numpy()
     np.testing.assert_allclose(np.array(logits), theirs, rtol=0, atol=1e-12)
+
+
+def test_verify_checks_the_files_model_against_torch(tmp_path):
+    save(tmp_path, "--norm", "post", "--attn-bias")
+    out = run_here("verify", "--family", "gpt", "--weights", "w.safetensors", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout.decode()
+    assert "norm post" in text and "∂L/∂decoder.0.self_attn.b_o" in text and "PASS" in text

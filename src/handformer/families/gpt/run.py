@@ -180,14 +180,13 @@ def from_checkpoint(path: str, options: dict) -> Model:
 
 def verify(options: dict) -> tuple[str, list]:
     """`verify --family gpt`: one text's stages, loss and every gradient against a GPT built
-    from torch's layers (torch_ref.py), float64."""
+    from torch's layers (torch_ref.py), float64; the weights of ``options["weights"]`` (a
+    --save-weights file) when given, else fresh ones."""
     from ...interop.torch_ref import import_torch
 
     import_torch()
     from .torch_ref import compare
 
-    if options.pop("weights", None):
-        raise HandformerError("the gpt family reads no weights file; drop --weights")
     src, tgt = options.pop("src", None), options.pop("tgt", None)
     model = prepare(options)
     text = make_text(model.vocab, TUTORIAL_SRC if src is None else src,
