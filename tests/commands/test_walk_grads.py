@@ -114,3 +114,11 @@ def test_bert_gradients_carry_the_checkpoints_own_names_and_shapes(tmp_path):
     assert {k: tuple(v.shape) for k, v in grads.items()} == \
         {k: tuple(v.shape) for k, v in stored.items()}
     assert all(torch.count_nonzero(g) for g in grads.values())
+
+
+def test_a_family_without_a_weights_file_refuses_save_weights_by_name(tmp_path):
+    out = run_here("walk", "--family", "bert", "--save-weights", "w.safetensors", cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.decode().strip() == ("error: the bert family writes no weights file; "
+                                           "drop --save-weights")
+    assert not (tmp_path / "w.safetensors").exists()
