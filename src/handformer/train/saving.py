@@ -2,7 +2,7 @@
 epochs (atomically, at most every ``interval`` seconds, the last always), and on Ctrl-C or
 SIGTERM the last finished epoch saved and named before the run exits with status 130.
 
-The encoder-decoder's loop (loop.py) keeps the same rules in its own epochs, with early
+The encoder-decoder's loop (loop.py) hands its epochs to the same ``Saver``, with early
 stopping and the best checkpoint beside them.
 """
 
@@ -12,10 +12,6 @@ import signal
 import time
 from contextlib import contextmanager
 
-import click
-
-from .. import i18n
-from ..textsafe import one_line
 from . import checkpoint as ckpt_io
 
 INTERRUPTED = 130  # the shell's status for a run ended by Ctrl-C (128 + SIGINT)
@@ -62,6 +58,11 @@ def sigterm_as_ctrl_c():
 
 def say_interrupted(lang: str, path, epoch: int | None) -> None:
     """Which epoch the --save file holds now (train.interrupted), or that none was saved."""
+    import click
+
+    from .. import i18n
+    from ..textsafe import one_line
+
     key = "train.interrupted_unsaved" if epoch is None else "train.interrupted"
     click.echo(i18n.t(lang, key, path=one_line(str(path)), epoch=epoch), err=True)
 
