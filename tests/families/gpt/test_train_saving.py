@@ -139,3 +139,24 @@ def test_a_second_run_on_the_same_save_file_is_refused_naming_the_holder(tmp_pat
     lines = second.stderr.decode().strip().splitlines()
     assert lines == [f"error: checkpoint 's.ckpt' is being trained by another run (pid "
                      f"{proc.pid}); wait for it, or give another --save FILE"]
+
+
+def test_a_diverging_run_is_one_line_naming_the_last_epoch_saved(tmp_path, monkeypatch):
+    """A loss that is no longer a number at epoch 3 (made so here): the file keeps epoch 2."""
+    monkeypatch.setattr(saving, "INTERVAL", 0.0)
+    real = gpt_train.epoch
+
+    def nan_at_three(run):
+        loss = real(run)
+        if len(run.history) == 3:
+            run.history[-1] = loss = float("nan")
+        return loss
+
+    monkeypatch.setattr(gpt_train, "epoch", nan_at_three)
+    out = run_here("train", "--family", "gpt", "--epochs", "9", "--quiet", "--save", "s.ckpt",
+                   cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr.decode().strip() == (
+        "error: training diverged: the loss is nan after 3 Adam steps; the learning rate 0.02 "
+        "is too high; s.ckpt holds epoch 2, the last one saved")
+    assert load(tmp_path / "s.ckpt", family="gpt").epoch == 2

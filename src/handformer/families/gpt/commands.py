@@ -191,7 +191,7 @@ def _fit_saving(run, steps: int, path: str, options: dict, held: int | None) -> 
             np.errstate(over="ignore", invalid="ignore"):  # a diverging run: one line below
         while len(run.history) < steps:
             loss = epoch(run)
-            _refuse_diverged(loss, len(run.history), run.optimizer.lr)
+            _refuse_diverged(loss, run, saver)
             done = len(run.history)
             if not options["quiet"] and (done % every == 0 or done == steps):
                 click.echo(f"step {done:>{len(str(steps))}}/{steps}  loss {loss:.4f}", err=True)
@@ -203,10 +203,15 @@ def _fit_saving(run, steps: int, path: str, options: dict, held: int | None) -> 
                f"{losses[0]:.3f} → {losses[-1]:.3f}", err=True)
 
 
-def _refuse_diverged(loss: float, done: int, lr: float) -> None:
-    if not math.isfinite(loss):
-        raise HandformerError(f"training diverged: the loss is {loss} after {done} Adam steps; "
-                              f"the learning rate {lr:g} is too high")
+def _refuse_diverged(loss: float, run, saver) -> None:
+    """One error line for a loss that is no longer a number; the epoch the file holds (saved
+    before it, so its weights are finite) is named, the diverged one is never written."""
+    if math.isfinite(loss):
+        return
+    kept = "" if saver.saved_epoch is None else \
+        f"; {one_line(str(saver.path))} holds epoch {saver.saved_epoch}, the last one saved"
+    raise HandformerError(f"training diverged: the loss is {loss} after {len(run.history)} Adam "
+                          f"steps; the learning rate {run.optimizer.lr:g} is too high{kept}")
 
 
 COMMANDS = [generate]
