@@ -142,3 +142,24 @@ def test_every_import_of_our_own_modules_names_one_that_exists():
                 base = parts[: len(parts) - node.level + 1] if node.level else []
                 target = ".".join(base + ([node.module] if node.module else []))
                 assert target in known, f"{name} line {node.lineno} imports {target}"
+
+
+def test_the_engine_never_imports_a_renderer():
+    """A tape draws itself in Jupyter through ``Tape.html_hook``, which render.html sets; the
+    engine names no renderer, at module level or inside a function."""
+    for module in under("handformer.engine"):
+        assert not {i for i in every_import(module) if i.startswith("handformer.render")}, module
+
+
+def test_the_tape_is_drawn_for_jupyter_by_the_hook_render_registers():
+    import handformer.render as render
+
+    tape = Tape({})
+    assert Tape.html_hook is render.notebook
+    try:
+        Tape.html_hook = lambda t: f"<p>{len(t.steps)} steps</p>"
+        assert tape._repr_html_() == "<p>0 steps</p>"
+        Tape.html_hook = None
+        assert tape._repr_html_() is None
+    finally:
+        Tape.html_hook = render.notebook

@@ -35,9 +35,11 @@ def walk(src: str | None = None, tgt: str | None = None, preset: str | None = No
     family of the registry (default: the encoder-decoder); ``pretrained`` walks ``src``
     through a pretrained model instead (a folder, or "all-minilm-l6-v2"), and with
     ``backward`` takes one fine-tuning step on ``src`` and ``tgt`` (loss 1 − their cosine).
-    ``beside_trained`` also trains a copy of the random weights on the corpus's pairs (200
-    epochs) and keeps its first attention pattern and prediction (``tape.meta["beside"]``); a
-    checkpoint's walk keeps its untrained weights' there without it.
+    ``beside_trained`` also trains a copy of the random weights on the corpus (as `handformer
+    train` does by default: the encoder-decoder 200 epochs on its pairs, the gpt family 400
+    Adam steps on its lines) and keeps its first attention pattern and prediction
+    (``tape.meta["beside"]``); a checkpoint's walk keeps its untrained weights' there without
+    it.
     """
     if pretrained:  # with backward: one fine-tuning step pulling src and tgt together
         step = {"tgt": tgt, "backward": True, "lr": lr} if backward else {}

@@ -54,8 +54,8 @@ def prepare(options: dict) -> tuple[Family, Any]:
         raise HandformerError(f"the {family.name} family has no backward pass by hand yet; "
                               "drop --backward")
     if options.get("beside_trained") and not family.beside_trained:
-        raise HandformerError(f"--beside-trained is the encoder-decoder's; the {family.name} "
-                              "family does not train a copy on the spot")
+        raise HandformerError(f"--beside-trained: the {family.name} family does not train a "
+                              "copy on the spot")
     return family, family.prepare({k: v for k, v in options.items() if k != "family"})
 
 

@@ -73,6 +73,8 @@ def train(**o):
     "when you play the game of thrones"` reads ./handformer.ckpt.
     """
 
+    if o["resume"]:
+        o["family"] = _resumed_family(o)
     if o["family"] != "transformer":
         return _train_family(o)
     if o.pop("corpus"):
@@ -121,6 +123,20 @@ def _torch_device(o: dict) -> tuple[str, str] | None:
     if deterministic:
         torch_engine.make_deterministic(torch)
     return torch_engine.device_and_backend(torch, device or "auto")
+
+
+def _resumed_family(o: dict) -> str:
+    """The family of the --resume checkpoint (what --family, given, must agree with), so that
+    `train --resume FILE` continues any family's run."""
+    from ..train.checkpoint import load
+
+    found = load(o["resume"], family=None).family
+    ctx = click.get_current_context()
+    named = ctx.get_parameter_source("family") not in (None, click.core.ParameterSource.DEFAULT)
+    if named and o["family"] != found:
+        raise HandformerError(f"{o['resume']!r} holds a model of the {found} family; drop "
+                              f"--family {o['family']} (--resume continues its own family)")
+    return found
 
 
 def _train_family(o: dict) -> None:
@@ -185,13 +201,11 @@ def _stored_pairs(ckpt) -> str:
 
 
 def _fit(run, o: dict, source: str, primary: bool = True) -> None:
-    import signal
-
     import numpy as np
 
     from ..train import loop, report
+    from ..train.saving import INTERRUPTED, sigterm_as_ctrl_c
 
-    previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves like Ctrl-C does
     first_epoch = run.epoch
     total = len(run.train) * run.options.epochs
     if primary:
@@ -199,20 +213,19 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
 
         announce(run, source, o["engine"], o["lang"], o["dtype_given"])
     try:
-        if o["quiet"]:
-            with np.errstate(all="ignore"):  # a diverging run stops with one message (finite)
-                loop.fit(run, o["save"], source)
-        else:
-            with report.Progress(total, len(run.train) * run.epoch, run.options.epochs,
-                                 o["lang"], tokenize=_bleu_tokenizer(source)) as bar:
-                with np.errstate(all="ignore"):
-                    loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
+        with sigterm_as_ctrl_c():  # a kill saves like Ctrl-C does
+            if o["quiet"]:
+                with np.errstate(all="ignore"):  # a diverging run stops with one message
+                    loop.fit(run, o["save"], source)
+            else:
+                with report.Progress(total, len(run.train) * run.epoch, run.options.epochs,
+                                     o["lang"], tokenize=_bleu_tokenizer(source)) as bar:
+                    with np.errstate(all="ignore"):
+                        loop.fit(run, o["save"], source, bar.on_batch, bar.on_epoch)
     except KeyboardInterrupt:
         if primary:  # the other ranks save nothing, so they have nothing to say
             _say_interrupted(run, o, first_epoch)
-        raise SystemExit(130) from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+        raise SystemExit(INTERRUPTED) from None
     if primary:
         _summary(run, o, source)
 
@@ -228,16 +241,12 @@ def _say_interrupted(run, o: dict, first_epoch: int) -> None:
     """Which epoch the --save file holds now: this run's last save, the resumed checkpoint's
     own epoch when it is also the --save file, or nothing."""
     from ..cli import same_file
+    from ..train.saving import say_interrupted
 
     epoch = run.saved_epoch
     if epoch is None and o["resume"] and same_file(o["resume"], o["save"]):
         epoch = first_epoch
-    key = "train.interrupted_unsaved" if epoch is None else "train.interrupted"
-    click.echo(i18n.t(o["lang"], key, path=one_line(o["save"]), epoch=epoch), err=True)
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+    say_interrupted(o["lang"], o["save"], epoch)
 
 
 def _summary(run, o: dict, source: str) -> None:

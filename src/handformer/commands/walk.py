@@ -68,12 +68,15 @@ def _render_options(func):
               help="with --backward: one step's gradient of the corpus's pairs as a whole "
                    "batch and as N data shards averaged (what torchrun does across processes)")
 @click.option("--beside-trained", is_flag=True,
-              help="also train a copy of the random weights on the corpus's sentence pairs "
-                   "(200 epochs; under a second for the tutorial) and show its attention and "
-                   "prediction beside theirs (a --checkpoint walk shows its untrained weights "
-                   "beside it without this flag)")
+              help="also train a copy of the random weights on the corpus, as `handformer "
+                   "train` does by default (about a second for the tutorial), and show its "
+                   "attention and prediction beside theirs (a --checkpoint walk shows its "
+                   "untrained weights beside it without this flag)")
 @click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
-              help="write the weights as .safetensors (torch.nn.Transformer names)")
+              help="write the weights as .safetensors (torch names: docs/weights.md)")
+@click.option("--save-grads", metavar="FILE", type=FileName(), default=None,
+              help="with --backward: every parameter's gradient ∂L/∂θ as .safetensors, under "
+                   "the names --save-weights writes (any model size; no tape JSON)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens: the tutorial's rule, English words with "
               "punctuation split off, Chinese characters, or jieba words  [default: tutorial]")
@@ -92,26 +95,54 @@ def walk(**options):
     render["steps"] = selection(render["steps"], options.pop("panels"))
     inputs = {"--corpus file": options.get("corpus"), "--weights file": options.get("weights"),
               "--pretrained folder": options.get("pretrained")}
-    save = options.pop("save_weights")
+    save, grads = options.pop("save_weights"), options.pop("save_grads")
     paged = not options.pop("no_pager")
-    check_outputs({"-o": render["output"], "--save-weights": save}, inputs)
+    check_outputs({"-o": render["output"], "--save-weights": save, "--save-grads": grads}, inputs)
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
                               "model folder and writes no weights; drop --save-weights")
+    if save:
+        refuse_without_export(pipeline.family_for(options))
+    if grads:
+        refuse_grads_without(options, pipeline.family_for(options))
     done = pipeline.run(walk_options(options), before_backward=_json_fits(render["fmt"]))
     for line in done.notes:
         click.echo(line, err=True)
     data = rendered(done.tape, **render)  # every check passed and every byte computed: now write
     if save:
-        from ..interop.weights import save_weights
-
-        model = done.model
-        source, target = model.vocab.source, model.vocab.target
-        save_weights(save, model.params, model.config, source.tokens, source.specials,
-                     None if target is source else target)
+        done.family.save_weights(save, done.model)
         click.echo(one_line(f"wrote {save}"), err=True)
+    if grads:
+        save_grads(grads, done)
+        click.echo(one_line(f"wrote {grads}"), err=True)
     terminal = render["fmt"] == "terminal"
     write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
+
+
+def refuse_without_export(family) -> None:
+    if family.save_weights is None:
+        raise HandformerError(f"the {family.name} family writes no weights file; drop "
+                              "--save-weights")
+
+
+def refuse_grads_without(options: dict, family) -> None:
+    if not options.get("backward"):
+        raise HandformerError("--save-grads writes the gradients of the backward pass: add "
+                              "--backward")
+    if family.export_names is None:
+        raise HandformerError(f"the {family.name} family names no weights for export; drop "
+                              "--save-grads")
+
+
+def save_grads(path: str, done) -> None:
+    """Every parameter's gradient, read straight off the tape, under its exported name."""
+    from ..interop.weights import write_state
+
+    tape = done.tape
+    grads = {name: tape.grads[name] for name in tape.params if name in tape.grads}
+    meta = {"format": "handformer.grads/1", "family": done.family.name,
+            "loss": repr(float(tape["loss"]))}
+    write_state(path, done.family.export_names(grads, done.model), meta)
 
 
 def selection(steps: str | None, panels: str | None) -> str | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .ops import OPS, get
@@ -123,11 +125,14 @@ class Tape:
     def names(self) -> list[str]:
         return [s.name for s in self.steps]
 
-    def _repr_html_(self) -> str:
-        """In Jupyter a tape shows itself as the walkthrough's panels (render.html)."""
-        from ..render.html.page import render_notebook
+    # What draws a tape in Jupyter: set by the HTML renderer when it is imported (the engine
+    # sits below the renderers and never imports them); None: Jupyter shows the plain repr.
+    html_hook: Callable[[Tape], str] | None = None
 
-        return render_notebook(self)
+    def _repr_html_(self) -> str | None:
+        """In Jupyter a tape shows itself as the walkthrough's panels (``html_hook``)."""
+        hook = type(self).html_hook
+        return None if hook is None else hook(self)
 
     # --- reverse pass -----------------------------------------------------------------------
 

@@ -42,6 +42,11 @@ class Family:
     as (title, rows of (name, shape, largest |ours − torch|)).
     ``beside_trained``: ``walk`` reads ``options["beside_trained"]`` (a copy of the random
     weights trained on the spot, shown beside them).
+    ``save_weights(path, model)``: `walk --save-weights FILE`, the model's weights as
+    safetensors under its ecosystem's names (``prepare`` reads ``options["weights"]`` back).
+    ``export_names(tensors, model)``: the model's parameters, or arrays shaped like them (their
+    gradients: `walk --backward --save-grads FILE`), under the names its ecosystem's torch
+    model gives them, transposed and packed as that model keeps them.
     ``follows_tutorial``: its story keeps the seed tutorial's stages, so a section can name
     the tutorial's own step it shows (narrate.context.TUTORIAL_STEPS).
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
@@ -54,7 +59,8 @@ class Family:
 
     __slots__ = ("name", "config", "param_shapes", "forward", "story", "prepare", "walk",
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
-                 "configure", "verify", "beside_trained", "follows_tutorial")
+                 "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
+                 "export_names")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -63,13 +69,15 @@ class Family:
                  errata: Callable | None = None, pretrained: bool = False,
                  train: Callable | None = None, configure: Callable | None = None,
                  verify: Callable | None = None, beside_trained: bool = False,
-                 follows_tutorial: bool = False):
+                 follows_tutorial: bool = False, save_weights: Callable | None = None,
+                 export_names: Callable | None = None):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
         self.explain, self.errata, self.pretrained, self.train = explain, errata, pretrained, train
         self.configure, self.verify = configure, verify
         self.beside_trained, self.follows_tutorial = beside_trained, follows_tutorial
+        self.save_weights, self.export_names = save_weights, export_names
 
 
 FAMILIES: dict[str, Family] = {}

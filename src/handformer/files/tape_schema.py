@@ -96,10 +96,15 @@ def _check_beside(told: dict, data: dict, vocab_size: int | None) -> None:
     if told.get("label") not in ("trained", "untrained"):
         raise SchemaError("beside.label: expected \"trained\" or \"untrained\"")
     integer(told.get("epochs"), "beside.epochs", 0)
-    n = len(_list(mapping(data.get("src", {}), "src").get("ids", []), "src.ids"))
+    string(told.get("step", ""), "beside.step")
+    over = told.get("over", "src")
+    if over not in ("src", "tgt"):
+        raise SchemaError("beside.over: expected \"src\" or \"tgt\" (the pattern's tokens)")
+    n = len(_list(mapping(data.get(over, {}), over).get("ids", []), f"{over}.ids"))
     m = len(_list(mapping(data.get("target", {}), "target").get("ids", []), "target.ids"))
     if array(told.get("pattern"), "beside.pattern") != (n, n):
-        raise SchemaError(f"beside.pattern: expected {n} × {n}, one row per source token")
+        side = "source" if over == "src" else "input"
+        raise SchemaError(f"beside.pattern: expected {n} × {n}, one row per {side} token")
     picked = _list(told.get("picked"), "beside.picked")
     if array(told.get("p_target"), "beside.p_target") != (m,) or len(picked) != m:
         raise SchemaError(f"beside: expected p_target and picked for each of the {m} targets")

@@ -499,6 +499,30 @@ TEXT = {
     "place.cross_attn": ", cross-attention",
     "place.ffn": ", feed-forward",
     # the decoder-only (GPT) walkthrough
+    "gpt.beside.trained": "Everything above used random weights. Here a copy of them, trained on "
+                          "the dataset's {pairs} lines for {epochs} Adam steps as `handformer "
+                          "train --family gpt` trains (each step reads every line; learning rate "
+                          "{lr}; the training loss fell from {first} to {last}), reads the same "
+                          "text: the first layer's masked self-attention pattern of head 1, A "
+                          "with the random weights θ₀ and A′ with the trained copy θ, and p(y), "
+                          "the probability of the right next word, at each position under both.",
+    "gpt.beside.pattern": "Random weights make an attention pattern too: every score is a dot "
+                          "product of two random projections, so some rows single out one earlier "
+                          "word by chance. Under both weights the pattern is zero above the "
+                          "diagonal: the mask, not training, keeps each position from reading the "
+                          "words after it. Nothing in the random pattern was learnt; training "
+                          "changes W_Q and W_K so that the pattern helps predict each next word of "
+                          "the lines, and what a trained pattern means is read off its effect on "
+                          "the prediction, not off its looks.",
+    "gpt.beside.untrained": "Everything above used this checkpoint's trained weights ({epochs} "
+                            "Adam steps over its lines). Here the same model before training, "
+                            "its initial random weights drawn from the same seed, reads the same "
+                            "text: the first layer's masked self-attention pattern of head 1, A "
+                            "with the random weights θ₀ and A′ with the trained ones θ, and p(y), "
+                            "the probability of the right next word, at each position under both.",
+    "gpt.beside.seen": "This text is one of the lines the copy was trained on: the comparison "
+                       "shows what training does to the numbers, not that the model would "
+                       "continue a text it has never seen.",
     "gpt.overview.title": "The big picture: a decoder-only Transformer (GPT-style), by hand",
     "gpt.overview.p1": "This walkthrough computes one decoder-only Transformer by hand, the kind "
                        "GPT and LLaMA are: {layers} layer(s), every token a row of d_model = {d} "

@@ -175,16 +175,41 @@ def save_weights(path, params, cfg: Config, vocab: list[str], specials=(),
     the special tokens are listed, so a word such as <b> is never taken for one. ``target``:
     the target's own vocabulary (then ``vocab`` is the source's), as target_vocab and
     target_specials."""
-    from safetensors.numpy import save
-
-    from ..files.io import atomic_write
-
     meta = {"format": FORMAT, "config": json.dumps(cfg.to_dict()), "vocab": json.dumps(vocab),
             "specials": json.dumps(list(specials))}
     if target is not None:
         meta |= {"target_vocab": json.dumps(target.tokens),
                  "target_specials": json.dumps(list(target.specials))}
-    atomic_write(path, save(to_state_dict(params, cfg), metadata=meta))
+    write_state(path, to_state_dict(params, cfg), meta)
+
+
+def write_state(path, state: dict[str, np.ndarray], meta: dict[str, str]) -> None:
+    """Tensors under their exported names and string metadata as one safetensors file,
+    written atomically (temporary file, fsync, rename): every family's --save-weights."""
+    from safetensors.numpy import save
+
+    from ..files.io import atomic_write
+
+    atomic_write(path, save(state, metadata=meta))
+
+
+def family_metadata(meta: dict, family: str, path) -> None:
+    """Refuse a file --save-weights wrote for another family, by name (files without a
+    family are the encoder-decoder's: written before families were named)."""
+    from ..families.registry import name_of
+
+    written = name_of(meta) if meta.get("format") == FORMAT else family
+    if written != family:
+        raise WeightsError(f"{str(path)!r} holds weights of the {written} family, not the "
+                           f"{family} family: walk it with --family {written}")
+
+
+def listed_vocab(meta: dict) -> Vocab | None:
+    """The one vocabulary a weights file's metadata lists (None: it lists none)."""
+    try:
+        return _listed_vocab(meta, "")
+    except (json.JSONDecodeError, RecursionError, SchemaError) as err:
+        raise WeightsError(f"unreadable handformer metadata: {err}") from None
 
 
 def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
@@ -236,6 +261,7 @@ def _metadata(raw: bytes) -> dict:
 def load_weights(path, cfg: Config | None = None, vocab: Vocab | None = None):
     """(params, config, vocab) from a file we saved; a foreign or mismatched file is refused."""
     tensors, meta = read_weights(path)
+    family_metadata(meta, "transformer", path)
     if meta.get("format") != FORMAT and cfg is None:
         raise WeightsError(
             f"{str(path)!r} has no handformer metadata (format {FORMAT}); it was not written by "

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import math
-import time
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -27,6 +26,7 @@ from .loss import batch_loss
 from .memory import keep_freed_memory
 from .optim import clip_grad_norm, make_optimizer, resolve_schedule, warmup_lr
 from .options import Options
+from .saving import Saver
 
 
 @dataclass
@@ -200,7 +200,7 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
     threads share one memory budget, says False, so each thread's freed steps go back."""
     if keep_freed:
         keep_freed_memory()
-    last_save, pending = time.monotonic(), None
+    saver = Saver(save_path, save_interval) if save_path else None
     stop = _agreed(run, stopped_early(run))
     try:
         while run.epoch < run.options.epochs and not stop:
@@ -211,29 +211,34 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
             stop = _agreed(run, stopped_early(run))
             if save_path and run.options.patience and merit(stats, run.options) == run.best:
                 ckpt_io.save(best_path(save_path), snapshot(run, pairs_source))
-            pending = snapshot(run, pairs_source) if save_path else None
-            if pending and (time.monotonic() - last_save >= save_interval
-                            or run.epoch == run.options.epochs or stop):
-                _save(run, save_path, pending)
-                last_save, pending = time.monotonic(), None
+            if saver:
+                last = run.epoch == run.options.epochs or stop
+                _saved(run, saver, snapshot(run, pairs_source), last)
             if on_epoch:
                 on_epoch(stats)
     except finite.NonFiniteError as err:
-        if pending is not None:
-            _save(run, save_path, pending)
+        _saved(run, saver)
         raise finite.stopped(err, save_path, run.saved_epoch, run.options.lr) from None
     except KeyboardInterrupt:
-        if pending is not None:
-            _save(run, save_path, pending)
+        _saved(run, saver)
         raise
-    if save_path and run.saved_epoch != run.epoch:
-        _save(run, save_path, snapshot(run, pairs_source))
+    if saver and run.saved_epoch != run.epoch:
+        _saved(run, saver, snapshot(run, pairs_source), last=True)
     return run
 
 
-def _save(run: Run, path, ckpt: Checkpoint) -> None:
-    ckpt_io.save(path, ckpt)
-    run.saved_epoch = ckpt.epoch
+def _saved(run: Run, saver: Saver | None, ckpt: Checkpoint | None = None,
+           last: bool = False) -> None:
+    """Hand the saver an epoch's snapshot (or, with none, write the one it holds back) and
+    note the epoch the file holds."""
+    if saver is None:
+        return
+    if ckpt is None:
+        saver.flush()
+    else:
+        saver.epoch_done(ckpt, last)
+    if saver.saved_epoch is not None:
+        run.saved_epoch = saver.saved_epoch
 
 
 def _agreed(run: Run, stop: bool) -> bool:

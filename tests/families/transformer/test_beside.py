@@ -114,5 +114,5 @@ def test_the_cli_draws_it_in_both_languages():
 def test_families_that_cannot_train_a_copy_refuse_the_flag():
     from handformer.errors import HandformerError
 
-    with pytest.raises(HandformerError, match="the gpt family does not train a copy"):
-        pipeline.run({"family": "gpt", "beside_trained": True})
+    with pytest.raises(HandformerError, match="the bert family does not train a copy"):
+        pipeline.run({"family": "bert", "beside_trained": True})

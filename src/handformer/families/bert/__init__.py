@@ -8,6 +8,8 @@ sentences (the loss 1 − cosine, the reverse pass, the update); story.py: the n
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...errors import HandformerError
 from ..registry import Family, register
 from . import finetune, load, model
@@ -62,6 +64,16 @@ def notes(pretrained: load.Pretrained, tape) -> list[str]:
     return load.unknown_warnings(tape)
 
 
+def export_names(tensors: dict, pretrained: load.Pretrained) -> dict:
+    """The BERT checkpoint's names as transformers writes them (load.hf_name), Linear weights
+    transposed back to (d_out, d_in)."""
+    out = {}
+    for name, value in tensors.items():
+        theirs, transposed = load.hf_name(name)
+        out[theirs] = np.ascontiguousarray(value.T if transposed else value)
+    return out
+
+
 FAMILY = register(Family("bert", model.BertConfig, model.param_shapes, model.forward, narrators,
                          prepare=prepare, walk=walk, backward=backward, notes=notes,
-                         pretrained=True))
+                         pretrained=True, export_names=export_names))

@@ -20,6 +20,21 @@ def narrators(tape) -> list:
     return story(tape)
 
 
+def save_weights(path: str, model) -> None:
+    """`walk --family gpt --save-weights` (weights.py, imported when it runs)."""
+    from .weights import save
+
+    save(path, model)
+
+
+def export_names(tensors: dict, model) -> dict:
+    """TorchGpt's names (weights.py); without attention biases none are listed (the weights
+    file writes torch's zeros there, but the model has no such parameter to differentiate)."""
+    from .weights import to_state_dict
+
+    return to_state_dict(tensors, model.config, zero_biases=False)
+
+
 def train_command(options: dict, given: dict[str, str]) -> None:
     """`handformer train --family gpt` (commands.py), imported when it runs."""
     from .commands import train
@@ -30,5 +45,6 @@ def train_command(options: dict, given: dict[str, str]) -> None:
 FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, narrators,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, train=train_command, configure=from_options,
-                         verify=run.verify, follows_tutorial=True))
+                         verify=run.verify, follows_tutorial=True, beside_trained=True,
+                         save_weights=save_weights, export_names=export_names))
 

@@ -21,7 +21,9 @@ DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
 TRAIN_TAKES = {"epochs", "lr", "save", "corpus", "tokenizer", "quiet", "lang", "plot", "family",
                "preset", "d_model", "heads", "d_k", "d_v", "d_ff", "layers", "norm",
                "final_norm", "tie_embeddings", "attn_bias", "ln_eps", "max_len", "dropout",
-               "seed"}
+               "seed", "resume"}
+# What --resume may be given beside it (the run's own settings come from the checkpoint).
+RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
 
 
 @click.command()
@@ -114,28 +116,23 @@ def _fit(model, steps: int, lr: float, quiet: bool) -> list[float]:
 
 
 def train(options: dict, given: dict[str, str]) -> None:
-    """`handformer train --family gpt`: Adam on the texts, then the checkpoint (and the
-    curve) written; the options of the encoder-decoder's training are refused by name
-    (``given``: each option the user gave → its flag)."""
-    from .run import prepare
-    from .saved import save
+    """`handformer train --family gpt`: Adam on the texts, a checkpoint after epochs (each a
+    step over every text) while it trains, locked against a second run on the same file, saved
+    on Ctrl-C and SIGTERM (train/saving.py), resumed with --resume; then the curve. The options
+    of the encoder-decoder's training are refused by name (``given``: option → its flag)."""
+    from ...train.lock import held_by_saver
 
     refused = sorted(set(given) - TRAIN_TAKES)
     if refused:
-        raise HandformerError(f"train --family gpt does not take {given[refused[0]]} (it trains the decoder-only model on --corpus lines with Adam: "
-                              f"--epochs steps at --lr)")
-    path = options["save"] or DEFAULT_CKPT
-    check_outputs({"--save": path, "--plot": options["plot"]},
-                  {"--corpus file": options["corpus"]})
-    config = {k: options.get(k) for k in TRAIN_TAKES - {"epochs", "lr", "save", "quiet", "lang",
-                                                       "plot", "family"}}
-    model = prepare(config)
-    steps = DEFAULT_STEPS if options["epochs"] is None else options["epochs"]
-    if steps < 1:
-        raise HandformerError(f"--epochs must be at least 1, got {steps}")
-    lr = DEFAULT_LR if options["lr"] is None else options["lr"]
-    history = _fit(model, steps, lr, options["quiet"])
-    save(path, model, history, lr)
+        raise HandformerError(f"train --family gpt does not take {given[refused[0]]} (it trains "
+                              f"the decoder-only model on --corpus lines with Adam: --epochs "
+                              f"steps at --lr)")
+    path = options["save"] or options["resume"] or DEFAULT_CKPT
+    _check_train_outputs(path, options)
+    with held_by_saver(path):
+        run, steps = _start_or_resume(options, given)
+        held = len(run.history) if _continues(path, options) else None
+        _fit_saving(run, steps, path, options, held)
     click.echo(f"wrote {one_line(path)}; continue a text with: handformer generate "
                f"--checkpoint {one_line(path)} "
                f"\"when you play the game of thrones\"", err=True)
@@ -143,8 +140,78 @@ def train(options: dict, given: dict[str, str]) -> None:
         from ...cli import write_output
         from ...render.figure import loss_curve, plot_format
 
-        write_output(loss_curve([{"loss": x} for x in history], plot_format(options["plot"]),
+        write_output(loss_curve([{"loss": x} for x in run.history], plot_format(options["plot"]),
                                 options["lang"]), options["plot"])
+
+
+def _check_train_outputs(path: str, options: dict) -> None:
+    """--save may be the resumed checkpoint (that is how a run continues), no other input."""
+    inputs = {"--corpus file": options["corpus"]}
+    if options["resume"] and not _continues(path, options):
+        inputs["--resume checkpoint"] = options["resume"]
+    check_outputs({"--save": path, "--plot": options["plot"]}, inputs)
+
+
+def _continues(path: str, options: dict) -> bool:
+    from ...cli import same_file
+
+    return bool(options["resume"]) and same_file(path, options["resume"])
+
+
+def _start_or_resume(options: dict, given: dict[str, str]):
+    """(the run, the steps to train to): fresh from the options, or a checkpoint's run with
+    only --epochs changed."""
+    from .run import prepare
+    from .saved import resume
+    from .train import start
+
+    if options["resume"]:
+        extra = sorted(set(given) - RESUME_TAKES)
+        if extra:
+            raise HandformerError(f"--resume continues the saved run with its own settings; "
+                                  f"only --epochs may change (got {given[extra[0]]})")
+        run, steps = resume(options["resume"])
+        return run, steps if options["epochs"] is None else options["epochs"]
+    config = {k: options.get(k) for k in TRAIN_TAKES - RESUME_TAKES - {"lr", "resume"}}
+    steps = DEFAULT_STEPS if options["epochs"] is None else options["epochs"]
+    if steps < 1:
+        raise HandformerError(f"--epochs must be at least 1, got {steps}")
+    return start(prepare(config), DEFAULT_LR if options["lr"] is None else options["lr"]), steps
+
+
+def _fit_saving(run, steps: int, path: str, options: dict, held: int | None) -> None:
+    """Epochs up to ``steps``, each handed to the saver (train/saving.py); a line every tenth
+    of the way unless --quiet; a diverging run is one error line."""
+    from ...train.saving import Saver, saved_on_interrupt
+    from .saved import snapshot
+    from .train import epoch
+
+    saver, every = Saver(path), max(1, steps // 10)
+    with saved_on_interrupt(saver, options["lang"], held), \
+            np.errstate(over="ignore", invalid="ignore"):  # a diverging run: one line below
+        while len(run.history) < steps:
+            loss = epoch(run)
+            _refuse_diverged(loss, run, saver)
+            done = len(run.history)
+            if not options["quiet"] and (done % every == 0 or done == steps):
+                click.echo(f"step {done:>{len(str(steps))}}/{steps}  loss {loss:.4f}", err=True)
+            saver.epoch_done(snapshot(run, steps), last=done == steps)
+    if saver.saved_epoch is None:  # nothing left to train (a resumed run already done)
+        saver.epoch_done(snapshot(run, steps), last=True)
+    losses = run.history
+    click.echo(f"trained {len(losses)} Adam steps on {len(run.model.dataset)} lines: loss "
+               f"{losses[0]:.3f} → {losses[-1]:.3f}", err=True)
+
+
+def _refuse_diverged(loss: float, run, saver) -> None:
+    """One error line for a loss that is no longer a number; the epoch the file holds (saved
+    before it, so its weights are finite) is named, the diverged one is never written."""
+    if math.isfinite(loss):
+        return
+    kept = "" if saver.saved_epoch is None else \
+        f"; {one_line(str(saver.path))} holds epoch {saver.saved_epoch}, the last one saved"
+    raise HandformerError(f"training diverged: the loss is {loss} after {len(run.history)} Adam "
+                          f"steps; the learning rate {run.optimizer.lr:g} is too high{kept}")
 
 
 COMMANDS = [generate]

@@ -143,7 +143,6 @@ REFUSED = {
     "scale_embeddings": "it does not scale its embeddings (as GPT-2)",
     "init": "its initial weights are Xavier-uniform",
     "label_smoothing": "its loss is plain next-token cross-entropy",
-    "weights": "it loads no weights file yet",
     "shards": "it has no data-shard view",
     "pretrained": "it loads no pretrained model",
 }

@@ -83,6 +83,7 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
     if model.trained:
         tape.meta["trained"] = dict(model.trained) | {
             "untrained_p_target": _untrained_probs(model, text)}
+        tape.meta["beside"] = _untrained_beside(model, text)
     logits = forward(tape, cfg, text.input_ids)
     targets = np.asarray(text.target_ids)
     loss_step(tape, logits, targets)
@@ -96,6 +97,16 @@ def _untrained_probs(model: Model, text: Text) -> list[float]:
     forward(tape, model.config, text.input_ids)
     p = tape["generator.probs"]
     return [float(p[t, i]) for t, i in enumerate(text.target_ids)]
+
+
+def _untrained_beside(model: Model, text: Text) -> dict:
+    """A checkpoint's walk: the same model before training (its initial weights, same config
+    and seed) on the same text, shown beside the trained one (beside.py, narrate/beside.py)."""
+    from .beside import untrained
+
+    initial = init_params(model.config, len(model.vocab))
+    return untrained(initial, model.config, model.trained["epochs"], text.input_ids,
+                     text.target_ids)
 
 
 def run_backward(tape: Tape, lr: float) -> None:
@@ -125,15 +136,30 @@ def prepare(options: dict) -> Model:
     continuation), ``backward`` and ``lr`` are read by ``walk`` and ``backward``."""
     options = {k: v for k, v in options.items()
                if k not in ("src", "tgt", "lr", "backward", "family")}
+    if options.get("checkpoint") and options.get("beside_trained"):
+        raise HandformerError("a checkpoint's weights are trained already; drop "
+                              "--beside-trained (it trains a copy of random weights)")
+    options.pop("beside_trained", None)
     checkpoint = options.pop("checkpoint", None)
     if checkpoint:
         return from_checkpoint(checkpoint, options)
     corpus, tokenizer = options.pop("corpus", None), options.pop("tokenizer", None)
     dataset = options.pop("dataset", None)  # lines given already (a web request's corpus)
+    weights = options.pop("weights", None)
     if corpus:
         dataset = read_corpus(corpus)
     config = options.pop("config", None) or from_options(options)  # prebuilt: checked already
-    return build(config, dataset, tokenizer or "tutorial")
+    model = build(config, dataset, tokenizer or "tutorial")
+    return with_weights(model, weights) if weights else model
+
+
+def with_weights(model: Model, path: str) -> Model:
+    """The model with the weights of ``path`` (weights.py): the file's config and vocabulary
+    when --save-weights wrote it."""
+    from .weights import load
+
+    model.params, model.config, model.vocab = load(path, model.config, model.vocab)
+    return model
 
 
 def from_checkpoint(path: str, options: dict) -> Model:
@@ -154,14 +180,13 @@ def from_checkpoint(path: str, options: dict) -> Model:
 
 def verify(options: dict) -> tuple[str, list]:
     """`verify --family gpt`: one text's stages, loss and every gradient against a GPT built
-    from torch's layers (torch_ref.py), float64."""
+    from torch's layers (torch_ref.py), float64; the weights of ``options["weights"]`` (a
+    --save-weights file) when given, else fresh ones."""
     from ...interop.torch_ref import import_torch
 
     import_torch()
     from .torch_ref import compare
 
-    if options.pop("weights", None):
-        raise HandformerError("the gpt family reads no weights file; drop --weights")
     src, tgt = options.pop("src", None), options.pop("tgt", None)
     model = prepare(options)
     text = make_text(model.vocab, TUTORIAL_SRC if src is None else src,
@@ -172,10 +197,16 @@ def verify(options: dict) -> tuple[str, list]:
 
 
 def walk(model: Model, options: dict) -> Tape:
-    """The prompt and its continuation (the tutorial's when not given; "" is empty) forward."""
+    """The prompt and its continuation (the tutorial's when not given; "" is empty) forward;
+    with ``beside_trained``, a copy of the weights trained on the spot beside them."""
     src, tgt = options.get("src"), options.get("tgt")
-    return run_forward(model, TUTORIAL_SRC if src is None else src,
+    tape = run_forward(model, TUTORIAL_SRC if src is None else src,
                        TUTORIAL_TGT if tgt is None else tgt)
+    if options.get("beside_trained"):
+        from .beside import trained_on_the_spot
+
+        tape.meta["beside"] = trained_on_the_spot(model, tape)
+    return tape
 
 
 def backward(tape: Tape, model: Model, options: dict) -> None:

@@ -31,7 +31,7 @@ def story(tape) -> list:
     layers = int(tape.meta["config"]["layers"])
     told = [overview, text, vocabulary, encoding, embedding, positions, model_input,
             *(functools.partial(layer, i=i) for i in range(layers)), final_norm,
-            logits, probabilities, predicted_words]
+            logits, probabilities, predicted_words, beside_trained]
     after = []
     if tape.grads:
         from ...narrate.backward import backward, updates
@@ -39,6 +39,16 @@ def story(tape) -> list:
 
         after = [loss, backward, tied_gradient, updates]
     return told + after + [recap]
+
+
+def beside_trained(ctx: Ctx) -> None:
+    """walk --beside-trained (the copy trained on the lines) or a checkpoint's walk (its model
+    before training), beside the walk's weights, in the decoder-only model's words (lines, not
+    sentence pairs; a text, not a translation)."""
+    from ...narrate.beside import beside
+
+    beside(ctx, trained_key="gpt.beside.trained", seen_key="gpt.beside.seen",
+           pattern_key="gpt.beside.pattern", untrained_key="gpt.beside.untrained")
 
 
 # --- the overview and the text ---------------------------------------------------------------

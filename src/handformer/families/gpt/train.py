@@ -35,25 +35,48 @@ def loss_and_grads(params: dict, model: Model, ids: list[int], rng=None) -> tupl
     return float(tape["loss"]), {n: grads[n] for n in params if n in grads}
 
 
+@dataclass
+class Training:
+    """A run in progress: the model (its parameters updated in place), Adam, the dropout
+    generator (None without dropout), and the loss before each step so far."""
+
+    model: Model
+    optimizer: object
+    rng: np.random.Generator | None
+    history: list[float]
+
+
+def start(model: Model, lr: float) -> Training:
+    """A fresh run: Adam at ``lr``, the dropout generator seeded by the config's seed."""
+    from ...train.optim import Adam
+
+    rng = np.random.default_rng(model.config.seed) if model.config.dropout else None
+    return Training(model, Adam(model.params, lr), rng, [])
+
+
+def epoch(run: Training) -> float:
+    """One Adam step on the mean loss of every text (an epoch: each text once); returns the
+    loss before the step."""
+    texts, total, summed = texts_ids(run.model), 0.0, {}
+    for ids in texts:
+        loss, grads = loss_and_grads(run.model.params, run.model, ids, run.rng)
+        total += loss / len(texts)
+        for name, g in grads.items():
+            summed[name] = summed.get(name, 0.0) + g / len(texts)
+    run.history.append(total)
+    run.optimizer.step(summed)
+    return total
+
+
 def fit(model: Model, steps: int = 300, lr: float = 0.01, on_step=None) -> list[float]:
     """``steps`` Adam steps on the mean loss of the texts; the model's parameters are updated
     in place. Returns the loss before each step; ``on_step(i, loss)`` is told each one."""
-    from ...train.optim import Adam
-
-    texts, optimizer, history = texts_ids(model), Adam(model.params, lr), []
-    rng = np.random.default_rng(model.config.seed) if model.config.dropout else None
+    run = start(model, lr)
     for step in range(steps):
-        total, summed = 0.0, {}
-        for ids in texts:
-            loss, grads = loss_and_grads(model.params, model, ids, rng)
-            total += loss / len(texts)
-            for name, g in grads.items():
-                summed[name] = summed.get(name, 0.0) + g / len(texts)
-        history.append(total)
-        optimizer.step(summed)
+        loss = epoch(run)
         if on_step is not None:
-            on_step(step, total)
-    return history
+            on_step(step, loss)
+    return run.history
 
 
 @dataclass(frozen=True)

@@ -57,9 +57,28 @@ def tell_translation(result, vocab, lang: str) -> list:
     return build(result, vocab, lang)
 
 
+def save_weights(path: str, s) -> None:
+    """`walk --save-weights`: torch.nn.Transformer's names (interop/weights.py), each side's
+    vocabulary in the metadata."""
+    from ...interop.weights import save_weights as write
+
+    source, target = s.vocab.source, s.vocab.target
+    write(path, s.params, s.config, source.tokens, source.specials,
+          None if target is source else target)
+
+
+def export_names(tensors: dict, s) -> dict:
+    """torch.nn.Transformer's names and layouts (interop/weights.py); a tied table's one array
+    under its three names, as the tied torch model lists its one Parameter."""
+    from ...interop.weights import to_state_dict
+
+    return to_state_dict(tensors, s.config)
+
+
 FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, decode=translate,
                          explain=tell_translation, errata=errata.records,
                          configure=run.configure, beside_trained=True,
-                         follows_tutorial=True))
+                         follows_tutorial=True, save_weights=save_weights,
+                         export_names=export_names))
