@@ -243,6 +243,23 @@
     });
   }
 
+  /* Typing is sent when it pauses (PAUSE_MS) or at a space, Enter or leaving the field, so a
+     half-typed word is never asked about ("not in the vocabulary: 'sto'"); a choice at once. */
+  var PAUSE_MS = 350, pending = 0;
+  function later() { clearTimeout(pending); pending = setTimeout(sendNow, PAUSE_MS); }
+  function sendNow() { clearTimeout(pending); pending = 0; HF.recompute(); }
+  function flush() { if (pending) { sendNow(); } }
+  HF.flushTyping = flush;
+
+  function listen() {
+    form.addEventListener("input", function (e) {
+      if (e.target.closest(".no-walk")) { return; }
+      if (e.target.tagName === "SELECT" || e.data === " ") { sendNow(); } else { later(); }
+    });
+    form.addEventListener("change", function (e) { if (!e.target.closest(".no-walk")) { flush(); } });
+    form.addEventListener("keydown", function (e) { if (e.key === "Enter") { flush(); } });
+  }
+
   function start(bundle) {
     HF.text = bundle.text;
     languageButtons(bundle.languages);
@@ -257,7 +274,7 @@
     $("f-corpus").value = bundle.defaults.corpus;
     $("f-sentence").value = bundle.defaults.src;
     $("f-epochs").max = bundle.limits.max_epochs;
-    form.addEventListener("input", function (e) { if (!e.target.closest(".no-walk")) { HF.recompute(); } });
+    listen();
     placeholders();
     $("f-preset").addEventListener("change", placeholders);
     $("f-family").addEventListener("change", familyChanged);
