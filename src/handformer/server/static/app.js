@@ -96,7 +96,7 @@
     document.querySelectorAll(".field-error").forEach(function (p) {
       var f = p.getAttribute("data-for");
       if (!scope || scope.indexOf(f) >= 0 || scope.indexOf(f.split(".")[0]) >= 0) {
-        p.hidden = true; p.textContent = ""; p.answer = null;
+        p.hidden = true; p.textContent = ""; p.answer = null; p.removeAttribute("title");
       }
     });
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
@@ -163,13 +163,21 @@
     if (data.key) { sayAnswer(slot); }
   };
 
+  /* Said once: the engine's English is the slot's tooltip, not a second sentence below it;
+     only an answer the page could not read shows it, since there it is the news. */
+  var ANSWER_SHOWN = {"err.bad_answer": true, "err.offline": true};
+
   function sayAnswer(slot) {
-    var data = slot.answer, detail = document.createElement("small"), values = {};
+    var data = slot.answer, values = {};
     Object.keys(data.values || {}).forEach(function (k) { values[k] = data.values[k]; });
     if (values.name) { values.name = labelOf(values.name); }
+    slot.title = data.error;
+    slot.replaceChildren(document.createTextNode(HF.t(data.key, values)));
+    if (!ANSWER_SHOWN[data.key]) { return; }
+    var detail = document.createElement("small");
     detail.className = "detail"; detail.lang = "en";
-    detail.textContent = HF.t("engine_said") + " " + data.error;
-    slot.replaceChildren(document.createTextNode(HF.t(data.key, values) + " "), detail);
+    detail.textContent = " " + HF.t("engine_said") + " " + data.error;
+    slot.appendChild(detail);
   }
 
   function anchorPanel() {
@@ -211,6 +219,10 @@
     container.replaceChildren.apply(container, kept);
     document.dispatchEvent(new Event("hf:panels"));  /* nav.js fits the new matrices to their boxes */
   }
+
+  /* A preset by its name in the page's language ("tutorial" is 教程); another as it is. */
+  var PRESET_KEYS = {tutorial: "preset.tutorial", small: "preset.small", paper: "preset.paper"};
+  HF.presetName = function (name) { return PRESET_KEYS[name] ? HF.t(PRESET_KEYS[name]) : name; };
 
   HF.status = function (key) { statusKey = key; $("status").textContent = key ? HF.t(key) : ""; };
 

@@ -219,14 +219,20 @@
     } else {
       pinned = body;
       button.setAttribute("data-t", "unpin");
-      var changes = Object.keys(pinned.config || {}).map(function (k) { return k + " " + pinned.config[k]; });
-      what.textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " +
-                                         [pinned.preset].concat(changes).join(", ")});
+      sayPinned();
       what.hidden = false;
       refresh();
     }
     HF.applyText();
     render();
+  }
+
+  /* "Pinned: …" in the page's language (said again when it changes), the preset by its name there. */
+  function sayPinned() {
+    if (!pinned) { return; }
+    var changes = Object.keys(pinned.config || {}).map(function (k) { return k + " " + pinned.config[k]; });
+    $("pinned-what").textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " +
+                                   [HF.presetName(pinned.preset)].concat(changes).join(", ")});
   }
 
   HF.pin = pin;
@@ -249,5 +255,5 @@
       HF.recompute();
     });
   });
-  HF.onWalk.push(function (why) { if (why === "walk") { refresh(); } else { render(); } });
+  HF.onWalk.push(function (why) { if (why === "walk") { refresh(); } else { sayPinned(); render(); } });
 })();
