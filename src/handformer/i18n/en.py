@@ -1273,6 +1273,7 @@ TEXT = {
     "app.beam.2": "beam 2",
     "app.beam.3": "beam 3",
     "app.beam.4": "beam 4",
+    "app.cmp_beside": "The chosen step side by side is under its panel: {step}",
     "app.err.no_separator": "Line {line} of the corpus (“{text}”) has no tab or comma between a source and a target: add one, or remove the line.",
     "app.err.bad_answer": "The server's answer could not be read (HTTP {status}); reload the page, or try again in a moment.",
     "app.err.offline": "The server could not be reached; is `handformer serve` still running?",

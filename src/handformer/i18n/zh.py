@@ -1075,6 +1075,7 @@ TEXT = {
     "app.beam.2": "束搜索 2",
     "app.beam.3": "束搜索 3",
     "app.beam.4": "束搜索 4",
+    "app.cmp_beside": "所选步骤的并排对比在它的讲解框下方：{step}",
     "app.err.no_separator": "语料第 {line} 行（“{text}”）的源句和目标句之间没有制表符或逗号：请加一个，或删掉这一行。",
     "app.err.bad_answer": "无法读取服务器的回答（HTTP {status}）；请重新加载页面，或稍后再试。",
     "app.err.offline": "无法连接服务器；`handformer serve` 还在运行吗？",
