@@ -25,10 +25,10 @@ def shown_number(text: str) -> float:
     return float(text.replace("−", "-"))
 
 
-@pytest.mark.parametrize("lang, answer_word, tolerance_word", [
-    ("en", "The answer:", "counts as right"), ("zh", "答案：", "即算对")])
+@pytest.mark.parametrize("lang, answer_word, tolerance_word, exact_word", [
+    ("en", "The answer:", "counts as right", "exactly"), ("zh", "答案：", "即算对", "须完全相同")])
 def test_revealed_answers_are_short_with_the_tolerance_and_a_link_to_the_cell(
-        browser, app, lang, answer_word, tolerance_word):
+        browser, app, lang, answer_word, tolerance_word, exact_word):
     page = open_app(browser, app)
     if lang != "en":
         page.click(f'#langs button[data-set-lang="{lang}"]')
@@ -41,7 +41,12 @@ def test_revealed_answers_are_short_with_the_tolerance_and_a_link_to_the_cell(
         box.query_selector("button:nth-of-type(2)").click()  # "Show the answer"
         page.wait_for_function("b => b.getAttribute('data-result') === 'revealed'", arg=box)
         said = box.query_selector(".quiz-result").inner_text()
-        assert answer_word in said and tolerance_word in said and "±" in said
+        tolerance = json.loads(box.get_attribute("data-tolerance"))
+        assert answer_word in said
+        if tolerance > 0:
+            assert tolerance_word in said and "±" in said
+        else:  # a word's id: exact, never "within ±0"
+            assert exact_word in said and "±" not in said
         if np.isfinite(value):
             number = re.search(r"[-−]?\d[\d.e+-]*", said.split("±")[0]).group(0)
             digits = re.sub(r"[^\d]", "", number.split("e")[0]).lstrip("0")

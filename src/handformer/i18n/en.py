@@ -1405,6 +1405,8 @@ TEXT = {
     "app.quiz.score": "Score: {right} right of {answered} answered ({asked} asked)",
     "app.quiz.answer": "The answer: {answer} (within ±{tol} counts as right)",
     "app.quiz.tolerance": "right within ±{tol}",
+    "app.quiz.exact": "only the exact number is right",
+    "app.quiz.answer_exact": "The answer: {answer} (exactly)",
     "app.quiz.where": "Show it in the walkthrough: cell {cell}",
     "app.keys.button": "?",
     "app.keys.button_label": "Keys",

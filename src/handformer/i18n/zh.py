@@ -1198,6 +1198,8 @@ TEXT = {
     "app.quiz.score": "得分：已答 {answered} 题，答对 {right} 题（共 {asked} 题）",
     "app.quiz.answer": "答案：{answer}（相差在 ±{tol} 以内即算对）",
     "app.quiz.tolerance": "误差 ±{tol} 以内算对",
+    "app.quiz.exact": "须与答案完全相同",
+    "app.quiz.answer_exact": "答案：{answer}（须完全相同）",
     "app.quiz.where": "在讲解中查看：单元格 {cell}",
     "app.keys.button": "?",
     "app.keys.button_label": "快捷键",

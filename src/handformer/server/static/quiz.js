@@ -55,6 +55,7 @@
     var reveal = node("button", "", HF.t("quiz.reveal")), result = node("p", "quiz-result");
     box.setAttribute("data-id", q.id);
     box.setAttribute("data-where", JSON.stringify([q.step, q.field, q.cell]));
+    box.setAttribute("data-tolerance", String(q.tolerance));
     box.appendChild(node("p", "quiz-ask", q.n + ". " + q.question));
     var given = node("ul", "quiz-given");
     q.given.forEach(function (g) {
@@ -62,7 +63,8 @@
     });
     box.appendChild(given);
     var tol = String(Number(q.tolerance.toPrecision(2)));
-    box.appendChild(node("p", "muted", q.formula + " · " + HF.t("quiz.tolerance", {tol: tol})));
+    var exact = q.tolerance === 0;  /* an id or a count: only the number itself is right */
+    box.appendChild(node("p", "muted", q.formula + " · " + (exact ? HF.t("quiz.exact") : HF.t("quiz.tolerance", {tol: tol}))));
     var link = node("a", "quiz-where", HF.t("quiz.where", {cell: "[" + (q.cell || []).join(", ") + "]"}));
     link.href = "#s-" + q.step;
     link.addEventListener("click", function (e) { e.preventDefault(); show(q); });
@@ -75,7 +77,7 @@
       HF.post("/api/quiz/answer", body).then(function (r) {
         if (!r.ok) { result.textContent = r.data.error; box.setAttribute("data-result", "error"); return; }
         var text = r.data.right === undefined ? "" : HF.t(r.data.right ? "quiz.right" : "quiz.wrong");
-        if (r.data.answer !== undefined) { text += " " + HF.t("quiz.answer", {answer: short(r.data.answer), tol: tol}); }
+        if (r.data.answer !== undefined) { text += " " + HF.t(exact ? "quiz.answer_exact" : "quiz.answer", {answer: short(r.data.answer), tol: tol}); }
         result.textContent = text.trim();
         box.setAttribute("data-result", r.data.right === undefined ? "revealed" : r.data.right ? "right" : "wrong");
         showScore(r.data.score);
