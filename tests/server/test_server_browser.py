@@ -137,7 +137,7 @@ def test_pin_change_the_seed_and_see_where_the_runs_part(browser, app):
     summary = page.locator("#compare .cmp-summary")
     assert summary.get_attribute("data-step") == "src_embed.tok"  # the first lookup differs
     assert "Compute the embedding" in summary.inner_text()  # said as the walk's panel heading
-    assert page.locator("#compare .cmp-detail td.changed").count() > 0
+    assert page.locator(".cmp-detail td.changed").count() > 0
     assert page.locator("#panels .delta-badge").count() > 0
     page.context.close()
 
@@ -173,8 +173,8 @@ def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
     assert page.locator('img[src="x"]').count() == 0
     scripts = page.evaluate("Array.from(document.scripts).map(s => s.src)")
     assert scripts == [f"{app.url}/static/{name}.js"  # the app's own files, nothing injected
-                       for name in ("nav", "app", "fit", "live", "url", "phone", "train", "compare", "upload", "quiz",
-                                    "pairs", "trainview")]
+                       for name in ("nav", "app", "fit", "live", "url", "phone", "train", "compare_format", "compare", "upload", "quiz",
+                                    "pairs", "trainview", "keys")]
     page.context.close()
 
 

@@ -55,8 +55,8 @@ def test_j_k_and_the_arrows_move_between_the_apps_panels(browser, app):
 
 def _table(page, n: int, words=False):
     """The n-th matrix of the compare detail (0 pinned, 1 current, 2 Δ) as text or numbers."""
-    cells = page.evaluate(f"""Array.from(document.querySelectorAll('#compare .cmp-side')[{n}]
-        .querySelectorAll('tr')).map(r => Array.from(r.cells).map(c => c.textContent))""")
+    cells = page.evaluate(f"""Array.from(document.querySelectorAll('.cmp-side')[{n}]
+        .querySelectorAll('tbody tr')).map(r => Array.from(r.querySelectorAll('td')).map(c => c.textContent))""")
     return cells if words else np.array([[float(x.replace("−", "-")) for x in r] for r in cells])
 
 
@@ -94,8 +94,8 @@ def test_compare_detail_of_a_3d_step_per_head_and_reset_by_a_new_comparison(brow
     page.fill("#f-edit\\.index", "1, 2")
     page.fill("#f-edit\\.value", str(EDIT[2]))
     page.dispatch_event("#f-edit\\.value", "change")
-    page.wait_for_selector("#compare #cmp-head", timeout=30_000)
-    assert page.get_attribute("#compare .cmp-detail h3", "data-step") == "decoder.0.cross_attn.k"
+    page.wait_for_selector("#cmp-head", timeout=30_000)
+    assert page.get_attribute(".cmp-detail h3", "data-step") == "decoder.0.cross_attn.k"
     assert _head(page) == moved[0]  # the first head that moved
     np.testing.assert_allclose(_table(page, 0), k_a[moved[0]], atol=5e-4)
     np.testing.assert_allclose(_table(page, 1), k_b[moved[0]], atol=5e-4)
@@ -104,14 +104,14 @@ def test_compare_detail_of_a_3d_step_per_head_and_reset_by_a_new_comparison(brow
     page.click(f'#cmp-head button[data-head="{other}"]')
     assert _head(page) == other
     np.testing.assert_allclose(_table(page, 1), k_b[other], atol=5e-4)
-    assert page.locator("#compare .cmp-detail td.changed").count() == int((k_a[other] != k_b[other]).sum())
+    assert page.locator(".cmp-detail td.changed").count() == int((k_a[other] != k_b[other]).sum())
     later = page.locator("#compare .cmp-table button.link").nth(3)
     chosen = later.get_attribute("data-step")
     later.click()
-    assert page.get_attribute("#compare .cmp-detail h3", "data-step") == chosen != "decoder.0.cross_attn.k"
+    assert page.get_attribute(".cmp-detail h3", "data-step") == chosen != "decoder.0.cross_attn.k"
     page.fill("#f-edit\\.value", "0.5")  # a new comparison: its own first difference again
     page.dispatch_event("#f-edit\\.value", "change")
-    page.wait_for_function("document.querySelector('#compare .cmp-detail h3').dataset.step === 'decoder.0.cross_attn.k'")
+    page.wait_for_function("document.querySelector('.cmp-detail h3').dataset.step === 'decoder.0.cross_attn.k'")
     assert _head(page) == moved[0]
     assert page.errors == []
     page.context.close()
@@ -121,14 +121,14 @@ def test_word_ids_are_compared_as_words(browser, app):
     page = open_app(browser, app)
     page.click("#pin")
     page.fill("#f-tgt", "you die or you win")
-    page.wait_for_function("document.querySelector('#compare .cmp-detail h3')?.dataset.step === 'tgt.ids'",
+    page.wait_for_function("document.querySelector('.cmp-detail h3')?.dataset.step === 'tgt.ids'",
                            timeout=30_000)
     assert _table(page, 0, words=True) == [["<start>", "you", "win", "or", "you", "die"]]
     assert _table(page, 1, words=True) == [["<start>", "you", "die", "or", "you", "win"]]
-    changed = page.eval_on_selector_all("#compare .cmp-side:nth-of-type(2) td.changed",
+    changed = page.eval_on_selector_all(".cmp-side:nth-of-type(2) td.changed",
                                         "cs => cs.map(c => c.title)")
     assert changed == ["win → die", "die → win"]
-    assert ".000" not in page.inner_text("#compare .cmp-detail")  # no "14.000 → 7.000"
+    assert ".000" not in page.inner_text(".cmp-detail")  # no "14.000 → 7.000"
     assert page.errors == []
     page.context.close()
 
@@ -143,7 +143,7 @@ def test_the_walkthrough_shows_the_edited_run_with_b_and_the_configured_one_with
     page.fill("#f-edit\\.index", "1, 2")
     page.fill("#f-edit\\.value", str(EDIT[2]))
     page.dispatch_event("#f-edit\\.value", "change")
-    page.wait_for_selector("#compare #cmp-head", timeout=30_000)
+    page.wait_for_selector("#cmp-head", timeout=30_000)
     np.testing.assert_allclose(matrix(page, name), a["decoder.0.cross_attn.k"][moved], atol=5e-4)
     page.click('[data-show-run="b"]')
     _until(page, name, b["decoder.0.cross_attn.k"][moved])  # the edited model's numbers

@@ -29,11 +29,15 @@ PATTERNS = [
     ("err.no_separator", re.compile(
         r"^corpus line (?P<line>\d+) has no tab or comma between a source and a target: "
         r"(?P<text>.+)$")),
+    ("err.empty", re.compile(r"^the (?P<name>source|target) sentence is empty\b")),
+    ("err.at_least", re.compile(r"^(?P<name>\w+) must be at least (?P<min>\d+), got (?P<value>-?\d+)$")),
     ("err.too_long", re.compile(
         rf"^(?P<name>\w+) has (?P<value>{N}) (?P<unit>words|characters|lines), "
         rf"more than the limit of (?P<cap>{N})$")),
 ]
 
+
+SENTENCE_FIELDS = {"source": "src", "target": "tgt"}  # the request field a sentence's role names
 
 TOO_LONG_KEYS = {"words": "err.too_long.words", "characters": "err.too_long.characters",
                  "lines": "err.too_long.lines"}
@@ -46,7 +50,8 @@ def localisable(message: str) -> dict:
         if m:
             values = m.groupdict()
             if "name" in values:
-                values["name"] = values["name"].removeprefix("config.")
+                name = values["name"].removeprefix("config.")
+                values["name"] = SENTENCE_FIELDS.get(name, name)
             if "unit" in values:
                 key = TOO_LONG_KEYS[values.pop("unit")]
             return {"key": key, "values": values}

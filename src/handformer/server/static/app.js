@@ -96,7 +96,7 @@
     document.querySelectorAll(".field-error").forEach(function (p) {
       var f = p.getAttribute("data-for");
       if (!scope || scope.indexOf(f) >= 0 || scope.indexOf(f.split(".")[0]) >= 0) {
-        p.hidden = true; p.textContent = ""; p.answer = null;
+        p.hidden = true; p.textContent = ""; p.answer = null; p.removeAttribute("title");
       }
     });
     form.querySelectorAll("[aria-invalid]").forEach(function (el) { el.removeAttribute("aria-invalid"); });
@@ -163,13 +163,21 @@
     if (data.key) { sayAnswer(slot); }
   };
 
+  /* Said once: the engine's English is the slot's tooltip, not a second sentence below it;
+     only an answer the page could not read shows it, since there it is the news. */
+  var ANSWER_SHOWN = {"err.bad_answer": true, "err.offline": true};
+
   function sayAnswer(slot) {
-    var data = slot.answer, detail = document.createElement("small"), values = {};
+    var data = slot.answer, values = {};
     Object.keys(data.values || {}).forEach(function (k) { values[k] = data.values[k]; });
     if (values.name) { values.name = labelOf(values.name); }
+    slot.title = data.error;
+    slot.replaceChildren(document.createTextNode(HF.t(data.key, values)));
+    if (!ANSWER_SHOWN[data.key]) { return; }
+    var detail = document.createElement("small");
     detail.className = "detail"; detail.lang = "en";
-    detail.textContent = HF.t("engine_said") + " " + data.error;
-    slot.replaceChildren(document.createTextNode(HF.t(data.key, values) + " "), detail);
+    detail.textContent = " " + HF.t("engine_said") + " " + data.error;
+    slot.appendChild(detail);
   }
 
   function anchorPanel() {
@@ -212,6 +220,10 @@
     document.dispatchEvent(new Event("hf:panels"));  /* nav.js fits the new matrices to their boxes */
   }
 
+  /* A preset by its name in the page's language ("tutorial" is 教程); another as it is. */
+  var PRESET_KEYS = {tutorial: "preset.tutorial", small: "preset.small", paper: "preset.paper"};
+  HF.presetName = function (name) { return PRESET_KEYS[name] ? HF.t(PRESET_KEYS[name]) : name; };
+
   HF.status = function (key) { statusKey = key; $("status").textContent = key ? HF.t(key) : ""; };
 
   function placeholders() {
@@ -243,6 +255,23 @@
     });
   }
 
+  /* Typing is sent when it pauses (PAUSE_MS) or at a space, Enter or leaving the field, so a
+     half-typed word is never asked about ("not in the vocabulary: 'sto'"); a choice at once. */
+  var PAUSE_MS = 350, pending = 0;
+  function later() { clearTimeout(pending); pending = setTimeout(sendNow, PAUSE_MS); }
+  function sendNow() { clearTimeout(pending); pending = 0; HF.recompute(); }
+  function flush() { if (pending) { sendNow(); } }
+  HF.flushTyping = flush;
+
+  function listen() {
+    form.addEventListener("input", function (e) {
+      if (e.target.closest(".no-walk")) { return; }
+      if (e.target.tagName === "SELECT" || e.data === " ") { sendNow(); } else { later(); }
+    });
+    form.addEventListener("change", function (e) { if (!e.target.closest(".no-walk")) { flush(); } });
+    form.addEventListener("keydown", function (e) { if (e.key === "Enter") { flush(); } });
+  }
+
   function start(bundle) {
     HF.text = bundle.text;
     languageButtons(bundle.languages);
@@ -257,7 +286,7 @@
     $("f-corpus").value = bundle.defaults.corpus;
     $("f-sentence").value = bundle.defaults.src;
     $("f-epochs").max = bundle.limits.max_epochs;
-    form.addEventListener("input", function (e) { if (!e.target.closest(".no-walk")) { HF.recompute(); } });
+    listen();
     placeholders();
     $("f-preset").addEventListener("change", placeholders);
     $("f-family").addEventListener("change", familyChanged);

@@ -3,18 +3,13 @@
 (function () {
   "use strict";
   var HF = window.HF, $ = HF.$, pinned = null, result = null, chosen = null, head = null, ticket = 0, asked = "";
+  var diffFmt = HF.formatFor([]);  /* the format of the steps' largest |Δ| (one for the list) */
 
   function node(tag, cls, text) {
     var n = document.createElement(tag);
     if (cls) { n.className = cls; }
     if (text !== undefined) { n.textContent = text; }
     return n;
-  }
-
-  function fmt(x) {
-    if (typeof x === "string") { return x; }
-    if (x === null || x === undefined) { return "–"; }
-    return Math.abs(x) >= 1e-3 || x === 0 ? x.toFixed(3) : x.toExponential(2);
   }
 
   function rows(v) {
@@ -24,11 +19,14 @@
 
   /* One matrix of a step: ``side`` "a" or "b" its numbers (or words), "delta" b − a. */
   function grid(step, side, h) {
-    var table = node("table", "grid cmp-grid");
+    var table = node("table", "grid cmp-grid"), tbody = table.createTBody();
     var a = rows(pickHead(step.a, h)), b = rows(pickHead(step.b, h));
     var wa = step.words_a && [step.words_a], wb = step.words_b && [step.words_b];
+    var fmt = HF.formatFor(side === "delta" ? a.map(function (row, i) {
+      return row.map(function (x, j) { return typeof x === "number" ? b[i][j] - x : 0; });
+    }).flat() : HF.flat(a).concat(HF.flat(b)));
     a.forEach(function (row, i) {
-      var tr = table.insertRow();
+      var tr = tbody.insertRow();
       row.forEach(function (x, j) {
         var y = b[i][j], td = tr.insertCell(), same = x === y;
         var d = typeof x === "number" && typeof y === "number" && !wa ? fmt(y - x) : "≠";
@@ -38,6 +36,8 @@
         if (!same) { td.className = "changed"; td.title = wa ? wa[i][j] + " → " + wb[i][j] : "Δ " + d; }
       });
     });
+    HF.labelled(table, HF.labelsOf(HF.drawnAs(step.name, h), a.length, a[0].length),
+                !Array.isArray(step.a) || !Array.isArray(step.a[0]));
     return table;
   }
 
@@ -90,10 +90,7 @@
   /* A step in lesson words: the walkthrough panel that shows it, by its number and heading in
      the page's language ("step 5 · Compute the embedding"); the raw name when no panel has it. */
   function lesson(name) {
-    var panel = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name) + '"]');
-    var fig = panel ? null : document.querySelector('#panels figure.mx[data-name="' + CSS.escape(name) + '"]');
-    var outer = panel || fig ? null : enclosing(name);
-    panel = panel || (fig && fig.closest("section.panel")) || (outer && outer.panel);
+    var at = place(name), panel = at.panel, fig = at.fig, outer = at.outer;
     var h = panel && panel.querySelector("h2");
     var title = h && (h.querySelector(".title:lang(" + HF.lang + ")") || h.querySelector(".title"));
     var number = h && h.querySelector(".num");
@@ -103,6 +100,16 @@
     var caption = fig && fig.querySelector("figcaption");
     var symbol = caption && (caption.querySelector(".l-" + HF.lang) || caption);
     return symbol && symbol.textContent.trim() ? words + " · " + symbol.textContent.trim() : words;
+  }
+
+  /* The walkthrough panel that shows step ``name``: its own, the one drawing its matrix, or the
+     nearest enclosing step's ({panel, fig, outer}; panel null when none does). */
+  function place(name) {
+    var panel = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name) + '"]');
+    var fig = panel ? null : document.querySelector('#panels figure.mx[data-name="' + CSS.escape(name) + '"]');
+    var outer = panel || fig ? null : enclosing(name);
+    panel = panel || (fig && fig.closest("section.panel")) || (outer && outer.panel);
+    return {panel: panel, fig: fig, outer: outer};
   }
 
   /* The panel of the nearest enclosing step ("encoder.0.self_attn.q" → "encoder.0.self_attn"). */
@@ -127,13 +134,14 @@
   }
 
   function diffText(s) {
-    return s.reshaped ? HF.t("reshaped") : s.words_a ? HF.t("words_changed") : fmt(s.max_abs_diff);
+    return s.reshaped ? HF.t("reshaped") : s.words_a ? HF.t("words_changed") : diffFmt(s.max_abs_diff);
   }
 
   function render() {
     var box = $("compare");
     if (!pinned || !result) { box.hidden = true; box.replaceChildren(); return; }
     var changed = result.steps.filter(function (s) { return s.changed; });
+    diffFmt = HF.formatFor(changed.map(function (s) { return s.max_abs_diff; }));
     var title = node("h2", null, HF.t("compare"));
     var summary = node("p", "cmp-summary", result.first_difference === null ? HF.t("identical")
       : HF.t("first_part", {step: lesson(result.first_difference), changed: changed.length, total: result.steps.length}));
@@ -145,7 +153,11 @@
     changed.forEach(function (s) {
       var tr = body.insertRow(), b = node("button", "link", lesson(s.name));
       b.type = "button"; b.title = s.name; b.setAttribute("data-step", s.name);
-      b.addEventListener("click", function () { chosen = s.name; head = null; render(); });
+      b.addEventListener("click", function () {
+        chosen = s.name; head = null; render();
+        var shown = document.querySelector("#panels .cmp-detail");
+        if (shown) { shown.scrollIntoView({block: "nearest"}); }
+      });
       tr.insertCell().appendChild(b);
       tr.insertCell().textContent = diffText(s);
       tr.insertCell().textContent = s.cells === null ? "–" : String(s.cells);
@@ -154,10 +166,21 @@
     var parts = [title, lossLine(result.loss), summary].filter(Boolean);
     if (changed.length) { var scroll = node("div", "scroll"); scroll.appendChild(table); parts.push(scroll); }
     var pick = changed.filter(function (s) { return s.name === chosen; })[0] || changed[0];
-    if (pick) { parts.push(detail(pick)); }
+    document.querySelectorAll("#panels .cmp-detail").forEach(function (d) { d.remove(); });
+    var shown = pick ? detail(pick) : null, home = pick ? place(pick.name).panel : null;
+    if (home) { home.appendChild(shown); parts.push(beside(pick, shown)); } else if (shown) { parts.push(shown); }
     box.replaceChildren.apply(box, parts);
     box.hidden = false;
     mark(changed);
+  }
+
+  /* The detail sits at the end of the panel it describes; the box says where, with a link. */
+  function beside(step, shown) {
+    var p = node("p", "cmp-where"), go = node("button", "link", HF.t("cmp_beside", {step: lesson(step.name)}));
+    go.type = "button";
+    go.addEventListener("click", function () { shown.scrollIntoView({block: "nearest"}); });
+    p.appendChild(go);
+    return p;
   }
 
   function mark(changed) {
@@ -165,7 +188,7 @@
     changed.forEach(function (s) {
       document.querySelectorAll('#panels figure.mx[data-name="' + CSS.escape(s.name) + '"] figcaption')
         .forEach(function (cap) {
-          cap.appendChild(node("span", "delta-badge", s.reshaped || s.words_a ? diffText(s) : "max |Δ| " + fmt(s.max_abs_diff)));
+          cap.appendChild(node("span", "delta-badge", s.reshaped || s.words_a ? diffText(s) : "max |Δ| " + diffFmt(s.max_abs_diff)));
         });
     });
   }
@@ -219,14 +242,20 @@
     } else {
       pinned = body;
       button.setAttribute("data-t", "unpin");
-      var changes = Object.keys(pinned.config || {}).map(function (k) { return k + " " + pinned.config[k]; });
-      what.textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " +
-                                         [pinned.preset].concat(changes).join(", ")});
+      sayPinned();
       what.hidden = false;
       refresh();
     }
     HF.applyText();
     render();
+  }
+
+  /* "Pinned: …" in the page's language (said again when it changes), the preset by its name there. */
+  function sayPinned() {
+    if (!pinned) { return; }
+    var changes = Object.keys(pinned.config || {}).map(function (k) { return k + " " + pinned.config[k]; });
+    $("pinned-what").textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " +
+                                   [HF.presetName(pinned.preset)].concat(changes).join(", ")});
   }
 
   HF.pin = pin;
@@ -249,5 +278,5 @@
       HF.recompute();
     });
   });
-  HF.onWalk.push(function (why) { if (why === "walk") { refresh(); } else { render(); } });
+  HF.onWalk.push(function (why) { if (why === "walk") { refresh(); } else { sayPinned(); render(); } });
 })();

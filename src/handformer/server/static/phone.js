@@ -7,7 +7,7 @@
 
   function summary() {
     var body = HF.walkBody(), config = Object.keys(body.config).map(function (k) { return k + " " + body.config[k]; });
-    $("form-summary").textContent = body.src + " → " + body.tgt + " · " + [body.preset].concat(config).join(", ");
+    $("form-summary").textContent = body.src + " → " + body.tgt + " · " + [HF.presetName(body.preset)].concat(config).join(", ");
   }
 
   $("form-bar").addEventListener("click", function () {

@@ -1,12 +1,13 @@
 /* The page's state in its address: sentences, corpus (when not the tutorial's), tokenizer, family,
    preset, every model setting, "Walk backward", the language, the training job and the comparison
    (the pinned run, the weight edit or training steps, A or B shown) in the query; the panel being read in
-   the hash (#s-<step>), as the export's keys write it. The address follows every change
-   (history.replaceState: no new history entries); a reload or a copied link opens the same
-   view. "Copy link" puts the address on the clipboard. */
+   the hash (#s-<step>), as the export's keys write it. An edit that changes the query is a new
+   history entry (pushState), so Back returns to the sentence and settings before it (popstate
+   puts them back in the form); scrolling and the language only rewrite the current entry. A
+   reload or a copied link opens the same view. "Copy link" puts the address on the clipboard. */
 (function () {
   "use strict";
-  var HF = window.HF, $ = HF.$, restored = null;
+  var HF = window.HF, $ = HF.$, restored = null, written = false, popped = false;
 
   function query() {
     var body = HF.walkBody(), q = new URLSearchParams();
@@ -55,22 +56,44 @@
     return "";
   }
 
-  function write() {
+  /* ``push``: a new history entry when the query changed (an edit), the first write excepted. */
+  function write(push) {
     if (restored) { return; }  /* the linked panel is not there yet: keep its hash */
-    history.replaceState(null, "", "?" + query() + reading());
+    var search = "?" + query(), edited = written && !popped && search !== location.search;
+    popped = false;
+    history[push && edited ? "pushState" : "replaceState"](null, "", search + reading());
+    written = true;
   }
-  HF.link = function () { write(); return location.href; };
+  HF.link = function () { write(false); return location.href; };
 
-  /* The form as the address says (called once, after the defaults are in); the language. */
-  HF.restore = function () {
-    var q = new URLSearchParams(location.search);
+  /* The walk's fields as ``q`` says; a field it does not name takes its default. */
+  function formFrom(q) {
     ["src", "tgt", "corpus", "preset", "family", "tokenizer"].forEach(function (k) {
       if (q.has(k)) { $("f-" + k).value = q.get(k); }
     });
     document.querySelectorAll("#walk-form [data-config]").forEach(function (el) {
-      if (q.has("c." + el.name)) { el.value = q.get("c." + el.name); }
+      el.value = q.has("c." + el.name) ? q.get("c." + el.name) : "";
     });
     HF.backward = q.get("backward") === "1";
+  }
+
+  /* Back or Forward: the form as that entry says, its walk recomputed. */
+  window.addEventListener("popstate", function () {
+    var q = new URLSearchParams(location.search);
+    formFrom(q);
+    if (!q.has("corpus")) { $("f-corpus").value = HF.defaults.corpus; }
+    if (!q.has("preset")) { $("f-preset").value = "tutorial"; }
+    if (!q.has("family")) { $("f-family").value = "transformer"; }
+    if (!q.has("tokenizer")) { $("f-tokenizer").value = "tutorial"; }
+    HF.applyText();
+    popped = true;  /* its walk's answer rewrites this entry, not a new one (Forward stays) */
+    HF.recompute();
+  });
+
+  /* The form as the address says (called once, after the defaults are in); the language. */
+  HF.restore = function () {
+    var q = new URLSearchParams(location.search);
+    formFrom(q);
     restored = location.hash.length > 1 ? location.hash : null;
     if (q.get("job") && HF.attach) { HF.attach(q.get("job")); }  /* the job, if it still lives */
     if (q.has("pin")) { restoreComparison(q); }
@@ -79,16 +102,21 @@
 
   /* Once the walk is in, the linked panel is brought to the top. */
   document.addEventListener("hf:updated", function () {
-    if (!restored) { write(); return; }
+    if (!restored) { write(true); return; }
     var panel = document.getElementById(decodeURIComponent(restored.slice(1)));
     restored = null;
     if (panel) { panel.scrollIntoView({block: "start"}); }
-    write();
+    write(false);
   });
-  HF.onWalk.push(function (why) { if (why === "lang") { write(); } });
+  HF.onWalk.push(function (why) { if (why === "lang") { write(false); } });
+  /* Scrolling rewrites only the hash: a query changed by typing not yet sent stays for its push. */
   var settle = 0;
-  window.addEventListener("scroll", function () { clearTimeout(settle); settle = setTimeout(write, 300); },
-                          {passive: true});
+  window.addEventListener("scroll", function () {
+    clearTimeout(settle);
+    settle = setTimeout(function () {
+      if (!restored) { history.replaceState(null, "", location.search + reading()); }
+    }, 300);
+  }, {passive: true});
 
   $("copy-link").addEventListener("click", function () {
     var url = HF.link();
