@@ -81,3 +81,47 @@ def test_the_link_lights_the_cell_of_a_2d_question(browser, app):
             assert abs(shown_number(td.inner_text()) - value) <= 0.01 * max(1.0, abs(value))
             return
     pytest.fail("no 2-D value question in 24")
+
+
+def a_seed_asking(tape, wanted) -> tuple[int, dict]:
+    """The first quiz seed whose sheet (the server's: 6 questions, level medium) has a question
+    ``wanted(step, field, cell)`` accepts, and that question's place."""
+    from handformer.exercises.render_json import question_json
+    from handformer.exercises.sheet import make_sheet
+
+    for seed in range(2000):
+        for n, q in enumerate(make_sheet(tape, 6, seed, None, "medium"), 1):
+            asked = question_json(n, q, "en", key=False)
+            if wanted(asked["step"], asked["field"], asked["cell"]):
+                return seed, asked
+    raise AssertionError("no seed asks such a question")
+
+
+def test_a_heads_masked_score_lights_its_cell_in_that_heads_panel(browser, app):
+    """A 3-D cell [h, i, j] of the masked scores (a step drawn one panel per head, whose name is
+    not scores/pattern/z) lights cell (i, j) of head h's panel, holding the tape's number."""
+    tape = handformer.walk()
+    seed, asked = a_seed_asking(tape, lambda step, field, cell: step.endswith(".masked")
+                                and field == "value" and len(cell) == 3
+                                and np.isfinite(float(read(tape, step, field, tuple(cell)))))
+    page = open_app(browser, app)
+
+    def with_seed(route):
+        body = json.loads(route.request.post_data)
+        route.continue_(post_data=json.dumps(body | {"seed": seed}))
+
+    page.route("**/api/quiz", with_seed)
+    page.click("#quiz-start")
+    page.wait_for_function("document.querySelectorAll('#quiz-list .quiz-q').length === 6")
+    box = next(b for b in page.query_selector_all("#quiz-list .quiz-q")
+               if json.loads(b.get_attribute("data-where")) == [asked["step"], asked["field"],
+                                                                asked["cell"]])
+    box.query_selector("a.quiz-where").click()
+    td = page.query_selector("#panels td.quiz-cell")
+    h, i, j = asked["cell"]
+    head_panel = asked["step"].replace(".masked", f".head.{h}.masked")
+    assert td is not None
+    assert page.evaluate("t => t.closest('section.panel').dataset.id", td) == head_panel
+    value = float(read(tape, asked["step"], asked["field"], (h, i, j)))
+    assert abs(shown_number(td.inner_text()) - value) <= 0.0005 + 1e-9 * abs(value)
+    assert page.errors == []

@@ -17,13 +17,19 @@
     return typeof x === "number" && isFinite(x) ? String(Number(x.toPrecision(4))) : String(x);
   }
 
-  /* The panel a question is about, and its matrix: a head's 3-D cell [h, i, j] is in head h's panel. */
+  /* The panel a question is about, and its matrix: a head's 3-D cell [h, i, j] (scores, masked,
+     pattern, z, …) is in head h's panel when there is one. */
   function target(q) {
-    var step = q.step, cell = q.cell || [], per = /^(.*)\.(scores|pattern|z)$/.exec(step);
-    var id = per && cell.length === 3 ? per[1] + ".head." + cell[0] + "." + per[2] : step;
-    var panel = document.querySelector('#panels section.panel[data-id="' + CSS.escape(id) + '"]');
+    var step = q.step, cell = q.cell || [], per = /^(.*)\.([^.]+)$/.exec(step);
+    var head = per && cell.length === 3 ? per[1] + ".head." + cell[0] + "." + per[2] : null;
+    var id = head && panelOf(head) ? head : step;
+    var panel = panelOf(id);
     var fig = figure(panel || document, id) || figure(panel || document, step);
     return {panel: panel || (fig && fig.closest("section.panel")), fig: fig};
+  }
+
+  function panelOf(id) {
+    return document.querySelector('#panels section.panel[data-id="' + CSS.escape(id) + '"]');
   }
 
   /* The matrix drawn for step ``name`` (or one of its parts, "name.stats"), in ``where``. */
