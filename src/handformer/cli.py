@@ -22,7 +22,8 @@ _CONFIG_HELP = {
     "decoder_heads": "attention heads in the decoder", "d_k": "query/key width per head",
     "d_v": "value width per head", "d_ff": "feed-forward hidden width",
     "encoder_layers": "encoder layers", "decoder_layers": "decoder layers",
-    "ffn": "feed-forward: 'single' (one linear + ReLU, the tutorial) or 'paper' (two linears)",
+    "ffn": "feed-forward: 'single' (one linear + ReLU, the tutorial), 'paper' (two linears) or "
+           "'swiglu' ((SiLU(X W_gate) ⊙ X W_up) W_down, Llama; --family gpt)",
     "attn_bias": "biases in the attention projections", "scale_embeddings": "multiply embeddings by √d_model",
     "final_norm": "one more LayerNorm after each stack (as torch.nn.Transformer)",
     "norm": "'post': LN(x + Sublayer(x)), the paper; 'pre': x + Sublayer(LN(x)), GPT-2",
@@ -90,11 +91,36 @@ def _config_options(func):
         option = click.option(flag, f.name, type=None if kind is bool else _ranged(f.name, kind),
                               default=None, help=_CONFIG_HELP[f.name])
         func = option(func)
+    func = _family_options(func)
     func = click.option("--layers", type=Whole(1, None, check=False), default=None,
                         help="encoder and decoder layers (N)")(func)
+    from .families.registry import preset_names
+
+    presets = ["tutorial", "small", "paper", *preset_names()]
     return click.option("--preset", default=None, show_default="tutorial",
-                        type=click.Choice(["tutorial", "small", "paper"]),
-                        help="starting sizes; every field can be overridden")(func)
+                        type=click.Choice(list(dict.fromkeys(presets))),
+                        help="starting sizes; every field can be overridden (llama: "
+                             "--family gpt)")(func)
+
+
+def _family_options(func):
+    """One flag per switch a family declares (families/<name>/options.py); a family that does
+    not take it refuses it by name (registry.refuse_foreign)."""
+    from .families.registry import declared
+
+    for option, takers in reversed(list(declared().values())):
+        if option.name in _CONFIG_HELP:
+            continue
+        if option.choices:
+            kind = click.Choice(option.choices)
+        elif option.kind is int:
+            kind = Whole(option.lo, option.hi, check=False)
+        else:
+            kind = Finite(option.lo, option.hi, lo_open=True, check=False)
+        only = "" if len(takers) > 1 else f" (--family {takers[0]})"
+        func = click.option(option.flag, option.name, type=kind, default=None,
+                            help=option.help + only)(func)
+    return func
 
 
 def _ranged(name: str, kind):

@@ -56,6 +56,7 @@ def prepare(options: dict) -> tuple[Family, Any]:
     if options.get("beside_trained") and not family.beside_trained:
         raise HandformerError(f"--beside-trained: the {family.name} family does not train a "
                               "copy on the spot")
+    options = registry.refuse_foreign(family.name, options)
     return family, family.prepare({k: v for k, v in options.items() if k != "family"})
 
 

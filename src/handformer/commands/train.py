@@ -77,6 +77,9 @@ def train(**o):
         o["family"] = _resumed_family(o)
     if o["family"] != "transformer":
         return _train_family(o)
+    from ..families.registry import refuse_foreign
+
+    o = refuse_foreign("transformer", o)
     if o.pop("corpus"):
         raise HandformerError("--corpus is the decoder-only model's plain text (--family gpt); "
                               "the encoder-decoder trains on sentence pairs: give --pairs FILE")

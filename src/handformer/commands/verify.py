@@ -37,8 +37,11 @@ def verify(**options):
     from ..interop.verify import verify as run_verify
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 
+    from ..families.registry import refuse_foreign
+
     tol = options.pop("tol")
     family = options.pop("family")
+    options = refuse_foreign(family, options)
     reference = options.pop("reference")
     if family != "transformer":
         if reference != "auto":

@@ -31,27 +31,68 @@ def maybe_dropout(tape: Tape, cfg, name: str, x: str) -> str:
 
 def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
               kv_symbol: str = "X") -> str:
-    """Multi-head attention: per head softmax(Q Kᵀ/√d_k) V, heads concatenated, times W_O."""
-    if tape.fused:
+    """Multi-head attention: per head softmax(Q Kᵀ/√d_k) V, heads concatenated, times W_O.
+    With a config's ``pos`` "rope", Q and K are turned by their positions first; with fewer
+    ``kv_heads`` than heads, each key/value head serves a group of query heads."""
+    if tape.fused and not rotated_or_grouped(cfg):
         return fused_attention(tape, cfg, p, x, kv, heads, allowed)
-    q = project(tape, cfg, p, "q", x, "X", heads)
-    k = project(tape, cfg, p, "k", kv, kv_symbol, heads)
-    v = project(tape, cfg, p, "v", kv, kv_symbol, heads)
+    q, k, v = query_key_value(tape, cfg, p, x, kv, kv_symbol, heads)
     s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)})
-    shown = [q, k, v, s]
+    shown = [("q", q), ("k", k), ("v", v), ("scores", s)]
     if allowed is not None:
         s = tape.run(f"{p}.masked", "mask", [s], training(tape, {"allowed": allowed}, in_place=True))
-        shown.append(s)
+        shown.append(("masked", s))
     a = tape.run(f"{p}.pattern", "softmax", [s])
     z = tape.run(f"{p}.z", "attend", [maybe_dropout(tape, cfg, f"{p}.pattern_dropout", a), v])
     if tape.record:
-        head_views(tape, p, heads, [*shown, a, z])
+        head_views(tape, p, heads, [*shown, ("pattern", a), ("z", z)])
     concat = tape.run(f"{p}.concat", "merge_heads", [z])
     bias = [f"{p}.b_o"] if cfg.attn_bias else []
     out = tape.run(f"{p}.out", "linear", [concat, f"{p}.w_o", *bias],
                    symbols={"out": r"\mathrm{MHA}", "x": "Z", "w": sup("W", "O"),
                             "b": sup("b", "O") if cfg.attn_bias else None})
     return maybe_dropout(tape, cfg, f"{p}.dropout", out)
+
+
+def rotated_or_grouped(cfg) -> bool:
+    """Whether attention turns q and k by position (RoPE) or shares key/value heads (GQA):
+    then training runs its separate steps too (the fused ``mha`` step has neither)."""
+    return getattr(cfg, "pos", "sinusoidal") == "rope" or kv_heads(cfg) != cfg_heads(cfg)
+
+
+def kv_heads(cfg) -> int:
+    return getattr(cfg, "kv_heads", None) or cfg_heads(cfg)
+
+
+def cfg_heads(cfg) -> int:
+    return getattr(cfg, "decoder_heads", None) or cfg.heads
+
+
+def query_key_value(tape: Tape, cfg, p: str, x: str, kv: str, kv_symbol: str, heads: int,
+                    start: int = 0) -> tuple[str, str, str]:
+    """Q, K and V, split into heads, as the scores read them: projected (``{p}.q``, ``.k``,
+    ``.v``); with RoPE, Q and K turned by their positions start, start + 1, … (``{p}.q_rot``,
+    ``.k_rot``); with grouped-query attention, each K/V head repeated for its group
+    (``{p}.k_shared``, ``.v_shared``)."""
+    groups = heads // kv_heads(cfg) if kv_heads(cfg) != cfg_heads(cfg) else 1
+    q = project(tape, cfg, p, "q", x, "X", heads)
+    k = project(tape, cfg, p, "k", kv, kv_symbol, heads // groups)
+    v = project(tape, cfg, p, "v", kv, kv_symbol, heads // groups)
+    if getattr(cfg, "pos", "sinusoidal") == "rope":
+        q, k = (rotate(tape, cfg, p, which, name, start) for which, name in (("q", q), ("k", k)))
+    if groups > 1:
+        k, v = (tape.run(f"{p}.{which}_shared", "repeat_kv", [name], {"groups": groups},
+                         symbols={"out": symbol_of(tape, name), "x": symbol_of(tape, name)})
+                for which, name in (("k", k), ("v", v)))
+    return q, k, v
+
+
+def rotate(tape: Tape, cfg, p: str, which: str, x: str, start: int = 0) -> str:
+    """RoPE on one of Q, K (ops/modern.py): each pair of a head's columns turned by m·θ_i."""
+    big = which.upper()
+    return tape.run(f"{p}.{which}_rot", "rope", [x],
+                    {"base": cfg.rope_base, "pairs": cfg.rope_pairs, "start": start},
+                    symbols={"out": rf"\tilde{{{big}}}", "x": big})
 
 
 def fused_attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed) -> str:
@@ -77,12 +118,12 @@ def project(tape: Tape, cfg, p: str, which: str, x: str, x_sym: str, heads: int)
                              "b": sup("b", big) if cfg.attn_bias else None})
 
 
-def head_views(tape: Tape, p: str, heads: int, names: list[str]) -> None:
-    wholes = [symbol_of(tape, n) for n in names]
+def head_views(tape: Tape, p: str, heads: int, roles: list[tuple[str, str]]) -> None:
+    """One view per head of each (role, step): ``{p}.head.{h}.{role}``."""
+    wholes = [symbol_of(tape, name) for _, name in roles]
     for h in range(heads):
-        for name, whole in zip(names, wholes, strict=True):
-            tape.run(f"{p}.head.{h}.{name.rsplit('.', 1)[1]}", "select_head", [name],
-                     {"index": h}, view=True,
+        for (role, name), whole in zip(roles, wholes, strict=True):
+            tape.run(f"{p}.head.{h}.{role}", "select_head", [name], {"index": h}, view=True,
                      symbols={"out": head(whole, h + 1), "x": whole})
 
 
@@ -107,25 +148,46 @@ def sublayer(tape: Tape, cfg, p: str, ln: str, part: str, x: str, make) -> str:
                     symbols={"out": "R", "a": "X", "b": symbol_of(tape, out)})
 
 
-def norm_step(tape: Tape, cfg, p: str, x: str) -> str:
-    """LN(x) as a step of its own, ``{p}.out`` (pre-norm: what a sublayer reads)."""
+def norm_step(tape: Tape, cfg, p: str, x: str, symbols: dict | None = None) -> str:
+    """LN(x) as a step of its own, ``{p}.out`` (pre-norm: what a sublayer reads); RMSNorm
+    (γ only) when the config's ``norm_kind`` is "rms"."""
+    rms = norm_kind(cfg) == "rms"
+    if symbols is None:
+        symbols = {"out": r"\mathrm{RMSNorm}(X)" if rms else r"\mathrm{LN}(X)", "x": "X"}
+    if rms:
+        extras = {"rms": rms_of(tape[x], cfg.ln_eps)} if tape.record else None
+        return tape.run(f"{p}.out", "rms_norm", [x, f"{p}.gamma"], {"eps": cfg.ln_eps},
+                        symbols=symbols, extras=extras)
     extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None
     return tape.run(f"{p}.out", "layer_norm", [x, f"{p}.gamma", f"{p}.beta"],
-                    norm_attrs(tape, cfg.ln_eps), symbols={"out": r"\mathrm{LN}(X)", "x": "X"},
-                    extras=extras)
+                    norm_attrs(tape, cfg.ln_eps), symbols=symbols, extras=extras)
+
+
+def norm_kind(cfg) -> str:
+    """"layer" (LayerNorm, γ and β) or "rms" (RMSNorm, γ only)."""
+    return getattr(cfg, "norm_kind", "layer")
+
+
+def norm_params(d: int, p: str, kind: str = "layer") -> dict:
+    """A norm's parameters' shapes: γ (and β for LayerNorm)."""
+    shapes = {f"{p}.gamma": ((d,), "gamma")}
+    return shapes if kind == "rms" else shapes | {f"{p}.beta": ((d,), "beta")}
+
+
+def rms_of(x: np.ndarray, eps: float) -> np.ndarray:
+    """Each row's √(mean(x²) + ε), kept for showing."""
+    return np.sqrt(np.mean(x * x, axis=-1) + eps)
 
 
 def add_norm(tape: Tape, cfg, p: str, ln: str, x: str, sublayer: str) -> str:
     """Post-norm residual: LN(x + Sublayer(x)) (the tutorial's steps 8 and 10); one step on
-    training's fused tape."""
-    if tape.fused:
+    training's fused tape (LayerNorm's; RMSNorm keeps its two)."""
+    if tape.fused and norm_kind(cfg) == "layer":
         return tape.run(f"{p}.{ln}.out", "add_norm",
                         [x, sublayer, f"{p}.{ln}.gamma", f"{p}.{ln}.beta"], norm_attrs(tape, cfg.ln_eps))
     resid = tape.run(f"{p}.{ln}.resid", "add", [x, sublayer],
                      symbols={"out": "R", "a": "X", "b": symbol_of(tape, sublayer)})
-    extras = row_stats(tape[resid], cfg.ln_eps) if tape.record else None
-    return tape.run(f"{p}.{ln}.out", "layer_norm", [resid, f"{p}.{ln}.gamma", f"{p}.{ln}.beta"],
-                    norm_attrs(tape, cfg.ln_eps), extras=extras)
+    return norm_step(tape, cfg, f"{p}.{ln}", resid, symbols={})
 
 
 def norm_attrs(tape: Tape, eps: float) -> dict:
@@ -159,7 +221,10 @@ def loss_step(tape: Tape, logits: str, targets, smoothing: float = 0.0) -> str:
 
 
 def feed_forward(tape: Tape, cfg, p: str, x: str) -> str:
-    """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (D4 in docs/errata.md)."""
+    """Tutorial: ReLU(X W + b). Paper: ReLU(X W_1 + b_1) W_2 + b_2 (D4 in docs/errata.md).
+    SwiGLU (``ffn`` "swiglu", Llama): (SiLU(X W_gate) ⊙ X W_up) W_down, no biases."""
+    if cfg.ffn == "swiglu":
+        return swiglu(tape, cfg, p, x)
     single = cfg.ffn == "single"
     if tape.fused:
         act = tape.run(f"{p}.out" if single else f"{p}.act", "linear_relu",
@@ -171,6 +236,21 @@ def feed_forward(tape: Tape, cfg, p: str, x: str) -> str:
     act = tape.run(f"{p}.out" if single else f"{p}.act", "relu", [pre],
                    training(tape, {}, in_place=True), symbols={"out": r"\mathrm{FFN}" if single else "H", "x": hidden})
     return _second_half(tape, cfg, p, act, single)
+
+
+def swiglu(tape: Tape, cfg, p: str, x: str) -> str:
+    """G = X W_gate, U = X W_up, H = SiLU(G) ⊙ U, FFN = H W_down: the gate decides, number by
+    number, how much of U passes."""
+    gate = tape.run(f"{p}.gate", "linear", [x, f"{p}.w_gate"],
+                    symbols={"out": "G", "w": sub("W", "gate"), "b": None})
+    up = tape.run(f"{p}.up", "linear", [x, f"{p}.w_up"],
+                  symbols={"out": "U", "w": sub("W", "up"), "b": None})
+    act = tape.run(f"{p}.silu", "silu", [gate], symbols={"out": r"\mathrm{SiLU}(G)", "x": "G"})
+    h = tape.run(f"{p}.act", "mul", [act, up],
+                 symbols={"out": "H", "a": r"\mathrm{SiLU}(G)", "b": "U"})
+    out = tape.run(f"{p}.out", "linear", [h, f"{p}.w_down"],
+                   symbols={"out": r"\mathrm{FFN}", "x": "H", "w": sub("W", "down"), "b": None})
+    return maybe_dropout(tape, cfg, f"{p}.dropout", out)
 
 
 def _second_half(tape: Tape, cfg, p: str, act: str, single: bool) -> str:

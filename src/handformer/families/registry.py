@@ -80,7 +80,79 @@ class Family:
         self.save_weights, self.export_names = save_weights, export_names
 
 
+class Option:
+    """A switch a family declares (``families/<name>/options.py``'s ``OPTIONS``): the command
+    line's flag ``--name`` with its --help line, and the web app's form field, are made from it.
+    ``choices``: the values it takes (a word); else ``kind`` int or float within [lo, hi]
+    (None: unbounded), which the family's config checks (naming the numbers that clash)."""
+
+    __slots__ = ("name", "help", "choices", "kind", "lo", "hi")
+
+    def __init__(self, name: str, help: str, choices: tuple[str, ...] = (),
+                 kind: type = str, lo: float | None = None, hi: float | None = None):
+        self.name, self.help, self.choices = name, help, tuple(choices)
+        self.kind, self.lo, self.hi = kind, lo, hi
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
 FAMILIES: dict[str, Family] = {}
+EXTRA_OPTIONS: dict[str, tuple[Option, ...]] = {}  # families registered at run time
+
+
+def declare_options(family: str, options: tuple[Option, ...]) -> None:
+    """Declare a family's switches (a family registered from outside this package)."""
+    EXTRA_OPTIONS[family] = tuple(options)
+
+
+def declared() -> dict[str, tuple[Option, tuple[str, ...]]]:
+    """Every switch a family declares → (its declaration, the families that take it). Reads
+    each built-in family's ``options.py`` (a light module: no numpy), not the family itself."""
+    found: dict[str, tuple[Option, tuple[str, ...]]] = {}
+    for name, options in {**_built_in_options(), **EXTRA_OPTIONS}.items():
+        for option in options:
+            first, takers = found.get(option.name, (option, ()))
+            found[option.name] = (first, (*takers, name))
+    return found
+
+
+def _built_in_options() -> dict[str, tuple[Option, ...]]:
+    return {name: tuple(module.OPTIONS) for name, module in _option_modules().items()}
+
+
+def preset_names() -> list[str]:
+    """The presets the families' options.py name (``PRESETS``), in order, each once."""
+    names: list[str] = []
+    for module in _option_modules().values():
+        names += [n for n in getattr(module, "PRESETS", ()) if n not in names]
+    return names
+
+
+def _option_modules() -> dict:
+    out = {}
+    for name in BUILT_IN:
+        try:
+            out[name] = importlib.import_module(f"{__package__}.{name}.options")
+        except ModuleNotFoundError:
+            continue
+    return out
+
+
+def refuse_foreign(family: str, options: dict) -> dict:
+    """The options without the switches other families declare; one of them given (not None,
+    not False) is refused in one line naming this family and the ones that take it."""
+    kept = dict(options)
+    for name, (option, takers) in declared().items():
+        if family in takers or name not in kept:
+            continue
+        value = kept.pop(name)
+        if value is not None and value is not False:
+            raise HandformerError(f"the {family} family does not take {option.flag} (the "
+                                  f"{', '.join(takers)} family does: add --family "
+                                  f"{takers[0]})")
+    return kept
 
 
 def register(family: Family) -> Family:

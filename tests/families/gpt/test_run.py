@@ -95,7 +95,7 @@ def test_central_differences_agree_with_the_reverse_pass(walked, norm, name, at)
 def test_options_the_family_does_not_take_are_refused_by_name():
     with pytest.raises(HandformerError, match="--encoder-layers: it has no encoder"):
         handformer.walk(family="gpt", encoder_layers=2)
-    with pytest.raises(HandformerError, match="presets tutorial, small, not 'paper'"):
+    with pytest.raises(HandformerError, match="presets tutorial, small, llama, not 'paper'"):
         handformer.walk(family="gpt", preset="paper")
     with pytest.raises(HandformerError, match="norm must be 'pre'"):
         handformer.walk(family="gpt", norm="middle")

@@ -9,10 +9,10 @@ are registered by its folder (``families/<name>/ops.py``).
 
 from __future__ import annotations
 
-from . import attention, basic, fused, loss, norm
+from . import attention, basic, fused, loss, modern, norm
 from .basic import matmul_weight_grad, row_sum, rows_matmul, unbroadcast
 from .loss import at_targets
 from .registry import OPS, Op, get, op
 
-__all__ = ["OPS", "Op", "at_targets", "attention", "basic", "fused", "get", "loss", "matmul_weight_grad", "norm",
+__all__ = ["OPS", "Op", "at_targets", "attention", "basic", "fused", "get", "loss", "matmul_weight_grad", "modern", "norm",
            "op", "row_sum", "rows_matmul", "unbroadcast"]

@@ -21,7 +21,7 @@ DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
 TRAIN_TAKES = {"epochs", "lr", "save", "corpus", "tokenizer", "quiet", "lang", "plot", "family",
                "preset", "d_model", "heads", "d_k", "d_v", "d_ff", "layers", "norm",
                "final_norm", "tie_embeddings", "attn_bias", "ln_eps", "max_len", "dropout",
-               "seed", "resume"}
+               "seed", "resume", "ffn", "pos", "rope_base", "rope_pairs", "norm_kind", "kv_heads"}
 # What --resume may be given beside it (the run's own settings come from the checkpoint).
 RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
 

@@ -17,6 +17,16 @@ from ...errors import ConfigError
 from ...limits import check, limit
 
 NORMS = ("pre", "post")
+NORM_KINDS = ("layer", "rms")
+POSITIONS = ("sinusoidal", "rope")
+ROPE_PAIRS = ("half", "adjacent")
+FFNS = ("paper", "swiglu")
+SWIGLU_MULTIPLE = 8  # the SwiGLU hidden width's default is rounded up to a multiple of this
+
+# Fields added with the parts of today's LLMs: a config at their defaults writes none of them
+# (to_dict), so the tapes and checkpoints of the plain model keep their bytes.
+MODERN_DEFAULTS = {"pos": "sinusoidal", "rope_base": 10000.0, "rope_pairs": "half",
+                   "norm_kind": "layer", "kv_heads": None}
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,12 @@ class GptConfig:
     GPT-1). ``final_norm`` left as None follows it: a last LayerNorm after the stack with
     pre-norm (nothing else normalizes the stack's output), none with post-norm.
     ``tie_embeddings``: the output layer's weights are Eᵀ, the embedding table transposed.
+
+    The parts of today's LLMs (Llama): ``pos`` "rope" rotates each head's q and k by their
+    positions (``rope_base``, ``rope_pairs``) instead of adding sinusoids to the input;
+    ``norm_kind`` "rms" is RMSNorm (γ only); ``ffn`` "swiglu" is (SiLU(X W_gate) ⊙ X W_up)
+    W_down; ``kv_heads`` (None: ``heads``) key/value heads, each shared by heads / kv_heads
+    query heads (grouped-query attention; 1 is multi-query).
     """
 
     preset: str = "custom"
@@ -44,7 +60,12 @@ class GptConfig:
     max_len: int = 64
     dropout: float = 0.0
     seed: int = 0
-    ffn: str = "paper"  # read by engine.layers.feed_forward: two linear layers, always
+    ffn: str = "paper"  # read by engine.layers.feed_forward: "paper" (two linears) or "swiglu"
+    pos: str = "sinusoidal"
+    rope_base: float = 10000.0
+    rope_pairs: str = "half"
+    norm_kind: str = "layer"
+    kv_heads: int | None = None
 
     def __post_init__(self) -> None:
         if self.d_k is None:  # d_model / heads, or a message saying which heads would fit
@@ -53,6 +74,8 @@ class GptConfig:
             object.__setattr__(self, "d_v", self.d_k)
         if self.final_norm is None:
             object.__setattr__(self, "final_norm", self.norm == "pre")
+        if self.kv_heads is None:
+            object.__setattr__(self, "kv_heads", self.heads)
         _validate(self)
 
     # The sizes limits.check_walk reads of every family (it counts an encoder and a decoder):
@@ -67,8 +90,23 @@ class GptConfig:
 
     encoder_layers = 0
 
+    @property
+    def groups(self) -> int:
+        """Query heads per key/value head (1: multi-head attention as in the paper)."""
+        return self.heads // self.kv_heads
+
+    @property
+    def modern(self) -> bool:
+        """Whether any part of today's LLMs is switched on."""
+        return (self.pos, self.norm_kind, self.ffn, self.kv_heads) != (
+            "sinusoidal", "layer", "paper", self.heads)
+
     def to_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        data = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        if data["kv_heads"] == data["heads"]:
+            data["kv_heads"] = None
+        return {k: v for k, v in data.items()
+                if k not in MODERN_DEFAULTS or v != MODERN_DEFAULTS[k]}
 
     @classmethod
     def from_dict(cls, data: dict) -> GptConfig:
@@ -88,16 +126,17 @@ def _validate(c: GptConfig) -> None:
                         ("d_ff", "d_ff"), ("heads", "heads"), ("layers", "layers"),
                         ("max_len", "max_len")):
         check(bound, getattr(c, name), name)
-    if c.d_model % 2:
+    if c.d_model % 2 and c.pos == "sinusoidal":
         raise ConfigError(f"d_model {c.d_model} is odd, but sinusoidal positional encoding "
                           f"fills columns in sin/cos pairs; use an even d_model such as "
-                          f"{c.d_model + 1}")
+                          f"{c.d_model + 1} (rotary positions, --pos rope, add nothing to the input)")
+    _validate_modern(c)
     if c.norm not in NORMS:
         raise ConfigError(f"norm must be 'pre' (x + Sublayer(LN(x)), GPT-2) or 'post' "
                           f"(LN(x + Sublayer(x)), the paper), got {c.norm!r}")
-    if c.ffn != "paper":
-        raise ConfigError(f"the GPT family's feed-forward network is two linear layers "
-                          f"(ffn 'paper'), got {c.ffn!r}")
+    if c.ffn not in FFNS:
+        raise ConfigError(f"the gpt family's feed-forward network is 'paper' (two linear "
+                          f"layers with ReLU) or 'swiglu' (Llama's gated SiLU), got {c.ffn!r}")
     if not 0.0 <= c.dropout < 1.0:
         raise ConfigError(f"dropout must be in [0, 1), got {c.dropout}")
     if not 0 < c.ln_eps < float("inf"):
@@ -106,10 +145,37 @@ def _validate(c: GptConfig) -> None:
         raise ConfigError(f"seed must be 0 or more, got {c.seed}")
 
 
+def _validate_modern(c: GptConfig) -> None:
+    for name, allowed in (("pos", POSITIONS), ("rope_pairs", ROPE_PAIRS),
+                          ("norm_kind", NORM_KINDS)):
+        if getattr(c, name) not in allowed:
+            raise ConfigError(f"{name} must be one of {', '.join(allowed)}, got "
+                              f"{getattr(c, name)!r}")
+    if c.pos == "rope" and c.d_k % 2:
+        raise ConfigError(f"rotary positions turn each head's q and k in pairs of columns, so "
+                          f"d_k must be even, got d_k {c.d_k}")
+    if not 1.0 < c.rope_base < float("inf"):
+        raise ConfigError(f"rope_base must be more than 1, got {c.rope_base}")
+    if not 1 <= c.kv_heads <= c.heads or c.heads % c.kv_heads:
+        fits = [k for k in range(1, c.heads + 1) if c.heads % k == 0]
+        raise ConfigError(f"kv_heads must divide the {c.heads} query heads (each key/value "
+                          f"head serves a group of them): choose one of "
+                          f"{', '.join(map(str, fits))}, got {c.kv_heads}")
+
+
+def swiglu_width(d_model: int) -> int:
+    """Llama's rule for SwiGLU's hidden width: 2/3 of 4·d_model (so that three matrices hold
+    about as many numbers as the two of a 4·d_model ReLU network), rounded up to a multiple of
+    SWIGLU_MULTIPLE."""
+    width = -(-8 * d_model // 3)  # ⌈2/3 · 4 · d_model⌉
+    return -(-width // SWIGLU_MULTIPLE) * SWIGLU_MULTIPLE
+
+
 def weight_count(c: GptConfig, vocab_size: int) -> int:
     """Numbers in the weights: the layers, the embedding table, and W_out unless tied."""
-    attn = 2 * c.d_model * c.heads * (c.d_k + c.d_v)
-    per_layer = attn + 2 * c.d_model * c.d_ff + c.d_ff + c.d_model + 4 * c.d_model
+    attn = c.d_model * (c.heads * c.d_k + c.kv_heads * (c.d_k + c.d_v) + c.heads * c.d_v)
+    ffn = 3 * c.d_model * c.d_ff if c.ffn == "swiglu" else 2 * c.d_model * c.d_ff + c.d_ff + c.d_model
+    per_layer = attn + ffn + (2 if c.norm_kind == "rms" else 4) * c.d_model
     out = 0 if c.tie_embeddings else vocab_size * c.d_model
     return c.layers * per_layer + vocab_size * c.d_model + out
 
@@ -129,17 +195,22 @@ PRESETS: dict[str, dict] = {
     "tutorial": dict(d_model=6, heads=2, d_ff=24, layers=1),
     # A size that learns the tutorial's three lines in seconds (handformer train --family gpt).
     "small": dict(d_model=32, heads=4, d_ff=128, layers=2),
+    # The parts of today's LLMs at a hand-sized width: rotary positions, RMSNorm, SwiGLU (its
+    # width by Llama's rule: ⌈2/3 · 4 · 8⌉ = 22, rounded up to 24) and four query heads sharing
+    # two key/value heads (d_k 2: RoPE turns one pair of columns per head).
+    "llama": dict(d_model=8, heads=4, kv_heads=2, d_ff=24, layers=1, pos="rope",
+                  norm_kind="rms", ffn="swiglu"),
 }
 
 # The options the command line (and the Python API) may give that this family reads, and
 # those it refuses with a reason.
 TAKEN = {"d_model", "heads", "d_k", "d_v", "d_ff", "layers", "norm", "final_norm",
-         "tie_embeddings", "attn_bias", "ln_eps", "max_len", "dropout", "seed"}
+         "tie_embeddings", "attn_bias", "ln_eps", "max_len", "dropout", "seed", "ffn", "pos",
+         "rope_base", "rope_pairs", "norm_kind", "kv_heads"}
 REFUSED = {
     "decoder_heads": "it has one stack: use --heads",
     "encoder_layers": "it has no encoder: use --layers",
     "decoder_layers": "it has one stack: use --layers",
-    "ffn": "its feed-forward network is always two linear layers",
     "scale_embeddings": "it does not scale its embeddings (as GPT-2)",
     "init": "its initial weights are Xavier-uniform",
     "label_smoothing": "its loss is plain next-token cross-entropy",
@@ -159,5 +230,7 @@ def from_options(options: dict) -> GptConfig:
     name = options.get("preset") or "tutorial"
     if name not in PRESETS:
         raise ConfigError(f"the gpt family has the presets {', '.join(PRESETS)}, not {name!r}")
-    fields = {k: v for k, v in options.items() if k in TAKEN and v is not None}
-    return GptConfig(preset=name, **(PRESETS[name] | fields))
+    fields = PRESETS[name] | {k: v for k, v in options.items() if k in TAKEN and v is not None}
+    if fields.get("ffn") == "swiglu" and options.get("d_ff") is None:
+        fields["d_ff"] = swiglu_width(fields["d_model"])
+    return GptConfig(preset=name, **fields)

@@ -21,8 +21,8 @@ from ...engine.layers import (
     feed_forward,
     init_weights,
     maybe_dropout,
-    norm_attrs,
-    row_stats,
+    norm_params,
+    norm_step,
     sublayer,
 )
 from ...engine.tape import Tape
@@ -34,28 +34,39 @@ from .config import GptConfig, check_size
 def param_shapes(cfg: GptConfig, vocab_size: int) -> dict[str, tuple[tuple[int, ...], str]]:
     """Every parameter's name, shape and kind, in the order they are initialized."""
     check_size(cfg, vocab_size)
-    d, qk, v = cfg.d_model, cfg.heads * cfg.d_k, cfg.heads * cfg.d_v
+    d, kind = cfg.d_model, cfg.norm_kind
     shapes = {"embed.weight": ((vocab_size, d), "embed")}
     for i in range(cfg.layers):
         p = f"decoder.{i}"
-        shapes |= _norm(d, f"{p}.ln1")
-        shapes |= {f"{p}.self_attn.w_q": ((d, qk), "weight"), f"{p}.self_attn.w_k": ((d, qk), "weight"),
-                   f"{p}.self_attn.w_v": ((d, v), "weight"), f"{p}.self_attn.w_o": ((v, d), "weight")}
-        if cfg.attn_bias:
-            shapes |= {f"{p}.self_attn.b_q": ((qk,), "bias"), f"{p}.self_attn.b_k": ((qk,), "bias"),
-                       f"{p}.self_attn.b_v": ((v,), "bias"), f"{p}.self_attn.b_o": ((d,), "bias")}
-        shapes |= _norm(d, f"{p}.ln2")
-        shapes |= {f"{p}.ffn.w_1": ((d, cfg.d_ff), "weight"), f"{p}.ffn.b_1": ((cfg.d_ff,), "bias"),
-                   f"{p}.ffn.w_2": ((cfg.d_ff, d), "weight"), f"{p}.ffn.b_2": ((d,), "bias")}
+        shapes |= norm_params(d, f"{p}.ln1", kind)
+        shapes |= _attention(cfg, f"{p}.self_attn")
+        shapes |= norm_params(d, f"{p}.ln2", kind)
+        shapes |= _ffn(cfg, f"{p}.ffn")
     if cfg.final_norm:
-        shapes |= _norm(d, "decoder.norm")
+        shapes |= norm_params(d, "decoder.norm", kind)
     if not cfg.tie_embeddings:
         shapes["generator.w"] = ((d, vocab_size), "weight")
     return shapes
 
 
-def _norm(d: int, p: str) -> dict:
-    return {f"{p}.gamma": ((d,), "gamma"), f"{p}.beta": ((d,), "beta")}
+def _attention(cfg: GptConfig, p: str) -> dict:
+    """W_Q for every query head; W_K, W_V for the key/value heads (fewer with GQA); W_O."""
+    d, q, kv, v = cfg.d_model, cfg.heads * cfg.d_k, cfg.kv_heads * cfg.d_k, cfg.kv_heads * cfg.d_v
+    shapes = {f"{p}.w_q": ((d, q), "weight"), f"{p}.w_k": ((d, kv), "weight"),
+              f"{p}.w_v": ((d, v), "weight"), f"{p}.w_o": ((cfg.heads * cfg.d_v, d), "weight")}
+    if cfg.attn_bias:
+        shapes |= {f"{p}.b_q": ((q,), "bias"), f"{p}.b_k": ((kv,), "bias"),
+                   f"{p}.b_v": ((v,), "bias"), f"{p}.b_o": ((d,), "bias")}
+    return shapes
+
+
+def _ffn(cfg: GptConfig, p: str) -> dict:
+    d, w = cfg.d_model, cfg.d_ff
+    if cfg.ffn == "swiglu":
+        return {f"{p}.w_gate": ((d, w), "weight"), f"{p}.w_up": ((d, w), "weight"),
+                f"{p}.w_down": ((w, d), "weight")}
+    return {f"{p}.w_1": ((d, w), "weight"), f"{p}.b_1": ((w,), "bias"),
+            f"{p}.w_2": ((w, d), "weight"), f"{p}.b_2": ((d,), "bias")}
 
 
 def init_params(cfg: GptConfig, vocab_size: int, dtype="float64") -> dict[str, np.ndarray]:
@@ -79,15 +90,17 @@ def forward(tape: Tape, cfg: GptConfig, ids) -> str:
             x = tape.run(f"decoder.{i}.out", "identity", [x],
                          symbols={"out": head("X", i + 1), "x": "X"})
     if cfg.final_norm:
-        extras = row_stats(tape[x], cfg.ln_eps) if tape.record else None  # μ, σ for showing
-        x = tape.run("decoder.norm.out", "layer_norm", [x, "decoder.norm.gamma", "decoder.norm.beta"],
-                     norm_attrs(tape, cfg.ln_eps), symbols={"out": "Y"}, extras=extras)
+        x = norm_step(tape, cfg, "decoder.norm", x, symbols={"out": "Y"})
     return generator(tape, cfg, x)
 
 
 def embed(tape: Tape, cfg: GptConfig, ids: str) -> str:
     """X = E[ids] + PE: token embedding plus sinusoidal positional encoding (one step on
-    training's fused tape)."""
+    training's fused tape); with rotary positions X = E[ids] alone (the positions turn q and k
+    inside attention)."""
+    if cfg.pos == "rope":
+        x = tape.run("embed.out", "embed", [ids, "embed.weight"], symbols={"out": "X"})
+        return maybe_dropout(tape, cfg, "embed.dropout", x)
     if tape.fused:
         return maybe_dropout(tape, cfg, "embed.dropout",
                              tape.run("embed.out", "embed_positions", [ids, "embed.weight"]))

@@ -185,14 +185,21 @@ def verify(options: dict) -> tuple[str, list]:
     from ...interop.torch_ref import import_torch
 
     import_torch()
-    from .torch_ref import compare
-
     src, tgt = options.pop("src", None), options.pop("tgt", None)
     model = prepare(options)
+    if model.config.modern:  # nn.TransformerEncoderLayer has none of these parts
+        from .torch_modern import compare
+    else:
+        from .torch_ref import compare
     text = make_text(model.vocab, TUTORIAL_SRC if src is None else src,
                      TUTORIAL_TGT if tgt is None else tgt, model.config.max_len)
-    title = (f"ours vs a GPT from torch's layers, preset {model.config.preset}, norm "
-             f"{model.config.norm}, float64")
+    c = model.config
+    title = (f"ours vs a GPT from torch's layers, preset {c.preset}, norm {c.norm}, float64"
+             if not c.modern else
+             f"ours vs the model in torch's functions (F.{'rms' if c.norm_kind == 'rms' else 'layer'}"
+             f"_norm, F.scaled_dot_product_attention{' with enable_gqa' if c.groups > 1 else ''}"
+             f"{', F.silu' if c.ffn == 'swiglu' else ''}{', RoPE ' + c.rope_pairs + ' pairs' if c.pos == 'rope' else ''}), "
+             f"preset {c.preset}, norm {c.norm}, float64")
     return title, compare(model.config, model.params, text.input_ids, text.target_ids)
 
 

@@ -100,14 +100,14 @@ def _attend(tape: Tape, cfg: Config, p: str, x: str, k: str, v: str, allowed) ->
     heads = tape[k].shape[-3]
     q = project(tape, cfg, p, "q", x, "Y", heads)
     s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)})
-    shown = [q, s]  # k and v are the cache's (constants on this tape)
+    shown = [("q", q), ("scores", s)]  # k and v are the cache's (constants on this tape)
     if allowed is not None:
         s = tape.run(f"{p}.masked", "mask", [s], {"allowed": allowed})
-        shown.append(s)
+        shown.append(("masked", s))
     a = tape.run(f"{p}.pattern", "softmax", [s])
     z = tape.run(f"{p}.z", "attend", [a, v])
     if tape.record:  # per-head slices, for --explain
-        head_views(tape, p, heads, [*shown, a, z])
+        head_views(tape, p, heads, [*shown, ("pattern", a), ("z", z)])
     concat = tape.run(f"{p}.concat", "merge_heads", [z])
     bias = [f"{p}.b_o"] if cfg.attn_bias else []
     return tape.run(f"{p}.out", "linear", [concat, f"{p}.w_o", *bias])
