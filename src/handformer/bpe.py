@@ -121,7 +121,7 @@ def _pair_counts(seqs: list[list[str]], freqs: list[int]) -> Counter:
 def learn(lines, merges: int) -> dict:
     """The merges learnt from ``lines`` (at most ``merges``: fewer when no pair is left), with
     what each panel shows, JSON-able: ``alphabet`` (byte symbols by code point), ``words``
-    ([piece, count], first appearance), ``merges`` (each: ``pair``, ``count``, ``top``
+    ([piece, count, its symbols], first appearance), ``merges`` (each: ``pair``, ``count``, ``top``
     [[a, b, count], …] the leading pairs before it, ``ties`` how many others had its count,
     ``token``), ``asked``."""
     words = corpus_words(lines)
@@ -141,7 +141,7 @@ def learn(lines, merges: int) -> dict:
         rank.setdefault(a + b, len(rank))  # a token made twice keeps its first id
         seqs = [_merge(seq, a, b) for seq in seqs]
     return {"asked": merges, "alphabet": alphabet, "merges": steps,
-            "words": [[w, n] for w, n in words.items()]}
+            "words": [[w, n, "".join(symbols(w))] for w, n in words.items()]}
 
 
 def segment(text: str, merges: list[tuple[str, str]]) -> dict:
