@@ -123,7 +123,8 @@ def learn(lines, merges: int) -> dict:
     what each panel shows, JSON-able: ``alphabet`` (byte symbols by code point), ``words``
     ([piece, count, its symbols], first appearance), ``merges`` (each: ``pair``, ``count``, ``top``
     [[a, b, count], …] the leading pairs before it, ``ties`` how many others had its count,
-    ``token``), ``asked``."""
+    ``token``, ``reads``: the
+    characters its bytes spell, if whole and beyond ASCII), ``asked``."""
     words = corpus_words(lines)
     seqs, freqs = [symbols(w) for w in words], list(words.values())
     alphabet = sorted({s for seq in seqs for s in seq}, key=ord)
@@ -135,13 +136,24 @@ def learn(lines, merges: int) -> dict:
             break
         order = sorted(counts, key=lambda p: (-counts[p], rank[p[0]], rank[p[1]]))
         (a, b), best = order[0], counts[order[0]]
-        steps.append({"pair": [a, b], "count": best, "token": a + b,
+        steps.append({"pair": [a, b], "count": best, "token": a + b, "reads": _reads(a + b),
                       "top": [[x, y, counts[(x, y)]] for x, y in order[:SHOWN_PAIRS]],
                       "ties": sum(1 for p in order[1:] if counts[p] == best)})
         rank.setdefault(a + b, len(rank))  # a token made twice keeps its first id
         seqs = [_merge(seq, a, b) for seq in seqs]
     return {"asked": merges, "alphabet": alphabet, "merges": steps,
             "words": [[w, n, "".join(symbols(w))] for w, n in words.items()]}
+
+
+def _reads(token: str) -> str:
+    """The text a token's bytes spell when they are whole UTF-8 characters beyond ASCII (a
+    Chinese character put back together), else ""."""
+    raw = bytes(symbol_bytes()[s] for s in token)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return ""
+    return "" if text.isascii() else text
 
 
 def segment(text: str, merges: list[tuple[str, str]]) -> dict:

@@ -1489,6 +1489,8 @@ TEXT = {
                          "symbols are numbered by code point, merged tokens after them in the "
                          "order they were made). “{a}” is id {ida} and “{b}” id {idb}; the "
                          "next pair, “{c} {d}”, has ids {idc} and {idd}.",
+    "gpt.bpe.merge.reads": "Its {k} bytes spell “{text}” in UTF-8: from here on “{text}” is "
+                           "one token, no longer {k}.",
     "gpt.bpe.col.count": "count",
     "gpt.bpe.col.next": "next best",
     "gpt.bpe.col.ties": "tied pairs",

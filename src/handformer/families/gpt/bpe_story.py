@@ -74,6 +74,9 @@ def _merge_panel(ctx: Ctx, k: int, step: dict, n: int) -> None:
     paragraphs = [ctx.t("gpt.bpe.merge.how"),
                   ctx.t("gpt.bpe.merge.chosen", k=k, a=a, b=b, count=count,
                         token=step["token"], id=ids.get(step["token"], "?"))]
+    if step.get("reads"):
+        paragraphs.append(ctx.t("gpt.bpe.merge.reads", token=step["token"], text=step["reads"],
+                                k=len(step["token"])))
     if int(step["ties"]) and len(top) > 1:
         c, d = top[1][0], top[1][1]
         paragraphs.append(ctx.t("gpt.bpe.merge.tie", others=step["ties"], count=count, a=a,
