@@ -113,7 +113,7 @@ def _merge(seq: list[str], a: str, b: str) -> list[str]:
 def _pair_counts(seqs: list[list[str]], freqs: list[int]) -> Counter:
     counts: Counter = Counter()
     for seq, f in zip(seqs, freqs, strict=True):
-        for pair in zip(seq, seq[1:]):
+        for pair in zip(seq, seq[1:], strict=False):
             counts[pair] += f
     return counts
 
@@ -166,7 +166,7 @@ def segment(text: str, merges: list[tuple[str, str]]) -> dict:
     seqs = [symbols(p) for p in parts]
     start, steps = [s for seq in seqs for s in seq], []
     while True:
-        present = {p for seq in seqs for p in zip(seq, seq[1:]) if p in rank}
+        present = {p for seq in seqs for p in zip(seq, seq[1:], strict=False) if p in rank}
         if not present:
             break
         a, b = min(present, key=rank.__getitem__)
