@@ -78,6 +78,7 @@ def test_in_ci_a_skip_outside_the_required_families_is_listed_not_failed(folder)
     ("needs playwright (pip)", "browser"), ("LibreOffice is not installed", "spreadsheet"),
     ("could not import 'torch': No module named 'torch'", "torch"),
     ("needs uvicorn (pip install -e '.[serve]')", "server"),
+    ("could not import 'tokenizers': No module named 'tokenizers'", "tokenizers"),
     ("no Python with LibreOffice's uno module (Debian: python3-uno)", "spreadsheet"),
     ("mounting a tmpfs needs root", None), ("an unordered list", None),
 ])

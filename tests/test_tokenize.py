@@ -42,8 +42,8 @@ def test_jieba_words():
 
 
 def test_unknown_tokenizer_is_refused():
-    with pytest.raises(TokenizerError, match="choose one of tutorial, words, char, jieba"):
-        tokenize("x", "bpe")
+    with pytest.raises(TokenizerError, match="choose one of tutorial, words, char, jieba, bpe"):
+        tokenize("x", "sentencepiece")
 
 
 def test_detokenize_glues_chinese_and_punctuation():
@@ -92,3 +92,8 @@ def test_walk_corpus_with_words_and_char_tokenizers(tmp_path):
     assert result.exit_code == 0, result.output
     assert "'coming!' → coming !" in result.output  # the warning (stderr is mixed in)
     assert "你→4, 爱→5, 我→6, ，→7" in result.output  # winter is coming ! take ids 0-3
+
+
+def test_bpe_needs_the_merges_its_vocabulary_holds():
+    with pytest.raises(TokenizerError, match="--family gpt"):
+        tokenize("the storm", "bpe")

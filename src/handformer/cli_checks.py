@@ -121,3 +121,13 @@ def _parsed(value, param, kind, what: str):
         return flag, kind(value)
     except (TypeError, ValueError):
         raise HandformerError(f"{flag} needs {what}, got {value!r}") from None
+
+
+def bpe_merges_option(func):
+    """--bpe-merges N, declared by every command that takes --tokenizer bpe (bpe.py)."""
+    from .bpe import DEFAULT_MERGES, MAX_MERGES
+
+    return click.option("--bpe-merges", type=Whole(1, MAX_MERGES), default=None, metavar="N",
+                        help=f"with --tokenizer bpe: how many byte-level BPE merges to learn "
+                             f"from the corpus, 1 to {MAX_MERGES} (fewer when no pair is "
+                             f"left)  [default: {DEFAULT_MERGES}]")(func)

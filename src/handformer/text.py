@@ -100,6 +100,10 @@ class Vocab(Frozen):
         tokens = self.tokens
         return [tokens[int(i)] for i in ids]
 
+    def joined(self, tokens) -> str:
+        """Tokens as one text to read (words apart; a byte-level vocabulary joins its bytes)."""
+        return " ".join(tokens)
+
     # One vocabulary serves both sides (the tutorial's): the source's and the target's are it.
     @property
     def source(self) -> Vocab:

@@ -9,6 +9,8 @@
   我 爱 你 。
 - ``jieba``: as ``words``, and runs of Chinese are cut into words by jieba (offline): 我喜欢学中文
   → 我 喜欢 学 中文.
+- ``bpe``: byte-level BPE, merges learnt from the corpus (handformer.bpe; the decoder-only
+  family's vocabulary, which holds the merges, splits a text).
 
 Full-width letters and digits (ＡＢＣ１２) are read as their ASCII forms (NFKC); full-width
 punctuation keeps its form and becomes a token of its own, like ASCII punctuation.
@@ -22,7 +24,7 @@ from functools import cache
 
 from .errors import TokenizerError  # noqa: F401  (raised here)
 
-TOKENIZERS = ("tutorial", "words", "char", "jieba")
+TOKENIZERS = ("tutorial", "words", "char", "jieba", "bpe")
 
 _DROP = re.compile(r"[.,]")
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
@@ -42,6 +44,9 @@ def tokenize(sentence: str, tokenizer: str = "tutorial") -> list[str]:
     """The tokens of one sentence under the named tokenizer (see the module's docstring)."""
     if tokenizer == "tutorial":
         return _DROP.sub(" ", sentence.lower()).split()
+    if tokenizer == "bpe":
+        raise TokenizerError("--tokenizer bpe learns its merges from the corpus, which only "
+                             "--family gpt does (handformer.bpe)")
     if tokenizer not in TOKENIZERS:
         raise TokenizerError(f"unknown tokenizer {tokenizer!r}; choose one of "
                              f"{', '.join(TOKENIZERS)}")

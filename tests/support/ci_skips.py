@@ -1,7 +1,7 @@
 """Skips counted and, in CI, refused: every run ends with how many tests were skipped and why;
 under CI=true or HANDFORMER_REQUIRE_ALL=1, a skip because Chromium, Playwright, LibreOffice,
-torch or the server's packages are missing fails the run (a CI machine that lost a package
-must not stay green). Other skips (a tmpfs that cannot be mounted, an optional model that is
+torch, the server's packages or tokenizers are missing fails the run (a CI machine that lost
+a package must not stay green). Other skips (a tmpfs that cannot be mounted, an optional model that is
 not installed) are listed, not failed."""
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ REQUIRED = {
     "spreadsheet": ("libreoffice", "soffice", "uno", "openpyxl", "xlsxwriter"),
     "torch": ("torch",),
     "server": ("uvicorn", "starlette"),
+    "tokenizers": ("tokenizers",),  # tests/test_bpe.py: Hugging Face's BPE trainer
 }
 
 _skips: list[tuple[str, str]] = []  # (test id, reason)

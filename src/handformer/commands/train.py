@@ -14,7 +14,7 @@ from ..cli import (
     family_names,
     user_errors,
 )
-from ..cli_checks import FileName, Finite, Whole
+from ..cli_checks import FileName, Finite, Whole, bpe_merges_option
 from ..errors import HandformerError
 from ..textsafe import one_line, shown
 from .train_options import RUN_KEYS, corpus_defaults, corpus_options
@@ -64,6 +64,7 @@ def _pairs(source):
 @click.option("--corpus", type=click.Path(dir_okay=False), default=None,
               help="with --family gpt: UTF-8 file, one text per line (default: the tutorial's "
                    "three lines)")
+@bpe_merges_option
 @user_errors
 def train(**o):
     """Train the model on sentence pairs; checkpoint to --save (default ./handformer.ckpt).
@@ -80,6 +81,10 @@ def train(**o):
     from ..families.registry import refuse_foreign
 
     o = refuse_foreign("transformer", o)
+    if o["tokenizer"] == "bpe" or o.pop("bpe_merges") is not None:
+        raise HandformerError("--tokenizer bpe: the transformer family does not learn "
+                              "byte-level BPE; train it with --family gpt, or choose another "
+                              "--tokenizer")
     if o.pop("corpus"):
         raise HandformerError("--corpus is the decoder-only model's plain text (--family gpt); "
                               "the encoder-decoder trains on sentence pairs: give --pairs FILE")

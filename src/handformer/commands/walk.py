@@ -16,7 +16,7 @@ from ..cli import (
     user_errors,
     write_output,
 )
-from ..cli_checks import Bounded, FileName, Finite, Whole
+from ..cli_checks import Bounded, FileName, Finite, Whole, bpe_merges_option
 from ..errors import HandformerError
 from ..narrate.select import PANELS
 from ..render import registry
@@ -79,7 +79,9 @@ def _render_options(func):
                    "the names --save-weights writes (any model size; no tape JSON)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens: the tutorial's rule, English words with "
-              "punctuation split off, Chinese characters, or jieba words  [default: tutorial]")
+              "punctuation split off, Chinese characters, jieba words, or byte-level BPE "
+              "learnt from the corpus (bpe: --family gpt)  [default: tutorial]")
+@bpe_merges_option
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,

@@ -1443,4 +1443,86 @@ TEXT = {
     "app.keys.back": "the browser's Back / Forward: the previous / next edit",
     "app.keys.outside": "The step keys work outside the form's fields.",
     "app.keys.close_button": "Close",
+    # --- byte-level BPE (walk --family gpt --tokenizer bpe): families/gpt/bpe_story.py ---
+    "gpt.bpe.bytes.title": "Byte-level BPE: the corpus as bytes",
+    "gpt.bpe.bytes.split": "This model's vocabulary is learnt from its corpus by byte-level "
+                           "BPE (byte-pair encoding), the tokenizer of GPT-2 and of most "
+                           "language models since. First each line is cut where GPT-2 cuts it: "
+                           "a run of letters, of digits or of other marks, each keeping the one "
+                           "space before it (“ you” is one piece), so no token will ever span "
+                           "two words. The {lines} lines give {total} pieces, {distinct} of "
+                           "them distinct.",
+    "gpt.bpe.bytes.rule": "Each piece becomes its UTF-8 bytes, and each byte one printable "
+                          "symbol (GPT-2's table): the bytes of ! … ~, ¡ … ¬ and ® … ÿ stand "
+                          "for themselves; the 68 others (control codes, the space, DEL, the "
+                          "no-break space, the soft hyphen) take the characters from U+0100 on, "
+                          "in byte order. So the space, byte 32, is Ġ, and a newline, byte 10, "
+                          "is Ċ: a token that begins with Ġ begins with a space.",
+    "gpt.bpe.bytes.wide": "A Chinese character is {k} bytes in UTF-8: {char} = {hex} = "
+                          "{symbols}, {k} symbols, so {k} tokens before any merge. That is why "
+                          "byte-level tokenizers split one Chinese character into several "
+                          "tokens: only a merge learnt from a corpus that holds the character "
+                          "often enough puts its bytes back together.",
+    "gpt.bpe.bytes.wide_absent": "The corpus holds no Chinese; if it did, a character such as "
+                                 "{char} would be {k} bytes in UTF-8: {char} = {hex} = "
+                                 "{symbols}, {k} symbols, so {k} tokens before any merge. That "
+                                 "is why byte-level tokenizers split one Chinese character into "
+                                 "several tokens.",
+    "gpt.bpe.bytes.words": "Every distinct piece, how often it occurs, and its symbols:",
+    "gpt.bpe.bytes.alphabet": "The corpus uses {n} distinct byte symbols. Numbered by their "
+                              "characters' code points (the order in which Hugging Face's "
+                              "BPE trainer numbers them), they are the vocabulary's first {n} "
+                              "ids: {alphabet}",
+    "gpt.bpe.merge.title": "Byte-level BPE: merge {k} of {n}, {a} + {b} → {token}",
+    "gpt.bpe.merge.how": "Count every adjacent pair of symbols in every piece, each piece "
+                         "weighted by how often it occurs: c(a, b) is the sum over the pieces "
+                         "w of f(w), the piece's count, times n_w(a, b), how often a is "
+                         "followed by b in it. The most frequent pair becomes one new token, "
+                         "every occurrence of it is rewritten as that token, and the pairs are "
+                         "counted again.",
+    "gpt.bpe.merge.chosen": "Before merge {k} the leading pairs are in the table: “{a} {b}” "
+                            "occurs {count} times, the most, so it becomes the token “{token}” "
+                            "(id {id}).",
+    "gpt.bpe.merge.tie": "{others} other pair(s) also occur {count} times. The tie is broken "
+                         "as Hugging Face's BPE trainer breaks it: the pair with the smaller "
+                         "ids wins, the left symbol's id first, then the right one's (byte "
+                         "symbols are numbered by code point, merged tokens after them in the "
+                         "order they were made). “{a}” is id {ida} and “{b}” id {idb}; the "
+                         "next pair, “{c} {d}”, has ids {idc} and {idd}.",
+    "gpt.bpe.merge.reads": "Its {k} bytes spell “{text}” in UTF-8: from here on “{text}” is "
+                           "one token, no longer {k}.",
+    "gpt.bpe.col.count": "count",
+    "gpt.bpe.col.next": "next best",
+    "gpt.bpe.col.ties": "tied pairs",
+    "gpt.bpe.table.title": "Byte-level BPE: all {n} merges",
+    "gpt.bpe.table.p1": "Each row is one merge, in the order learnt: the pair and the token it "
+                        "makes, its count when chosen, the count of the best pair behind it, "
+                        "and how many other pairs had the same count (the smaller ids won, as "
+                        "told above). The first {shown} of the {n} merges are told one panel "
+                        "each above.",
+    "gpt.bpe.stopped": "The corpus ran out of pairs after {done} merges (every piece is one "
+                       "token by then): {asked} were asked for.",
+    "gpt.bpe.vocab.title": "Byte-level BPE: the vocabulary",
+    "gpt.bpe.vocab.p1": "The vocabulary is the {bytes} byte symbols the corpus uses, the "
+                        "{merged} tokens the merges made, and the {k} markers {specials}: "
+                        "{V} tokens. GPT-2 keeps all 256 byte symbols, so that it can read any "
+                        "text; here only the corpus's bytes are kept, so that the embedding "
+                        "table stays small enough to show by hand, and a text with a byte the "
+                        "corpus never had is refused by name.",
+    "gpt.bpe.vocab.made": "The merged tokens and their ids: {tokens}",
+    "gpt.bpe.text.title": "Byte-level BPE: the text, token by token",
+    "gpt.bpe.text.pieces": "The text is cut the same way, into {n} pieces: {pieces}. As bytes "
+                           "that is {m} symbols: {symbols}",
+    "gpt.bpe.text.how": "Then the merges are applied as GPT-2 applies them: again and again, the "
+                        "earliest-learnt merge whose pair is still present is applied "
+                        "everywhere in the text (never across two pieces), until no learnt "
+                        "pair is left:",
+    "gpt.bpe.text.step": "  merge {rank} ({a} + {b} → {token}): {tokens}",
+    "gpt.bpe.text.more": "  … and {more} more merges.",
+    "gpt.bpe.text.none": "No learnt pair occurs in this text: every byte stays a token.",
+    "gpt.bpe.encoding": "Each token's id is its place in the vocabulary: the byte symbols by "
+                        "code point, then the merged tokens in the order they were made, then "
+                        "the markers:",
+    "gpt.bpe.text.done": "{m} bytes have become {n} tokens; with <start> in front they are the "
+                         "model's input. Their ids:",
 }

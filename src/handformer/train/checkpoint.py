@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import CheckpointError, ConfigError  # noqa: F401  (raised here)
+from ..errors import CheckpointError, ConfigError, TextError  # noqa: F401  (raised here)
 from ..files.io import atomic_write, read_bytes
 from ..interop import tensor_file
 from ..interop.weights import WeightsError, refuse_non_finite
@@ -99,7 +99,7 @@ def load(path, family: str | None = "transformer") -> Checkpoint:
         vocab = _vocab_of(meta["vocab"])
         if "target_vocab" in meta:  # one vocabulary per side; before them, one shared
             vocab = Sides(vocab, _vocab_of(meta["target_vocab"]))
-    except (SchemaError, ConfigError) as err:
+    except (SchemaError, ConfigError, TextError) as err:
         raise CheckpointError(f"{str(path)!r} has unreadable metadata: {err}") from None
     if family is not None and found.name != family:
         raise CheckpointError(f"{str(path)!r} holds a model of the {found.name} family, not "
@@ -141,11 +141,19 @@ def _sizes(path: Path, vocab, family, config):
 
 
 def _vocab_dict(vocab: Vocab) -> dict:
-    return {"words": list(vocab.words), "specials": list(vocab.specials),
+    told = {"words": list(vocab.words), "specials": list(vocab.specials),
             "tokenizer": vocab.tokenizer}
+    if vocab.tokenizer == "bpe":  # byte-level BPE: its merges split every later text
+        told["merges"] = [list(pair) for pair in vocab.merges]
+    return told
 
 
 def _vocab_of(told: dict) -> Vocab:
+    if told.get("tokenizer") == "bpe":
+        from ..bpe import BpeVocab
+
+        return BpeVocab(tuple(told["words"]), tuple(told["specials"]), "bpe",
+                        tuple(tuple(pair) for pair in told.get("merges", [])))
     return Vocab(tuple(told["words"]), tuple(told["specials"]), told.get("tokenizer", "tutorial"))
 
 

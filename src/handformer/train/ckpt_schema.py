@@ -46,11 +46,23 @@ def _check_vocab(told, field: str) -> None:
     specials = strings(vocab.get("specials"), f"{field}.specials", 16)
     if vocab.get("tokenizer", "tutorial") not in TOKENIZERS:
         raise SchemaError(f"{field}.tokenizer must be one of {', '.join(TOKENIZERS)}")
+    if vocab.get("tokenizer") == "bpe":
+        _check_merges(vocab.get("merges"), field, len(words))
     if len(set(words) | set(specials)) != len(words) + len(specials):
         raise SchemaError(f"{field} lists a token twice")
     if not set(NEEDED_SPECIALS) <= set(specials):
         raise SchemaError(f"{field}.specials must hold {', '.join(NEEDED_SPECIALS)} (decoding "
                           f"starts and stops at them), got {specials[:4]}")
+
+
+def _check_merges(merges, field: str, words: int) -> None:
+    """Byte-level BPE's merges: pairs of tokens, no more than the vocabulary has tokens (their
+    tokens being in it is BpeVocab's own check)."""
+    if not isinstance(merges, list) or len(merges) > words:
+        raise SchemaError(f"{field}.merges must be a list of at most {words} pairs")
+    for i, pair in enumerate(merges):
+        if len(strings(pair, f"{field}.merges[{i}]", 2)) != 2:
+            raise SchemaError(f"{field}.merges[{i}] must be a pair of tokens")
 
 
 def _check_history(history) -> None:

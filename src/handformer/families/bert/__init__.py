@@ -29,6 +29,10 @@ def prepare(options: dict) -> load.Pretrained:
     all-MiniLM-L6-v2 with `walk --family bert`). The folder brings the sizes, weights and
     vocabulary, so the options are the sentence (``src``) and, with ``backward``, the second
     sentence (``tgt``) of one fine-tuning step and its ``lr``; any other is refused."""
+    if options.get("tokenizer") == "bpe" or options.get("bpe_merges") is not None:
+        raise HandformerError("--tokenizer bpe: the bert family reads its own WordPiece "
+                              "vocabulary from the model folder; walk byte-level BPE with "
+                              "--family gpt")
     if not options.get("src"):
         raise HandformerError("--pretrained needs a sentence: --src \"...\"")
     step = bool(options.get("backward"))

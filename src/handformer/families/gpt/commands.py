@@ -11,9 +11,10 @@ import click
 import numpy as np
 
 from ...cli import check_outputs, user_errors
-from ...cli_checks import SEED, Finite, Whole
+from ...cli_checks import SEED, Finite, Whole, bpe_merges_option
 from ...errors import HandformerError
 from ...textsafe import one_line, shown
+from ...tokenize import TOKENIZERS
 
 DEFAULT_CKPT = "handformer.gpt.ckpt"
 DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
@@ -21,7 +22,8 @@ DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
 TRAIN_TAKES = {"epochs", "lr", "save", "corpus", "tokenizer", "quiet", "lang", "plot", "family",
                "preset", "d_model", "heads", "d_k", "d_v", "d_ff", "layers", "norm",
                "final_norm", "tie_embeddings", "attn_bias", "ln_eps", "max_len", "dropout",
-               "seed", "resume", "ffn", "pos", "rope_base", "rope_pairs", "norm_kind", "kv_heads"}
+               "seed", "resume", "ffn", "pos", "rope_base", "rope_pairs", "norm_kind", "kv_heads",
+               "bpe_merges"}
 # What --resume may be given beside it (the run's own settings come from the checkpoint).
 RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
 
@@ -47,36 +49,44 @@ RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
 @click.option("--corpus", type=click.Path(dir_okay=False), default=None,
               help="without a checkpoint: UTF-8 file, one text per line (default: the "
                    "tutorial's three lines)")
+@click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
+              help="without a checkpoint: how the texts split into tokens (as the walk's)  "
+                   "[default: tutorial]")
+@bpe_merges_option
 @user_errors
-def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_new, corpus):
+def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_new, corpus,
+             tokenizer, bpe_merges):
     """Continue PROMPT with the decoder-only (GPT-style) model of `walk --family gpt`."""
     from .train import generate as continue_text
 
-    model = _model(checkpoint, train_steps, lr, seed, corpus, prompt)
+    built = {"seed": seed, "corpus": corpus, "tokenizer": tokenizer, "bpe_merges": bpe_merges}
+    model = _model(checkpoint, train_steps, lr, built, prompt)
     out = continue_text(model, prompt, max_new, temperature, top_k, seed)
-    click.echo(shown(" ".join(out.tokens)))  # the corpus's words: any text
+    # The corpus's words, any text; byte-level BPE's tokens are bytes, read back as UTF-8.
+    click.echo(shown(model.vocab.joined(out.tokens).strip()))
 
 
-def _model(checkpoint, train_steps, lr, seed, corpus, prompt: str):
+def _model(checkpoint, train_steps, lr, built: dict, prompt: str):
     """The checkpoint's model (given, or ./handformer.gpt.ckpt), or one trained here; the
     prompt is checked against its vocabulary and length before any training."""
-    if checkpoint is None and train_steps is None and lr is None and corpus is None \
-            and os.path.isfile(DEFAULT_CKPT):
+    corpus = built["corpus"]
+    fresh = [f for f, v in (("--train-steps", train_steps), ("--lr", lr), ("--corpus", corpus),
+                            ("--tokenizer", built["tokenizer"]),
+                            ("--bpe-merges", built["bpe_merges"])) if v is not None]
+    if checkpoint is None and not fresh and os.path.isfile(DEFAULT_CKPT):
         checkpoint = DEFAULT_CKPT
         click.echo(f"using {DEFAULT_CKPT} (give --train-steps to train a fresh model here)",
                    err=True)
     if checkpoint is not None:
-        given = [f for f, v in (("--train-steps", train_steps), ("--lr", lr),
-                                ("--corpus", corpus)) if v is not None]
-        if given:
-            raise HandformerError(f"--checkpoint is a trained model; {given[0]} trains a new "
+        if fresh:
+            raise HandformerError(f"--checkpoint is a trained model; {fresh[0]} trains a new "
                                   f"one: give one or the other")
         from .saved import load
 
         return _check_prompt(load(checkpoint), prompt)
     from .run import prepare
 
-    model = _check_prompt(prepare({"seed": seed, "corpus": corpus}), prompt)
+    model = _check_prompt(prepare(dict(built)), prompt)
     steps = DEFAULT_STEPS if train_steps is None else train_steps
     _fit(model, steps, DEFAULT_LR if lr is None else lr, quiet=True)
     return model

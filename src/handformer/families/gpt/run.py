@@ -37,11 +37,16 @@ class Model:
 
 
 def build(config: GptConfig, dataset: list[str] | None = None,
-          tokenizer: str = "tutorial") -> Model:
+          tokenizer: str = "tutorial", bpe_merges: int | None = None) -> Model:
     """The vocabulary of ``dataset`` (the tutorial's three lines as plain text by default) and
-    fresh parameters."""
+    fresh parameters; with the "bpe" tokenizer, ``bpe_merges`` merges learnt from it (bpe.py)."""
     dataset = list(TUTORIAL_DATASET) if dataset is None else dataset
-    vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
+    if tokenizer == "bpe":
+        from ...bpe import DEFAULT_MERGES, BpeVocab
+
+        vocab = BpeVocab.learnt(dataset, bpe_merges or DEFAULT_MERGES)
+    else:
+        vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
     return Model(config, dataset, vocab, init_params(config, len(vocab)))
 
 
@@ -61,7 +66,10 @@ def make_text(vocab: Vocab, prompt: str, continuation: str, max_len: int) -> Tex
     words = vocab.tokenize(prompt) + vocab.tokenize(continuation)
     if not words:
         raise TextError("the text is empty: give at least one word (--src, --tgt)")
-    ids = vocab.encode(" ".join(words), "text")
+    # Byte-level BPE reads the space between the two as a byte of the continuation's first word.
+    joined = " ".join(s for s in (prompt, continuation) if s) if vocab.tokenizer == "bpe" \
+        else " ".join(words)
+    ids = vocab.encode(joined, "text")
     if len(ids) + 1 > max_len:
         raise TextError(f"the text has {len(ids)} words (+1 for <start>), more than the "
                         f"model's maximum length {max_len}; shorten it or raise max_len")
@@ -80,6 +88,8 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
         tokenizer=model.vocab.tokenizer, prompt={"tokens": text.prompt},
         tgt={"tokens": text.input_tokens, "ids": text.input_ids},
         target={"tokens": text.target_tokens, "ids": text.target_ids})
+    if model.vocab.tokenizer == "bpe":
+        tape.meta["bpe"] = bpe_told(model, " ".join(s for s in (prompt, continuation) if s))
     if model.trained:
         tape.meta["trained"] = dict(model.trained) | {
             "untrained_p_target": _untrained_probs(model, text)}
@@ -88,6 +98,23 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
     targets = np.asarray(text.target_ids)
     loss_step(tape, logits, targets)
     return tape
+
+
+def bpe_told(model: Model, text: str) -> dict:
+    """What the byte-level BPE panels show (bpe.py): the merges learnt again from the model's
+    texts, with every count (they must be the vocabulary's own), and ``text`` segmented."""
+    from ...bpe import learn, segment, symbols
+
+    merges = list(model.vocab.merges)
+    told = learn(model.dataset, len(merges))
+    if [tuple(m["pair"]) for m in told["merges"]] != merges:
+        raise HandformerError("the model's merges are not the ones its texts teach; its "
+                              "vocabulary and texts do not belong together")
+    wide = next((ch for line in model.dataset for ch in line if "\u4e00" <= ch <= "\u9fff"),
+                "中")  # a Chinese character of the corpus, else one to show the rule on
+    told["example"] = {"char": wide, "bytes": list(wide.encode("utf-8")),
+                       "symbols": symbols(wide)}
+    return told | {"text": segment(text, merges)}
 
 
 def _untrained_probs(model: Model, text: Text) -> list[float]:
@@ -144,12 +171,16 @@ def prepare(options: dict) -> Model:
     if checkpoint:
         return from_checkpoint(checkpoint, options)
     corpus, tokenizer = options.pop("corpus", None), options.pop("tokenizer", None)
+    bpe_merges = options.pop("bpe_merges", None)
+    if bpe_merges is not None and tokenizer != "bpe":
+        raise HandformerError("--bpe-merges is how many merges byte-level BPE learns: add "
+                              "--tokenizer bpe")
     dataset = options.pop("dataset", None)  # lines given already (a web request's corpus)
     weights = options.pop("weights", None)
     if corpus:
         dataset = read_corpus(corpus)
     config = options.pop("config", None) or from_options(options)  # prebuilt: checked already
-    model = build(config, dataset, tokenizer or "tutorial")
+    model = build(config, dataset, tokenizer or "tutorial", bpe_merges)
     return with_weights(model, weights) if weights else model
 
 

@@ -29,7 +29,12 @@ def story(tape) -> list:
     """Overview → text → input → every layer → final norm → prediction; after a backward pass
     the loss, every gradient, the tied table's two uses and the updates; the recap."""
     layers = int(tape.meta["config"]["layers"])
-    told = [overview, text, vocabulary, encoding, embedding, positions, model_input,
+    words = [vocabulary]
+    if "bpe" in tape.meta:  # byte-level BPE: its bytes, merges and vocabulary, the text split
+        from .bpe_story import narrators as bpe_narrators
+
+        words = bpe_narrators()
+    told = [overview, text, *words, encoding, embedding, positions, model_input,
             *(functools.partial(layer, i=i) for i in range(layers)), final_norm,
             logits, probabilities, predicted_words, beside_trained]
     after = []
@@ -120,7 +125,8 @@ def encoding(ctx: Ctx) -> None:
     rows = np.array([np.ravel(ids), target_ids], dtype=np.int64) \
         if len(target_ids) == np.size(ids) else np.reshape(ids, (1, -1))
     pairs = [f"{t}→{i}" for i, t in enumerate(ctx.vocab[:30])]
-    paragraphs = [ctx.t("encoding.p1"), "  " + ", ".join(pairs),
+    order = "gpt.bpe.encoding" if "bpe" in ctx.meta else "encoding.p1"  # ids by code point
+    paragraphs = [ctx.t(order), "  " + ", ".join(pairs),
                   ctx.t("gpt.ids.p1", n=len(inp)),
                   ctx.t("gpt.ids.p2", first=inp[0], want=target[0] if target else "?",
                         tok=inp[-1], last=len(inp) - 1, end=target[-1] if target else "?")]

@@ -186,6 +186,7 @@ def prepare(options: dict) -> Setup:
                if k not in ("src", "tgt", "lr", "family", "beside_trained")}
     backward, shards = options.pop("backward", False), options.pop("shards", None)
     check_shards_flag(shards, backward)
+    refuse_bpe(options.get("tokenizer"), options.pop("bpe_merges", None), "transformer")
     if options.get("checkpoint"):
         refuse_with_checkpoint(options)
     checkpoint, tokenizer = options.pop("checkpoint", None), options.pop("tokenizer", None)
@@ -201,6 +202,13 @@ def prepare(options: dict) -> Setup:
     if shards is not None:  # a bad N is refused before the forward pass
         s.sharded = run_shards(s, shards)
     return s
+
+
+def refuse_bpe(tokenizer: str | None, merges: int | None, family: str) -> None:
+    """Byte-level BPE is learnt by hand in the decoder-only family alone."""
+    if tokenizer == "bpe" or merges is not None:
+        raise HandformerError(f"--tokenizer bpe: the {family} family does not learn byte-level "
+                              f"BPE; walk it with --family gpt, or choose another --tokenizer")
 
 
 def configure(options: dict) -> Config:
