@@ -94,8 +94,20 @@ def _used_by_the_app(key: str, literals: set[str]) -> bool:
     if not key.startswith("app."):
         return False
     short = key[len("app."):]
+    if short.startswith("opt.") and _a_declared_switch(short[len("opt."):]):
+        return True
     scripts = "".join(p.read_text(encoding="utf-8") for p in STATIC.iterdir() if p.is_file())
     return short in literals or f'"{short}"' in scripts or f"'{short}'" in scripts
+
+
+def _a_declared_switch(rest: str) -> bool:
+    """The form's field for a switch a family declares (families/<name>/options.py) says
+    app.opt.<name>, and its choices app.opt.<name>.<choice>: keys made from the declaration."""
+    from handformer.families.registry import declared
+
+    name, _, choice = rest.partition(".")
+    found = declared().get(name)
+    return found is not None and (not choice or choice in found[0].choices)
 
 
 def test_an_unknown_language_is_a_one_line_error():

@@ -58,7 +58,7 @@ def test_characters_cut_unspaced_chinese_into_one_token_each(client):
 
 
 def test_an_unknown_tokenizer_is_refused_by_name(client):
-    status, answer = client.json("POST", "/api/walk", {"tokenizer": "bpe"})
+    status, answer = client.json("POST", "/api/walk", {"tokenizer": "sentencepiece"})
     assert status == 422 and answer["field"] == "tokenizer" and "char" in answer["error"]
 
 

@@ -26,6 +26,14 @@ CASES = [
     ({"config": {"norm": "pre", "tie_embeddings": True}, "backward": True},
      ["--norm", "pre", "--tie-embeddings", "--backward"]),
     ({"family": "gpt"}, ["--family", "gpt"]),
+    ({"family": "gpt", "preset": "llama", "backward": True},
+     ["--family", "gpt", "--preset", "llama", "--backward"]),
+    ({"family": "gpt", "tokenizer": "bpe", "src": "when you play", "tgt": "the game"},
+     ["--family", "gpt", "--tokenizer", "bpe", "--src", "when you play", "--tgt", "the game"]),
+    ({"family": "gpt", "config": {"pos": "rope", "d_model": 8, "rope_pairs": "adjacent",
+                                  "rope_base": 500.0, "norm_kind": "rms", "kv_heads": 1}},
+     ["--family", "gpt", "--pos", "rope", "--d-model", "8", "--rope-pairs", "adjacent",
+      "--rope-base", "500", "--norm-kind", "rms", "--kv-heads", "1"]),
     ({"family": "gpt", "preset": "small", "config": {"norm": "post", "tie_embeddings": False},
       "backward": True, "src": "the storm", "tgt": "brings the rain", "corpus": CORPUS},
      ["--family", "gpt", "--preset", "small", "--norm", "post", "--no-tie-embeddings",
@@ -90,11 +98,35 @@ def test_contents_nest_like_the_export_and_number_as_the_panels_do(client):
 
 
 @pytest.mark.parametrize(("body", "field", "words"), [
-    ({"family": "bert"}, "family", "family must be one of transformer, gpt"),
-    ({"family": "gpt", "preset": "paper"}, "preset", "presets tutorial, small"),
-    ({"family": "gpt", "config": {"ffn": "single"}}, "config.ffn", "does not take --ffn"),
+    ({"family": "bert"}, "family", "family must be one of gpt, transformer"),
+    ({"family": "gpt", "preset": "paper"}, "preset", "presets tutorial, small, llama"),
+    ({"family": "gpt", "config": {"ffn": "single"}}, "config.ffn", "ffn must be 'paper'"),
+    ({"config": {"pos": "rope"}}, "config.pos", "transformer family does not take --pos"),
+    ({"family": "gpt", "config": {"pos": "spiral"}}, "config.pos", "pos must be one of"),
+    ({"family": "gpt", "config": {"kv_heads": 3}}, "config.kv_heads", "choose one of 1, 2"),
+    ({"family": "gpt", "config": {"pos": "rope"}}, "config.d_k", "d_k must be even"),
+    ({"tokenizer": "bpe"}, "tokenizer", "transformer family does not learn byte-level BPE"),
     ({"config": {"norm": "middle"}}, "config.norm", "norm must be 'post'"),
 ])
 def test_a_family_or_switch_it_cannot_build_is_refused_by_field(client, body, field, words):
     status, answer = client.json("POST", "/api/walk", body)
     assert status == 422 and answer["field"] == field and words in answer["error"], answer
+
+
+def test_the_form_is_offered_each_familys_switches_and_presets_from_its_declarations(client):
+    """The page's bundle lists what families/<name>/options.py declares: the form's fields
+    come from there, with no family named in the page's code."""
+    from handformer.families.gpt import config, options
+
+    status, bundle = client.json("GET", "/static/ui_text.json")
+    assert status == 200
+    gpt = {o["name"]: o for o in bundle["family_options"]["gpt"]}
+    assert set(gpt) == {o.name for o in options.OPTIONS}
+    assert gpt["pos"]["choices"] == ["sinusoidal", "rope"] and gpt["kv_heads"]["kind"] == "int"
+    assert "transformer" not in bundle["family_options"]
+    assert bundle["family_presets"]["gpt"] == list(config.PRESETS) == list(options.PRESETS)
+    for lang in ("en", "zh"):  # every field and choice has the page's words
+        words = bundle["text"][lang]
+        for o in gpt.values():
+            assert f"opt.{o['name']}" in words
+            assert all(f"opt.{o['name']}.{c}" in words for c in o["choices"])

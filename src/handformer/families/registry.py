@@ -119,18 +119,18 @@ def declared() -> dict[str, tuple[Option, tuple[str, ...]]]:
 
 
 def _built_in_options() -> dict[str, tuple[Option, ...]]:
-    return {name: tuple(module.OPTIONS) for name, module in _option_modules().items()}
+    return {name: tuple(module.OPTIONS) for name, module in option_modules().items()}
 
 
 def preset_names() -> list[str]:
     """The presets the families' options.py name (``PRESETS``), in order, each once."""
     names: list[str] = []
-    for module in _option_modules().values():
+    for module in option_modules().values():
         names += [n for n in getattr(module, "PRESETS", ()) if n not in names]
     return names
 
 
-def _option_modules() -> dict:
+def option_modules() -> dict:
     out = {}
     for name in BUILT_IN:
         try:

@@ -17,7 +17,7 @@ from ..cli import CONFIG_FIELDS, config_from_options
 from ..config import PRESETS, Config
 from ..errors import HandformerError, TokenizerError
 from ..families import registry
-from ..families.registry import Family
+from ..families.registry import Family, declared, refuse_foreign
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, corpus_lines
 from ..tokenize import TOKENIZERS
 from . import fields
@@ -27,7 +27,6 @@ from .limits import Limits, RequestError, check_caps, check_corpus, check_model,
 WALK_FIELDS = set(fields.WALK)
 # The families a request may name: those whose config a preset and size fields make (BERT
 # walks a pretrained folder, which a request never names).
-APP_FAMILIES = ("transformer", "gpt")
 _HINTS = typing.get_type_hints(Config)
 
 
@@ -57,10 +56,14 @@ def build_config(body: dict, family: Family | None = None):
     (for another family than the encoder-decoder, as `--family NAME ...` does)."""
     name = body.get("preset") or "tutorial"
     overrides = expect_object(body.get("config") or {}, "config")
-    reject_unknown(overrides, set(CONFIG_FIELDS), "config.")
+    reject_unknown(overrides, set(CONFIG_FIELDS) | set(declared()), "config.")
     for key, value in overrides.items():
         _check_type(key, value)
     check_caps(overrides)
+    try:
+        overrides = refuse_foreign(family.name if family else "transformer", overrides)
+    except HandformerError as err:
+        raise RequestError(str(err), _family_field(str(err), err)) from None
     if family is not None and family.name != "transformer":
         try:
             return family.configure({"preset": name, **overrides})
@@ -79,11 +82,20 @@ def _family_field(message: str, err: HandformerError) -> str:
     return "preset" if "preset" in message else field_of(err) or "config"
 
 
+def app_families() -> list[str]:
+    """The families the app's form builds: those whose config a request's preset and fields
+    make (``configure``), and the encoder-decoder; not one that only loads a pretrained
+    model."""
+    return [name for name in registry.names()
+            if name == "transformer" or (registry.get(name).configure is not None
+                                         and not registry.get(name).pretrained)]
+
+
 def family_of(body: dict) -> Family:
     """The family a request names (the encoder-decoder when it names none)."""
     name = body.get("family") or "transformer"
-    if name not in APP_FAMILIES:
-        raise RequestError(f"family must be one of {', '.join(APP_FAMILIES)}, got "
+    if name not in app_families():
+        raise RequestError(f"family must be one of {', '.join(app_families())}, got "
                            f"{str(name)[:40]!r}", "family")
     return registry.get(name)
 
@@ -91,7 +103,7 @@ def family_of(body: dict) -> Family:
 def _check_type(name: str, value) -> None:
     if value is None:
         return
-    kind = _base(_HINTS.get(name, int))
+    kind = _declared_kind(name) or _base(_HINTS.get(name, int))
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     what = {int: "a whole number", float: "a number", bool: "true or false",
             str: "text"}.get(kind, kind.__name__)
@@ -102,6 +114,14 @@ def _check_type(name: str, value) -> None:
     elif not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise RequestError(f"config.{name} must be {what}, got {fields.shown(value)}",
                            f"config.{name}", 400)
+
+
+def _declared_kind(name: str) -> type | None:
+    """The type of a switch a family declares (a word when it lists its choices)."""
+    found = declared().get(name)
+    if found is None:
+        return None
+    return str if found[0].choices else found[0].kind
 
 
 def _base(hint):
@@ -129,10 +149,19 @@ def parse_walk(body, limits: Limits) -> Walk:
     cfg = build_config(body, family)
     dataset = dataset_of(body, limits)
     tokenizer = tokenizer_of(body)
-    vocab = _vocab(dataset or TUTORIAL_DATASET, tokenizer)
-    check_model(family, cfg, len(vocab), limits, "config" if body.get("config") else "preset")
-    family, model = pipeline.prepare({"family": family.name, "config": cfg, "dataset": dataset,
-                                      "tokenizer": tokenizer})
+    field = "config" if body.get("config") else "preset"
+    if tokenizer != "bpe":  # BPE's vocabulary is learnt by the family (at most 256 + merges)
+        check_model(family, cfg, len(_vocab(dataset or TUTORIAL_DATASET, tokenizer)), limits,
+                    field)
+    try:
+        family, model = pipeline.prepare({"family": family.name, "config": cfg,
+                                          "dataset": dataset, "tokenizer": tokenizer})
+    except HandformerError as err:  # a tokenizer the family does not take, or jieba missing
+        if isinstance(err, TokenizerError) or "--tokenizer" in str(err):
+            raise RequestError(str(err), "tokenizer") from None
+        raise
+    if tokenizer == "bpe":
+        check_model(family, cfg, len(model.vocab), limits, field)
     return Walk(family, model, src, tgt, backward, float(lr))
 
 
@@ -160,7 +189,10 @@ _ROLES = (("source sentence", "src"), ("target sentence", "tgt"), ("corpus", "co
 def field_of(err: HandformerError) -> str | None:
     """The request field a library error concerns, read from its message (names first)."""
     message = str(err)
-    for name in sorted(CONFIG_FIELDS, key=len, reverse=True):
+    first = re.match(r"(\w+) must", message)  # "kv_heads must divide …": the field it names
+    if first and first[1] in {*CONFIG_FIELDS, *declared()}:
+        return f"config.{first[1]}"
+    for name in sorted({*CONFIG_FIELDS, *declared()}, key=len, reverse=True):
         if re.search(rf"(?<![\w-]){name}(?!\w)", message):
             return f"config.{name}"
     for phrase, field in _ROLES:

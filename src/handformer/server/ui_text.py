@@ -32,7 +32,36 @@ def bundle(limits) -> dict:
             "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body,
                        "max_corpus_chars": limits.max_corpus_chars},
             "presets": PRESETS, "refused_presets": refused_presets(limits),
+            "family_options": family_options(), "family_presets": family_presets(),
             "tokenizers": {"jieba": importlib.util.find_spec("jieba") is not None}}
+
+
+def family_options() -> dict[str, list[dict]]:
+    """The switches each family declares (families/<name>/options.py), for the form: their
+    names, the words they take (or their kind and bounds); the page's words for them are
+    the ``app.opt.<name>`` keys, the name itself where a table has none."""
+    from ..families.registry import declared
+
+    out: dict[str, list[dict]] = {}
+    for option, takers in declared().values():
+        entry = {"name": option.name, "choices": list(option.choices),
+                 "kind": "str" if option.choices else option.kind.__name__,
+                 "lo": option.lo, "hi": option.hi}
+        for family in takers:
+            out.setdefault(family, []).append(entry)
+    return out
+
+
+def family_presets() -> dict[str, list[str]]:
+    """Each family's presets by name: the encoder-decoder's (config.PRESETS) and those a
+    family's options.py names."""
+    from ..families import registry
+
+    out = {"transformer": list(PRESETS)}
+    for name, module in registry.option_modules().items():
+        if getattr(module, "PRESETS", None):
+            out[name] = list(module.PRESETS)
+    return out
 
 
 def refused_presets(limits) -> list[str]:

@@ -135,8 +135,8 @@ def _validate(c: GptConfig) -> None:
         raise ConfigError(f"norm must be 'pre' (x + Sublayer(LN(x)), GPT-2) or 'post' "
                           f"(LN(x + Sublayer(x)), the paper), got {c.norm!r}")
     if c.ffn not in FFNS:
-        raise ConfigError(f"the gpt family's feed-forward network is 'paper' (two linear "
-                          f"layers with ReLU) or 'swiglu' (Llama's gated SiLU), got {c.ffn!r}")
+        raise ConfigError(f"ffn must be 'paper' (two linear layers with ReLU) or 'swiglu' "
+                          f"(Llama's gated SiLU) in the gpt family, got {c.ffn!r}")
     if not 0.0 <= c.dropout < 1.0:
         raise ConfigError(f"dropout must be in [0, 1), got {c.dropout}")
     if not 0 < c.ln_eps < float("inf"):

@@ -55,7 +55,7 @@
     form.querySelectorAll("[data-config]").forEach(function (el) {
       if (el.value === "") { return; }
       var kind = el.getAttribute("data-config");
-      config[el.name] = kind === "int" ? Number(el.value) : kind === "bool" ? el.value === "true" : el.value;
+      config[el.name] = kind === "int" || kind === "float" ? Number(el.value) : kind === "bool" ? el.value === "true" : el.value;
     });
     var body = {src: $("f-src").value, tgt: $("f-tgt").value, preset: $("f-preset").value, config: config};
     if ($("f-family").value !== "transformer") { body.family = $("f-family").value; }
@@ -237,9 +237,53 @@
   /* The decoder-only family reads the source as its prompt and the target as the continuation;
      training and translating below stay the encoder-decoder's, so they wait for it. */
   function familyChanged() {
-    var other = $("f-family").value !== "transformer";
+    var family = $("f-family").value, other = family !== "transformer";
     $("family-note").hidden = !other;
     $("train").disabled = other;
+    familyOptions(family);
+    familyPresets(family);
+  }
+
+  /* The switches the chosen family declares (families/<name>/options.py, sent in the bundle):
+     one field each, read by walkBody as a config field; another family's are removed. */
+  function familyOptions(family) {
+    var box = $("family-options");
+    box.textContent = "";
+    ((HF.familyOptions || {})[family] || []).forEach(function (o) {
+      var id = "f-" + o.name, label = document.createElement("label"), field;
+      label.htmlFor = id;
+      label.setAttribute("data-t", "opt." + o.name);
+      if (o.choices.length) {
+        field = document.createElement("select");
+        ["default"].concat(o.choices).forEach(function (c) {
+          var option = document.createElement("option");
+          option.value = c === "default" ? "" : c;
+          option.setAttribute("data-t", c === "default" ? "opt.default" : "opt." + o.name + "." + c);
+          field.appendChild(option);
+        });
+      } else {
+        field = document.createElement("input");
+        field.type = "number";
+        if (o.lo !== null) { field.min = String(o.lo); }
+        if (o.kind === "float") { field.step = "any"; }
+      }
+      field.id = id;
+      field.name = o.name;
+      field.setAttribute("data-config", o.kind);
+      box.appendChild(label);
+      box.appendChild(field);
+    });
+    applyText();
+  }
+
+  /* Only the chosen family's presets are offered; a preset it lacks falls back to tutorial. */
+  function familyPresets(family) {
+    var names = (HF.familyPresets || {})[family];
+    if (!names) { return; }
+    Array.prototype.forEach.call($("f-preset").options, function (option) {
+      option.hidden = names.indexOf(option.value) < 0;
+    });
+    if (names.indexOf($("f-preset").value) < 0) { $("f-preset").value = "tutorial"; }
   }
 
   /* One button per language the server's tables hold (handformer.i18n), in its own name. */
@@ -276,6 +320,8 @@
     HF.text = bundle.text;
     languageButtons(bundle.languages);
     HF.presets = bundle.presets || {};
+    HF.familyOptions = bundle.family_options || {};
+    HF.familyPresets = bundle.family_presets || {};
     (bundle.refused_presets || []).forEach(function (name) {  /* this server refuses them */
       var o = $("f-preset").querySelector('option[value="' + CSS.escape(name) + '"]');
       if (o) { o.remove(); }
