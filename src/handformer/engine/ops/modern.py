@@ -130,7 +130,7 @@ def append_rows_forward(past, new):
 
 
 @op("append_rows", append_rows_forward,
-    r"$out = \begin{bmatrix} $past \\ $new \end{bmatrix}",
+    r"$out = [\,$past\,;\ $new\,]",
     r"\dL{$past} = \left(\dL{$out}\right)_{1..t},\ \dL{$new} = \left(\dL{$out}\right)_{t+1}",
     out="K", past=r"K_{\mathrm{cache}}", new="k")
 def append_rows(g, out, args, cache, attrs):

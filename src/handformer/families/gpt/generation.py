@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...engine.formula import sub
 from ...engine.layers import (
     attend_heads,
     feed_forward,
@@ -30,7 +31,6 @@ from ...engine.layers import (
 )
 from ...engine.ops import OPS
 from ...engine.tape import Step, Tape
-from ...engine.formula import sub
 from ...errors import HandformerError
 from ...text import END
 from .model import forward, generator
