@@ -1444,6 +1444,8 @@ TEXT = {
     "app.keys.outside": "The step keys work outside the form's fields.",
     "app.keys.close_button": "Close",
     # walk --family gpt --generate N (families/gpt/generation_story.py)
+    "gen.place": "Generation",
+    "gen.place.token": "Token {t}",
     "gen.how.greedy": "Each token is chosen greedily: the most likely one (temperature 0; the lowest id among equals), so no random number is drawn.",
     "gen.how.sample": "Each token is sampled: logits ÷ T with T = {T}, softmax, the {k} most likely kept (top-k), then the fewest of them whose probabilities reach {p} (top-p), renormalised, and one uniform number u from NumPy's default_rng({seed}) per token picks one.",
     "gen.intro.p1": "Now the model writes. With --generate the walk's text was the prompt alone, “{prompt}” (--tgt is not read): the model continues it with up to {n} tokens of its own, one at a time, each fed back as the next input.",

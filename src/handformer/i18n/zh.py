@@ -1231,6 +1231,8 @@ TEXT = {
     "app.keys.outside": "步骤快捷键在表单输入框之外有效。",
     "app.keys.close_button": "关闭",
     # walk --family gpt --generate N（families/gpt/generation_story.py）
+    "gen.place": "生成",
+    "gen.place.token": "第 {t} 个词元",
     "gen.how.greedy": "每个词元都用贪心法选出：取概率最大的那个（温度为 0；概率相同时取编号较小者），因此不抽任何随机数。",
     "gen.how.sample": "每个词元都靠抽样选出：把 logits 除以温度 T = {T}，做 softmax，保留概率最大的 {k} 个（top-k），再从中保留累计概率达到 {p} 的最少几个（top-p），重新归一化，然后每个词元从 NumPy 的 default_rng({seed}) 抽一个均匀随机数 u 来选定。",
     "gen.intro.p1": "现在由模型来写。用了 --generate，漫游的文本就只有提示“{prompt}”（不读 --tgt）：模型自己接着写最多 {n} 个词元，一次一个，每个都作为下一步的输入送回。",

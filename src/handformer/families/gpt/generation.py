@@ -174,7 +174,8 @@ def record_choice(tape: Tape, p: str, choice: Sampled) -> None:
     """The sampling's intermediates as values on the tape (computed by sampling.sample)."""
     for name, value in (("scaled", choice.scaled), ("p", choice.p), ("order", choice.order),
                         ("sorted", choice.sorted_p), ("cumulative", choice.cumulative),
-                        ("q", choice.q), ("q_cumulative", choice.q_cumulative)):
+                        ("renormalised", choice.q),
+                        ("renormalised_cumulative", choice.q_cumulative)):
         tape.constant(f"{p}.{name}", value)
 
 

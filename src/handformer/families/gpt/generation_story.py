@@ -223,7 +223,7 @@ def drawn(ctx: Ctx, t: int) -> None:
     """Renormalised, the uniform number, the token."""
     g, step, p = _gen(ctx), _gen(ctx)["steps"][t], f"gen.{t}.sample"
     order = [int(i) for i in ctx.value(f"{p}.order")]
-    q, qc = ctx.value(f"{p}.q"), ctx.value(f"{p}.q_cumulative")
+    q, qc = ctx.value(f"{p}.renormalised"), ctx.value(f"{p}.renormalised_cumulative")
     words = [_word(ctx, i) for i in order[:len(q)]]
     word, rank = _word(ctx, step["token"]), int(step["rank"])
     if step["u"] is None:
@@ -234,13 +234,13 @@ def drawn(ctx: Ctx, t: int) -> None:
                       ctx.t("gen.draw.pick", word=word, c=f3(qc[rank]), u=f"{step['u']:.6f}")]
     if word == "<end>":
         paragraphs.append(ctx.t("gen.draw.end"))
-    table = mark(ctx.mat(f"{p}.q", "q", np.vstack([q, qc]),
+    table = mark(ctx.mat(f"{p}.renormalised", "q", np.vstack([q, qc]),
                          [ctx.t("gen.row.q"), ctx.t("gen.row.q_cumulative")], words),
                  cell=(1, rank), keep_cols=(rank,))
     _add(ctx, f"{p}.draw", ctx.t("gen.draw.title", t=t + 1, word=word), paragraphs, [table],
          formula=r"q_r = \frac{p_{(r)}}{\sum_{s \le K} p_{(s)}},\quad u \sim U[0, 1),\quad "
                  r"\text{token} = \min\,(r : \sum_{s \le r} q_s > u)",
-         steps=[f"{p}.q", f"{p}.q_cumulative"])
+         steps=[f"{p}.renormalised", f"{p}.renormalised_cumulative"])
 
 
 # --- after the last token ---------------------------------------------------------------------
