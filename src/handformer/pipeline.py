@@ -56,8 +56,27 @@ def prepare(options: dict) -> tuple[Family, Any]:
     if options.get("beside_trained") and not family.beside_trained:
         raise HandformerError(f"--beside-trained: the {family.name} family does not train a "
                               "copy on the spot")
-    options = registry.refuse_foreign(family.name, options)
+    options = _generation(family, registry.refuse_foreign(family.name, options))
     return family, family.prepare({k: v for k, v in options.items() if k != "family"})
+
+
+# The walk's options that write tokens after its text (a family with ``generates`` reads them).
+GENERATION = {"generate": "--generate", "temperature": "--temperature", "top_k": "--top-k",
+              "top_p": "--top-p"}
+
+
+def _generation(family: Family, options: dict) -> dict:
+    """The options for ``family``: one of GENERATION given to a family that writes no tokens in
+    its walk is refused by name (naming the families that do); left unset, they are dropped."""
+    if family.generates:
+        return options
+    given = [flag for name, flag in GENERATION.items() if options.get(name) is not None]
+    if given:
+        takers = [n for n in registry.names() if registry.get(n).generates]
+        raise HandformerError(f"{given[0]}: the {family.name} family writes no tokens after its "
+                              f"walk (the {', '.join(takers)} family does: add --family "
+                              f"{takers[0]})")
+    return {k: v for k, v in options.items() if k not in GENERATION}
 
 
 def finish(family: Family, model: Any, options: dict,

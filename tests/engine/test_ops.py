@@ -246,3 +246,9 @@ def test_positional_encoding_against_torch_and_by_hand():
     assert out[1, 1] == pytest.approx(0.5403023058681398, abs=1e-15)
     assert errata.tutorial_positional(n, d)[1, 1] == pytest.approx(0.99892, abs=1e-5)
     assert OPS["positional"].backward(None, out, (), None, {}) == ()
+
+
+def test_append_rows_is_torch_cat_along_the_rows():
+    """The key/value cache's new row (walk --generate): K = [K_cache; k], per head."""
+    check_op("append_rows", [randn(2, 5, 3), randn(2, 1, 3)],
+             lambda past, new: torch.cat([past, new], dim=-2))

@@ -32,12 +32,11 @@ def verify(**options):
     or --reference nn cannot express this config (e.g. the tutorial preset's d_k 4 with
     d_model 6).
     """
+    from ..families.registry import refuse_foreign
     from ..families.transformer.run import setup
     from ..interop.torch_ref import check_expressible, import_torch
     from ..interop.verify import verify as run_verify
     from ..text import TUTORIAL_SRC, TUTORIAL_TGT
-
-    from ..families.registry import refuse_foreign
 
     tol = options.pop("tol")
     family = options.pop("family")

@@ -72,6 +72,17 @@ def _render_options(func):
                    "train` does by default (about a second for the tutorial), and show its "
                    "attention and prediction beside theirs (a --checkpoint walk shows its "
                    "untrained weights beside it without this flag)")
+@click.option("--generate", type=Whole(1, None), default=None, metavar="N",
+              help="--family gpt: after the prompt (--src; the walk's text is then the prompt "
+                   "alone), write N tokens one at a time with a key/value cache, every step "
+                   "shown, and check the cache against a pass over the whole sequence")
+@click.option("--temperature", type=Finite(lo=0.0), default=None,
+              help="with --generate: sample softmax(logits / T); 0 is greedy  [default: 0]")
+@click.option("--top-k", type=Whole(1, None), default=None,
+              help="with --generate: sample only from the k most likely tokens")
+@click.option("--top-p", type=Finite(0.0, 1.0, lo_open=True), default=None,
+              help="with --generate: sample only from the fewest most likely tokens whose "
+                   "probabilities reach p, in (0, 1]")
 @click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
               help="write the weights as .safetensors (torch names: docs/weights.md)")
 @click.option("--save-grads", metavar="FILE", type=FileName(), default=None,

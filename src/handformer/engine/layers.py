@@ -37,6 +37,13 @@ def attention(tape: Tape, cfg, p: str, x: str, kv: str, heads: int, allowed,
     if tape.fused and not rotated_or_grouped(cfg):
         return fused_attention(tape, cfg, p, x, kv, heads, allowed)
     q, k, v = query_key_value(tape, cfg, p, x, kv, kv_symbol, heads)
+    return attend_heads(tape, cfg, p, q, k, v, heads, allowed)
+
+
+def attend_heads(tape: Tape, cfg, p: str, q: str, k: str, v: str, heads: int, allowed) -> str:
+    """softmax(Q Kᵀ/√d_k) V per head (masked where ``allowed`` is False; None: every key is
+    seen), the heads concatenated, times W_O: what a query does with the keys and values it is
+    given (all of a sentence's, or a key/value cache's)."""
     s = tape.run(f"{p}.scores", "scores", [q, k], {"scale": 1.0 / math.sqrt(cfg.d_k)})
     shown = [("q", q), ("k", k), ("v", v), ("scores", s)]
     if allowed is not None:
@@ -74,17 +81,39 @@ def query_key_value(tape: Tape, cfg, p: str, x: str, kv: str, kv_symbol: str, he
     ``.v``); with RoPE, Q and K turned by their positions start, start + 1, … (``{p}.q_rot``,
     ``.k_rot``); with grouped-query attention, each K/V head repeated for its group
     (``{p}.k_shared``, ``.v_shared``)."""
-    groups = heads // kv_heads(cfg) if kv_heads(cfg) != cfg_heads(cfg) else 1
+    q, k, v = own_query_key_value(tape, cfg, p, x, kv, kv_symbol, heads, start)
+    k, v = share_keys_values(tape, cfg, p, k, v, heads)
+    return q, k, v
+
+
+def own_query_key_value(tape: Tape, cfg, p: str, x: str, kv: str, kv_symbol: str, heads: int,
+                        start: int = 0) -> tuple[str, str, str]:
+    """Q for every query head, K and V for the key/value heads only (what a key/value cache
+    keeps), Q and K turned by their positions start, start + 1, … with RoPE."""
+    groups = groups_of(cfg, heads)
     q = project(tape, cfg, p, "q", x, "X", heads)
     k = project(tape, cfg, p, "k", kv, kv_symbol, heads // groups)
     v = project(tape, cfg, p, "v", kv, kv_symbol, heads // groups)
     if getattr(cfg, "pos", "sinusoidal") == "rope":
         q, k = (rotate(tape, cfg, p, which, name, start) for which, name in (("q", q), ("k", k)))
-    if groups > 1:
-        k, v = (tape.run(f"{p}.{which}_shared", "repeat_kv", [name], {"groups": groups},
-                         symbols={"out": symbol_of(tape, name), "x": symbol_of(tape, name)})
-                for which, name in (("k", k), ("v", v)))
     return q, k, v
+
+
+def share_keys_values(tape: Tape, cfg, p: str, k: str, v: str, heads: int) -> tuple[str, str]:
+    """Grouped-query attention: each K/V head repeated for its group of query heads
+    (``{p}.k_shared``, ``.v_shared``); K and V as they are otherwise."""
+    groups = groups_of(cfg, heads)
+    if groups == 1:
+        return k, v
+    k, v = (tape.run(f"{p}.{which}_shared", "repeat_kv", [name], {"groups": groups},
+                     symbols={"out": symbol_of(tape, name), "x": symbol_of(tape, name)})
+            for which, name in (("k", k), ("v", v)))
+    return k, v
+
+
+def groups_of(cfg, heads: int) -> int:
+    """Query heads per key/value head (1: every head has its own keys and values)."""
+    return heads // kv_heads(cfg) if kv_heads(cfg) != cfg_heads(cfg) else 1
 
 
 def rotate(tape: Tape, cfg, p: str, which: str, x: str, start: int = 0) -> str:

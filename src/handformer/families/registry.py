@@ -47,6 +47,9 @@ class Family:
     ``export_names(tensors, model)``: the model's parameters, or arrays shaped like them (their
     gradients: `walk --backward --save-grads FILE`), under the names its ecosystem's torch
     model gives them, transposed and packed as that model keeps them.
+    ``generates``: ``walk`` reads ``options["generate"]`` (N tokens written after the text, one
+    at a time, each step on the tape) and the sampling switches ``temperature``, ``top_k``,
+    ``top_p``; other families refuse them by name (pipeline.py).
     ``follows_tutorial``: its story keeps the seed tutorial's stages, so a section can name
     the tutorial's own step it shows (narrate.context.TUTORIAL_STEPS).
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
@@ -60,7 +63,7 @@ class Family:
     __slots__ = ("name", "config", "param_shapes", "forward", "story", "prepare", "walk",
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
-                 "export_names")
+                 "export_names", "generates")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -70,7 +73,7 @@ class Family:
                  train: Callable | None = None, configure: Callable | None = None,
                  verify: Callable | None = None, beside_trained: bool = False,
                  follows_tutorial: bool = False, save_weights: Callable | None = None,
-                 export_names: Callable | None = None):
+                 export_names: Callable | None = None, generates: bool = False):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -78,6 +81,7 @@ class Family:
         self.configure, self.verify = configure, verify
         self.beside_trained, self.follows_tutorial = beside_trained, follows_tutorial
         self.save_weights, self.export_names = save_weights, export_names
+        self.generates = generates
 
 
 class Option:

@@ -235,9 +235,11 @@ def _latex(op, symbols: tuple[tuple[str, str | None], ...], grad: bool) -> str:
 
 
 def _batched_steps(tape) -> set[str]:
-    """The steps that carry the batch axis: the (B, n) inputs (ids, positions) and everything
-    computed from them; none on a tape of one sentence."""
-    batched = {s.name for s in tape.steps if s.op == "input" and np.ndim(s.value) == 2}
+    """The steps that carry the batch axis: the (B, n) inputs (ids, positions: whole numbers,
+    so a table of floats put on the tape as it is, such as a generation's check, is not one)
+    and everything computed from them; none on a tape of one sentence."""
+    batched = {s.name for s in tape.steps if s.op == "input" and np.ndim(s.value) == 2
+               and np.asarray(s.value).dtype.kind in "iu"}
     if not batched:
         return batched
     for step in tape.steps:

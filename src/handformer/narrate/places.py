@@ -32,6 +32,11 @@ def place(ctx: Ctx, section: Section) -> tuple[str, ...]:
 
 def _model_place(ctx: Ctx, name: str) -> tuple[str, ...]:
     parts = name.split(".")
+    if parts[0] == "gen":  # walk --generate: "gen.{t}.<the walk's name>", or "gen.check"
+        if len(parts) < 3 or not parts[1].isdigit():
+            return (ctx.t("gen.place"),)
+        inside = _model_place(ctx, ".".join(parts[2:])) if parts[2] == "decoder" else ()
+        return (ctx.t("gen.place"), ctx.t("gen.place.token", t=int(parts[1]) + 1), *inside)
     if parts[0] in ("encoder", "decoder"):
         stack = ctx.t("place.encoder" if parts[0] == "encoder" else "place.decoder")
         if len(parts) < 2 or not parts[1].isdigit():

@@ -122,6 +122,22 @@ def repeat_kv(g, out, args, cache, attrs):
     return (g.reshape(*lead, heads // groups, groups, n, d).sum(axis=-3),)
 
 
+# --- the key/value cache: one new row appended -------------------------------------------------
+
+
+def append_rows_forward(past, new):
+    return np.concatenate([past, new], axis=-2), None
+
+
+@op("append_rows", append_rows_forward,
+    r"$out = [\,$past\,;\ $new\,]",
+    r"\dL{$past} = \left(\dL{$out}\right)_{1..t},\ \dL{$new} = \left(\dL{$out}\right)_{t+1}",
+    out="K", past=r"K_{\mathrm{cache}}", new="k")
+def append_rows(g, out, args, cache, attrs):
+    t = args[0].shape[-2]
+    return g[..., :t, :], g[..., t:, :]
+
+
 # --- SiLU and the element-wise product (SwiGLU) ---------------------------------------------
 
 

@@ -46,5 +46,6 @@ FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, na
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, train=train_command, configure=from_options,
                          verify=run.verify, follows_tutorial=True, beside_trained=True,
-                         save_weights=save_weights, export_names=export_names))
+                         save_weights=save_weights, export_names=export_names,
+                         generates=True))
 

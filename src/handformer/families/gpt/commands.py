@@ -39,9 +39,12 @@ RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
 @click.option("--lr", type=Finite(lo=0.0), default=None,
               help=f"without a checkpoint: Adam's learning rate  [default: {DEFAULT_LR}]")
 @click.option("--temperature", type=Finite(lo=0.0), default=0.0, show_default=True,
-              help="0: greedy (the most likely token); above 0: sample p^(1/T)")
+              help="0: greedy (the most likely token); above 0: sample softmax(logits / T)")
 @click.option("--top-k", type=Whole(1, None), default=None,
               help="sample only from the k most likely tokens")
+@click.option("--top-p", type=Finite(lo=0.0, hi=1.0, lo_open=True), default=None,
+              help="sample only from the fewest most likely tokens whose probabilities add up "
+                   "to p or more (nucleus sampling), in (0, 1]")
 @click.option("--seed", type=SEED, default=0, show_default=True,
               help="seed of the initial weights and of the sampling")
 @click.option("--max-new", type=Whole(1, 1000), default=20, show_default=True,
@@ -54,14 +57,14 @@ RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
                    "[default: tutorial]")
 @bpe_merges_option
 @user_errors
-def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_new, corpus,
-             tokenizer, bpe_merges):
+def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, top_p, seed, max_new,
+             corpus, tokenizer, bpe_merges):
     """Continue PROMPT with the decoder-only (GPT-style) model of `walk --family gpt`."""
     from .train import generate as continue_text
 
     built = {"seed": seed, "corpus": corpus, "tokenizer": tokenizer, "bpe_merges": bpe_merges}
     model = _model(checkpoint, train_steps, lr, built, prompt)
-    out = continue_text(model, prompt, max_new, temperature, top_k, seed)
+    out = continue_text(model, prompt, max_new, temperature, top_k, seed, top_p)
     # The corpus's words, any text; byte-level BPE's tokens are bytes, read back as UTF-8.
     click.echo(shown(model.vocab.joined(out.tokens).strip()))
 

@@ -161,8 +161,12 @@ def loss_with(tape: Tape, params: dict[str, np.ndarray]) -> tuple[float, dict]:
 def prepare(options: dict) -> Model:
     """Options → a checked config and a ready model. ``src`` (the prompt), ``tgt`` (its
     continuation), ``backward`` and ``lr`` are read by ``walk`` and ``backward``."""
+    from .generation import GENERATION
+
+    if options.get("checkpoint") and options.get("generate") is not None:
+        options = {k: v for k, v in options.items() if k != "seed"}  # --seed: the sampling's
     options = {k: v for k, v in options.items()
-               if k not in ("src", "tgt", "lr", "backward", "family")}
+               if k not in ("src", "tgt", "lr", "backward", "family", *GENERATION)}
     if options.get("checkpoint") and options.get("beside_trained"):
         raise HandformerError("a checkpoint's weights are trained already; drop "
                               "--beside-trained (it trains a copy of random weights)")
@@ -237,13 +241,16 @@ def verify(options: dict) -> tuple[str, list]:
 def walk(model: Model, options: dict) -> Tape:
     """The prompt and its continuation (the tutorial's when not given; "" is empty) forward;
     with ``beside_trained``, a copy of the weights trained on the spot beside them."""
-    src, tgt = options.get("src"), options.get("tgt")
+    from .generation import generate_after_walk, prompt_and_rest
+
+    src, tgt = prompt_and_rest(model, options)  # with --generate: the prompt alone
     tape = run_forward(model, TUTORIAL_SRC if src is None else src,
                        TUTORIAL_TGT if tgt is None else tgt)
     if options.get("beside_trained"):
         from .beside import trained_on_the_spot
 
         tape.meta["beside"] = trained_on_the_spot(model, tape)
+    generate_after_walk(tape, model, options)
     return tape
 
 

@@ -22,6 +22,7 @@ from ...narrate.numbers import dims, f3, mark, row_text
 from ...narrate.overview import loss_lines, with_flow
 from ...narrate.predict import predicted_words, probabilities
 from ...narrate.recap_table import before_after
+from .generation_story import narrators as generation_narrators
 from .stack import d_model, final_norm, input_tokens, layer, logits, tied_gradient
 
 
@@ -37,6 +38,7 @@ def story(tape) -> list:
     told = [overview, text, *words, encoding, embedding, positions, model_input,
             *(functools.partial(layer, i=i) for i in range(layers)), final_norm,
             logits, probabilities, predicted_words, beside_trained]
+    told += generation_narrators(tape)  # walk --generate N (generation_story.py)
     after = []
     if tape.grads:
         from ...narrate.backward import backward, updates

@@ -3,20 +3,20 @@
 ``fit``: Adam (train/optim.py) on the summed next-token loss of every text (each line of the
 dataset read as <start> words <end>), the gradients by the tape's reverse pass. ``generate``:
 one token at a time from a prompt, each step a forward pass over everything so far: greedy
-(the most likely token), or sampled at a temperature from the top k, with a seed.
+(the most likely token), or sampled (sampling.py: temperature, top-k, top-p) with a seed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ...engine.tape import Tape
-from ...errors import HandformerError
 from ...text import END, START
 from .model import forward
 from .run import Model
+from .sampling import check_options, sample
 
 
 def texts_ids(model: Model) -> list[list[int]]:
@@ -83,37 +83,27 @@ def fit(model: Model, steps: int = 300, lr: float = 0.01, on_step=None) -> list[
 class Generated:
     prompt: list[str]
     tokens: list[str]  # the new tokens, <end> excluded
-    probs: list[float]  # p of each chosen token when it was chosen
+    probs: list[float]  # p of each chosen token when it was chosen (the model's, at T = 1)
+    choices: list = field(default_factory=list)  # each step's sampling.Sampled, <end>'s too
 
 
 def generate(model: Model, prompt: str, max_new: int = 20, temperature: float = 0.0,
-             top_k: int | None = None, seed: int = 0) -> Generated:
-    """Continue ``prompt`` until <end> or ``max_new`` tokens; temperature 0 is greedy."""
-    if temperature < 0 or (top_k is not None and top_k < 1):
-        raise HandformerError("temperature must be 0 (greedy) or more, and top-k at least 1")
+             top_k: int | None = None, seed: int = 0, top_p: float | None = None) -> Generated:
+    """Continue ``prompt`` until <end> or ``max_new`` tokens, each chosen from the last
+    position's logits by sampling.sample (temperature 0: greedy); one generator seeded with
+    ``seed`` gives every draw, one per token, in order."""
+    check_options(temperature, top_k, top_p)
     vocab, rng = model.vocab, np.random.default_rng(seed)
     ids = [vocab.id(START), *vocab.encode(prompt, "prompt")]
-    new, probs = [], []
+    new, probs, choices = [], [], []
     while len(new) < max_new and len(ids) < model.config.max_len:
         tape = Tape(model.params, record=False)
         forward(tape, model.config, ids)
-        p = tape["generator.probs"][-1]
-        choice = _choose(p, temperature, top_k, rng)
-        if choice == vocab.id(END):
+        choice = sample(tape["generator.logits"][-1], temperature, top_k, top_p, rng)
+        choices.append(choice)
+        if choice.token == vocab.id(END):
             break
-        ids.append(choice)
-        new.append(vocab.tokens[choice])
-        probs.append(float(p[choice]))
-    return Generated(vocab.tokenize(prompt), new, probs)
-
-
-def _choose(p: np.ndarray, temperature: float, top_k: int | None, rng) -> int:
-    if temperature == 0:
-        return int(np.argmax(p))
-    logits = np.log(np.maximum(p, 1e-300))
-    with np.errstate(over="ignore"):  # the largest 0, the rest -inf for a tiny T: greedy
-        logits = (logits - logits.max()) / temperature
-    if top_k is not None and top_k < len(p):
-        logits[np.argsort(logits)[:-top_k]] = -np.inf
-    q = np.exp(logits - logits.max())
-    return int(rng.choice(len(p), p=q / q.sum()))
+        ids.append(choice.token)
+        new.append(vocab.tokens[choice.token])
+        probs.append(float(tape["generator.probs"][-1][choice.token]))
+    return Generated(vocab.tokenize(prompt), new, probs, choices)
