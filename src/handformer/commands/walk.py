@@ -73,7 +73,9 @@ def _render_options(func):
                    "attention and prediction beside theirs (a --checkpoint walk shows its "
                    "untrained weights beside it without this flag)")
 @click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
-              help="write the weights as .safetensors (torch names: docs/weights.md)")
+              help="write the weights as .safetensors (torch names: docs/weights.md); a "
+                   "--family gpt Llama model to a name without .safetensors: a Hugging Face "
+                   "folder")
 @click.option("--save-grads", metavar="FILE", type=FileName(), default=None,
               help="with --backward: every parameter's gradient ∂L/∂θ as .safetensors, under "
                    "the names --save-weights writes (any model size; no tape JSON)")
@@ -97,7 +99,8 @@ def walk(**options):
               "--pretrained folder": options.get("pretrained")}
     save, grads = options.pop("save_weights"), options.pop("save_grads")
     paged = not options.pop("no_pager")
-    check_outputs({"-o": render["output"], "--save-weights": save, "--save-grads": grads}, inputs)
+    check_outputs({"-o": render["output"], "--save-weights": None if is_folder(save) else save,
+                   "--save-grads": grads}, inputs)  # a folder: a Llama model's (checked there)
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
                               "model folder and writes no weights; drop --save-weights")
@@ -117,6 +120,12 @@ def walk(**options):
         click.echo(one_line(f"wrote {grads}"), err=True)
     terminal = render["fmt"] == "terminal"
     write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
+
+
+def is_folder(path) -> bool:
+    from pathlib import Path
+
+    return path is not None and Path(path).is_dir()
 
 
 def refuse_without_export(family) -> None:
