@@ -14,6 +14,7 @@ from ...cli import check_outputs, user_errors
 from ...cli_checks import SEED, Finite, Whole
 from ...errors import HandformerError
 from ...textsafe import one_line, shown
+from .options import PRESETS
 
 DEFAULT_CKPT = "handformer.gpt.ckpt"
 DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
@@ -47,27 +48,31 @@ RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
 @click.option("--corpus", type=click.Path(dir_okay=False), default=None,
               help="without a checkpoint: UTF-8 file, one text per line (default: the "
                    "tutorial's three lines)")
+@click.option("--preset", type=click.Choice(PRESETS), default=None,
+              help="without a checkpoint: the model's sizes and parts (llama: RoPE, RMSNorm, "
+                   "SwiGLU, grouped-query attention)  [default: tutorial]")
 @user_errors
-def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_new, corpus):
+def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, seed, max_new, corpus,
+             preset):
     """Continue PROMPT with the decoder-only (GPT-style) model of `walk --family gpt`."""
     from .train import generate as continue_text
 
-    model = _model(checkpoint, train_steps, lr, seed, corpus, prompt)
+    model = _model(checkpoint, train_steps, lr, seed, corpus, prompt, preset)
     out = continue_text(model, prompt, max_new, temperature, top_k, seed)
     click.echo(shown(" ".join(out.tokens)))  # the corpus's words: any text
 
 
-def _model(checkpoint, train_steps, lr, seed, corpus, prompt: str):
+def _model(checkpoint, train_steps, lr, seed, corpus, prompt: str, preset=None):
     """The checkpoint's model (given, or ./handformer.gpt.ckpt), or one trained here; the
     prompt is checked against its vocabulary and length before any training."""
     if checkpoint is None and train_steps is None and lr is None and corpus is None \
-            and os.path.isfile(DEFAULT_CKPT):
+            and preset is None and os.path.isfile(DEFAULT_CKPT):
         checkpoint = DEFAULT_CKPT
         click.echo(f"using {DEFAULT_CKPT} (give --train-steps to train a fresh model here)",
                    err=True)
     if checkpoint is not None:
         given = [f for f, v in (("--train-steps", train_steps), ("--lr", lr),
-                                ("--corpus", corpus)) if v is not None]
+                                ("--corpus", corpus), ("--preset", preset)) if v is not None]
         if given:
             raise HandformerError(f"--checkpoint is a trained model; {given[0]} trains a new "
                                   f"one: give one or the other")
@@ -76,7 +81,7 @@ def _model(checkpoint, train_steps, lr, seed, corpus, prompt: str):
         return _check_prompt(load(checkpoint), prompt)
     from .run import prepare
 
-    model = _check_prompt(prepare({"seed": seed, "corpus": corpus}), prompt)
+    model = _check_prompt(prepare({"seed": seed, "corpus": corpus, "preset": preset}), prompt)
     steps = DEFAULT_STEPS if train_steps is None else train_steps
     _fit(model, steps, DEFAULT_LR if lr is None else lr, quiet=True)
     return model
