@@ -123,9 +123,10 @@ def walk(**options):
 
 
 def is_folder(path) -> bool:
+    """A folder --save-weights may name (a Llama model's, checked when it is written)."""
     from pathlib import Path
 
-    return path is not None and Path(path).is_dir()
+    return path is not None and (str(path).endswith("/") or Path(path).is_dir())
 
 
 def refuse_without_export(family) -> None:
