@@ -13,6 +13,7 @@ from ..cli import (
     check_outputs,
     family_names,
     model_options,
+    same_file,
     user_errors,
     write_output,
 )
@@ -101,6 +102,9 @@ def walk(**options):
     paged = not options.pop("no_pager")
     check_outputs({"-o": render["output"], "--save-weights": None if is_folder(save) else save,
                    "--save-grads": grads}, inputs)  # a folder: a Llama model's (checked there)
+    if is_folder(save) and options.get("weights") and same_file(save, options["weights"]):
+        raise HandformerError(f"--save-weights names the --weights folder this command reads "
+                              f"({one_line(save)}); give another folder")
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
                               "model folder and writes no weights; drop --save-weights")

@@ -197,6 +197,13 @@ def test_a_model_that_is_not_llama_shaped_is_refused_naming_the_part(tmp_path, o
     assert not (tmp_path / "hf").exists() and not (tmp_path / "a.json").exists()
 
 
+def test_the_folder_read_is_not_the_folder_written(tmp_path):
+    walk_saving(tmp_path, CASES["preset"])
+    out = run_here("walk", "--family", "gpt", "--weights", "hf", "--save-weights", "hf/",
+                   "--format", "json", "-o", "b.json", cwd=tmp_path)
+    assert out.returncode == 2 and b"names the --weights folder" in out.stderr
+
+
 def test_the_plain_models_file_is_unchanged(tmp_path):
     """Without a part of today's LLMs, --save-weights still writes TorchGpt's names, to any name."""
     done = run_here("walk", "--family", "gpt", "--save-weights", "plain", "--format", "json",
