@@ -151,8 +151,9 @@ def config_from_options(options: dict) -> Config:
 
 def model_options(func):
     """Config options plus the sentences and weights every model command takes."""
-    func = click.option("--weights", type=click.Path(dir_okay=False),
-                        help="load weights from a .safetensors file (as --save-weights wrote)")(func)
+    func = click.option("--weights", type=click.Path(),
+                        help="load weights from a .safetensors file (as --save-weights wrote), "
+                             "or with --family gpt a Hugging Face Llama folder")(func)
     func = click.option("--corpus", type=click.Path(dir_okay=False),
                         help="UTF-8 file, one sentence per line (default: the tutorial's dataset)")(func)
     func = click.option("--tgt", default=None, help="target sentence (default: the tutorial's)")(func)

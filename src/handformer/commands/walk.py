@@ -13,6 +13,7 @@ from ..cli import (
     check_outputs,
     family_names,
     model_options,
+    same_file,
     user_errors,
     write_output,
 )
@@ -84,7 +85,9 @@ def _render_options(func):
               help="with --generate: sample only from the fewest most likely tokens whose "
                    "probabilities reach p, in (0, 1]")
 @click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
-              help="write the weights as .safetensors (torch names: docs/weights.md)")
+              help="write the weights as .safetensors (torch names: docs/weights.md); a "
+                   "--family gpt Llama model to a name without .safetensors: a Hugging Face "
+                   "folder")
 @click.option("--save-grads", metavar="FILE", type=FileName(), default=None,
               help="with --backward: every parameter's gradient ∂L/∂θ as .safetensors, under "
                    "the names --save-weights writes (any model size; no tape JSON)")
@@ -110,7 +113,11 @@ def walk(**options):
               "--pretrained folder": options.get("pretrained")}
     save, grads = options.pop("save_weights"), options.pop("save_grads")
     paged = not options.pop("no_pager")
-    check_outputs({"-o": render["output"], "--save-weights": save, "--save-grads": grads}, inputs)
+    check_outputs({"-o": render["output"], "--save-weights": None if is_folder(save) else save,
+                   "--save-grads": grads}, inputs)  # a folder: a Llama model's (checked there)
+    if is_folder(save) and options.get("weights") and same_file(save, options["weights"]):
+        raise HandformerError(f"--save-weights names the --weights folder this command reads "
+                              f"({one_line(save)}); give another folder")
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
                               "model folder and writes no weights; drop --save-weights")
@@ -130,6 +137,13 @@ def walk(**options):
         click.echo(one_line(f"wrote {grads}"), err=True)
     terminal = render["fmt"] == "terminal"
     write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
+
+
+def is_folder(path) -> bool:
+    """A folder --save-weights may name (a Llama model's, checked when it is written)."""
+    from pathlib import Path
+
+    return path is not None and (str(path).endswith("/") or Path(path).is_dir())
 
 
 def refuse_without_export(family) -> None:

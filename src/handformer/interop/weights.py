@@ -218,6 +218,9 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
     from . import tensor_file
 
     path = Path(path)
+    if path.is_dir():
+        raise WeightsError(f"{str(path)!r} is a folder; give a .safetensors file (a Hugging "
+                           f"Face Llama folder is read by --family gpt)")
     raw = read_bytes(path, "weights file", WeightsError, limit="file_mib", streams=False)
     _refuse_pickle(path, raw)
     try:

@@ -28,11 +28,12 @@ def save_weights(path: str, model) -> None:
 
 
 def export_names(tensors: dict, model) -> dict:
-    """TorchGpt's names (weights.py); without attention biases none are listed (the weights
-    file writes torch's zeros there, but the model has no such parameter to differentiate)."""
-    from .weights import to_state_dict
+    """TorchGpt's names (weights.py), or LlamaForCausalLM's for the Llama recipe (llama.py);
+    without attention biases none are listed (the weights file writes torch's zeros there, but
+    the model has no such parameter to differentiate)."""
+    from .weights import exported
 
-    return to_state_dict(tensors, model.config, zero_biases=False)
+    return exported(tensors, model.config, zero_biases=False)
 
 
 def train_command(options: dict, given: dict[str, str]) -> None:

@@ -15,6 +15,7 @@ from ...cli_checks import SEED, Finite, Whole, bpe_merges_option
 from ...errors import HandformerError
 from ...textsafe import one_line, shown
 from ...tokenize import TOKENIZERS
+from .options import PRESETS
 
 DEFAULT_CKPT = "handformer.gpt.ckpt"
 DEFAULT_STEPS, DEFAULT_LR = 400, 0.02
@@ -56,13 +57,17 @@ RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
               help="without a checkpoint: how the texts split into tokens (as the walk's)  "
                    "[default: tutorial]")
 @bpe_merges_option
+@click.option("--preset", type=click.Choice(PRESETS), default=None,
+              help="without a checkpoint: the model's sizes and parts (llama: RoPE, RMSNorm, "
+                   "SwiGLU, grouped-query attention)  [default: tutorial]")
 @user_errors
 def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, top_p, seed, max_new,
-             corpus, tokenizer, bpe_merges):
+             corpus, tokenizer, bpe_merges, preset):
     """Continue PROMPT with the decoder-only (GPT-style) model of `walk --family gpt`."""
     from .train import generate as continue_text
 
-    built = {"seed": seed, "corpus": corpus, "tokenizer": tokenizer, "bpe_merges": bpe_merges}
+    built = {"seed": seed, "corpus": corpus, "tokenizer": tokenizer, "bpe_merges": bpe_merges,
+             "preset": preset}
     model = _model(checkpoint, train_steps, lr, built, prompt)
     out = continue_text(model, prompt, max_new, temperature, top_k, seed, top_p)
     # The corpus's words, any text; byte-level BPE's tokens are bytes, read back as UTF-8.
@@ -75,7 +80,8 @@ def _model(checkpoint, train_steps, lr, built: dict, prompt: str):
     corpus = built["corpus"]
     fresh = [f for f, v in (("--train-steps", train_steps), ("--lr", lr), ("--corpus", corpus),
                             ("--tokenizer", built["tokenizer"]),
-                            ("--bpe-merges", built["bpe_merges"])) if v is not None]
+                            ("--bpe-merges", built["bpe_merges"]),
+                            ("--preset", built["preset"])) if v is not None]
     if checkpoint is None and not fresh and os.path.isfile(DEFAULT_CKPT):
         checkpoint = DEFAULT_CKPT
         click.echo(f"using {DEFAULT_CKPT} (give --train-steps to train a fresh model here)",

@@ -17,6 +17,7 @@ default) writes zeros there, and reading refuses a file whose biases are not zer
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 
@@ -128,13 +129,29 @@ def _as_ours(state: dict, cfg: GptConfig) -> dict[str, np.ndarray]:
 
 def save(path, model) -> None:
     """`walk --family gpt --save-weights FILE`: the weights, with the config and vocabulary in
-    the metadata (family "gpt"), written atomically."""
+    the metadata (family "gpt"), written atomically. A model with the parts of today's LLMs
+    is written under Hugging Face's Llama names (llama.py): one file when the name ends in
+    .safetensors, else a Hugging Face folder (llama_folder.py)."""
     from ...interop.weights import FORMAT, write_state
 
+    if model.config.modern and not str(path).endswith(".safetensors"):
+        from .llama_folder import save as save_folder
+
+        return save_folder(path, model)
     vocab = model.vocab
     meta = {"format": FORMAT, "family": "gpt", "config": json.dumps(model.config.to_dict()),
             "vocab": json.dumps(vocab.tokens), "specials": json.dumps(list(vocab.specials))}
-    write_state(path, to_state_dict(model.params, model.config), meta)
+    write_state(path, exported(model.params, model.config), meta)
+
+
+def exported(params: dict, cfg: GptConfig, zero_biases: bool = True) -> dict:
+    """The plain model under TorchGpt's names; one with the parts of today's LLMs under
+    LlamaForCausalLM's (refused by name unless it is the Llama recipe)."""
+    if cfg.modern:
+        from .llama import to_state_dict as llama_names
+
+        return llama_names(params, cfg)
+    return to_state_dict(params, cfg, zero_biases)
 
 
 def load(path, config: GptConfig, vocab):
@@ -143,6 +160,10 @@ def load(path, config: GptConfig, vocab):
     from ...errors import ConfigError
     from ...interop.weights import FORMAT, family_metadata, listed_vocab, read_weights
 
+    if Path(path).is_dir():
+        from .llama_folder import load as load_folder
+
+        return load_folder(path, config, vocab)
     tensors, meta = read_weights(path)
     family_metadata(meta, "gpt", path)
     if meta.get("format") == FORMAT:
@@ -151,4 +172,8 @@ def load(path, config: GptConfig, vocab):
         except (json.JSONDecodeError, KeyError, TypeError, ConfigError) as err:
             raise WeightsError(f"{str(path)!r} has unreadable handformer metadata: {err}") from None
         vocab = listed_vocab(meta) or vocab
+    if config.modern or "model.embed_tokens.weight" in tensors:
+        from .llama import from_state_dict as from_llama_names
+
+        return from_llama_names(tensors, config, len(vocab)), config, vocab
     return from_state_dict(tensors, config, len(vocab)), config, vocab
