@@ -19,9 +19,10 @@ pytestmark = [
 
 # proper names and the paper's symbols, which the Chinese tutorial writes in Latin letters too:
 # the program, the model and its parts' names, the optimizers, the Chinese word splitter, the
-# English language button (each language in its own name), and the formula symbols.
+# English language button (each language in its own name), the formula symbols, and the
+# modern parts' own names (the Llama preset, SwiGLU, byte-level BPE).
 ALLOWED = {"handformer", "Transformer", "GPT", "ReLU", "Adam", "SGD", "jieba", "English",
-           "d_model", "d_k", "d_ff", "W_out"}
+           "d_model", "d_k", "d_ff", "W_out", "Llama", "llama", "SwiGLU", "BPE"}
 
 VISIBLE = """() => ['header.top', 'aside.side'].map(s => document.querySelector(s).innerText).join('\\n')"""
 

@@ -1087,7 +1087,7 @@ TEXT = {
     "app.preset.small": "小型",
     "app.preset.paper": "论文",
     # 模型类型自己声明的开关（families/<name>/options.py），应用表单里的名字。
-    "app.preset.llama": "llama（旋转位置、RMS 归一化、SwiGLU、分组查询）",
+    "app.preset.llama": "llama（旋转位置、均方根归一化、SwiGLU、分组查询）",
     "app.ffn.swiglu": "SwiGLU（Llama；仅解码器）",
     "app.opt.pos": "位置",
     "app.opt.pos.sinusoidal": "正弦位置加到输入上（论文）",
@@ -1098,7 +1098,7 @@ TEXT = {
     "app.opt.rope_pairs.adjacent": "第 2i 列配第 2i+1 列（RoFormer、GGUF）",
     "app.opt.norm_kind": "归一化",
     "app.opt.norm_kind.layer": "层归一化（γ、β）",
-    "app.opt.norm_kind.rms": "RMS 归一化（只有 γ，Llama）",
+    "app.opt.norm_kind.rms": "均方根归一化（只有 γ，Llama）",
     "app.opt.kv_heads": "键值头数",
     "app.opt.default": "同预设",
     "app.speed.max": "最快",

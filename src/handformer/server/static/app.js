@@ -244,6 +244,8 @@
     familyPresets(family);
   }
 
+  HF.familyChanged = familyChanged;
+
   /* The switches the chosen family declares (families/<name>/options.py, sent in the bundle):
      one field each, read by walkBody as a config field; another family's are removed. */
   function familyOptions(family) {

@@ -71,6 +71,7 @@
     ["src", "tgt", "corpus", "preset", "family", "tokenizer"].forEach(function (k) {
       if (q.has(k)) { $("f-" + k).value = q.get(k); }
     });
+    if (HF.familyChanged) { HF.familyChanged(); }  /* the family's own fields, to be filled below */
     document.querySelectorAll("#walk-form [data-config]").forEach(function (el) {
       el.value = q.has("c." + el.name) ? q.get("c." + el.name) : "";
     });
