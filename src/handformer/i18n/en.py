@@ -694,6 +694,7 @@ TEXT = {
     "gqa.title": "Grouped-query attention: heads sharing keys and values ({where})",
     "gqa.p1": "{h} query heads, but only {kv} key/value heads: each K and V head is shared by "
               "a group of {g} query heads, which compute their own scores against it.",
+    "gqa.groups": "{groups}.",
     "gqa.group": "K/V head {g} serves query heads {heads}",
     "gqa.p2": "W_K and W_V have d_model × {kv}·d_k columns instead of d_model × {h}·d_k: "
               "{wk} numbers each instead of {wk_mha}. A decoder keeps every past token's keys "

@@ -547,6 +547,7 @@ TEXT = {
     "gqa.title": "分组查询注意力：多个头共用键和值（{where}）",
     "gqa.p1": "有 {h} 个查询头，却只有 {kv} 个键值头：每个 K 头和 V 头由 {g} 个查询头组成的一组共用，"
               "组里每个头各自用它算分数。",
+    "gqa.groups": "{groups}。",
     "gqa.group": "第 {g} 个键值头供查询头 {heads} 使用",
     "gqa.p2": "W_K 和 W_V 各有 d_model × {kv}·d_k 列，而不是 d_model × {h}·d_k：各 {wk} 个数，"
               "而不是 {wk_mha} 个。解码器要为之前每个词元保存键和值（KV 缓存）：每个词元每层 {cache} "

@@ -30,7 +30,7 @@ def sharing(ctx: Ctx, b) -> None:
     table = counts(d, b.heads, b.kv_heads, b.dk, b.dv)
     groups = [ctx.t("gqa.group", g=g + 1, heads=members(b, g)) for g in range(b.kv_heads)]
     paragraphs = [ctx.t("gqa.p1", h=b.heads, kv=b.kv_heads, g=b.groups),
-                  ctx.t("tied.and").join(groups),
+                  ctx.t("gqa.groups", groups=ctx.t("tied.and").join(groups)),
                   ctx.t("gqa.p2", d=d, kv=b.kv_heads, h=b.heads, dk=b.dk, dv=b.dv,
                         wk=table[0, 0], wk_mha=table[0, 1], cache=table[2, 0],
                         cache_mha=table[2, 1], ratio=f"{b.groups:g}")]
@@ -45,7 +45,9 @@ def sharing(ctx: Ctx, b) -> None:
                              note=ctx.t("gqa.note", heads=members(b, g))), r"\quad"]
     rows = ["W_K", "W_V", ctx.t("gqa.row.cache")]
     cols = [ctx.t("gqa.col.this", kv=b.kv_heads), ctx.t("gqa.col.mha", h=b.heads)]
-    equation.append(ctx.mat(f"{b.p}.gqa.counts", "N", table, rows, cols))
+    counted = ctx.mat(f"{b.p}.gqa.counts", "N", table, rows, cols)
+    counted.scale_group = f"{b.p}.gqa.counts"  # counts, not activations: a colour scale apart
+    equation.append(counted)
     ctx.add(Section(f"{b.p}.gqa", b.number, ctx.t("gqa.title", where=b.where(ctx)), paragraphs,
                     formula=ctx.formula(f"{b.p}.k_shared"), equation=equation))
 

@@ -59,6 +59,8 @@ def angles(ctx: Ctx, b) -> None:
                                         b.q_tokens, labels),
                 r"\quad", ctx.mat(f"{b.p}.rope.sin", r"\sin m\theta", np.sin(table),
                                   b.q_tokens, labels)]
+    for m in equation[4::2]:  # cos and sin on their own −1…1 scale, apart from the angles
+        m.scale_group = f"{b.p}.rope.trig"
     ctx.add(Section(f"{b.p}.rope", b.number, ctx.t("rope.angles.title", where=b.where(ctx)),
                     paragraphs, formula=r"\theta_i = \mathrm{base}^{-2i/d_k},\quad "
                                         r"\varphi_{m,i} = m\,\theta_i",
