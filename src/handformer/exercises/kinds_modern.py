@@ -35,9 +35,9 @@ def rope_pair(tape, rng) -> Question | None:
              Given("ex.given.rope_angle", "mθ_i", angle))
     sign = "−" if first else "+"
     answer = float(step.value[at])
+    # column j first of its pair: x_j cos − x_p sin; second: x_j cos + x_p sin
     return Question("rope_pair", step.name, "value", at, given, answer, tolerance(answer),
-                    "x̃_j = x_j cos mθ_i − x_p sin mθ_i (j first of its pair), "
-                    "x̃_j = x_j cos mθ_i + x_p sin mθ_i (j second)", "ex.ask.rope_pair",
+                    f"x̃_j = x_j cos mθ_i {sign} x_p sin mθ_i", "ex.ask.rope_pair",
                     "ex.hint.rope_pair",
                     {"h": at[0] + 1, "i": m, "j": j, "cell": list(at),
                      "first": f"{float(x[at]):.5g} × cos {angle:.5g} {sign} …"}, "attention")
