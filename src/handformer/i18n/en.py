@@ -716,6 +716,8 @@ TEXT = {
               "{y}.",
     "rms.vs_layer": "Unlike layer normalization, no mean is subtracted (a row is only scaled, "
                     "never shifted) and there is no β: one statistic and half the parameters.",
+    "rms.prenorm": "Pre-norm: the sublayer reads the normalized rows, but the residual sum "
+                   "after it adds the sublayer's output to X itself, not to RMSNorm(X).",
     "rms.gamma_start": "γ starts at 1, so at first the norm only rescales each row.",
     "swiglu.title.gate": "SwiGLU: the gate G = X·W_gate ({where})",
     "swiglu.title.up": "SwiGLU: the values U = X·W_up ({where})",

@@ -67,7 +67,7 @@ def rms_norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str,
     if gamma is not None and np.all(gamma == 1):
         paragraphs.append(ctx.t("rms.gamma_start"))
     if before is not None:
-        paragraphs.append(ctx.t("prenorm.p1"))
+        paragraphs.append(ctx.t("rms.prenorm"))
     x_sym = "X" if before is not None else "R"
     equation = [mark(ctx.mat(x_name, x_sym, x, tokens, dims(d)), cell=(0, 0)), r"\Rightarrow",
                 mark(ctx.mat(f"{p}.out.rms", r"\mathrm{RMS}", rms[:, None], tokens,
