@@ -111,6 +111,14 @@ def recompute(q, given):
         return max(0.0, given["h"])
     if kind == "gelu":
         return given["h"] / 2 * (1 + math.erf(given["h"] / math.sqrt(2)))
+    if kind == "rope_pair":
+        sign = -1.0 if "−" in q["formula"] else 1.0
+        return given["x_j"] * math.cos(given["mθ_i"]) + sign * given["x_p"] * math.sin(given["mθ_i"])
+    if kind == "rms_value":
+        row = np.array(given["x_i"])
+        return given["γ_j"] * row[j] / math.sqrt(float(np.mean(row ** 2)) + given["ε"])
+    if kind == "swiglu_unit":
+        return given["g"] / (1.0 + math.exp(-given["g"])) * given["u"]
     if kind == "ffn_unit":
         return max(0.0, float(np.dot(given["x_i"], given["W_:j"])) + given["b_j"])
     if kind == "logit":
@@ -168,6 +176,7 @@ CONFIGS = {
     "small-backward": ["--preset", "small", "--backward", "--lr", "0.5"],
     "zh": ["--lang", "zh"],
     "gpt": ["--family", "gpt", "--backward"],
+    "llama": ["--family", "gpt", "--preset", "llama", "--backward"],
     "smoothing": ["--label-smoothing", "0.1", "--backward"],
 }
 

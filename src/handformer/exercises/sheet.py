@@ -18,6 +18,7 @@ from ..errors import HandformerError
 from . import kinds_attention as attention
 from . import kinds_embed as embed
 from . import kinds_layers as layers
+from . import kinds_modern as modern
 from . import kinds_output as output
 from .question import Question
 
@@ -25,10 +26,12 @@ from .question import Question
 KINDS: dict[str, Callable] = {
     "token_id": embed.token_id, "positional": embed.positional, "input": embed.input_sum,
     "score": attention.score, "scale": attention.scale, "mask": attention.mask,
+    "rope_pair": modern.rope_pair,
     "softmax": attention.softmax, "weighted_sum": attention.weighted_sum,
     "residual": embed.residual, "ln_mean": layers.ln_mean, "ln_std": layers.ln_std,
-    "ln_norm": layers.ln_norm, "ln_value": layers.ln_value, "relu": layers.relu,
-    "gelu": layers.gelu, "ffn_unit": layers.ffn_unit, "logit": output.logit,
+    "ln_norm": layers.ln_norm, "ln_value": layers.ln_value, "rms_value": modern.rms_value,
+    "relu": layers.relu, "gelu": layers.gelu, "swiglu_unit": modern.swiglu_unit,
+    "ffn_unit": layers.ffn_unit, "logit": output.logit,
     "probability": output.probability,
     "position_loss": output.position_loss, "loss": output.loss,
     "grad_logit": output.grad_logit, "sgd_update": output.sgd_update,
@@ -39,12 +42,13 @@ BACKWARD_KINDS = ("grad_logit", "sgd_update")
 # chained, or a gradient.
 LEVELS = {
     "easy": ("token_id", "positional", "input", "scale", "mask", "residual", "ln_mean", "relu",
-             "gelu", "position_loss"),
-    "medium": ("token_id", "positional", "input", "score", "scale", "mask", "softmax",
-               "weighted_sum", "residual", "ln_mean", "ln_std", "ln_norm", "relu", "gelu",
-               "logit", "probability", "position_loss", "loss", *BACKWARD_KINDS),
-    "hard": ("score", "softmax", "weighted_sum", "ln_value", "ffn_unit", "logit", "loss",
-             *BACKWARD_KINDS),
+             "gelu", "swiglu_unit", "position_loss"),
+    "medium": ("token_id", "positional", "input", "score", "scale", "mask", "rope_pair",
+               "softmax", "weighted_sum", "residual", "ln_mean", "ln_std", "ln_norm",
+               "rms_value", "relu", "gelu", "swiglu_unit", "logit", "probability",
+               "position_loss", "loss", *BACKWARD_KINDS),
+    "hard": ("score", "rope_pair", "softmax", "weighted_sum", "ln_value", "rms_value",
+             "ffn_unit", "logit", "loss", *BACKWARD_KINDS),
 }
 TRIES = 20  # draws of one kind before a sheet settles for fewer distinct cells
 

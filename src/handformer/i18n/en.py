@@ -622,6 +622,141 @@ TEXT = {
     "gpt.recap.lesson": "The same lesson as the encoder-decoder's, told by its other half: one "
                         "stack, no memory, and a causal mask that turns reading into "
                         "predicting.",
+    # the parts of today's LLMs in the decoder-only walkthrough: RoPE, RMSNorm, SwiGLU, GQA
+    "gpt.changed.rope": "Positions are rotary (RoPE, as Llama): nothing is added to the input. "
+                        "Inside attention each head's queries and keys are turned, pair of "
+                        "columns by pair of columns, by an angle proportional to their "
+                        "position, so a score sees how far apart two tokens are.",
+    "gpt.changed.rms": "Every norm is RMSNorm (as Llama): each row is divided by its root mean "
+                       "square and scaled by γ; no mean is subtracted and there is no β.",
+    "gpt.changed.swiglu": "The feed-forward network is SwiGLU (as Llama): a gate SiLU(X W_gate) "
+                          "multiplies X W_up number by number, then W_down maps the {dff} "
+                          "hidden numbers back.",
+    "gpt.changed.gqa": "The {h} query heads share {kv} key/value heads (grouped-query "
+                       "attention): fewer keys and values to store for every token.",
+    "gpt.arch.embed.rope": "Text: embedding (no positional encoding)",
+    "gpt.arch.heads.kv": "h = {h}, {kv} K/V heads, d_k = {dk}",
+    "gpt.arch.swiglu": "SwiGLU {d}→{dff}→{d}",
+    "gpt.arch.rms": "RMSNorm {k}",
+    "gpt.embed.rope.title": "The input: the embedding alone",
+    "gpt.embed.rope": "Nothing is added for the positions: with rotary positions (RoPE) the "
+                      "order of the tokens enters inside attention, where each head's queries "
+                      "and keys are turned by their position (step 7). X = E[ids] is the "
+                      "stack's whole input.",
+    "rope.angles.title": "Rotary positions: the angles ({where})",
+    "rope.angles.p1": "RoPE turns each head's query and key rows, pair of columns by pair of "
+                      "columns, by an angle: pair i at position m turns by m·θ_i. The values "
+                      "are not turned.",
+    "rope.angles.p2": "With d_k = {dk} each head has {half} pair(s); θ_i = base^(−2i/d_k) with "
+                      "base {base}: θ = {thetas}. The first pair turns fastest, the last the "
+                      "slowest.",
+    "rope.angles.p3": "The table m·θ_i has a row per position: “{tok}”, at position {m}, turns "
+                      "its first pair by {a} radians. Its cosine and sine are what the rotation "
+                      "uses.",
+    "rope.pairs.half": "The pairs here are Hugging Face's (rotate_half): column i with column "
+                       "i + d_k/2 of each head, that is {labels}.",
+    "rope.pairs.adjacent": "The pairs here are the RoFormer paper's (and GGUF's): neighbouring "
+                           "columns 2i and 2i + 1 of each head, that is {labels}.",
+    "rope.turn.title": "Rotary positions: Q and K turned ({where})",
+    "rope.turn.p1": "Each row of this head's Q and K is turned by its own position: {half} "
+                    "pair(s) of columns out of d_k = {dk}, each a 2-D rotation. The scores "
+                    "read the turned Q̃ and K̃.",
+    "rope.turn.worked": "By hand, “{tok}” at position {m}, pair (column {a}, column {b}), angle "
+                        "{angle}: {xa}·cos − ({xb})·sin = {xa}·{cos} − ({xb})·{sin} = {ya}, and "
+                        "{xb}·{cos} + {xa}·{sin} = {yb}.",
+    "rope.turn.norm": "A rotation keeps lengths: the query of “{tok}” has length {before} "
+                      "before and {after} after.",
+    "rope.rel.title": "Rotary positions: the score sees only the distance ({where})",
+    "rope.rel.p1": "A check computed beside the walk: head 1's query of “{tok}” (position {m}) "
+                   "and key of “{other}” (position {n}), before turning.",
+    "rope.rel.p2": "Turned at positions ({m}, {n}) their dot product is {first} (the walk's "
+                   "score there, times {root}, is {tape}); moved both by {s} it is {moved}: the "
+                   "same, to {diff}. A rotation by mθ then by −nθ is a rotation by (m − n)θ.",
+    "rope.rel.p3": "Moving the query alone, to position {m} (distance {d} instead of {d0}), "
+                   "gives {one}: the score changes with the distance, not with where the pair "
+                   "sits.",
+    "rope.rel.row": "q̃·k̃",
+    "rope.pairs.title": "Rotary positions: two ways to pair the columns ({where})",
+    "rope.pairs.p1": "A trap when weights move between programs. Hugging Face pairs column i "
+                     "with i + d_k/2 (rotate_half, the default here); the RoFormer paper and "
+                     "GGUF files pair neighbours 2i and 2i + 1. Both are RoPE, but the same "
+                     "W_Q and W_K give different scores under the other pairing.",
+    "rope.pairs.p2": "Converting is a permutation of W_Q's and W_K's output columns, inside "
+                     "each head (W is d_model × heads·d_k, and X W): this head's columns in the "
+                     "order {order} (d_k = {dk}).",
+    "rope.pairs.p3": "Computed on this walk, over every head and every position the mask keeps: "
+                     "with the columns permuted the scores change by at most {same}; loaded "
+                     "without the permutation they change by up to {off}. The second table "
+                     "is head 1's scores computed that wrong way.",
+    "rope.pairs.one": "With d_k = 2 each head has one pair, which both conventions form from "
+                      "the same two columns: here the two agree, and at d_k = 4 or more they "
+                      "do not.",
+    "gqa.title": "Grouped-query attention: heads sharing keys and values ({where})",
+    "gqa.p1": "{h} query heads, but only {kv} key/value heads: each K and V head is shared by "
+              "a group of {g} query heads, which compute their own scores against it.",
+    "gqa.groups": "{groups}.",
+    "gqa.group": "K/V head {g} serves query heads {heads}",
+    "gqa.p2": "W_K and W_V have d_model × {kv}·d_k columns instead of d_model × {h}·d_k: "
+              "{wk} numbers each instead of {wk_mha}. A decoder keeps every past token's keys "
+              "and values (the KV cache): {cache} numbers per token and layer instead of "
+              "{cache_mha}, {ratio} times fewer.",
+    "gqa.mqa": "With one key/value head for every query head this is multi-query attention.",
+    "gqa.note": "shared by heads {heads}",
+    "gqa.row.cache": "KV cache per token, layer",
+    "gqa.col.this": "{kv} K/V heads",
+    "gqa.col.mha": "{h} heads (MHA)",
+    "gqa.served": "This is K/V head {g}: query heads {heads} all read it.",
+    "rms.title": "Add & norm: RMSNorm ({where})",
+    "rms.title.attn": "RMSNorm before the attention ({where})",
+    "rms.title.ffn": "RMSNorm before the feed-forward network ({where})",
+    "rms.title.cross": "RMSNorm before the cross-attention ({where})",
+    "rms.p1": "RMSNorm divides each row by its root mean square, RMS = √(mean of x² + ε), "
+              "then multiplies by γ.",
+    "rms.p2": "Row “{tok}” has RMS = {rms}, so its first number becomes {x} / {rms} · {g} = "
+              "{y}.",
+    "rms.vs_layer": "Unlike layer normalization, no mean is subtracted (a row is only scaled, "
+                    "never shifted) and there is no β: one statistic and half the parameters.",
+    "rms.prenorm": "Pre-norm: the sublayer reads the normalized rows, but the residual sum "
+                   "after it adds the sublayer's output to X itself, not to RMSNorm(X).",
+    "rms.gamma_start": "γ starts at 1, so at first the norm only rescales each row.",
+    "swiglu.title.gate": "SwiGLU: the gate G = X·W_gate ({where})",
+    "swiglu.title.up": "SwiGLU: the values U = X·W_up ({where})",
+    "swiglu.title.silu": "SwiGLU: SiLU of the gate ({where})",
+    "swiglu.title.act": "SwiGLU: the gate times the values ({where})",
+    "swiglu.p1": "SwiGLU has three matrices and no biases: W_gate and W_up each map the {d} "
+                 "numbers of a row to {w} hidden numbers; W_down maps them back.",
+    "swiglu.rule": "Llama's rule for the hidden width: 2/3 of 4·d_model, so that three "
+                   "matrices hold about as many numbers as the two of a 4·d_model ReLU network: "
+                   "⌈2/3·4·{d}⌉ = {raw}, rounded up to a multiple of {k}: {rule}.",
+    "swiglu.rule.kept": "This walk uses that width, {w}.",
+    "swiglu.rule.set": "This walk's width, {w}, was set by hand instead.",
+    "swiglu.up": "The same row, through another matrix: U carries what the gate lets pass.",
+    "swiglu.silu": "SiLU(x) = x·σ(x) is a smooth ReLU: “{tok}”'s gate {j} is {g}, σ = {sig}, "
+                   "so SiLU = {s}, almost shut. {k} of the {total} gate numbers are negative; "
+                   "unlike ReLU they still let a little through.",
+    "swiglu.act": "Number by number: the gate decides how much of each value passes. For "
+                  "“{tok}”, hidden number 0: {s} × {u} = {h}.",
+    "swiglu.down": "H W_down brings the {w} hidden numbers back to {d}. The three matrices "
+                   "hold {params} numbers; a ReLU network 4·d_model wide holds {relu}.",
+    "name.q_rot": "the turned queries (RoPE)",
+    "name.k_rot": "the turned keys (RoPE)",
+    "name.k_shared": "the keys shared by each group",
+    "name.v_shared": "the values shared by each group",
+    "name.gate": "SwiGLU's gate",
+    "name.up": "SwiGLU's up projection",
+    "name.silu": "SiLU of the gate",
+    "name.swiglu_act": "the gate times the values",
+    "name.rms": "the RMSNorm",
+    "grad.op.rms_norm": "RMSNorm passes back the gradient scaled by 1/RMS, less the part "
+                        "that would only stretch the whole row; γ gets its own gradient.",
+    "grad.op.rope": "A rotation is undone by the opposite rotation: the gradient of each pair "
+                    "is turned back by −mθ_i.",
+    "grad.op.repeat_kv": "A key/value head read by a group of query heads gets the sum of "
+                         "their gradients.",
+    "grad.op.silu": "SiLU passes back σ(x)·(1 + x·(1 − σ(x))) times the gradient: nearly all "
+                    "of it for large x, a little for negative x.",
+    "grad.op.mul": "A product sends each factor the gradient times the other factor: the gate "
+                   "gets it times U, U gets it times the gate.",
     # the pretrained (BERT) walkthrough
     "bert.arch.embed": "Embeddings: word + position + type, layer norm",
     "bert.arch.pooling": "Mean pooling: one sentence vector",
@@ -1432,6 +1567,19 @@ TEXT = {
     "ex.where": "step and cell",
     "ex.ask.gelu": "What is the GELU's output at row {i}, column {j}?",
     "ex.hint.gelu": "Start from h/√2 for the erf: {first}.",
+    # exercises on the parts of today's LLMs (RoPE, RMSNorm, SwiGLU)
+    "ex.ask.rope_pair": "What is head {h}'s number at position {i}, column {j} after RoPE turns "
+                        "it?",
+    "ex.hint.rope_pair": "Its pair turns by the angle mθ_i: the first term is {first}.",
+    "ex.ask.rms_value": "What is the RMSNorm's output at row {i}, column {j}?",
+    "ex.hint.rms_value": "First the mean of the squares: {first}.",
+    "ex.ask.swiglu_unit": "What is SwiGLU's product H at row {i}, column {j}?",
+    "ex.hint.swiglu_unit": "SiLU(g) = g·σ(g), with {first}.",
+    "ex.given.rope_x": "the number before turning",
+    "ex.given.rope_partner": "the other number of its pair",
+    "ex.given.rope_angle": "the angle of its pair at this position",
+    "ex.given.gate": "the gate g",
+    "ex.given.up": "the value u",
     "ex.check.right_exact": "Right: exactly the answer.",
     "app.quiz": "Quiz",
     "app.quiz.start": "Ask me 6 questions on this model",

@@ -490,6 +490,116 @@ TEXT = {
                           "各 {V} 个概率。",
     "gpt.recap.lesson": "和编码器-解码器讲的是同一课，只是换成它的另一半来讲：一摞层，没有记忆，"
                         "一个因果掩码把“读”变成了“预测”。",
+    # 当今大模型的部件（仅解码器模型）：旋转位置编码、RMSNorm、SwiGLU、分组查询注意力
+    "gpt.changed.rope": "位置用旋转位置编码（RoPE，与 Llama 相同）：输入上不加任何东西。"
+                        "在注意力里，每个头的查询和键按列两两成对，按与位置成正比的角度旋转，"
+                        "所以分数看到的是两个词元相隔多远。",
+    "gpt.changed.rms": "所有归一化都是 RMSNorm（与 Llama 相同）：每行除以它的均方根，再乘以 γ；"
+                       "不减均值，也没有 β。",
+    "gpt.changed.swiglu": "前馈网络是 SwiGLU（与 Llama 相同）：门 SiLU(X W_gate) 与 X W_up "
+                          "逐个数相乘，再由 W_down 把 {dff} 个隐藏数映射回来。",
+    "gpt.changed.gqa": "{h} 个查询头共用 {kv} 个键值头（分组查询注意力）：每个词元要存的键和值更少。",
+    "gpt.arch.embed.rope": "文本：嵌入（不加位置编码）",
+    "gpt.arch.heads.kv": "h = {h}，{kv} 个键值头，d_k = {dk}",
+    "gpt.arch.swiglu": "SwiGLU {d}→{dff}→{d}",
+    "gpt.arch.rms": "RMSNorm {k}",
+    "gpt.embed.rope.title": "输入：只有嵌入",
+    "gpt.embed.rope": "这里不为位置加任何东西：用旋转位置编码（RoPE）时，词元的顺序在注意力里才进来，"
+                      "每个头的查询和键按各自的位置旋转（第 7 步）。X = E[ids] 就是整个堆叠的输入。",
+    "rope.angles.title": "旋转位置编码：角度（{where}）",
+    "rope.angles.p1": "RoPE 把每个头的查询行和键行按列两两成对地旋转一个角度：位置 m 上的第 i 对转 m·θ_i。"
+                      "值不旋转。",
+    "rope.angles.p2": "d_k = {dk}，每个头有 {half} 对列；θ_i = 底数^(−2i/d_k)，底数为 {base}："
+                      "θ = {thetas}。第一对转得最快，最后一对最慢。",
+    "rope.angles.p3": "m·θ_i 这张表每个位置一行：“{tok}”在位置 {m}，它的第一对转 {a} 弧度。"
+                      "旋转用的是它的余弦和正弦。",
+    "rope.pairs.half": "这里的配对方式与 Hugging Face 相同（rotate_half）：每个头的第 i 列与第 "
+                       "i + d_k/2 列成对，即 {labels}。",
+    "rope.pairs.adjacent": "这里的配对方式与 RoFormer 论文（以及 GGUF 文件）相同：每个头相邻的第 2i "
+                           "列与第 2i + 1 列成对，即 {labels}。",
+    "rope.turn.title": "旋转位置编码：旋转后的 Q 和 K（{where}）",
+    "rope.turn.p1": "这个头的 Q 和 K 每一行按自己的位置旋转：d_k = {dk} 列里有 {half} 对，每一对是一次"
+                    "二维旋转。分数读的是旋转后的 Q̃ 和 K̃。",
+    "rope.turn.worked": "手算：“{tok}”在位置 {m}，第（{a} 列，{b} 列）这一对，角度 {angle}："
+                        "{xa}·cos − ({xb})·sin = {xa}·{cos} − ({xb})·{sin} = {ya}，"
+                        "{xb}·{cos} + {xa}·{sin} = {yb}。",
+    "rope.turn.norm": "旋转不改变长度：“{tok}”的查询旋转前长 {before}，旋转后长 {after}。",
+    "rope.rel.title": "旋转位置编码：分数只看距离（{where}）",
+    "rope.rel.p1": "在这次计算旁边另算的一个核对：第 1 个头里“{tok}”（位置 {m}）的查询和"
+                   "“{other}”（位置 {n}）的键，旋转之前的值。",
+    "rope.rel.p2": "在位置（{m}, {n}）旋转后，它们的点积是 {first}（本次计算在那里的分数乘以 {root} "
+                   "是 {tape}）；两个都挪 {s} 个位置，点积是 {moved}：相同，差 {diff}。先转 mθ 再转 "
+                   "−nθ，等于转 (m − n)θ。",
+    "rope.rel.p3": "只挪查询到位置 {m}（距离从 {d0} 变成 {d}），得到 {one}：分数随距离而变，"
+                   "不随这一对所在的位置而变。",
+    "rope.rel.row": "q̃·k̃",
+    "rope.pairs.title": "旋转位置编码：两种配对方式（{where}）",
+    "rope.pairs.p1": "权重在不同程序之间搬运时的一个陷阱。Hugging Face 把第 i 列与第 i + d_k/2 列配对"
+                     "（rotate_half，这里默认如此）；RoFormer 论文和 GGUF 文件把相邻的第 2i 列与第 "
+                     "2i + 1 列配对。两者都是 RoPE，但同样的 W_Q 和 W_K 换一种配对就会算出不同的分数。",
+    "rope.pairs.p2": "换算方式是在每个头内部重新排列 W_Q 和 W_K 的输出列（W 是 d_model × 头数·d_k，"
+                     "计算 X W）：这个头的列按 {order} 的顺序排（d_k = {dk}）。",
+    "rope.pairs.p3": "在本次计算上实际算一遍，遍历所有头和掩码保留的所有位置：列重新排过之后，分数的变化最多为 "
+                     "{same}；不重新排列就直接载入，分数的变化最多达 {off}。第二张表就是第 1 个头按这种错误"
+                     "方式算出的分数。",
+    "rope.pairs.one": "d_k = 2 时每个头只有一对，两种约定都由同样两列组成：这里两者一致；d_k 为 4 "
+                      "或更大时就不一致了。",
+    "gqa.title": "分组查询注意力：多个头共用键和值（{where}）",
+    "gqa.p1": "有 {h} 个查询头，却只有 {kv} 个键值头：每个 K 头和 V 头由 {g} 个查询头组成的一组共用，"
+              "组里每个头各自用它算分数。",
+    "gqa.groups": "{groups}。",
+    "gqa.group": "第 {g} 个键值头供查询头 {heads} 使用",
+    "gqa.p2": "W_K 和 W_V 各有 d_model × {kv}·d_k 列，而不是 d_model × {h}·d_k：各 {wk} 个数，"
+              "而不是 {wk_mha} 个。解码器要为之前每个词元保存键和值（KV 缓存）：每个词元每层 {cache} "
+              "个数，而不是 {cache_mha} 个，少到 {ratio} 分之一。",
+    "gqa.mqa": "所有查询头只共用一个键值头，这就是多查询注意力。",
+    "gqa.note": "由第 {heads} 个头共用",
+    "gqa.row.cache": "每词元每层的 KV 缓存",
+    "gqa.col.this": "{kv} 个键值头",
+    "gqa.col.mha": "{h} 个头（多头注意力）",
+    "gqa.served": "这是第 {g} 个键值头：查询头 {heads} 都读它。",
+    "rms.title": "残差连接与 RMSNorm（{where}）",
+    "rms.title.attn": "注意力之前的 RMSNorm（{where}）",
+    "rms.title.ffn": "前馈网络之前的 RMSNorm（{where}）",
+    "rms.title.cross": "交叉注意力之前的 RMSNorm（{where}）",
+    "rms.p1": "RMSNorm 把每一行除以它的均方根 RMS = √(x² 的平均 + ε)，再乘以 γ。",
+    "rms.p2": "“{tok}”这一行 RMS = {rms}，所以它的第一个数变成 {x} / {rms} · {g} = {y}。",
+    "rms.vs_layer": "与层归一化不同，这里不减均值（一行只被缩放，从不平移），也没有 β："
+                    "只算一个统计量，参数少一半。",
+    "rms.prenorm": "前置归一化：子层读的是归一化后的行，但之后的残差相加把子层的输出加回到 X 本身，"
+                   "而不是 RMSNorm(X)。",
+    "rms.gamma_start": "γ 从 1 开始，所以起初这一步只是把每行缩放一下。",
+    "swiglu.title.gate": "SwiGLU：门 G = X·W_gate（{where}）",
+    "swiglu.title.up": "SwiGLU：值 U = X·W_up（{where}）",
+    "swiglu.title.silu": "SwiGLU：门的 SiLU（{where}）",
+    "swiglu.title.act": "SwiGLU：门乘以值（{where}）",
+    "swiglu.p1": "SwiGLU 有三个矩阵，没有偏置：W_gate 和 W_up 各把一行的 {d} 个数映射成 {w} 个隐藏数；"
+                 "W_down 再把它们映射回来。",
+    "swiglu.rule": "Llama 定隐藏宽度的规则：取 4·d_model 的 2/3，这样三个矩阵的数和宽 4·d_model 的 ReLU "
+                   "网络两个矩阵的数差不多：⌈2/3·4·{d}⌉ = {raw}，向上取到 {k} 的倍数：{rule}。",
+    "swiglu.rule.kept": "本次计算用的就是这个宽度，{w}。",
+    "swiglu.rule.set": "本次计算的宽度 {w} 是手动指定的。",
+    "swiglu.up": "同一行乘以另一个矩阵：U 承载门放行的内容。",
+    "swiglu.silu": "SiLU(x) = x·σ(x) 是平滑的 ReLU：“{tok}”的第 {j} 个门是 {g}，σ = {sig}，"
+                   "所以 SiLU = {s}，几乎关上。{total} 个门值里有 {k} 个是负的；与 ReLU 不同，"
+                   "它们仍会放过一点点。",
+    "swiglu.act": "逐个数相乘：门决定每个值放过多少。对“{tok}”的第 0 个隐藏数：{s} × {u} = {h}。",
+    "swiglu.down": "H W_down 把 {w} 个隐藏数映射回 {d} 个。三个矩阵共有 {params} 个数；宽 4·d_model 的 "
+                   "ReLU 网络有 {relu} 个。",
+    "name.q_rot": "旋转后的查询（RoPE）",
+    "name.k_rot": "旋转后的键（RoPE）",
+    "name.k_shared": "每组共用的键",
+    "name.v_shared": "每组共用的值",
+    "name.gate": "SwiGLU 的门",
+    "name.up": "SwiGLU 的上投影",
+    "name.silu": "门的 SiLU",
+    "name.swiglu_act": "门乘以值",
+    "name.rms": "RMSNorm 归一化",
+    "grad.op.rms_norm": "RMSNorm 传回的梯度先乘以 1/RMS，再减去只会把整行拉伸的那部分；γ 也得到自己的梯度。",
+    "grad.op.rope": "旋转由反方向的旋转抵消：每一对的梯度转回 −mθ_i。",
+    "grad.op.repeat_kv": "被一组查询头读过的键值头，得到这些头的梯度之和。",
+    "grad.op.silu": "SiLU 传回梯度乘以 σ(x)·(1 + x·(1 − σ(x)))：x 很大时几乎全部传回，x 为负时只传回一点。",
+    "grad.op.mul": "乘积把梯度乘以另一个因子传给每个因子：门得到梯度乘以 U，U 得到梯度乘以门。",
     # the pretrained (BERT) walkthrough
     "bert.arch.embed": "嵌入：词 + 位置 + 类型，再做层归一化",
     "bert.arch.pooling": "平均池化：得到一个句向量",
@@ -1219,6 +1329,18 @@ TEXT = {
     "ex.where": "步骤与单元格",
     "ex.ask.gelu": "GELU 在第 {i} 行、第 {j} 列的输出是多少？",
     "ex.hint.gelu": "先为 erf 求 h/√2：{first}。",
+    # 当今大模型部件的练习（RoPE、RMSNorm、SwiGLU）
+    "ex.ask.rope_pair": "第 {h} 个头在位置 {i}、第 {j} 列的数经 RoPE 旋转后是多少？",
+    "ex.hint.rope_pair": "它所在的一对转过角度 mθ_i：第一项是 {first}。",
+    "ex.ask.rms_value": "RMSNorm 在第 {i} 行、第 {j} 列的输出是多少？",
+    "ex.hint.rms_value": "先求平方的平均：{first}。",
+    "ex.ask.swiglu_unit": "SwiGLU 的乘积 H 在第 {i} 行、第 {j} 列是多少？",
+    "ex.hint.swiglu_unit": "SiLU(g) = g·σ(g)，其中 {first}。",
+    "ex.given.rope_x": "旋转前的数",
+    "ex.given.rope_partner": "同一对里的另一个数",
+    "ex.given.rope_angle": "这一对在这个位置的角度",
+    "ex.given.gate": "门的值 g",
+    "ex.given.up": "值 u",
     "ex.check.right_exact": "正确：与答案完全一致。",
     "app.quiz": "测验",
     "app.quiz.start": "就这个模型问我 6 道题",

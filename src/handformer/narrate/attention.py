@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from ..engine.formula import head, prime, sup, transpose
+from . import gqa, rope
 from .context import MAX_HEADS, Ctx
 from .document import Matrix, Section
 from .numbers import dims, f3, mark, row_text
@@ -23,6 +24,11 @@ class Block:
         self.stream = stream or ("X" if kind == "enc" else "Y")
         q, v = ctx.value(f"{p}.q"), ctx.value(f"{p}.v")
         self.heads, self.dk, self.dv = q.shape[-3], q.shape[-1], v.shape[-1]
+        # Grouped-query attention: fewer key/value heads, each serving ``groups`` query heads;
+        # RoPE: q and k turned by position before the scores (steps of their own on the tape).
+        self.kv_heads = v.shape[-3]
+        self.groups = self.heads // self.kv_heads
+        self.rotated = f"{p}.q_rot" in ctx.tape.index
         self.q_side = ctx.side_of(p)
         self.kv_side = "src" if kind == "cross" else self.q_side
         self.q_tokens, self.kv_tokens = ctx.tokens(self.q_side), ctx.tokens(self.kv_side)
@@ -35,6 +41,20 @@ class Block:
 
     def sym(self, letter: str, h: int) -> str:
         return head(letter, h + 1) if self.heads > 1 else letter
+
+    def turned(self, letter: str, h: int) -> str:
+        """Q or K as the scores read them: turned by RoPE (Q̃) when the block rotates them."""
+        return self.sym(rf"\tilde{{{letter}}}" if self.rotated else letter, h)
+
+    def projected(self, which: str, h: int) -> int:
+        """The head of the ``which`` projection that query head ``h`` reads (its group's K/V
+        head under grouped-query attention)."""
+        return h if which == "q" else h // self.groups
+
+    def owns(self, which: str, h: int) -> bool:
+        """Whether head ``h``'s panels show the ``which`` projection: every head its Q, the
+        first head of each group its shared K and V."""
+        return which == "q" or h % self.groups == 0
 
     def where(self, ctx: Ctx, h: int | None = None) -> str:
         text = ctx.t(KIND_KEYS[self.kind]["where"], layer=self.layer + 1)
@@ -63,14 +83,24 @@ def attention(ctx: Ctx, p: str, kind: str, number: str, layer: int,
     b = Block(ctx, p, kind, number, layer, stream)
     if b.shown:
         intro(ctx, b)
+        if b.groups > 1:
+            gqa.sharing(ctx, b)
+        if b.rotated:
+            rope.angles(ctx, b)
         for h in range(b.shown):
             for which in ("q", "k", "v"):
-                projection(ctx, b, h, which)
+                if b.owns(which, h):
+                    projection(ctx, b, h, which)
+            if b.rotated:
+                rope.rotated(ctx, b, h)
             scores(ctx, b, h)
             if b.masked:
                 mask(ctx, b, h)
             pattern(ctx, b, h)
             weighted_sum(ctx, b, h)
+        if b.rotated:
+            rope.relative(ctx, b)
+            rope.pairings(ctx, b)
     output(ctx, b)
 
 
@@ -93,7 +123,13 @@ def intro(ctx: Ctx, b: Block) -> None:
         callouts.append(ctx.callout("D2", "D2", n=len(b.q_tokens), m=len(b.kv_tokens)))
     ctx.add(Section(b.p, b.number, ctx.t(KIND_KEYS[b.kind]["title"], where=b.where(ctx)),
                     paragraphs, formula=ctx.formula(f"{b.p}.q"), callouts=callouts,
-                    steps=[f"{b.p}.q", f"{b.p}.k", f"{b.p}.v"]))
+                    steps=_intro_steps(b)))
+
+
+def _intro_steps(b: Block) -> list[str]:
+    """Q, K and V of the block; with RoPE or grouped K/V, the head panels show the projections
+    themselves (their views hold the turned or shared matrices), so the intro names none."""
+    return [f"{b.p}.q", f"{b.p}.k", f"{b.p}.v"] if not b.rotated and b.groups == 1 else []
 
 
 def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
@@ -102,21 +138,52 @@ def projection(ctx: Ctx, b: Block, h: int, which: str) -> None:
     x_name = b.x_name if which == "q" else b.kv_name
     shown_sym = x_sym
     if ctx.cfg.get("norm") == "pre" and x_name.rsplit(".", 2)[-2:-1] in (["ln1"], ["ln2"], ["ln3"]):
-        x_sym, shown_sym = rf"\mathrm{{LN}}({x_sym})", f"LN({x_sym})"  # pre-norm: LN of the input
+        norm = "RMSNorm" if ctx.tape.index[x_name].op == "rms_norm" else "LN"
+        x_sym, shown_sym = rf"\mathrm{{{norm}}}({x_sym})", f"{norm}({x_sym})"  # pre-norm's input
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
-    out = ctx.head(f"{b.p}.{which}", h)
+    out = _projected(ctx, b, h, which)
     key = CROSS_KEYS[which] if b.kind == "cross" and which in CROSS_KEYS else \
         PROJECTION_KEYS[which][0]
     paragraphs = [ctx.t(key, d=d, w=width, tok=x_tokens[0], row=row_text(out[0]))]
+    if which != "q" and b.groups > 1:
+        paragraphs.append(gqa.served(ctx, b, h))
     callouts = []
     if which == "q" and ctx.first("D7"):
         callouts.append(ctx.callout("D7", "D7"))
-    ctx.add(Section(f"{b.p}.head.{h}.{which}", b.number,
+    ctx.add(Section(_projection_id(b, h, which), b.number,
                     ctx.t(PROJECTION_KEYS[which][1], where=b.where(ctx, h), x=shown_sym),
                     paragraphs, formula=ctx.formula(f"{b.p}.{which}"),
                     equation=_projection_equation(ctx, b, h, which, x_sym, out),
-                    callouts=callouts, steps=[f"{b.p}.head.{h}.{which}"]))
+                    callouts=callouts, steps=[_projection_step(b, h, which)]))
+
+
+def _projection_step(b: Block, h: int, which: str) -> str:
+    """The step a projection panel shows: the head's view, or with RoPE or grouped K/V (whose
+    views are what the scores read, shown by later panels) the projection's whole step."""
+    return f"{b.p}.head.{h}.{which}" if not b.rotated and b.groups == 1 else f"{b.p}.{which}"
+
+
+def projected_name(b: Block, h: int, which: str) -> str:
+    """The drawn matrix of head ``h``'s projection: its view's name, or with RoPE or grouped
+    K/V a name of its own (the view holds another matrix; the block step all heads)."""
+    if not b.rotated and b.groups == 1:
+        return f"{b.p}.head.{h}.{which}"
+    return f"{b.p}.projected.{h}.{which}"
+
+
+def _projection_id(b: Block, h: int, which: str) -> str:
+    """The panel's id: the head's view's name, unless RoPE's panel shows that view (turned)."""
+    turned = b.rotated and which != "v"
+    return f"{b.p}.head.{h}.{which}" + (".projected" if turned else "")
+
+
+def _projected(ctx: Ctx, b: Block, h: int, which: str):
+    """Head ``h``'s Q, K or V as the projection made it: the head's view, or with RoPE or
+    grouped K/V (whose views hold what the scores read) the projection's own head."""
+    if not b.rotated and b.groups == 1:
+        return ctx.head(f"{b.p}.{which}", h)
+    return ctx.value(f"{b.p}.{which}")[..., b.projected(which, h), :, :]
 
 
 def _projection_equation(ctx: Ctx, b: Block, h: int, which: str, x_sym: str, out) -> list:
@@ -124,6 +191,7 @@ def _projection_equation(ctx: Ctx, b: Block, h: int, which: str, x_sym: str, out
     width, d = (b.dv if which == "v" else b.dk), int(ctx.cfg.get("d_model", 0))
     x_name = b.x_name if which == "q" else b.kv_name
     x_tokens = b.q_tokens if which == "q" else b.kv_tokens
+    h = b.projected(which, h)  # the K/V head of the group under grouped-query attention
     part = slice(h * width, (h + 1) * width)  # this head's columns of W (and entries of b)
     w, bias = ctx.value(f"{b.p}.w_{which}"), ctx.value(f"{b.p}.b_{which}")
     w_sym, b_sym = (b.sym(sup(letter, "{" + big + "}"), h) for letter in "Wb")
@@ -135,7 +203,8 @@ def _projection_equation(ctx: Ctx, b: Block, h: int, which: str, x_sym: str, out
                                   None if bias is None else bias[part], cols=dims(width, col),
                                   kind="vector")]
     mark(equation[0], rows=(0,))  # "“when” gets [...]": row 0 of the input makes row 0
-    return equation + ["=", mark(ctx.mat(f"{b.p}.head.{h}.{which}", b.sym(big, h), out,
+    # turned or shared, the head's view holds another matrix: this one is the projection's
+    return equation + ["=", mark(ctx.mat(projected_name(b, h, which), b.sym(big, h), out,
                                          x_tokens, dims(width, col)), rows=(0,))]
 
 
@@ -161,10 +230,10 @@ def scores(ctx: Ctx, b: Block, h: int) -> None:
     if b.kind == "enc" and not b.masked and ctx.first("D8.enc"):
         callouts.append(ctx.callout("D8", "D8.enc"))
     # the worked score: row 0 of Q times column j of Kᵀ makes S[0, j]
-    equation = [mark(ctx.mat(f"{b.p}.head.{h}.q", b.sym("Q", h), q, b.q_tokens,
+    equation = [mark(ctx.mat(f"{b.p}.head.{h}.q", b.turned("Q", h), q, b.q_tokens,
                              dims(b.dk, "k")), rows=(0,)),
                 r"\cdot",
-                mark(ctx.mat(f"{b.p}.head.{h}.k", transpose(b.sym("K", h)), k.T, dims(b.dk, "k"),
+                mark(ctx.mat(f"{b.p}.head.{h}.k", transpose(b.turned("K", h)), k.T, dims(b.dk, "k"),
                              b.kv_tokens), cols=(j,)), r"\div \sqrt{" + str(b.dk) + "}", "=",
                 mark(ctx.mat(f"{b.p}.head.{h}.scores", b.sym("S", h), s, b.q_tokens,
                              b.kv_tokens), cell=(0, j), rows=(0,), cols=(j,))]

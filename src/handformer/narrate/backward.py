@@ -25,7 +25,10 @@ GRAD_OP_KEYS = {"linear": "grad.op.linear", "head_proj": "grad.op.head_proj",
                 "softmax": "grad.op.softmax", "scores": "grad.op.scores",
                 "attend": "grad.op.attend", "layer_norm": "grad.op.layer_norm",
                 "relu": "grad.op.relu", "identity": "grad.op.identity", "add": "grad.op.add",
-                "embed": "grad.op.embed"}
+                "embed": "grad.op.embed",
+                # the parts of today's LLMs (engine/ops/modern.py)
+                "rms_norm": "grad.op.rms_norm", "rope": "grad.op.rope",
+                "repeat_kv": "grad.op.repeat_kv", "silu": "grad.op.silu", "mul": "grad.op.mul"}
 
 def backward(ctx: Ctx) -> None:
     """Step 15, every gradient in reverse order (the data shards, if computed, come after it in
@@ -62,7 +65,7 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     g = ctx.grad(name)
     at = np.unravel_index(int(np.argmax(np.abs(g))), g.shape) if g.size else ()
     _mark_largest(equation, at)
-    sym = to_text(names.symbol(name))
+    sym = to_text(names.symbol(name, step.op))
     if ctx.first("grad.intro"):
         paragraphs.append(ctx.t("grad.intro", name=sym))
     paragraphs.append(ctx.t("grad.p1", max=grad_cell.num(float(g[at])) if g.size else "0",

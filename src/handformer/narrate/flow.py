@@ -36,7 +36,7 @@ def _producers(ctx: Ctx, sections: list[Section]) -> dict[str, str]:
     for s in sections:  # a head's panel stands for its block's step (first head first)
         for name in s.steps:
             if ".head.0." in name and s.phase == "forward":
-                made_by.setdefault(name.replace(".head.0.", "."), s.id)
+                made_by.setdefault(_viewed(ctx, name), s.id)
     for s in sections:  # a gradient drawn as another panel's input: the panel that shows it
         if s.phase == "backward":
             for name in s.steps:
@@ -47,6 +47,15 @@ def _producers(ctx: Ctx, sections: list[Section]) -> dict[str, str]:
                 if name in ctx.tape.index:
                     made_by.setdefault(name, s.id)
     return made_by
+
+
+def _viewed(ctx: Ctx, name: str) -> str:
+    """The block step a head's view slices: its input on the tape (RoPE's turned q_rot, not the
+    projection q, under the view named "….head.0.q"), else the name without the head."""
+    step = ctx.tape.index.get(name)
+    if step is not None and step.op == "select_head":
+        return step.inputs[0]
+    return name.replace(".head.0.", ".")
 
 
 def _made_by(ctx: Ctx, name: str, made_by: dict[str, str]) -> str:

@@ -19,7 +19,7 @@ def gradient_formula(tape, name: str, uses: list) -> str:
     """The formula of what the panel shows: ∂L/∂name as each step that read it makes it (one
     clause per use), then the gradients of this step's own parameters."""
     step = tape.index[name]
-    parts = [_clause(use, use.inputs.index(name), names.symbol(name)) for use in uses]
+    parts = [_clause(use, use.inputs.index(name), names.symbol(name, step.op)) for use in uses]
     parts += [_clause(step, i) for i, x in enumerate(step.inputs)
               if x in tape.grads and x not in tape.index]  # W, b, γ, β: shown in this panel
     return clauses(*dict.fromkeys(p for p in parts if p))

@@ -90,7 +90,7 @@ def _arrays(ctx: Ctx, name: str, value, step: str, head_at: int | None,
 def _symbol(ctx: Ctx, step: str, called: str | None) -> str:
     """The lesson's symbol; a layer's output not as "out" but as the step reading it calls it
     (M in cross-attention, Y before the output layer), else as its own step names it (Y⁽¹⁾)."""
-    sym = names.symbol(step)
+    sym = names.symbol(step, names.op_of(ctx, step))
     if sym == names.LEAVES["out.layer"][0] and step in ctx.tape.index:
         return called or ctx.tape.index[step].symbols.get("out", sym)
     return sym

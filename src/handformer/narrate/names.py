@@ -26,14 +26,23 @@ LEAVES = {
     "b_2": (sub("b", "2"), ""),
     **{f"w_{x}": (sup("W", x.upper()), "") for x in "qkvo"},
     **{f"b_{x}": (sup("b", x.upper()), "") for x in "qkvo"},
+    # the parts of today's LLMs: RoPE's turned Q and K, grouped K/V repeated, SwiGLU
+    "q_rot": (r"\tilde{Q}", "name.q_rot"), "k_rot": (r"\tilde{K}", "name.k_rot"),
+    "k_shared": (r"\tilde{K}", "name.k_shared"), "v_shared": ("V", "name.v_shared"),
+    "gate": ("G", "name.gate"), "up": ("U", "name.up"), "silu": (r"\mathrm{SiLU}(G)", "name.silu"),
+    "w_gate": (sub("W", "gate"), ""), "w_up": (sub("W", "up"), ""), "w_down": (sub("W", "down"), ""),
 }
+# Ops whose steps share a last name part with an older op's (a norm's "out", the FFN's "act")
+# but not its symbol and words: RMSNorm, SwiGLU's product.
+OP_LEAVES = {"rms_norm": (r"\mathrm{RMSNorm}(R)", "name.rms"), "mul": ("H", "name.swiglu_act")}
 # A parameter's last name part → the i18n key of its words ("the query weights W^Q").
 PARAM_KEYS = {"weight": "param.embed", "w": "param.w_out", "b": "param.b_out",
               "w_1": "param.w_ffn", "b_1": "param.b_ffn", "w_2": "param.w_ffn",
               "b_2": "param.b_ffn", "w_q": "param.w_q", "w_k": "param.w_k", "w_v": "param.w_v",
               "w_o": "param.w_o", "b_q": "param.b_qkv", "b_k": "param.b_qkv",
               "b_v": "param.b_qkv", "b_o": "param.b_qkv", "gamma": "param.gamma",
-              "beta": "param.beta"}
+              "beta": "param.beta", "w_gate": "param.w_ffn", "w_up": "param.w_ffn",
+              "w_down": "param.w_ffn"}
 EMBED_KEYS = {"src_embed.weight": "param.embed.src", "tgt_embed.weight": "param.embed.tgt"}
 KIND_PLACE = {"self_attn": "place.self_attn", "cross_attn": "place.cross_attn",
               "ffn": "place.ffn"}
@@ -56,8 +65,11 @@ def _leaf(name: str) -> str:
     return "out.layer"
 
 
-def symbol(name: str) -> str:
-    """The lesson's symbol for a step or parameter (LaTeX): S, W^Q, LN(R), ..."""
+def symbol(name: str, op: str = "") -> str:
+    """The lesson's symbol for a step or parameter (LaTeX): S, W^Q, LN(R), ...; ``op``, the
+    step's op where the caller has the tape, tells RMSNorm's and SwiGLU's steps apart."""
+    if op in OP_LEAVES:
+        return OP_LEAVES[op][0]
     sym = LEAVES.get(_leaf(name), (r"\mathrm{" + name.rsplit(".", 1)[-1].replace("_", r"\_")
                                    + "}", ""))[0]
     if name.endswith("_embed.weight"):  # two tables: the source's and the target's
@@ -72,13 +84,22 @@ def words(ctx: Ctx, name: str) -> str:
     cross-attention)"; a parameter by its words and symbol: "the query weights W^Q (encoder
     layer 1, self-attention)"."""
     key = LEAVES.get(_leaf(name), ("", ""))[1]
+    step = ctx.tape.index.get(name)
+    if step is not None and step.op in OP_LEAVES:
+        key = OP_LEAVES[step.op][1]
     if name in ctx.tape.params:  # a parameter: its words, then its symbol
         key = EMBED_KEYS.get(name) or PARAM_KEYS.get(name.rsplit(".", 1)[-1], "")
         what = ctx.t(key, sym=to_text(symbol(name))) if key else to_text(symbol(name))
     else:
-        what = ctx.t(key) if key and name in ctx.tape.index else to_text(symbol(name))
+        what = ctx.t(key) if key and name in ctx.tape.index else to_text(symbol(name, op_of(ctx, name)))
     where = place(ctx, name)
     return ctx.t("name.at", what=what, where=where) if where else what
+
+
+def op_of(ctx: Ctx, name: str) -> str:
+    """The op of step ``name`` ("" for a parameter or a step not on the tape)."""
+    step = ctx.tape.index.get(name)
+    return step.op if step is not None else ""
 
 
 def place(ctx: Ctx, name: str) -> str:

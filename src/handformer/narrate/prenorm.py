@@ -15,6 +15,7 @@ from .numbers import dims, f3, mark
 # The pre-norm layer norms are titled by the sublayer they feed.
 TITLES = {"attn": "prenorm.title.attn", "cross": "prenorm.title.cross",
           "ffn": "prenorm.title.ffn"}
+RMS_TITLES = {"attn": "rms.title.attn", "cross": "rms.title.cross", "ffn": "rms.title.ffn"}
 
 
 def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str,
@@ -23,6 +24,9 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str,
     or after the residual sum (post-norm)."""
     d = int(ctx.cfg["d_model"])
     step = ctx.tape.index[f"{p}.out"]
+    if step.op == "rms_norm":
+        rms_norm(ctx, p, number, tokens, where, before)
+        return
     x_name = step.inputs[0]
     x, y = ctx.value(x_name), ctx.value(f"{p}.out")
     mean, std = ctx.extra(f"{p}.out", "mean"), ctx.extra(f"{p}.out", "std")
@@ -43,6 +47,35 @@ def norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str,
                      cell=(0, 0))]
     equation[2].extra = {"gamma": gamma, "beta": beta}
     title = ctx.t(TITLES[before], where=where) if before else ctx.t("norm.title", where=where)
+    ctx.add(Section(f"{p}.out", number, title, paragraphs,
+                    formula=ctx.formula(f"{p}.out", x=x_sym), equation=equation,
+                    steps=[f"{p}.out"]))
+
+
+def rms_norm(ctx: Ctx, p: str, number: str, tokens: list[str], where: str,
+             before: str | None = None) -> None:
+    """RMSNorm of each row: divided by its root mean square (extras["rms"]), times γ; no mean
+    subtracted, no β."""
+    d = int(ctx.cfg["d_model"])
+    x_name = ctx.tape.index[f"{p}.out"].inputs[0]
+    x, y, rms = ctx.value(x_name), ctx.value(f"{p}.out"), ctx.extra(f"{p}.out", "rms")
+    gamma = ctx.value(f"{p}.gamma")
+    paragraphs = [ctx.t("rms.p1"), ctx.t("norm.eps", eps=f"{float(ctx.cfg['ln_eps']):g}"),
+                  ctx.t("rms.p2", tok=tokens[0], rms=f3(rms[0]), x=f3(x[0, 0]),
+                        g=f3(gamma[0]) if gamma is not None else "γ₀", y=f3(y[0, 0])),
+                  ctx.t("rms.vs_layer")]
+    if gamma is not None and np.all(gamma == 1):
+        paragraphs.append(ctx.t("rms.gamma_start"))
+    if before is not None:
+        paragraphs.append(ctx.t("rms.prenorm"))
+    x_sym = "X" if before is not None else "R"
+    equation = [mark(ctx.mat(x_name, x_sym, x, tokens, dims(d)), cell=(0, 0)), r"\Rightarrow",
+                mark(ctx.mat(f"{p}.out.rms", r"\mathrm{RMS}", rms[:, None], tokens,
+                             ["RMS"]), rows=(0,)), r"\rightarrow",
+                mark(ctx.mat(f"{p}.out", rf"\mathrm{{RMSNorm}}({x_sym})", y, tokens, dims(d)),
+                     cell=(0, 0))]
+    title = ctx.t(RMS_TITLES[before], where=where) if before else \
+        ctx.t("rms.title", where=where)
     ctx.add(Section(f"{p}.out", number, title, paragraphs,
                     formula=ctx.formula(f"{p}.out", x=x_sym), equation=equation,
                     steps=[f"{p}.out"]))

@@ -18,7 +18,7 @@ SYMBOLS = {
     r"\ge": "≥", r"\langle": "<", r"\rangle": ">", r"\quad": "\x00", r"\qquad": "\x00",
     r"\top": "ᵀ", r"\prime": "′", r"\sin": "sin", r"\cos": "cos", r"\log": "log", r"\max": "max",
     r"\arg": "arg ", r"\lvert": "|", r"\rvert": "|", r"\|": "‖", r"\approx": "≈",
-    r"\Phi": "Φ", r"\varphi": "φ", r"\pi": "π",
+    r"\Phi": "Φ", r"\varphi": "φ", r"\pi": "π", r"\lceil": "⌈", r"\rceil": "⌉",
 }
 SUPERSCRIPT = str.maketrans("0123456789+-=()abdehijklmnoprstuvwxTO",
                             "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵃᵇᵈᵉʰⁱʲᵏˡᵐⁿᵒᵖʳˢᵗᵘᵛʷˣᵀᴼ")
@@ -74,6 +74,9 @@ def _commands(s: str) -> str:
     if r"\hat" in s:
         s = re.sub(r"\\hat\s*(?:\{([A-Za-z])\}|([A-Za-z]))", lambda m: (m.group(1) or m.group(2))
                    + "\u0302", s)
+    if r"\tilde" in s:
+        s = re.sub(r"\\tilde\s*(?:\{([A-Za-z])\}|([A-Za-z]))", lambda m: (m.group(1) or m.group(2))
+                   + "\u0303", s)
     for _ in range(4):  # nested constructs, innermost first
         if "\\" not in s:  # each of these starts with a command: nothing left to do
             break

@@ -11,6 +11,7 @@ from ...narrate.attention import attention
 from ...narrate.context import Ctx
 from ...narrate.document import Section
 from ...narrate.numbers import dims, mark
+from .swiglu import swiglu
 
 
 def d_model(ctx: Ctx) -> int:
@@ -57,6 +58,9 @@ def feed_forward(ctx: Ctx, p: str, number: str, i: int) -> None:
     """H = X W₁ + b₁, max(0, H), then H W₂ + b₂: each position alone."""
     tokens, d, where = input_tokens(ctx), d_model(ctx), _where(ctx, i)
     f = f"{p}.ffn"
+    if ctx.has(f"{f}.gate"):  # SwiGLU (Llama): a gate, an up projection, W_down
+        swiglu(ctx, f, number, tokens, where)
+        return
     pre = ctx.tape.index[f"{f}.pre"]
     x, h, a, out = (ctx.value(n) for n in (pre.inputs[0], f"{f}.pre", f"{f}.act", f"{f}.out"))
     w = h.shape[-1]
@@ -130,7 +134,8 @@ def logits(ctx: Ctx) -> None:
 
 def tied_gradient(ctx: Ctx) -> None:
     """∂L/∂E: the input's lookup (step 4) and the output layer's Eᵀ (step 13)."""
-    tied.tied_gradient(ctx, [tied.Lookup("embed.tok", "ids", input_tokens(ctx), "X_{tok}",
+    lookup, symbol = ("embed.tok", "X_{tok}") if ctx.has("embed.tok") else ("embed.out", "X")
+    tied.tied_gradient(ctx, [tied.Lookup(lookup, "ids", input_tokens(ctx), symbol,
                                          "tied.what.text")])
 
 

@@ -71,19 +71,39 @@ def overview(ctx: Ctx) -> None:
                   ctx.t("gpt.changed.mask"),
                   ctx.t("gpt.changed.pre" if c["norm"] == "pre" else "gpt.changed.post"),
                   ctx.t("gpt.changed.tied" if c["tie_embeddings"] else "gpt.changed.untied"),
-                  ctx.t("gpt.changed.steps"), ctx.t("overview.map")]
+                  *modern_parts(ctx), ctx.t("gpt.changed.steps"), ctx.t("overview.map")]
     ctx.add(Section("overview", "", ctx.t("gpt.overview.title"), paragraphs, phase="text",
                     level="overview", architecture=architecture(ctx)))
+
+
+def modern_parts(ctx: Ctx) -> list[str]:
+    """What the parts of today's LLMs change in this run, one sentence each (none by default)."""
+    c, said = ctx.cfg, []
+    if c.get("pos") == "rope":
+        said.append(ctx.t("gpt.changed.rope"))
+    if c.get("norm_kind") == "rms":
+        said.append(ctx.t("gpt.changed.rms"))
+    if c.get("ffn") == "swiglu":
+        said.append(ctx.t("gpt.changed.swiglu", dff=c["d_ff"]))
+    kv = c.get("kv_heads")
+    if kv and int(kv) != int(c["heads"]):
+        said.append(ctx.t("gpt.changed.gqa", h=c["heads"], kv=kv))
+    return said
 
 
 def architecture(ctx: Ctx) -> Architecture:
     c, n = ctx.cfg, len(input_tokens(ctx))
     d, dff = int(c["d_model"]), int(c["d_ff"])
-    attn = ("self_attn", ctx.t("arch.masked_attn"), "attention",
-            ctx.t("arch.heads", h=c["heads"], dk=c["d_k"]))
-    ffn = ("ffn", ctx.t("arch.ffn.label"), "ffn", ctx.t("arch.ffn", d=d, dff=dff))
-    norms = [(f"ln{k}", ctx.t("gpt.arch.norm", k=k) if c["norm"] == "pre" else
-              ctx.t("place.norm", k=k), "norm", "") for k in (1, 2)]
+    kv = int(c.get("kv_heads") or c["heads"])
+    heads = ctx.t("arch.heads", h=c["heads"], dk=c["d_k"]) if kv == int(c["heads"]) else \
+        ctx.t("gpt.arch.heads.kv", h=c["heads"], kv=kv, dk=c["d_k"])
+    attn = ("self_attn", ctx.t("arch.masked_attn"), "attention", heads)
+    ffn = ("ffn", ctx.t("arch.ffn.label"), "ffn",
+           ctx.t("gpt.arch.swiglu", d=d, dff=dff) if c.get("ffn") == "swiglu" else
+           ctx.t("arch.ffn", d=d, dff=dff))
+    rms = c.get("norm_kind") == "rms"
+    norms = [(f"ln{k}", ctx.t("gpt.arch.rms", k=k) if rms else ctx.t("gpt.arch.norm", k=k)
+              if c["norm"] == "pre" else ctx.t("place.norm", k=k), "norm", "") for k in (1, 2)]
     parts = [norms[0], attn, norms[1], ffn] if c["norm"] == "pre" else \
         [attn, norms[0], ffn, norms[1]]
     layers = [Block(f"decoder.{i}", ctx.t("arch.layer", i=i + 1), "stack",
@@ -92,7 +112,8 @@ def architecture(ctx: Ctx) -> Architecture:
               for i in range(int(c["layers"]))]
     if ctx.has("decoder.norm.out"):
         layers.append(Block("decoder.norm", ctx.t("arch.final_norm"), "norm"))
-    blocks = [Block("embed", ctx.t("gpt.arch.embed"), "embed",
+    blocks = [Block("embed", ctx.t("gpt.arch.embed.rope" if c.get("pos") == "rope" else
+                                   "gpt.arch.embed"), "embed",
                     detail=ctx.t("arch.shape", n=n, d=d)),
               Block("decoder", ctx.t("gpt.arch.stack", n=c["layers"]), "stack",
                     children=layers),
@@ -145,6 +166,9 @@ def encoding(ctx: Ctx) -> None:
 
 
 def embedding(ctx: Ctx) -> None:
+    if not ctx.has("embed.tok"):  # rotary positions: the lookup is the whole input
+        embedding_alone(ctx)
+        return
     d, tokens, x = d_model(ctx), input_tokens(ctx), ctx.value("embed.tok")
     paragraphs = [ctx.t("embed.p1.src", d=d, shape=f"{len(ctx.vocab)}×{d}"),
                   ctx.t("embed.p2", tok=tokens[1] if len(tokens) > 1 else tokens[0],
@@ -157,7 +181,23 @@ def embedding(ctx: Ctx) -> None:
                     steps=["embed.tok"]))
 
 
+def embedding_alone(ctx: Ctx) -> None:
+    """X = E[ids], nothing added: with RoPE the positions turn q and k inside attention."""
+    d, tokens, x = d_model(ctx), input_tokens(ctx), ctx.value("embed.out")
+    row = min(1, len(tokens) - 1)
+    paragraphs = [ctx.t("embed.p1.src", d=d, shape=f"{len(ctx.vocab)}×{d}"),
+                  ctx.t("embed.p2", tok=tokens[row], row=row_text(x[row])),
+                  ctx.t("gpt.embed.rope"),
+                  ctx.t("gpt.embed.tied" if ctx.cfg["tie_embeddings"] else "gpt.embed.untied")]
+    ctx.add(Section("embed.out", "4", ctx.t("gpt.embed.rope.title"), paragraphs,
+                    formula=ctx.formula("embed.out"),
+                    equation=[mark(ctx.mat("embed.out", "X", x, tokens, dims(d)), rows=(row,))],
+                    steps=["embed.out"]))
+
+
 def positions(ctx: Ctx) -> None:
+    if not ctx.has("embed.pos"):
+        return
     d, tokens, pe = d_model(ctx), input_tokens(ctx), ctx.value("embed.pos")
     paragraphs = [ctx.t("pos.p1"), ctx.t("pos.p2", tok=tokens[0]), ctx.t("gpt.pos.why")]
     ctx.add(Section("embed.pos", "5", ctx.t("pos.title"), paragraphs,
@@ -167,6 +207,8 @@ def positions(ctx: Ctx) -> None:
 
 
 def model_input(ctx: Ctx) -> None:
+    if not ctx.has("embed.pos"):
+        return
     d, tokens = d_model(ctx), input_tokens(ctx)
     a, pe, x = (ctx.value(n) for n in ("embed.tok", "embed.pos", "embed.out"))
     paragraphs = [ctx.t("gpt.input.p1", n=len(tokens), d=d),
