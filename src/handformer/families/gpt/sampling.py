@@ -70,9 +70,11 @@ def sample(logits, temperature: float = 0.0, top_k: int | None = None,
     check_options(temperature, top_k, top_p)
     logits = np.asarray(logits, dtype=np.float64)
     greedy = temperature == 0
-    with np.errstate(over="ignore"):  # a tiny T: huge ratios, softmax's max subtracted next
+    with np.errstate(over="ignore"):  # a tiny T: huge ratios, shown as they are
         scaled = logits if greedy else logits / temperature
-    p = softmax(scaled)
+        # softmax(z / T) = softmax((z − max z) / T): the largest logit's 0 stays 0 for any T,
+        # the others go to −∞ rather than the largest few to +∞ together
+        p = softmax(logits if greedy else (logits - logits.max()) / temperature)
     order = np.argsort(-p, kind="stable")  # stable: equal p keep ascending ids
     sorted_p = p[order]
     cumulative = np.cumsum(sorted_p)
