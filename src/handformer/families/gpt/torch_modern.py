@@ -34,7 +34,7 @@ class TorchModern:
     """The model's forward in torch functions; ``params``: our names → torch leaves."""
 
     def __init__(self, cfg: GptConfig, params: dict):
-        self.cfg = cfg
+        self.cfg, self.stages = cfg, {}
         self.params = {k: torch.tensor(v, dtype=torch.float64, requires_grad=True)
                        for k, v in params.items()}
 
@@ -57,21 +57,30 @@ class TorchModern:
         q, k, v = heads("q", c.heads, c.d_k), heads("k", c.kv_heads, c.d_k), heads("v", c.kv_heads, c.d_v)
         if c.pos == "rope":
             q, k = rotary(q, c.rope_base, c.rope_pairs), rotary(k, c.rope_base, c.rope_pairs)
+            self.stages |= {f"{p}.q_rot": q, f"{p}.k_rot": k}
         z = F.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=True,
                                            enable_gqa=c.kv_heads != c.heads)[0]
+        self.stages[f"{p}.z"] = z
         out = z.transpose(0, 1).reshape(n, c.heads * c.d_v) @ w[f"{p}.w_o"]
-        return out + w[f"{p}.b_o"] if c.attn_bias else out
+        out = self.stages[f"{p}.out"] = out + w[f"{p}.b_o"] if c.attn_bias else out
+        return out
 
     def ffn(self, x, p: str):
         w = self.params
         if self.cfg.ffn == "swiglu":
-            return (F.silu(x @ w[f"{p}.w_gate"]) * (x @ w[f"{p}.w_up"])) @ w[f"{p}.w_down"]
-        return F.relu(x @ w[f"{p}.w_1"] + w[f"{p}.b_1"]) @ w[f"{p}.w_2"] + w[f"{p}.b_2"]
+            h = self.stages[f"{p}.act"] = F.silu(x @ w[f"{p}.w_gate"]) * (x @ w[f"{p}.w_up"])
+            out = h @ w[f"{p}.w_down"]
+        else:
+            out = F.relu(x @ w[f"{p}.w_1"] + w[f"{p}.b_1"]) @ w[f"{p}.w_2"] + w[f"{p}.b_2"]
+        self.stages[f"{p}.out"] = out
+        return out
 
     def sublayer(self, x, p: str, ln: str, part):
         if self.cfg.norm == "pre":
-            return x + part(self.norm(x, f"{p}.{ln}"))
-        return self.norm(x + part(x), f"{p}.{ln}")
+            normed = self.stages[f"{p}.{ln}.out"] = self.norm(x, f"{p}.{ln}")
+            return x + part(normed)
+        out = self.stages[f"{p}.{ln}.out"] = self.norm(x + part(x), f"{p}.{ln}")
+        return out
 
     def forward(self, ids: list[int]) -> dict:
         c, w = self.cfg, self.params
@@ -80,7 +89,8 @@ class TorchModern:
             from .torch_ref import positional
 
             x = x + positional(len(ids), c.d_model)
-        stages = {"embed.out": x}
+        stages = self.stages
+        stages["embed.out"] = x
         for i in range(c.layers):
             p = f"decoder.{i}"
             x = self.sublayer(x, p, "ln1", lambda h, p=p: self.attention(h, f"{p}.self_attn"))
@@ -90,12 +100,13 @@ class TorchModern:
             x = stages["decoder.norm.out"] = self.norm(x, "decoder.norm")
         w_out = w["embed.weight"].T if c.tie_embeddings else w["generator.w"]
         stages["generator.logits"] = x @ w_out
-        return stages
+        return dict(stages)
 
 
 def compare(cfg: GptConfig, params: dict, ids: list[int], targets: list[int]):
-    """Our tape and torch on one text: every stage, the loss and every parameter's gradient,
-    as (name, shape, largest |ours − torch|) rows."""
+    """Our tape and torch on one text: every stage (each norm's output, RoPE's turned Q and K,
+    each head's attention output, each sublayer's output, each layer's), the loss and every
+    parameter's gradient, as (name, shape, largest |ours − torch|) rows."""
     from ...engine import finite
     from ...engine.tape import Tape
     from .model import forward
