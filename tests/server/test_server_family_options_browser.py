@@ -24,6 +24,21 @@ def shown(page, selector: str) -> list[str]:
     return page.eval_on_selector_all(selector, "els => els.filter(e => !e.hidden).map(e => e.value)")
 
 
+def shows(page, tape, name: str, seconds: float = 30.0) -> None:
+    """Wait until the page draws step ``name`` with the tape's numbers (3 decimals shown)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            np.testing.assert_allclose(matrix(page, name), tape[name], atol=5e-4 + 1e-12)
+            return
+        except Exception:  # noqa: BLE001  (not drawn yet, or the earlier walk's numbers)
+            if time.monotonic() > deadline:
+                raise
+            page.wait_for_timeout(200)
+
+
 def test_the_decoder_only_familys_switches_walk_the_llama_recipe(browser, app):
     import handformer
 
@@ -35,21 +50,13 @@ def test_the_decoder_only_familys_switches_walk_the_llama_recipe(browser, app):
     assert shown(page, "#f-preset option") == ["tutorial", "small", "llama"]
     assert page.inner_text('label[for="f-kv_heads"]') == "key/value heads"
     page.select_option("#f-preset", "llama")
-    rotated = '#panels figure.mx[data-name="decoder.0.self_attn.head.0.q"]'
-    page.wait_for_selector('#panels [data-name="decoder.0.self_attn.q_rot"]', state="attached")
-    tape = handformer.walk(family="gpt", preset="llama")
-    page.wait_for_selector(rotated, state="attached")
-    np.testing.assert_allclose(matrix(page, "decoder.0.self_attn.head.0.q"),
-                               tape["decoder.0.self_attn.head.0.q"], atol=5e-4 + 1e-12)
+    page.wait_for_selector('#panels [id="s-decoder.0.self_attn.rope.relative"]', state="attached")
+    shows(page, handformer.walk(family="gpt", preset="llama"), "decoder.0.self_attn.head.0.q")
     page.select_option("#f-rope_pairs", "adjacent")
     page.fill("#f-kv_heads", "1")
     page.press("#f-kv_heads", "Enter")
     adjacent = handformer.walk(family="gpt", preset="llama", rope_pairs="adjacent", kv_heads=1)
-    page.wait_for_function(
-        "() => { const t = document.querySelector('#panels figure.mx[data-name=\"decoder.0.self_attn.k\"] tbody');"
-        " return t && t.rows.length > 0 && t.rows[0].querySelectorAll('td').length === 2; }")
-    np.testing.assert_allclose(matrix(page, "decoder.0.self_attn.head.1.q"),
-                               adjacent["decoder.0.self_attn.head.1.q"], atol=5e-4 + 1e-12)
+    shows(page, adjacent, "decoder.0.self_attn.head.1.k")
     page.click('[data-set-lang="zh"]')
     assert page.inner_text('label[for="f-kv_heads"]') == "键值头数"
     assert "Hugging Face" in page.inner_text("#f-rope_pairs")  # a name, in both languages
