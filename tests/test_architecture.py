@@ -163,3 +163,30 @@ def test_the_tape_is_drawn_for_jupyter_by_the_hook_render_registers():
         assert tape._repr_html_() is None
     finally:
         Tape.html_hook = render.notebook
+
+
+# The encoder-decoder's own code that still lives outside families/transformer/ (its training
+# loop's checkpoint, its weights file, its torch.nn.Transformer reference, its verify and train
+# commands): each names the family. The list only shrinks: a module moved into the folder
+# leaves it; no other may join it.
+NAMES_THE_DEFAULT_FAMILY = {"handformer.train.checkpoint", "handformer.interop.weights",
+                            "handformer.interop.torch_ref", "handformer.commands.verify",
+                            "handformer.commands.train"}
+
+
+def family_names_in(module: str) -> set[str]:
+    from handformer.families.registry import BUILT_IN
+
+    tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and n.value in BUILT_IN}
+
+
+def test_shared_code_writes_no_family_name():
+    """Outside families/, a family is reached through the registry (registry.DEFAULT for the
+    one a run walks when it names none); its name is never written, so a family's folder and
+    its registration are the whole of it (the server's, the CLI's and the narration's lists
+    come from the registry)."""
+    named = {m for m in modules() if not m.startswith("handformer.families.")
+             and family_names_in(m)}
+    assert named - NAMES_THE_DEFAULT_FAMILY == set()
+    assert all(family_names_in(m) == {"transformer"} for m in named)

@@ -76,7 +76,7 @@ def family_names(needs: str | None = None) -> list[str]:
     (``train``, ``verify``) and the encoder-decoder, whose own command path is the default."""
     from .families import registry
 
-    return [name for name in registry.names() if needs is None or name == "transformer"
+    return [name for name in registry.names() if needs is None or name == registry.DEFAULT
             or getattr(registry.get(name), needs) is not None]
 
 

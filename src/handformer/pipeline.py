@@ -38,7 +38,7 @@ def family_for(options: dict) -> Family:
     that loads ``options["pretrained"]``; both given must agree."""
     named = options.get("family")
     if not options.get("pretrained"):
-        return registry.get(named or "transformer")
+        return registry.get(named or registry.DEFAULT)
     family = registry.for_pretrained()
     if named and named != family.name:
         raise HandformerError(f"--pretrained walks a model of the {family.name} family, not "

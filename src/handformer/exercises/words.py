@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from .. import i18n
+from ..families.registry import name_of
 from .question import Given, Question
 
 
@@ -76,7 +77,7 @@ def tolerance_text(question: Question, lang: str) -> str:
 def run_text(meta: dict) -> str:
     """The run in one line: family, preset and the sentence pair (or prompt)."""
     config = meta.get("config") or {}
-    parts = [meta.get("family", "transformer"), str(config.get("preset", ""))]
+    parts = [name_of(meta), str(config.get("preset", ""))]
     for key in ("src", "prompt", "tgt"):
         tokens = (meta.get(key) or {}).get("tokens")
         if tokens:

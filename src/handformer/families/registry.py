@@ -13,6 +13,7 @@ from collections.abc import Callable
 from ..errors import HandformerError
 
 BUILT_IN = ("transformer", "bert", "gpt")  # folders of this package, imported on first lookup
+DEFAULT = "transformer"  # the family a run walks when it names none (the tutorial's model)
 
 
 def _no_notes(model, tape) -> list[str]:
@@ -50,6 +51,10 @@ class Family:
     ``generates``: ``walk`` reads ``options["generate"]`` (N tokens written after the text, one
     at a time, each step on the tape) and the sampling switches ``temperature``, ``top_k``,
     ``top_p``; other families refuse them by name (pipeline.py).
+    ``next_steps``: the terminal walk's closing commands, ``{"walk": …, "backward": …}``: for
+    a walk without and with a backward pass, each a tuple of (what it shows, the command) i18n
+    keys; ``next_token_loss``: its loss is a next-token cross-entropy over the vocabulary (the
+    recap compares it with log V, a uniform guess).
     ``follows_tutorial``: its story keeps the seed tutorial's stages, so a section can name
     the tutorial's own step it shows (narrate.context.TUTORIAL_STEPS).
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
@@ -63,7 +68,7 @@ class Family:
     __slots__ = ("name", "config", "param_shapes", "forward", "story", "prepare", "walk",
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
-                 "export_names", "generates")
+                 "export_names", "generates", "next_steps", "next_token_loss")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -73,7 +78,8 @@ class Family:
                  train: Callable | None = None, configure: Callable | None = None,
                  verify: Callable | None = None, beside_trained: bool = False,
                  follows_tutorial: bool = False, save_weights: Callable | None = None,
-                 export_names: Callable | None = None, generates: bool = False):
+                 export_names: Callable | None = None, generates: bool = False,
+                 next_steps: dict | None = None, next_token_loss: bool = False):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -81,7 +87,8 @@ class Family:
         self.configure, self.verify = configure, verify
         self.beside_trained, self.follows_tutorial = beside_trained, follows_tutorial
         self.save_weights, self.export_names = save_weights, export_names
-        self.generates = generates
+        self.generates, self.next_token_loss = generates, next_token_loss
+        self.next_steps = next_steps or {}
 
 
 class Option:

@@ -12,6 +12,7 @@ from .context import Ctx
 from .document import Architecture, Block, Edge, Section
 from .numbers import f3
 from .recap_table import before_after, shapes
+from ..families.registry import family_of
 
 LEVELS = ("overview", "steps", "all")
 # The tutorial's closing list ("重要要点"), each point as corrected.
@@ -59,8 +60,6 @@ PAPER_PARAMS, PAPER_VOCAB = 65_000_000, 37_000
 
 def paper_count(ctx: Ctx) -> str:
     """This model's parameter count at the paper's vocabulary, tied and untied, beside 65M."""
-    from ..families.registry import family_of
-
     family, c = family_of(ctx.tape), dict(ctx.cfg)
     count = {tie: sum(int(np.prod(shape)) for shape, _ in family.param_shapes(
         family.config.from_dict(c | {"tie_embeddings": tie}), PAPER_VOCAB).values())
@@ -226,7 +225,7 @@ def loss_lines(ctx: Ctx) -> list[str]:
     after = float(update["loss_after"])
     shown = apart(before, after)
     said = [ctx.t("recap.loss", before=shown[0], after=shown[1], lr=f"{update['lr']:g}")]
-    if ctx.meta.get("family") in (None, "transformer", "gpt"):  # a next-token loss over V
+    if family_of(ctx.tape).next_token_loss:  # a next-token loss over V: against a uniform guess
         uniform = math.log(len(ctx.vocab))
         key = "recap.uniform.better" if before <= uniform else (
             "recap.uniform.worse" if ctx.meta.get("trained") else "recap.uniform")
@@ -243,31 +242,16 @@ def apart(a: float, b: float) -> tuple[str, str]:
     return x, y
 
 
-# Three commands to try after a walk, by family, each (what it shows, the command); a family
-# not named here gets none.
-NEXT_STEPS = {
-    "transformer": (("recap.next.backward", "recap.next.backward.run"),
-                    ("recap.next.html", "recap.next.html.run"),
-                    ("recap.next.train", "recap.next.train.run")),
-    "gpt": (("gpt.recap.next.backward", "gpt.recap.next.backward.run"),
-            ("gpt.recap.next.html", "gpt.recap.next.html.run"),
-            ("gpt.recap.next.generate", "gpt.recap.next.generate.run")),
-}
-AFTER_BACKWARD = ("recap.next.beside", "recap.next.beside.run")
-
-
 def next_steps(tape, lang: str) -> Section | None:
     """The terminal walk's closing lines: three commands to try next, each under what it
     shows, in ``lang``. After a backward pass the first is a trained copy beside the weights
     instead of the gradients."""
     from .. import i18n
 
-    family = tape.meta.get("family") or "transformer"
-    keys = NEXT_STEPS.get(family)
-    if keys is None:
+    steps = family_of(tape).next_steps  # the family's own commands (registry.Family)
+    keys = steps.get("backward" if tape.meta.get("update") else "walk")
+    if not keys:
         return None
-    if family == "transformer" and tape.meta.get("update"):
-        keys = (AFTER_BACKWARD, *keys[1:])
     text = i18n.table(lang)
     lines = [line for shows, run in keys for line in (text[shows], "  " + text[run])]
     return Section("next", "", text["recap.next"], lines, phase="text", level="overview")

@@ -50,7 +50,7 @@ def both(run, initial: dict, src: str, tgt: str) -> dict:
 
 def view(params: dict, config, example, words) -> dict:
     tape = Tape(params)
-    registry.get("transformer").forward(tape, config, example.src_ids, example.tgt_ids)
+    registry.get(registry.DEFAULT).forward(tape, config, example.src_ids, example.tgt_ids)
     probs = np.asarray(tape["generator.probs"])
     p = [float(probs[t, i]) for t, i in enumerate(example.out_ids)]
     return {"p_target": p, "picked": [words[int(i)] for i in np.argmax(probs, axis=-1)],

@@ -61,10 +61,10 @@ def build_config(body: dict, family: Family | None = None):
         _check_type(key, value)
     check_caps(overrides)
     try:
-        overrides = refuse_foreign(family.name if family else "transformer", overrides)
+        overrides = refuse_foreign(family.name if family else registry.DEFAULT, overrides)
     except HandformerError as err:
         raise RequestError(str(err), _family_field(str(err), err)) from None
-    if family is not None and family.name != "transformer":
+    if family is not None and family.name != registry.DEFAULT:
         try:
             return family.configure({"preset": name, **overrides})
         except HandformerError as err:
@@ -87,13 +87,13 @@ def app_families() -> list[str]:
     make (``configure``), and the encoder-decoder; not one that only loads a pretrained
     model."""
     return [name for name in registry.names()
-            if name == "transformer" or (registry.get(name).configure is not None
+            if name == registry.DEFAULT or (registry.get(name).configure is not None
                                          and not registry.get(name).pretrained)]
 
 
 def family_of(body: dict) -> Family:
     """The family a request names (the encoder-decoder when it names none)."""
-    name = body.get("family") or "transformer"
+    name = body.get("family") or registry.DEFAULT
     if name not in app_families():
         raise RequestError(f"family must be one of {', '.join(app_families())}, got "
                            f"{str(name)[:40]!r}", "family")
@@ -195,7 +195,7 @@ def field_of(err: HandformerError) -> str | None:
     for name in sorted({*CONFIG_FIELDS, *declared()}, key=len, reverse=True):
         if re.search(rf"(?<![\w-]){name}(?!\w)", message):
             return f"config.{name}"
-    for phrase, field in _ROLES:
-        if phrase in message:
+    for phrase, field in _ROLES:  # as words: "rope_pair" is no pair
+        if re.search(rf"(?<![\w-]){re.escape(phrase)}", message):
             return field
     return None

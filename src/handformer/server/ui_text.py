@@ -57,7 +57,7 @@ def family_presets() -> dict[str, list[str]]:
     family's options.py names."""
     from ..families import registry
 
-    out = {"transformer": list(PRESETS)}
+    out = {registry.DEFAULT: list(PRESETS)}
     for name, module in registry.option_modules().items():
         if getattr(module, "PRESETS", None):
             out[name] = list(module.PRESETS)

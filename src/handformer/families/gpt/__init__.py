@@ -43,10 +43,16 @@ def train_command(options: dict, given: dict[str, str]) -> None:
     train(options, given)
 
 
+# The terminal walk's three closing commands, each (what it shows, the command).
+NEXT_STEPS = (("gpt.recap.next.backward", "gpt.recap.next.backward.run"),
+              ("gpt.recap.next.html", "gpt.recap.next.html.run"),
+              ("gpt.recap.next.generate", "gpt.recap.next.generate.run"))
+
 FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, narrators,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, train=train_command, configure=from_options,
                          verify=run.verify, follows_tutorial=True, beside_trained=True,
                          save_weights=save_weights, export_names=export_names,
-                         generates=True))
+                         generates=True, next_token_loss=True,
+                         next_steps={key: NEXT_STEPS for key in ("walk", "backward")}))
 

@@ -75,10 +75,19 @@ def export_names(tensors: dict, s) -> dict:
     return to_state_dict(tensors, s.config)
 
 
+# The terminal walk's three closing commands, each (what it shows, the command); after a
+# backward pass a trained copy beside the weights comes first instead of the gradients.
+NEXT_STEPS = (("recap.next.backward", "recap.next.backward.run"),
+              ("recap.next.html", "recap.next.html.run"),
+              ("recap.next.train", "recap.next.train.run"))
+AFTER_BACKWARD = ("recap.next.beside", "recap.next.beside.run")
+
 FAMILY = register(Family("transformer", Config, model.param_shapes, model.forward, story,
                          prepare=run.prepare, walk=run.walk, backward=run.backward,
                          notes=run.notes, decode=translate,
                          explain=tell_translation, errata=errata.records,
                          configure=run.configure, beside_trained=True,
                          follows_tutorial=True, save_weights=save_weights,
-                         export_names=export_names))
+                         export_names=export_names, next_token_loss=True,
+                         next_steps={"walk": NEXT_STEPS,
+                                     "backward": (AFTER_BACKWARD, *NEXT_STEPS[1:])}))
