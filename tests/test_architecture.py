@@ -190,3 +190,21 @@ def test_shared_code_writes_no_family_name():
              and family_names_in(m)}
     assert named - NAMES_THE_DEFAULT_FAMILY == set()
     assert all(family_names_in(m) == {"transformer"} for m in named)
+
+
+def test_the_server_and_the_narration_name_no_language():
+    """The languages are the i18n tables' (a registered table is one too): the app's checks,
+    the quiz's among them, read i18n.languages(); no code of the server, the narration or the
+    renderers writes a language code, but as a parameter's default (English, i18n.FIRST)."""
+    from handformer import i18n
+
+    codes = set(i18n.languages())
+    for layer in ("handformer.server", "handformer.narrate", "handformer.render"):
+        for module in under(layer):
+            tree = ast.parse(modules()[module].read_text(encoding="utf-8"))
+            defaults = {id(d) for f in ast.walk(tree)
+                        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                        for d in [*f.args.defaults, *f.args.kw_defaults] if d is not None}
+            written = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                       and n.value in codes and id(n) not in defaults}
+            assert written == set(), (module, written)

@@ -23,7 +23,7 @@ from pathlib import Path
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .. import pipeline
+from .. import i18n, pipeline
 from ..exercises.render_json import finite, question_json
 from ..exercises.sheet import make_sheet
 from ..train import checkpoint, loop
@@ -76,11 +76,11 @@ def _parse(body) -> dict:
     if kinds is not None and not (isinstance(kinds, list) and all(isinstance(k, str)
                                                                   for k in kinds)):
         raise RequestError("kinds must be a list of kind names", "kinds")
-    level, lang = body.get("level", "medium"), body.get("lang", "en")
+    level, lang = body.get("level", "medium"), body.get("lang", i18n.FIRST)
     if level not in ("easy", "medium", "hard"):
         raise RequestError("level must be easy, medium or hard", "level")
-    if lang not in ("en", "zh"):
-        raise RequestError("lang must be en or zh", "lang")
+    if lang not in i18n.languages():  # the tables' languages, a registered one too
+        raise RequestError(f"lang must be one of {', '.join(i18n.languages())}", "lang")
     return {"count": count, "seed": seed, "kinds": kinds, "level": level, "lang": lang}
 
 
