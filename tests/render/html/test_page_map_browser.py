@@ -14,6 +14,7 @@ import handformer
 from handformer import i18n
 from handformer.narrate import build
 from handformer.render.html import page as html
+from support.browser import VISIBLE_JS
 from support.lesson import enrich, keep_named, wcag_ratio
 
 CHROMIUM = Path("/usr/bin/chromium")  # the `browser` fixture (conftest) launches it
@@ -136,6 +137,24 @@ def test_pager_never_covers_the_step_being_read(browser, pages):
         page.context.close()
 
 
+# For each narrated matrix (its figure's selector, the columns it must show, whether it has a
+# worked cell): each column head's count and whether the first is visible, and the worked cells'
+# count, visibility and text. What Locator.count / is_visible / inner_text would answer for
+# fig.locator(...), asked in one evaluate: one locator search of this page costs a round trip
+# and a walk of its whole DOM.
+CELLS_JS = "wanted => {" + VISIBLE_JS + r"""
+  const all = (figs, sel) => figs.flatMap(f => Array.from(f.querySelectorAll(sel)));
+  return wanted.map(([figSel, cols, worked]) => {
+    const figs = Array.from(document.querySelectorAll(figSel));
+    const heads = cols.map(j => { const hs = all(figs, `thead th[data-j="${j}"]`);
+      return [hs.length, hs.length > 0 && visible(hs[0])]; });
+    const hc = worked ? all(figs, 'td.hc') : [];
+    return {heads: heads, hc: [hc.length, hc.length > 0 && visible(hc[0]),
+                               hc.length > 0 ? hc[0].innerText : null]};
+  });
+}"""
+
+
 def test_narrated_cells_present_and_visible(browser, pages, tmp_path):
     """The worked cell of every score step and the kept columns of the prediction (argmax and
     targets) are drawn, at both widths."""
@@ -146,21 +165,24 @@ def test_narrated_cells_present_and_visible(browser, pages, tmp_path):
     wanted = [(s.id, m) for s in sections for m in s.equation
               if not isinstance(m, str) and (m.highlight or m.keep_cols)]
     assert any(m.keep_cols for _, m in wanted) and any(m.highlight for _, m in wanted)
+    asked = []
+    for sid, m in wanted:
+        cols = [*m.keep_cols, *(m.highlight.cols if m.highlight else ()),
+                *([m.highlight.cell[1]] if m.highlight and m.highlight.cell else [])]
+        worked = bool(m.highlight and m.highlight.cell)
+        asked.append((f'section[id="s-{sid}"] > .equation figure.mx[data-name="{m.name}"]',
+                      [int(j) for j in cols], worked))
     for width, height in SIZES:
         page = open_page(browser, pages["tutorial"], width, height, "en")
-        for sid, m in wanted:
-            name = m.name
-            fig = page.locator(f'section[id="s-{sid}"] > .equation figure.mx[data-name="{name}"]')
-            cols = [*m.keep_cols, *(m.highlight.cols if m.highlight else ()),
-                    *([m.highlight.cell[1]] if m.highlight and m.highlight.cell else [])]
-            for j in cols:
-                head = fig.locator(f'thead th[data-j="{j}"]')
-                assert head.count() == 1 and head.is_visible(), (name, j, width)
-            if m.highlight and m.highlight.cell:
-                cell = fig.locator("td.hc")
-                assert cell.count() == 1 and cell.is_visible()
+        found = page.evaluate(CELLS_JS, asked)
+        for (_, m), (_, cols, worked), got in zip(wanted, asked, found, strict=True):
+            for j, (count, shown) in zip(cols, got["heads"], strict=True):
+                assert count == 1 and shown, (m.name, j, width)
+            if worked:
+                count, shown, text = got["hc"]
+                assert count == 1 and shown
                 i, j = m.highlight.cell
-                assert cell.inner_text() == f"{float(m.value[i, j]):.3f}"
+                assert text == f"{float(m.value[i, j]):.3f}"
         page.context.close()
 
 
