@@ -5,6 +5,7 @@ English and Chinese; the map that stays in view when the contents give the panel
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,11 @@ CHROMIUM = Path("/usr/bin/chromium")
 pytestmark = [pytest.mark.browser, pytest.mark.slow,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs /usr/bin/chromium")]
 
-# Every drawn matrix of the page: its step, its size in the tape, and what each cell shows.
-MATRICES_JS = r"""() => Array.from(document.querySelectorAll('section.panel figure.mx'))
+# Every drawn matrix of the page: its step, its size in the tape, and what each cell shows. As
+# one JSON string: Playwright checks every field of an object it is handed against its protocol
+# in Python, seconds for the tens of thousands of cells of a page 32 wide; a string is one field
+# (an absent data-i or data-j written as null, which JSON keeps and Python reads as None).
+MATRICES_JS = r"""() => JSON.stringify(Array.from(document.querySelectorAll('section.panel figure.mx'))
   .filter(f => f.getClientRects().length && f.querySelector(':scope > .scroll > table.grid'))
   .map(f => {
     const s = f.querySelector(':scope > .scroll'), t = s.firstElementChild;
@@ -29,10 +33,10 @@ MATRICES_JS = r"""() => Array.from(document.querySelectorAll('section.panel figu
             font: parseFloat(getComputedStyle(t.querySelector('td')).fontSize),
             cols: Array.from(t.tHead.rows[0].cells).slice(1).map(th => th.dataset.j ?? '⋯'),
             cells: Array.from(t.tBodies[0].rows).flatMap(tr => Array.from(tr.cells).slice(1)
-              .map((td, k) => ({i: tr.dataset.i, j: t.tHead.rows[0].cells[k + 1].dataset.j,
+              .map((td, k) => ({i: tr.dataset.i ?? null, j: t.tHead.rows[0].cells[k + 1].dataset.j ?? null,
                                 text: td.textContent, full: td.title || td.textContent,
                                 worked: td.classList.contains('hc')})))};
-  })"""
+  }))"""
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +75,7 @@ def stored(tape, name: str, shape: tuple[int, int]):
 def test_every_matrix_up_to_32_columns_is_whole_at_1280(browser, wide_pages, name, lang):
     path, tape = wide_pages[name]
     page = open_page(browser, path, 1280, 900, lang)
-    drawn = page.evaluate(MATRICES_JS)
+    drawn = json.loads(page.evaluate(MATRICES_JS))
     widest = max(len(m["cols"]) for m in drawn)
     assert widest == {"tutorial": 25, "d32": 32}[name]
     shortened = 0
