@@ -79,7 +79,7 @@ def test_mathtext_reads_what_matplotlib_lacks():
 # --- every formula of every output --------------------------------------------------------
 
 
-def formulas(tape) -> dict[str, str]:
+def formulas(tape, walkthrough: dict) -> dict[str, str]:
     """Each distinct formula of the tape and its walkthrough, with where it comes from."""
     found = {}
     for step in tape.steps:
@@ -87,7 +87,7 @@ def formulas(tape) -> dict[str, str]:
         if tape.grads:
             found.setdefault(step.grad_formula, f"gradient of {step.name}")
     for lang in ("en", "zh"):
-        for s in build(tape, lang):
+        for s in walkthrough[lang]:
             found.setdefault(s.formula, f"section {s.id}")
             items = [*s.equation, *(c.tutorial for c in s.callouts if c.tutorial is not None)]
             for item in items:
@@ -97,10 +97,10 @@ def formulas(tape) -> dict[str, str]:
     return found
 
 
-def markdown_blocks(tape) -> list[str]:
+def markdown_blocks(walkthrough: dict) -> list[str]:
     blocks = []
     for lang in ("en", "zh"):
-        text = markdown.render_sections(build(tape, lang), lang=lang)
+        text = markdown.render_sections(walkthrough[lang], lang=lang)
         blocks += re.findall(r"^(?:> )?\$\$\n(?:> )?(.*?)\n(?:> )?\$\$$", text, re.S | re.M)
     return blocks
 
@@ -109,7 +109,10 @@ def check(tape) -> None:
     page = html.render(tape)
     assert 'class="tex"' not in page
     assert not any("\\" in m for m in re.findall(r"<math.*?</math>", page, re.S))
-    every = formulas(tape)
+    # the walkthrough in each language, narrated once for both readers below (a paper-sized
+    # tape takes about a second a language)
+    walkthrough = {lang: build(tape, lang) for lang in ("en", "zh")}
+    every = formulas(tape, walkthrough)
     assert len(every) > 20
     for latex, where in every.items():
         convert(to_mathml, latex, where)
@@ -119,7 +122,7 @@ def check(tape) -> None:
     shapes = {re.sub(r"\d+", "1", latex): where for latex, where in every.items()}
     for latex, where in shapes.items():
         convert(mathtext, latex, where)
-    blocks = markdown_blocks(tape)
+    blocks = markdown_blocks(walkthrough)
     assert len(blocks) > 20
     for block in {re.sub(r"\d+(?:\.\d+)?", "0", b) for b in blocks}:  # one per shape
         convert(to_mathml, block, "a Markdown $$ block")

@@ -17,3 +17,23 @@ def open_page(browser, path, width=1280, height=900):
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
     page.goto(path.as_uri())
     return page
+
+
+# Playwright's own test of "visible" (Locator.is_visible: injected computeBox), as a function of
+# the page, so that a test asking it of many elements asks it in one evaluate instead of one
+# round trip (and one selector search of the whole page) per element. An element displayed as
+# `contents` has no box of its own: Playwright then asks its children, and so does this.
+VISIBLE_JS = r"""function visible(e) {
+  const style = getComputedStyle(e);
+  if (style.display === 'contents') {
+    for (let c = e.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 1 && visible(c)) return true;
+      if (c.nodeType === 3) { const r = document.createRange(); r.selectNode(c);
+        const b = r.getBoundingClientRect(); if (b.width > 0 && b.height > 0) return true; }
+    }
+    return false;
+  }
+  if (!e.checkVisibility() || style.visibility !== 'visible') return false;
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}"""

@@ -20,14 +20,20 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 # What a page must not hold once Chromium has parsed it: event handlers, javascript: URLs,
 # style attributes, and any element in a formula that is not MathML (an <svg>, <img>, <b>).
 DOM_REPORT = """() => {
-  const all = Array.from(document.querySelectorAll('*'));
-  const attrs = e => Array.from(e.attributes).map(a => a.name.toLowerCase());
   const math = 'http://www.w3.org/1998/Math/MathML';
+  const handlers = [], js_urls = [], styled = [];
+  for (const e of document.querySelectorAll('*')) {  // one pass over the page's elements
+    let handler = false, js = false;
+    for (const a of e.attributes) {
+      handler = handler || a.name.toLowerCase().startsWith('on');
+      js = js || /^\\s*javascript:/i.test(a.value);
+    }
+    if (handler) handlers.push(e.outerHTML.slice(0, 80));
+    if (js) js_urls.push(e.outerHTML.slice(0, 80));
+    if (e.hasAttribute('style')) styled.push(e.outerHTML.slice(0, 80));
+  }
   return {
-    handlers: all.filter(e => attrs(e).some(n => n.startsWith('on'))).map(e => e.outerHTML.slice(0, 80)),
-    js_urls: all.filter(e => Array.from(e.attributes).some(a => /^\\s*javascript:/i.test(a.value)))
-               .map(e => e.outerHTML.slice(0, 80)),
-    styled: all.filter(e => e.hasAttribute('style')).map(e => e.outerHTML.slice(0, 80)),
+    handlers: handlers, js_urls: js_urls, styled: styled,
     foreign_in_math: Array.from(document.querySelectorAll('math *'))
                .filter(e => e.namespaceURI !== math).map(e => e.outerHTML.slice(0, 80)),
     scripts: document.querySelectorAll('script').length,

@@ -43,12 +43,21 @@ def page_file(tape, tmp_path_factory):
 
 
 
-def test_opens_without_errors_with_mathml(browser, page_file):
+@pytest.fixture(scope="module")
+def loaded(browser, page_file):
+    """The page at 1280 × 900, loaded once for the tests that only read it or scroll it (a load
+    costs more than what each of them does with it); errors and dialogs are recorded from the
+    load on, so a test fails on any the page has raised while open."""
     page = open_page(browser, page_file)
+    yield page
+    page.context.close()
+
+
+def test_opens_without_errors_with_mathml(loaded):
+    page = loaded
     assert page.errors == []
     assert page.locator("math").count() > 100
     assert page.evaluate("getComputedStyle(document.querySelector('math')).display") != "none"
-    page.context.close()
 
 
 def visible_narrations(page) -> list[str]:
@@ -109,11 +118,9 @@ def test_keys_move_between_steps(browser, page_file):
     page.context.close()
 
 
-def test_show_all_and_theme(browser, page_file, tmp_path):
-    page = open_page(browser, page_file)
-    figure = page.locator('figure[data-name="generator.logits"]').first
+def test_show_all_and_theme(browser, loaded, tmp_path):
+    figure = loaded.locator('figure[data-name="generator.logits"]').first
     assert figure.locator("tbody tr").first.locator("td").count() == 25  # ≤ 32 columns: whole
-    page.context.close()
     import numpy as np
 
     from handformer.narrate.document import Matrix, Section
@@ -134,10 +141,10 @@ def test_show_all_and_theme(browser, page_file, tmp_path):
     page.context.close()
 
 
-def test_screenshots_of_three_steps(browser, page_file):
+def test_screenshots_of_three_steps(browser, page_file, loaded):
     SHOTS.mkdir(parents=True, exist_ok=True)
     for width, height in ((1280, 900), (375, 800)):
-        page = open_page(browser, page_file, width, height)
+        page = loaded if width == 1280 else open_page(browser, page_file, width, height)
         assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways page
         for step in STEPS:
             page.evaluate(f"document.getElementById('s-{step}').scrollIntoView()")
@@ -146,7 +153,8 @@ def test_screenshots_of_three_steps(browser, page_file):
             page.screenshot(path=str(out))
             assert out.stat().st_size > 10_000
         assert page.errors == []
-        page.context.close()
+        if page is not loaded:
+            page.context.close()
 
 
 def test_hostile_words_render_as_text(browser, tmp_path):

