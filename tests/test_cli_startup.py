@@ -64,8 +64,14 @@ NOT_FOR_AN_ENGLISH_WALK = ("handformer.families.bert", "handformer.families.gpt"
                            "pkgutil", "string")
 
 
+# A family's switches (families/<name>/options.py, a few declarations) are read by every
+# command line to make its flags; the family itself is not.
+DECLARATIONS = {"handformer.families.gpt.options"}
+
+
 def imported(modules: set[str], names) -> list[str]:
-    return sorted(m for m in modules for name in names if m == name or m.startswith(name + "."))
+    return sorted(m for m in modules - DECLARATIONS for name in names
+                  if m == name or m.startswith(name + "."))
 
 
 @pytest.mark.process

@@ -56,8 +56,11 @@ def test_a_long_sentence_is_named_by_its_label_in_chinese(browser, app):
 
 def test_refused_presets_are_not_offered_and_a_latin1_file_is_refused(browser, app, tmp_path):
     page = open_app(browser, app)
-    offered = page.eval_on_selector_all("#f-preset option", "os => os.map(o => o.value)")
-    assert offered == ["tutorial", "small"]  # this server's limits refuse `paper`
+    offered = page.eval_on_selector_all("#f-preset option",
+                                        "os => os.filter(o => !o.hidden).map(o => o.value)")
+    assert offered == ["tutorial", "small"]  # this server's limits refuse `paper`; llama is gpt's
+    assert page.eval_on_selector_all("#f-preset option", "os => os.map(o => o.value)") == [
+        "tutorial", "small", "llama"]  # the other family's, hidden until it is chosen
     f = tmp_path / "corpus.txt"
     f.write_bytes("you win or you die\ncafé crème\n".encode("latin-1"))
     before = page.input_value("#f-corpus")

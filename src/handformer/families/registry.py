@@ -8,7 +8,9 @@ the renderers find what they need here and know no family by name. A new family 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
+from pathlib import Path
 
 from ..errors import HandformerError
 
@@ -142,13 +144,31 @@ def preset_names() -> list[str]:
 
 
 def option_modules() -> dict:
+    """Each built-in family's ``options.py``, by family, loaded from its file alone: importing
+    it as a submodule would run the family's ``__init__`` first (its model, numpy), and the
+    command line reads the declarations at every start."""
     out = {}
     for name in BUILT_IN:
-        try:
-            out[name] = importlib.import_module(f"{__package__}.{name}.options")
-        except ModuleNotFoundError:
-            continue
+        module = _options_module(name)
+        if module is not None:
+            out[name] = module
     return out
+
+
+def _options_module(family: str):
+    import sys
+
+    name = f"{__package__}.{family}.options"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = Path(__file__).parent / family / "options.py"
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # the family's own `from .options import …` finds this one
+    spec.loader.exec_module(module)
+    return module
 
 
 def refuse_foreign(family: str, options: dict) -> dict:
