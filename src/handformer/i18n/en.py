@@ -596,6 +596,10 @@ TEXT = {
     "gpt.final.title": "Final layer normalization",
     "gpt.final.p1": "With pre-norm nothing has normalized the residual stream yet: one last "
                     "layer norm (GPT-2's ln_f) gives the output layer rows of a steady size.",
+    "gpt.final.title.rms": "Final RMSNorm",
+    "gpt.final.p1.rms": "With pre-norm nothing has normalized the residual stream yet: one last "
+                        "RMSNorm (Llama's model.norm, γ only) gives the output layer rows of a "
+                        "steady size.",
     "logits.tied": "W_out is not a new matrix: it is the embedding table transposed, "
                        "Eᵀ ({d}×{V}). The row that placed a word in the embedding now scores how well "
                        "each position's vector matches that word. Sharing it saves {saved} "

@@ -92,7 +92,10 @@ def test_generate_trains_a_bpe_model_here(chinese):
     (("walk", "--family", "gpt", "--tokenizer", "bpe", "--bpe-merges", "5000"),
      ("--bpe-merges",)),
     (("walk", "--family", "gpt", "--tokenizer", "bpe", "--src", "café"), ("'Ã'", "byte")),
+    (("walk", "--family", "gpt", "--tokenizer", "bpe", "--save-weights", "b.safetensors"),
+     ("merges", "--save FILE")),
 ])
 def test_refusals_are_one_line(tmp_path, args, words):
     refused(run_here(*args, "--no-pager" if args[0] == "walk" else "--quiet", cwd=tmp_path)
             if args[0] == "walk" else run_here(*args, cwd=tmp_path), *words)
+    assert not (tmp_path / "b.safetensors").exists()

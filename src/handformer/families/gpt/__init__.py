@@ -21,8 +21,15 @@ def narrators(tape) -> list:
 
 
 def save_weights(path: str, model) -> None:
-    """`walk --family gpt --save-weights` (weights.py, imported when it runs)."""
+    """`walk --family gpt --save-weights` (weights.py, imported when it runs). A byte-level
+    BPE vocabulary is refused: the file keeps tokens, not the merges that segment a text."""
+    from ...errors import HandformerError
     from .weights import save
+
+    if model.vocab.tokenizer == "bpe":
+        raise HandformerError("--save-weights keeps the vocabulary's tokens but not byte-level "
+                              "BPE's merges; keep a BPE model with `handformer train --family "
+                              "gpt --tokenizer bpe --save FILE` (its checkpoint holds the merges)")
 
     save(path, model)
 

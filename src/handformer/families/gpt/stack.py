@@ -93,8 +93,11 @@ def final_norm(ctx: Ctx) -> None:
         return
     tokens, d = input_tokens(ctx), d_model(ctx)
     last = ctx.tape.index["decoder.norm.out"].inputs[0]
-    ctx.add(Section("decoder.norm.out", "10", ctx.t("gpt.final.title"),
-                    [ctx.t("gpt.final.p1")], formula=ctx.formula("decoder.norm.out", x="X"),
+    rms = ctx.tape.index["decoder.norm.out"].op == "rms_norm"
+    title, said = ("gpt.final.title.rms", "gpt.final.p1.rms") if rms else (
+        "gpt.final.title", "gpt.final.p1")
+    ctx.add(Section("decoder.norm.out", "10", ctx.t(title),
+                    [ctx.t(said)], formula=ctx.formula("decoder.norm.out", x="X"),
                     equation=[ctx.mat(last, "X", ctx.value(last), tokens, dims(d)),
                               r"\rightarrow",
                               ctx.mat("decoder.norm.out", "Y", ctx.value("decoder.norm.out"),
