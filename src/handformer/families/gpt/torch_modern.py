@@ -107,24 +107,11 @@ def compare(cfg: GptConfig, params: dict, ids: list[int], targets: list[int]):
     """Our tape and torch on one text: every stage (each norm's output, RoPE's turned Q and K,
     each head's attention output, each sublayer's output, each layer's), the loss and every
     parameter's gradient, as (name, shape, largest |ours − torch|) rows."""
-    from ...engine import finite
-    from ...engine.tape import Tape
-    from .model import forward
+    from .torch_ref import ours, stage_rows
 
-    tape = Tape(params, record=False)
-    with finite.quiet():
-        logits = forward(tape, cfg, ids)
-        tape.run("loss", "cross_entropy", [logits],
-                 {"targets": np.asarray(targets), "weights": np.ones(len(ids))})
-        grads = tape.backward("loss")
-    finite.check(tape)
+    tape, grads = ours(cfg, params, ids, targets)
     ref = TorchModern(cfg, params)
-    stages = ref.forward(ids)
-    loss = F.cross_entropy(stages["generator.logits"], torch.tensor(targets))
-    loss.backward()
-    rows = [(name, tuple(v.shape), float(np.max(np.abs(tape[name] - v.detach().numpy()))))
-            for name, v in stages.items()]
-    rows.append(("loss", (), abs(float(tape["loss"]) - loss.item())))
+    rows = stage_rows(tape, ref.forward(ids), targets)
     rows += [(f"∂L/∂{name}", tuple(p.shape), float(np.max(np.abs(grads[name] - p.grad.numpy()))))
              for name, p in ref.params.items()]
     return rows

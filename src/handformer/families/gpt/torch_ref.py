@@ -121,11 +121,8 @@ def torch_grad_as_ours(name: str, grads: dict, cfg: GptConfig) -> dict:
 
 
 
-def compare(cfg: GptConfig, params: dict, ids: list[int], targets: list[int]):
-    """Our tape and torch on one text: every stage's and every parameter's gradient's largest
-    |ours − torch|, as (name, shape, difference) rows, stages first."""
-    import torch.nn.functional as F
-
+def ours(cfg: GptConfig, params: dict, ids: list[int], targets: list[int]):
+    """Our tape of one text with its next-token loss, and every gradient (checked finite)."""
     from ...engine import finite
     from ...engine.tape import Tape
     from .model import forward
@@ -137,13 +134,28 @@ def compare(cfg: GptConfig, params: dict, ids: list[int], targets: list[int]):
                  {"targets": np.asarray(targets), "weights": np.ones(len(ids))})
         grads = tape.backward("loss")
     finite.check(tape)
-    ref = TorchGpt(cfg, params)
-    stages = ref(ids)
+    return tape, grads
+
+
+def stage_rows(tape, stages: dict, targets: list[int]) -> list:
+    """Each torch stage against our tape's step of that name, then the loss, as (name, shape,
+    largest |ours − torch|) rows; torch's backward pass is run from that loss."""
+    import torch.nn.functional as F
+
     loss = F.cross_entropy(stages["generator.logits"], torch.tensor(targets))
     loss.backward()
     rows = [(name, tuple(v.shape), float(np.max(np.abs(tape[name] - v.detach().numpy()))))
             for name, v in stages.items()]
     rows.append(("loss", (), abs(float(tape["loss"]) - loss.item())))
+    return rows
+
+
+def compare(cfg: GptConfig, params: dict, ids: list[int], targets: list[int]):
+    """Our tape and torch on one text: every stage's and every parameter's gradient's largest
+    |ours − torch|, as (name, shape, difference) rows, stages first."""
+    tape, grads = ours(cfg, params, ids, targets)
+    ref = TorchGpt(cfg, params)
+    rows = stage_rows(tape, ref(ids), targets)
     theirs = {n: p.grad for n, p in ref.named().items()}
     for name in theirs:
         for ours_name, g in torch_grad_as_ours(name, theirs, cfg).items():
