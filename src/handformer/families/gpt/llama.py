@@ -23,6 +23,7 @@ import numpy as np
 from ...errors import WeightsError
 from .config import GptConfig
 from .model import param_shapes
+from .weights import check_fits
 
 ATTN = {"q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "o_proj"}
 MLP = {"gate": "gate_proj", "up": "up_proj", "down": "down_proj"}
@@ -134,15 +135,6 @@ def _without_tied_head(state: dict, cfg: GptConfig) -> dict:
 
 
 def _check(state: dict, expected: dict, cfg: GptConfig, vocab_size: int) -> None:
-    missing, extra = sorted(set(expected) - set(state)), sorted(set(state) - set(expected))
-    if missing or extra:
-        parts = [f"missing {len(missing)} tensor(s), e.g. {', '.join(missing[:3])}"] if missing else []
-        parts += [f"{len(extra)} unexpected tensor(s), e.g. {', '.join(extra[:3])}"] if extra else []
-        raise WeightsError(f"the Llama weights do not fit this model ({cfg.layers} layers, tied "
-                           f"{cfg.tie_embeddings}): " + "; ".join(parts))
-    for name, want in expected.items():
-        if tuple(state[name].shape) != want.shape:
-            raise WeightsError(f"tensor {name!r} has shape {tuple(state[name].shape)}, but this "
-                               f"model (d_model {cfg.d_model}, heads {cfg.heads}, kv_heads "
-                               f"{cfg.kv_heads}, d_ff {cfg.d_ff}, vocabulary {vocab_size}) "
-                               f"needs {want.shape}")
+    check_fits(state, expected, f"this Llama model ({cfg.layers} layers, tied "
+               f"{cfg.tie_embeddings})", f"this model (d_model {cfg.d_model}, heads {cfg.heads}, "
+               f"kv_heads {cfg.kv_heads}, d_ff {cfg.d_ff}, vocabulary {vocab_size})")

@@ -81,17 +81,24 @@ def from_state_dict(state: dict[str, np.ndarray], cfg: GptConfig,
 
 
 def _check_names_and_shapes(state: dict, expected: dict, cfg: GptConfig, vocab_size: int):
+    check_fits(state, expected, f"this gpt model (norm {cfg.norm}, final norm {cfg.final_norm}, "
+               f"tied {cfg.tie_embeddings})", f"this gpt model (d_model {cfg.d_model}, heads "
+               f"{cfg.heads}, d_ff {cfg.d_ff}, vocabulary {vocab_size})")
+
+
+def check_fits(state: dict, expected: dict, model: str, sized: str) -> None:
+    """Every tensor ``expected`` names is in ``state`` with its shape, and nothing more;
+    otherwise one line: what is missing or extra (as ``model`` is built), or the first shape
+    that differs (as ``sized`` is sized)."""
     missing, extra = sorted(set(expected) - set(state)), sorted(set(state) - set(expected))
     if missing or extra:
         parts = [f"missing {len(missing)} tensor(s), e.g. {', '.join(missing[:3])}"] if missing else []
         parts += [f"{len(extra)} unexpected tensor(s), e.g. {', '.join(extra[:3])}"] if extra else []
-        raise WeightsError(f"the weights do not fit this gpt model (norm {cfg.norm}, final norm "
-                           f"{cfg.final_norm}, tied {cfg.tie_embeddings}): " + "; ".join(parts))
+        raise WeightsError(f"the weights do not fit {model}: " + "; ".join(parts))
     for name, want in expected.items():
         if tuple(state[name].shape) != want.shape:
-            raise WeightsError(f"tensor {name!r} has shape {tuple(state[name].shape)}, but this "
-                               f"gpt model (d_model {cfg.d_model}, heads {cfg.heads}, d_ff "
-                               f"{cfg.d_ff}, vocabulary {vocab_size}) needs {want.shape}")
+            raise WeightsError(f"tensor {name!r} has shape {tuple(state[name].shape)}, but "
+                               f"{sized} needs {want.shape}")
 
 
 def _refuse_nonzero_biases(state: dict) -> None:
