@@ -56,7 +56,7 @@ def rms_value(tape, rng) -> Question | None:
              Given("ex.given.gamma", "γ_j", float(gamma[at[-1]])))
     answer = float(step.value[at])
     return Question("rms_value", step.name, "value", at, given, answer, tolerance(answer),
-                    "RMSNorm(x)_j = γ_j x_j / √(Σ_j x_j² / d + ε)", "ex.ask.rms_value",
+                    "RMSNorm(x)_j = γ_j x_j / √(Σ_k x_k² / d + ε)", "ex.ask.rms_value",
                     "ex.hint.rms_value",
                     {"i": at[-2], "j": at[-1], "cell": list(at),
                      "first": f"({row[0]:.5g}² + …) / {row.size}"}, "norm")
@@ -64,8 +64,7 @@ def rms_value(tape, rng) -> Question | None:
 
 def swiglu_unit(tape, rng) -> Question | None:
     """H_ij = SiLU(g) · u = g · σ(g) · u from the gate g and the value u."""
-    found = [s for s in pick.steps(tape, "mul", inputs_op=("silu",))]
-    step = pick.one(rng, found)
+    step = pick.one(rng, pick.steps(tape, "mul", inputs_op=("silu",)))
     if step is None:
         return None
     at = pick.cell(rng, step.shape)
