@@ -8,11 +8,11 @@ import math
 
 import numpy as np
 
+from ..families.registry import family_of
 from .context import Ctx
 from .document import Architecture, Block, Edge, Section
 from .numbers import f3
 from .recap_table import before_after, shapes
-from ..families.registry import family_of
 
 LEVELS = ("overview", "steps", "all")
 # The tutorial's closing list ("重要要点"), each point as corrected.

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 import re
+from functools import cache
 from html import unescape
-from functools import lru_cache
 
 import numpy as np
 import pytest
@@ -44,7 +44,7 @@ TEX = re.compile(r"\\(?:frac|cdot|mathrm|sqrt|tilde|theta|varphi|odot|lceil|rcei
                  r"left|right|quad|top|gamma|Rightarrow|rightarrow|begin)\b")
 
 
-@lru_cache(maxsize=None)
+@cache
 def tape(switch: str, backward: bool = True):
     return handformer.walk(family="gpt", backward=backward, **OPTIONS[switch])
 
