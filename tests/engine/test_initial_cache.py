@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from handformer.engine import initial_cache
-from handformer.engine.layers import _drawn, init_weights
+from handformer.engine.initial import _drawn, init_weights
 
 SHAPES = {"w": ((3, 4), "weight"), "b": ((4,), "bias"), "ln.gamma": ((4,), "gamma"),
           "ln.beta": ((4,), "beta"), "v": ((2,), "weight")}

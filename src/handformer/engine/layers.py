@@ -1,6 +1,6 @@
 """The sublayers every family builds from, each writing its steps onto a tape: multi-head
 attention (and its causal mask), the residual sum with layer norm, the feed-forward network,
-dropout; and the initial weights of a family's parameter shapes.
+dropout (a family's initial weights: engine/initial.py).
 
 ``cfg`` is any family's config with the fields these read: ``d_model``, ``ln_eps``,
 ``attn_bias``, ``ffn``, ``dropout``, and for ``sublayer`` ``norm`` ("post" or "pre").
@@ -13,7 +13,6 @@ import math
 
 import numpy as np
 
-from . import initial_cache
 from .formula import head, sub, sup
 from .ops import OPS
 from .ops.loss import position_losses
@@ -297,35 +296,3 @@ def causal_mask(n: int) -> np.ndarray:
     mask = np.tril(np.ones((n, n), dtype=bool))
     mask.flags.writeable = False
     return mask
-
-
-def init_weights(shapes: dict, seed: int, dtype="float64", uniform: bool = False) -> dict:
-    """Parameters for ``shapes`` (name → (shape, kind)): γ = 1, β = 0, zero biases and
-    Xavier-uniform matrices; ``uniform``: every weight and bias in [0, 1) (the tutorial's).
-    The same shapes and seed give the same numbers: a small model's are kept between runs
-    (``initial_cache``), so a walk does not import numpy.random to draw them again."""
-    kept = initial_cache.lookup(_drawn, shapes, seed, dtype, uniform)
-    if kept is not None:
-        return kept
-    params = _drawn(shapes, seed, dtype, uniform)
-    initial_cache.keep(_drawn, shapes, seed, dtype, uniform, params)
-    return params
-
-
-def _drawn(shapes: dict, seed: int, dtype: str, uniform: bool) -> dict:
-    rng = np.random.default_rng(seed)
-    params = {}
-    for name, (shape, kind) in shapes.items():
-        if kind == "gamma":
-            value = np.ones(shape)
-        elif kind == "beta":
-            value = np.zeros(shape)
-        elif uniform:
-            value = rng.random(shape)
-        elif kind == "bias":
-            value = np.zeros(shape)
-        else:
-            limit = math.sqrt(6.0 / (shape[0] + shape[-1]))
-            value = rng.uniform(-limit, limit, shape)
-        params[name] = value.astype(dtype)
-    return params

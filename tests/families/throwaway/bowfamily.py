@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from handformer.engine.layers import init_weights, loss_step
+from handformer.engine.initial import init_weights
+from handformer.engine.layers import loss_step
 from handformer.engine.ops import op
 from handformer.engine.tape import Tape
 from handformer.families.registry import Family, Option, declare_options, register

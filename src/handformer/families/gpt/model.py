@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.formula import head, sub
+from ...engine.initial import init_weights
 from ...engine.layers import (
     attention,
     causal_mask,
     feed_forward,
-    init_weights,
     maybe_dropout,
     norm_params,
     norm_step,

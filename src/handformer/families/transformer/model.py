@@ -13,11 +13,11 @@ import numpy as np
 
 from ...config import Config, check_size, vocab_sizes
 from ...engine.formula import head, prime, sub
+from ...engine.initial import init_weights
 from ...engine.layers import (
     attention,
     causal_mask,
     feed_forward,
-    init_weights,
     maybe_dropout,
     norm_attrs,
     row_stats,
