@@ -13,7 +13,7 @@ import typing
 import click
 
 from .cli_checks import SEED, Finite, Whole
-from .config import Config
+from .config import PRESETS, Config
 from .errors import HandformerError
 from .textsafe import one_line, shown
 
@@ -96,11 +96,11 @@ def _config_options(func):
                         help="encoder and decoder layers (N)")(func)
     from .families.registry import preset_names
 
-    presets = ["tutorial", "small", "paper", *preset_names()]
+    presets = dict.fromkeys([*PRESETS, *preset_names()])  # each name once, in order
     return click.option("--preset", default=None, show_default="tutorial",
-                        type=click.Choice(list(dict.fromkeys(presets))),
-                        help="starting sizes; every field can be overridden (llama: "
-                             "--family gpt)")(func)
+                        type=click.Choice(list(presets)),
+                        help="starting sizes; every field can be overridden (a family "
+                             "refuses a preset it does not have)")(func)
 
 
 def _family_options(func):
