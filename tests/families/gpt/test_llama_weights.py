@@ -217,3 +217,19 @@ def test_a_folder_given_to_the_encoder_decoder_is_refused_by_name(tmp_path):
     walk_saving(tmp_path, CASES["preset"])
     out = run_here("walk", "--weights", "hf", cwd=tmp_path)
     assert out.returncode == 2 and b"'hf' is a folder" in out.stderr
+
+
+@pytest.mark.parametrize("theta", [500.0, float("nan")])
+def test_a_folder_whose_rope_theta_disagrees_with_its_model_is_refused(tmp_path, theta):
+    """transformers would turn q and k with config.json's base: a folder whose base is not the
+    model's it describes (or is no number) is refused, not walked with the other."""
+    walk_saving(tmp_path, CASES["preset"])
+    path = tmp_path / "hf" / "config.json"
+    fields = json.loads(path.read_text(encoding="utf-8"))
+    fields["rope_parameters"]["rope_theta"] = fields["rope_theta"] = theta
+    path.write_text(json.dumps(fields), encoding="utf-8")
+    out = run_here("walk", "--family", "gpt", "--weights", "hf", "--format", "json", "-o",
+                   "b.json", cwd=tmp_path)
+    lines = out.stderr.decode().strip().splitlines()
+    assert out.returncode == 2 and len(lines) == 1 and "rope_theta" in lines[0], lines
+    assert not (tmp_path / "b.json").exists()

@@ -144,3 +144,7 @@ def _same_architecture(fields: dict, config: GptConfig, vocab_size: int, path) -
         if key in fields and fields[key] != want[key]:
             raise WeightsError(f"{str(path)!r}: config.json's {key} is {fields[key]!r}, but "
                                f"the model it describes needs {want[key]!r}")
+    theta = (fields.get("rope_parameters") or {}).get("rope_theta", fields.get("rope_theta"))
+    if theta is not None and theta != config.rope_base:  # NaN is never equal: refused too
+        raise WeightsError(f"{str(path)!r}: config.json's rope_theta is {theta!r}, but the "
+                           f"model it describes turns q and k with base {config.rope_base!r}")
