@@ -367,3 +367,12 @@ def test_app_latency(tmp_path):
         assert m[5] == ("ok" if median < target else "over") or median == target, m[0]
     assert re.search(r"^load average \(1, 5, 15 min\) before: .+; after: .+; \d+ CPUs$", out,
                      re.MULTILINE), out
+
+
+def test_every_script_of_benchmarks_has_its_test_here():
+    """A script added to benchmarks/ (a file a user runs: it has a ``__main__`` block) is run by
+    a test of this module named after it, so no script is left unrun."""
+    scripts = {p.stem for p in (ROOT / "benchmarks").glob("*.py")
+               if '__name__ == "__main__"' in p.read_text(encoding="utf-8")}
+    tests = set(re.findall(r"^def test_(\w+)\(", Path(__file__).read_text(encoding="utf-8"), re.M))
+    assert scripts and scripts - tests == set()

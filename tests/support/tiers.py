@@ -3,7 +3,8 @@
 ``make check`` (``pytest -m check``) is the fast tier a developer runs after every change: the
 engine, every family's numbers against torch and the independent reference, narration, files
 and the CLI in-process. ``make test`` runs every test, these included. A test is in the fast
-tier unless it carries one of the marks in HEAVY; the marks come from the test itself
+tier unless it carries one of the marks in HEAVY (``slow`` among them: a test of more than a
+few seconds, such as the paper-sized walks, runs in ``make test`` only); the marks come from the test itself
 (``@pytest.mark.browser``, ``pytestmark = pytest.mark.process``) or from the fixtures it uses
 (FIXTURE_MARKS). A fast-tier test that starts a process fails, naming the mark to give it, so
 the fast tier stays fast as tests are added.
@@ -17,7 +18,7 @@ import pytest
 
 from support.paths import TESTS
 
-HEAVY = ("browser", "libreoffice", "server", "process", "benchmark")
+HEAVY = ("browser", "libreoffice", "server", "process", "benchmark", "slow")
 
 # Fixtures that make a test heavy (Chromium), and folders whose every test is (the app on
 # uvicorn; the benchmark scripts and their parts).
