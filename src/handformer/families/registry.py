@@ -62,6 +62,14 @@ class Family:
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
     options (``given``: each option the user gave → its flag); None: the encoder-decoder's
     training loop, train/loop.py, which only it reads.
+    ``pairs``: the bindings of the services that learn from sentence pairs (train/loop.py's
+    epochs, train/bleu.py's scores, `train --engine torch`, `evaluate`): an object (a module)
+    with ``first_params(cfg, vocab, options)`` (a fresh run's weights, refusing a config the
+    vocabulary cannot take), ``batch_loss(params, cfg, batch, rng, backward)`` →
+    train.result.Result, ``translate_all(params, cfg, vocab, sentences)`` (greedy, batched)
+    and ``attach_torch(run, device_and_backend)``; its presence also says the family's
+    vocabulary may be one per side (``param_shapes`` then takes the (source, target) sizes).
+    None: the family does not learn from pairs (``for_pairs`` finds the one that does).
 
     A plain class, not a dataclass: a dataclass compiles its methods from source text at every
     start-up.
@@ -70,7 +78,7 @@ class Family:
     __slots__ = ("name", "config", "param_shapes", "forward", "story", "prepare", "walk",
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
-                 "export_names", "generates", "next_steps", "next_token_loss")
+                 "export_names", "generates", "next_steps", "next_token_loss", "pairs")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -81,7 +89,8 @@ class Family:
                  verify: Callable | None = None, beside_trained: bool = False,
                  follows_tutorial: bool = False, save_weights: Callable | None = None,
                  export_names: Callable | None = None, generates: bool = False,
-                 next_steps: dict | None = None, next_token_loss: bool = False):
+                 next_steps: dict | None = None, next_token_loss: bool = False,
+                 pairs: object | None = None):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -91,6 +100,7 @@ class Family:
         self.save_weights, self.export_names = save_weights, export_names
         self.generates, self.next_token_loss = generates, next_token_loss
         self.next_steps = next_steps or {}
+        self.pairs = pairs
 
 
 class Option:
@@ -222,6 +232,15 @@ def for_pretrained() -> Family:
         if family.pretrained:
             return family
     raise HandformerError("no model family loads pretrained models")
+
+
+def for_pairs() -> Family:
+    """The family that learns from sentence pairs (its ``pairs`` bindings): the registered
+    ones first, then the built-in ones in order, each imported only if none before serves."""
+    for name in [*FAMILIES, *BUILT_IN]:
+        if get(name).pairs is not None:
+            return get(name)
+    raise HandformerError("no model family learns from sentence pairs")
 
 
 def load_all() -> None:

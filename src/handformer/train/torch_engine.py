@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import DeviceError
 from ..interop.torch_ref import TorchReference, import_torch
 from ..interop.weights import _params_from_torch, to_state_dict
-from .loss import Result
+from .result import Result
 
 # Only rank 0 validates (greedy BLEU on the CPU) while the others wait in a collective: the
 # process group's timeout, which nccl's watchdog enforces (torch's default there: 10 minutes),

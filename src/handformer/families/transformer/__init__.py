@@ -2,7 +2,9 @@
 
 model.py: parameters and the forward pass; run.py: options → model → tape → gradients (what the
 pipeline calls); decode.py: greedy and beam search; errata.py: the tutorial's mistakes, told
-where they happen; layers.py, explain.py: the story of the stacks and of a translation.
+where they happen; layers.py, explain.py: the story of the stacks and of a translation;
+pairs.py: what the shared training loop, BLEU and `evaluate` call (loss.py, greedy.py),
+shards.py: `walk --shards`.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import functools
 
 from ...config import Config
 from ..registry import Family, register
-from . import errata, model, run
+from . import errata, model, pairs, run
 
 
 def story(tape) -> list:
@@ -88,6 +90,6 @@ FAMILY = register(Family("transformer", Config, model.param_shapes, model.forwar
                          explain=tell_translation, errata=errata.records,
                          configure=run.configure, beside_trained=True,
                          follows_tutorial=True, save_weights=save_weights,
-                         export_names=export_names, next_token_loss=True,
+                         export_names=export_names, next_token_loss=True, pairs=pairs,
                          next_steps={"walk": NEXT_STEPS,
                                      "backward": (AFTER_BACKWARD, *NEXT_STEPS[1:])}))
