@@ -126,12 +126,12 @@ def _torch_device(o: dict) -> tuple[str, str] | None:
                                   "repeats exactly)")
         return None
     from ..interop.torch_ref import import_torch
-    from ..train import torch_engine
+    from ..train import torch_device
 
     torch = import_torch()
     if deterministic:
-        torch_engine.make_deterministic(torch)
-    return torch_engine.device_and_backend(torch, device or "auto")
+        torch_device.make_deterministic(torch)
+    return torch_device.device_and_backend(torch, device or "auto")
 
 
 def _resumed_family(o: dict) -> str:

@@ -42,7 +42,10 @@ class Family:
     ``configure(options)``: the config alone from a preset name and size fields (what a web
     request checks before any parameter is made), refusing what the family does not take.
     ``verify(options)``: `handformer verify --family NAME`: the family's model against torch,
-    as (title, rows of (name, shape, largest |ours − torch|)).
+    as (title, rows of (name, shape, largest |ours − torch|)). ``verify_report(options, tol)``:
+    instead, a family whose check prints its own table (the encoder-decoder's: each row for one
+    pair and inside a padded batch, ``options["reference"]`` choosing among its torch models)
+    prints it and returns whether every row is within ``tol``.
     ``beside_trained``: ``walk`` reads ``options["beside_trained"]`` (a copy of the random
     weights trained on the spot, shown beside them).
     ``save_weights(path, model)``: `walk --save-weights FILE`, the model's weights as
@@ -78,7 +81,8 @@ class Family:
     __slots__ = ("name", "config", "param_shapes", "forward", "story", "prepare", "walk",
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
-                 "export_names", "generates", "next_steps", "next_token_loss", "pairs")
+                 "export_names", "generates", "next_steps", "next_token_loss", "pairs",
+                 "verify_report")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -90,7 +94,7 @@ class Family:
                  follows_tutorial: bool = False, save_weights: Callable | None = None,
                  export_names: Callable | None = None, generates: bool = False,
                  next_steps: dict | None = None, next_token_loss: bool = False,
-                 pairs: object | None = None):
+                 pairs: object | None = None, verify_report: Callable | None = None):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -100,7 +104,7 @@ class Family:
         self.save_weights, self.export_names = save_weights, export_names
         self.generates, self.next_token_loss = generates, next_token_loss
         self.next_steps = next_steps or {}
-        self.pairs = pairs
+        self.pairs, self.verify_report = pairs, verify_report
 
 
 class Option:
@@ -151,6 +155,17 @@ def preset_names() -> list[str]:
     for module in option_modules().values():
         names += [n for n in getattr(module, "PRESETS", ()) if n not in names]
     return names
+
+
+def command_modules() -> dict[str, str]:
+    """Each built-in family's own commands, command → its module as a name under this package
+    (``families/<name>/options.py``'s ``COMMANDS``: command → module of the family's folder),
+    so the command line finds them without importing any family."""
+    out = {}
+    for name, module in option_modules().items():
+        out |= {command: f"families.{name}.{where}"
+                for command, where in getattr(module, "COMMANDS", {}).items()}
+    return out
 
 
 def option_modules() -> dict:

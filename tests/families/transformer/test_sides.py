@@ -9,7 +9,7 @@ from handformer.config import preset, weight_count
 from handformer.errors import ConfigError
 from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import init_params, param_shapes
-from handformer.interop.weights import to_state_dict
+from handformer.families.transformer.weights import to_state_dict
 from handformer.train import loop
 from handformer.train.data import make_batch, sides_vocab
 

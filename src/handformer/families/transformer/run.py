@@ -59,7 +59,7 @@ def setup(config: Config, corpus: str | None = None, weights: str | None = None,
     vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
     if weights is None:
         return Setup(config, dataset, vocab, init_params(config, len(vocab)))
-    from ...interop.weights import load_weights
+    from .weights import load_weights
 
     params, config, vocab = load_weights(weights, config, vocab)
     return Setup(config, dataset, vocab, params)

@@ -1,4 +1,4 @@
-"""The same model in PyTorch (torch.nn.Transformer), built from our weights, for checking.
+"""The encoder-decoder in PyTorch (torch.nn.Transformer), built from our weights, for checking.
 
 Imported only by ``handformer verify`` and the tests: the walkthrough never loads torch.
 """
@@ -9,19 +9,10 @@ import math
 
 import numpy as np
 
-from ..config import Config
-from ..errors import HandformerError, TorchMissing, TorchUnsupported  # noqa: F401  (raised here)
+from ...config import Config
+from ...errors import HandformerError, TorchMissing, TorchUnsupported  # noqa: F401  (raised here)
+from ...interop.torch_ref import import_torch
 from .weights import _params_from_torch, table_sizes, to_state_dict
-
-
-def import_torch():
-    try:
-        import torch
-    except ImportError:
-        raise TorchMissing(
-            "PyTorch is not installed; `handformer verify` and `train --engine torch` need it. "
-            "Install it with: pip install -e '.[torch]' in handformer's checkout") from None
-    return torch
 
 
 def torch_unsupported(cfg: Config) -> list[str]:

@@ -1,4 +1,5 @@
-"""Weights in and out as safetensors, under torch.nn.Transformer's state_dict names and layouts.
+"""The encoder-decoder's weights in and out as safetensors (the file of interop/weights.py), under
+torch.nn.Transformer's state_dict names and layouts.
 
 Our parameters are row-vector matrices (x @ W, W of shape (d_in, d_out)); torch's Linear keeps
 W transposed, (d_out, d_in), and packs W_Q, W_K, W_V into one ``in_proj_weight``. The mapping
@@ -10,20 +11,16 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import numpy as np
 
-from ..config import Config
-from ..errors import ConfigError, WeightsError  # noqa: F401  (raised here)
-from ..limits import limit
-from ..schema import SchemaError, string, strings
-from ..text import END, PAD, START, UNK, Sides, Vocab
-from ..textsafe import json_loads
+from ...config import Config
+from ...errors import ConfigError, WeightsError  # noqa: F401  (raised here)
+from ...interop.weights import FORMAT, family_metadata, read_weights, side_vocab, write_state
+from ...schema import SchemaError, string
+from ...text import Sides, Vocab
+from ...textsafe import json_loads
 
-SPECIALS = (START, END, PAD, UNK)
-
-FORMAT = "handformer.weights/1"
 _NORMS = {"ln1": "norm1", "ln2": "norm2", "ln3": "norm3"}
 
 
@@ -82,7 +79,7 @@ def from_state_dict(state: dict[str, np.ndarray], cfg: Config,
                     vocab_size: int | tuple[int, int]) -> dict:
     """The inverse of ``to_state_dict``; every tensor's name and shape is checked.
     ``vocab_size``: one shared size, or (source size, target size)."""
-    from ..families.transformer.model import param_shapes
+    from .model import param_shapes
 
     expected = to_state_dict({n: np.zeros(s) for n, (s, _) in param_shapes(cfg, vocab_size).items()}, cfg)
     missing = sorted(set(expected) - set(state))
@@ -120,7 +117,7 @@ def _name_mismatch(missing, extra) -> str:
 
 def _params_from_torch(state, cfg: Config, vocab_size: int | tuple[int, int],
                        ) -> dict[str, np.ndarray]:
-    from ..families.transformer.model import param_shapes
+    from .model import param_shapes
 
     params = {}
     for name in param_shapes(cfg, vocab_size):
@@ -183,84 +180,6 @@ def save_weights(path, params, cfg: Config, vocab: list[str], specials=(),
     write_state(path, to_state_dict(params, cfg), meta)
 
 
-def write_state(path, state: dict[str, np.ndarray], meta: dict[str, str]) -> None:
-    """Tensors under their exported names and string metadata as one safetensors file,
-    written atomically (temporary file, fsync, rename): every family's --save-weights."""
-    from safetensors.numpy import save
-
-    from ..files.io import atomic_write
-
-    atomic_write(path, save(state, metadata=meta))
-
-
-def family_metadata(meta: dict, family: str, path) -> None:
-    """Refuse a file --save-weights wrote for another family, by name (files without a
-    family are the encoder-decoder's: written before families were named)."""
-    from ..families.registry import name_of
-
-    written = name_of(meta) if meta.get("format") == FORMAT else family
-    if written != family:
-        raise WeightsError(f"{str(path)!r} holds weights of the {written} family, not the "
-                           f"{family} family: walk it with --family {written}")
-
-
-def listed_vocab(meta: dict) -> Vocab | None:
-    """The one vocabulary a weights file's metadata lists (None: it lists none)."""
-    try:
-        return _listed_vocab(meta, "")
-    except (json.JSONDecodeError, RecursionError, SchemaError) as err:
-        raise WeightsError(f"unreadable handformer metadata: {err}") from None
-
-
-def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
-    """Tensors and metadata of a safetensors file; anything else is refused clearly."""
-    from ..files.io import read_bytes
-    from . import tensor_file
-
-    path = Path(path)
-    if path.is_dir():
-        raise WeightsError(f"{str(path)!r} is a folder; give a .safetensors file (a Hugging "
-                           f"Face Llama folder is read by --family gpt)")
-    raw = read_bytes(path, "weights file", WeightsError, limit="file_mib", streams=False)
-    _refuse_pickle(path, raw)
-    try:
-        entries, meta = tensor_file.header(raw)
-    except tensor_file.TensorFileError as err:
-        raise WeightsError(
-            f"{str(path)!r} is not a readable safetensors file (truncated or another format?): "
-            f"{err}") from None
-    tensor_file.refuse_non_floats(entries, WeightsError, repr(str(path)))
-    tensors = tensor_file.tensors(raw, entries)  # floats only: float64 comes per used tensor
-    refuse_non_finite(path, tensors)
-    return tensors, meta
-
-
-def refuse_non_finite(path, tensors: dict[str, np.ndarray]) -> None:
-    """A NaN or an infinity in a weight would be narrated as "nan" in every step after it."""
-    for name, value in tensors.items():
-        if np.issubdtype(value.dtype, np.floating) and not np.isfinite(value).all():
-            bad = int(value.size - np.isfinite(value).sum())
-            raise WeightsError(f"{str(path)!r}: tensor {name!r} holds {bad} non-finite "
-                               f"value(s) (NaN or ±inf); these weights cannot be used")
-
-
-def _refuse_pickle(path: Path, raw: bytes) -> None:
-    """torch.save files (a zip holding a pickle) and bare pickles are never opened."""
-    if raw[:4] == b"PK\x03\x04" or (len(raw) > 1 and raw[0] == 0x80 and raw[1] <= 5):
-        raise WeightsError(
-            f"{str(path)!r} looks like a pickle or torch.save file; handformer never loads "
-            f"pickles (loading one can run arbitrary code). Save the state_dict as safetensors "
-            f"(safetensors.torch.save_file) with the names in docs/weights.md")
-
-
-def _metadata(raw: bytes) -> dict:
-    if len(raw) < 8:
-        raise ValueError("file too short")
-    n = int.from_bytes(raw[:8], "little")
-    header = json.loads(raw[8:8 + n].decode("utf-8"))
-    return header.get("__metadata__") or {}
-
-
 def load_weights(path, cfg: Config | None = None, vocab: Vocab | None = None):
     """(params, config, vocab) from a file we saved; a foreign or mismatched file is refused."""
     tensors, meta = read_weights(path)
@@ -293,27 +212,9 @@ def _file_config(meta: dict) -> Config | None:
 def _file_vocab(meta: dict) -> Vocab | Sides | None:
     """The vocabulary the metadata lists (the source's, with the target's as target_vocab
     when each side has its own)."""
-    source = _listed_vocab(meta, "")
+    source = side_vocab(meta, "")
     if source is None or "target_vocab" not in meta:
         return source
-    return Sides(source, _listed_vocab(meta, "target_"))
+    return Sides(source, side_vocab(meta, "target_"))
 
 
-def _listed_vocab(meta: dict, side: str) -> Vocab | None:
-    """One vocabulary the metadata lists, its special tokens as listed (files written before
-    the list: the trailing tokens that are handformer's specials, never any <word>)."""
-    if f"{side}vocab" not in meta:
-        return None
-    tokens = strings(json_loads(string(meta[f"{side}vocab"], f"{side}vocab"), "the vocabulary",
-                                WeightsError), f"{side}vocab", limit("vocab"))
-    if f"{side}specials" in meta:
-        specials = strings(json_loads(string(meta[f"{side}specials"], f"{side}specials"),
-                                      "the specials", WeightsError), f"{side}specials")
-    else:
-        specials = [t for t in tokens[-len(SPECIALS):] if t in SPECIALS]
-    vocab = Vocab(tuple(tokens[:len(tokens) - len(specials)]), tuple(specials))
-    if vocab.tokens != tokens or len(set(tokens)) != len(tokens):
-        raise SchemaError("vocab must list each token once, the special tokens last")
-    if not {START, END} <= set(specials):
-        raise SchemaError(f"specials must hold {START} and {END}, got {specials[:4]}")
-    return vocab
