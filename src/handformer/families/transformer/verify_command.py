@@ -4,15 +4,13 @@ each row once for one pair and once inside a padded batch."""
 
 from __future__ import annotations
 
-from ...config import Config
-
 
 def report(options: dict, tol: float) -> bool:
     """Build the model from the command's options, compare it with torch (``reference``:
     auto, nn or functional), print the table and say whether every row is within ``tol``."""
     from ...interop.torch_ref import import_torch
     from ...text import TUTORIAL_SRC, TUTORIAL_TGT
-    from .run import setup
+    from .run import configure, setup
     from .torch_ref import check_expressible
     from .verify import verify
 
@@ -20,7 +18,7 @@ def report(options: dict, tol: float) -> bool:
     src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
     src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
     corpus, weights = options.pop("corpus"), options.pop("weights")
-    config = _config(options)
+    config = configure(options)  # what is left: --preset and the config's fields
     if weights is None and reference == "nn":
         check_expressible(config)  # before building weights that torch could not take
     import_torch()
@@ -28,12 +26,6 @@ def report(options: dict, tol: float) -> bool:
     checked = verify(s, src, tgt, tol, reference)
     _print(checked, s.config)
     return checked.passed
-
-
-def _config(options: dict) -> Config:
-    from ...cli import config_from_options
-
-    return config_from_options(options)
 
 
 def _print(report, cfg) -> None:
