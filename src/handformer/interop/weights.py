@@ -23,12 +23,29 @@ FORMAT = "handformer.weights/1"
 
 def write_state(path, state: dict[str, np.ndarray], meta: dict[str, str]) -> None:
     """Tensors under their exported names and string metadata as one safetensors file,
-    written atomically (temporary file, fsync, rename): every family's --save-weights."""
+    written atomically (temporary file, fsync, rename): every family's --save-weights. The
+    same weights give the same bytes (the metadata in key order: see in_key_order)."""
     from safetensors.numpy import save
 
     from ..files.io import atomic_write
 
-    atomic_write(path, save(state, metadata=meta))
+    atomic_write(path, in_key_order(save(state, metadata=meta)))
+
+
+def in_key_order(data: bytes) -> bytes:
+    """A safetensors file with its ``__metadata__`` keys sorted. safetensors writes them from
+    a hash map, in an order that changes from one run to the next; sorted, the header keeps
+    its length (the same keys and values) and the tensors' offsets stay as they are. Where
+    the rewritten header would not have the same length, the file is left as it was."""
+    size = int.from_bytes(data[:8], "little")
+    header = json.loads(data[8:8 + size])
+    if not isinstance(header.get("__metadata__"), dict):
+        return data
+    header["__metadata__"] = dict(sorted(header["__metadata__"].items()))
+    text = json.dumps(header, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if len(text) > size or data[8 + len(text):8 + size].strip(b" "):
+        return data
+    return data[:8] + text + b" " * (size - len(text)) + data[8 + size:]
 
 
 def family_metadata(meta: dict, family: str, path) -> None:
