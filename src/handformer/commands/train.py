@@ -79,7 +79,8 @@ def train(**o):
         o["family"] = _resumed_family(o)
     from ..families import registry
 
-    if registry.get(o["family"]).pairs is None:  # not trained on pairs: its own training
+    family = registry.get(o["family"])
+    if family.train is not None or family.pairs is None:  # its own training, or refused
         return _train_family(o)
     o = registry.refuse_foreign(o["family"], o)
     if o["tokenizer"] == "bpe" or o.pop("bpe_merges") is not None:

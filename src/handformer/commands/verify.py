@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from ..cli import Registered, family_names, model_options, user_errors
+from ..cli import Registered, model_options, user_errors
 from ..cli_checks import Finite
 from ..errors import HandformerError
 from ..families.registry import DEFAULT
@@ -21,7 +21,7 @@ from ..families.registry import DEFAULT
               show_default=True, help="nn: torch.nn.Transformer; functional: the same model "
               "written with torch's functions (any config, e.g. the tutorial preset's d_k 4 with "
               "d_model 6); auto: nn where it can build the config, else functional")
-@click.option("--family", type=Registered(lambda: family_names("verify")), default=DEFAULT,
+@click.option("--family", type=Registered(lambda: _checked_families()), default=DEFAULT,
               show_default=True, help="transformer: against torch.nn.Transformer; another "
               "family against its own torch model (gpt: one built from torch's layers, every "
               "gradient too)")
@@ -45,6 +45,15 @@ def verify(**options):
         raise HandformerError(f"--reference chooses among the torch models of a family that "
                               f"has several; the {family.name} family has one")
     return _verify_family(family.name, options, tol)
+
+
+def _checked_families() -> list[str]:
+    """The families with a check against torch: rows (``verify``) or their own table
+    (``verify_report``)."""
+    from ..families import registry
+
+    return [name for name in registry.names() if registry.get(name).verify is not None
+            or registry.get(name).verify_report is not None]
 
 
 def _verify_family(name: str, options: dict, tol: float) -> None:

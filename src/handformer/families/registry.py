@@ -63,8 +63,8 @@ class Family:
     ``follows_tutorial``: its story keeps the seed tutorial's stages, so a section can name
     the tutorial's own step it shows (narrate.context.TUTORIAL_STEPS).
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
-    options (``given``: each option the user gave → its flag); None: the encoder-decoder's
-    training loop, train/loop.py, which only it reads.
+    options (``given``: each option the user gave → its flag); None: the shared training
+    loop on sentence pairs (train/loop.py) if the family has ``pairs``, else refused by name.
     ``pairs``: the bindings of the services that learn from sentence pairs (train/loop.py's
     epochs, train/bleu.py's scores, `train --engine torch`, `evaluate`): an object (a module)
     with ``first_params(cfg, vocab, options)`` (a fresh run's weights, refusing a config the
@@ -252,7 +252,7 @@ def for_pretrained() -> Family:
 def for_pairs() -> Family:
     """The family that learns from sentence pairs (its ``pairs`` bindings): the registered
     ones first, then the built-in ones in order, each imported only if none before serves."""
-    for name in [*FAMILIES, *BUILT_IN]:
+    for name in [*(n for n in FAMILIES if n not in BUILT_IN), *BUILT_IN]:
         if get(name).pairs is not None:
             return get(name)
     raise HandformerError("no model family learns from sentence pairs")
