@@ -1,8 +1,8 @@
 """The torch side of benchmarks/train_step.py: the same model and step in torch eager.
 
 Where torch.nn.Transformer can express the config, it is used (through
-interop.torch_ref.TorchReference, with our weights). The tutorial preset it cannot express;
-there interop.torch_mirror.TorchMirror (what `handformer verify` uses, held against
+families.transformer.torch_ref.TorchReference, with our weights). The tutorial preset it cannot express;
+there families.transformer.torch_mirror.TorchMirror (what `handformer verify` uses, held against
 nn.Transformer by the tests) computes the same ops with torch functions (per-head projections
 with d_k 4, 1 encoder head and 2 decoder heads, single-linear FFN, no biases in attention).
 """
@@ -16,8 +16,8 @@ import torch
 import torch.nn.functional as F
 
 from handformer.engine.ops.basic import positional_forward
-from handformer.interop.torch_mirror import TorchMirror
-from handformer.interop.torch_ref import TorchReference, torch_unsupported
+from handformer.families.transformer.torch_mirror import TorchMirror
+from handformer.families.transformer.torch_ref import TorchReference, torch_unsupported
 
 
 class TorchStep:

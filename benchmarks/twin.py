@@ -3,7 +3,7 @@
 Both twins start from the same initial weights (one `loop.start`, so one seed), draw the same
 batches in the same order (each from its own generator, seeded alike), and step the same
 optimizer (train/optim.py follows torch.optim's formulas; the torch twin is torch.optim
-itself, on interop.torch_ref's torch.nn.Transformer, through `train --engine torch`). Epochs
+itself, on families/transformer/torch_ref.py's torch.nn.Transformer, through `train --engine torch`). Epochs
 alternate (handformer, torch, handformer, …), each after a 0.3 s sleep so the other library's
 idle BLAS/OpenMP threads stop spinning. Both use --threads threads (pinned, printed). Printed per
 epoch: wall and CPU time of the training pass, target tokens per second, validation loss, the
@@ -36,12 +36,13 @@ from machine import machine_line  # noqa: E402
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from handformer.config import preset  # noqa: E402
+from handformer.families.transformer.greedy import translate_all  # noqa: E402
+from handformer.families.transformer.torch_engine import attach  # noqa: E402
 from handformer.train import checkpoint as ckpt_io  # noqa: E402
 from handformer.train import loop  # noqa: E402
-from handformer.train.bleu import bleu_of, translate_all  # noqa: E402
+from handformer.train.bleu import bleu_of  # noqa: E402
 from handformer.train.datasets import credit_of, load_pairs, source_name  # noqa: E402
 from handformer.train.memory import keep_freed_memory  # noqa: E402
-from handformer.train.torch_engine import attach  # noqa: E402
 
 
 def options(argv=None) -> argparse.Namespace:

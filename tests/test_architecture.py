@@ -44,16 +44,43 @@ def test_the_cycle_finder_finds_a_planted_cycle():
     assert ["handformer.config", "handformer.limits"] in cycles(edges)
 
 
-@pytest.mark.parametrize("layer", ["handformer.engine", "handformer.narrate", "handformer.render",
-                                   "handformer.files", "handformer.errors"])
+SHARED_LAYERS = ["handformer.engine", "handformer.narrate", "handformer.render", "handformer.files",
+                 "handformer.errors", "handformer.train", "handformer.interop",
+                 "handformer.commands", "handformer.server", "handformer.cli"]
+
+
+@pytest.mark.parametrize("layer", SHARED_LAYERS)
 def test_shared_layers_never_import_a_family(layer):
-    """Only the registry names families; the engine, narration, renderers and file formats
-    find a family through it (families.registry is allowed, families.<name> is not)."""
+    """Only the registry names families; the engine, narration, renderers, file formats,
+    training, interop, commands, server and command line find a family through it
+    (families.registry is allowed, families.<name> is not), at module level or inside a
+    function."""
     for module in under(layer):
         family_imports = {i for i in every_import(module)
                           if i.startswith("handformer.families.")
                           and not i.startswith("handformer.families.registry")}
         assert family_imports == set(), module
+
+
+def test_nothing_outside_families_imports_a_family():
+    """The widest fence: no module outside families/ (the ones above and the top-level ones,
+    api, pipeline, exercises, …) imports a family's module, nor names one for importlib (the
+    command line's lazy map takes a family's commands from its options.py, through the
+    registry)."""
+    for module, path in modules().items():
+        if module.startswith("handformer.families"):
+            continue
+        assert not {i for i in every_import(module) if i.startswith("handformer.families.")
+                    and not i.startswith("handformer.families.registry")}, module
+        strings = {n.value for n in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                   if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+        assert not {t for t in strings if t.startswith(("families.", "handformer.families."))
+                    and not t.endswith(".registry")}, module
+
+
+def test_every_shared_layer_of_the_fence_exists():
+    """A layer renamed away would leave its fence checking nothing."""
+    assert all(under(layer) for layer in SHARED_LAYERS)
 
 
 def test_families_never_import_each_other():
@@ -165,15 +192,6 @@ def test_the_tape_is_drawn_for_jupyter_by_the_hook_render_registers():
         Tape.html_hook = render.notebook
 
 
-# The encoder-decoder's own code that still lives outside families/transformer/ (its training
-# loop's checkpoint, its weights file, its torch.nn.Transformer reference, its verify and train
-# commands): each names the family. The list only shrinks: a module moved into the folder
-# leaves it; no other may join it.
-NAMES_THE_DEFAULT_FAMILY = {"handformer.train.checkpoint", "handformer.interop.weights",
-                            "handformer.interop.torch_ref", "handformer.commands.verify",
-                            "handformer.commands.train"}
-
-
 def family_names_in(module: str) -> set[str]:
     from handformer.families.registry import BUILT_IN
 
@@ -188,8 +206,7 @@ def test_shared_code_writes_no_family_name():
     come from the registry)."""
     named = {m for m in modules() if not m.startswith("handformer.families.")
              and family_names_in(m)}
-    assert named - NAMES_THE_DEFAULT_FAMILY == set()
-    assert all(family_names_in(m) == {"transformer"} for m in named)
+    assert named == set()
 
 
 def test_the_server_and_the_narration_name_no_language():

@@ -199,18 +199,19 @@ class _Commands(click.Group):
                 gc.freeze()
 
     def list_commands(self, ctx):
-        from .commands import COMMAND_MODULES
+        from .commands import command_modules
 
-        return sorted({*self.commands, *COMMAND_MODULES})
+        return sorted({*self.commands, *command_modules()})
 
     def get_command(self, ctx, name):
         """The command, its module imported the first time one of its commands is asked for."""
-        from .commands import COMMAND_MODULES
+        from .commands import command_modules
 
-        if name not in self.commands and name in COMMAND_MODULES:
+        modules = command_modules()
+        if name not in self.commands and name in modules:
             import importlib
 
-            module = importlib.import_module(f".{COMMAND_MODULES[name]}", __package__)
+            module = importlib.import_module(f".{modules[name]}", __package__)
             for command in module.COMMANDS:
                 self.add_command(command)
         return self.commands.get(name)

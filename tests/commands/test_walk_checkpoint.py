@@ -54,7 +54,7 @@ def test_checkpoint_of_another_config_and_vocabulary(tmp_path):
     assert "der" not in ckpt.vocab.source.words and "the" not in ckpt.vocab.target.words
     assert tape.meta["dataset"] == []  # a file path stored in a checkpoint is never opened
     # the walk's logits equal torch.nn.Transformer's on the saved weights
-    from handformer.interop.torch_ref import TorchReference
+    from handformer.families.transformer.torch_ref import TorchReference
 
     ref = TorchReference(ckpt.params, ckpt.config)
     src = [ckpt.vocab.source.id(w) for w in ("the", "night", "falls")]

@@ -1,5 +1,5 @@
 """The tutorial preset against torch: ``handformer verify`` falls back to the same model written
-with torch's functions (interop/torch_mirror.py), and that mirror is itself held against
+with torch's functions (families/transformer/torch_mirror.py), and that mirror is itself held against
 torch.nn.Transformer wherever both can build the config."""
 
 import numpy as np
@@ -9,9 +9,9 @@ from click.testing import CliRunner
 from handformer.cli import main
 from handformer.config import preset
 from handformer.families.transformer.run import setup
-from handformer.interop.torch_mirror import TorchMirror
-from handformer.interop.torch_ref import TorchReference
-from handformer.interop.verify import padded_batch, verify
+from handformer.families.transformer.torch_mirror import TorchMirror
+from handformer.families.transformer.torch_ref import TorchReference
+from handformer.families.transformer.verify import padded_batch, verify
 
 torch = pytest.importorskip("torch")
 
@@ -64,7 +64,7 @@ def test_the_tutorial_preset_with_switches_passes(switches):
 def test_verify_fails_when_the_two_sides_differ_by_a_layer_norms_epsilon(monkeypatch):
     """The check can fail: a mirror whose layer norms use ε = 1e-4 instead of the config's
     1e-5 differs from the engine in every stage after the first norm and in the gradients."""
-    from handformer.interop import verify as verify_module
+    from handformer.families.transformer import verify as verify_module
 
     class OtherEpsilon(TorchMirror):
         def norm(self, x, name):

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.interop.verify import padded_batch
+from handformer.families.transformer.verify import padded_batch
 
 
 def run(*args):

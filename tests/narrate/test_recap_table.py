@@ -26,7 +26,7 @@ def table_of(section):
 
 
 def test_the_update_table_is_the_second_forward_pass_in_torch():
-    from handformer.interop.torch_ref import TorchReference
+    from handformer.families.transformer.torch_ref import TorchReference
 
     lr = 0.05
     tape = handformer.walk(preset="small", backward=True, lr=lr)

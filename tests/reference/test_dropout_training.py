@@ -34,7 +34,7 @@ def trained():
     """Two epochs over the tutorial's 3 pairs, one pair a batch: 6 steps with dropout."""
     RecordingTape.made = []
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("handformer.train.loss.Tape", RecordingTape)
+        mp.setattr("handformer.families.transformer.loss.Tape", RecordingTape)
         options = loop.Options(epochs=2, batch_size=1, optimizer="sgd", momentum=0.0, lr=LR)
         run = loop.fit(loop.start(CFG, default_pairs(), options))
     steps = [t for t in RecordingTape.made if t.dropout_rng is not None]

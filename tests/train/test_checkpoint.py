@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from handformer.cli import main
 from handformer.config import preset
 from handformer.families.transformer.model import init_params
-from handformer.interop.weights import save_weights
+from handformer.families.transformer.weights import save_weights
 from handformer.train import checkpoint, loop
 from handformer.train.checkpoint import CheckpointError
 from handformer.train.data import default_pairs

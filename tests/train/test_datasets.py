@@ -8,8 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
+from handformer.families.transformer.greedy import greedy_batch
 from handformer.train import checkpoint, loop
-from handformer.train.bleu import corpus_bleu, greedy_batch
+from handformer.train.bleu import corpus_bleu
 from handformer.train.data import batch_order, split3
 from handformer.train.datasets import (
     DatasetError,

@@ -8,6 +8,7 @@ from handformer.cli import main
 from handformer.config import preset
 from handformer.engine.tape import Tape
 from handformer.errors import HandformerError
+from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import forward
 from handformer.text import TextError
 from handformer.train import checkpoint, loop
@@ -19,7 +20,6 @@ from handformer.train.data import (
     read_pairs,
     split,
 )
-from handformer.train.loss import batch_loss
 
 
 def test_default_pairs_are_the_tutorial_lines_cut_at_the_first_comma():
@@ -79,7 +79,7 @@ def test_float32_is_kept_end_to_end():
 def test_float32_training_tape_makes_no_float64_value_cache_or_gradient(fused):
     # every step's value, what it keeps for the reverse pass and every gradient (of steps as
     # of parameters), with the padding masks, dropout and label smoothing switched on; the
-    # fused tape is training's (train/loss.py), the step-by-step one verify's
+    # fused tape is training's (families/transformer/loss.py), the step-by-step one verify's
     cfg = preset("small", dropout=0.1, label_smoothing=0.1)
     run = loop.start(cfg, default_pairs(), loop.Options(epochs=1, dtype="float32"))
     batch = make_batch(run.vocab, run.train, "float32")

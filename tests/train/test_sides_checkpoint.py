@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from handformer.cli import main
 from handformer.config import preset
-from handformer.interop.weights import load_weights, save_weights
+from handformer.families.transformer.weights import load_weights, save_weights
 from handformer.text import Sides, Vocab
 from handformer.train import checkpoint, loop
 

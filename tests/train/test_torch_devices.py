@@ -57,7 +57,7 @@ def test_more_processes_than_gpus_is_refused_naming_both(folder, monkeypatch, no
 
 
 def test_several_nodes_count_this_nodes_processes_only(monkeypatch):
-    from handformer.train.torch_engine import device_and_backend
+    from handformer.train.torch_device import device_and_backend
 
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)

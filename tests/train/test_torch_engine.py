@@ -89,7 +89,7 @@ def test_python_dash_m_is_the_command():
 def test_device_and_backend_follow_cuda_and_local_rank(monkeypatch):
     import torch
 
-    from handformer.train.torch_engine import device_and_backend
+    from handformer.train.torch_device import device_and_backend
 
     monkeypatch.setenv("LOCAL_RANK", "1")
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)

@@ -16,6 +16,7 @@ from ..cli import (
 )
 from ..cli_checks import FileName, Finite, Whole, bpe_merges_option
 from ..errors import HandformerError
+from ..families.registry import DEFAULT
 from ..textsafe import one_line, shown
 from .train_options import RUN_KEYS, corpus_defaults, corpus_options
 
@@ -58,7 +59,7 @@ def _pairs(source):
               help="draw the loss and accuracy curves to FILE.svg or FILE.png")
 @click.option("--lang", type=LanguageChoice(), default="en", show_default=True)
 @click.option("--quiet", is_flag=True, help="no progress bar or per-epoch lines")
-@click.option("--family", type=Registered(lambda: family_names("train")), default="transformer",
+@click.option("--family", type=Registered(lambda: family_names("train")), default=DEFAULT,
               show_default=True, help="transformer: the encoder-decoder on sentence pairs; "
               "gpt: the decoder-only model on plain text lines (--corpus)")
 @click.option("--corpus", type=click.Path(dir_okay=False), default=None,
@@ -76,13 +77,14 @@ def train(**o):
 
     if o["resume"]:
         o["family"] = _resumed_family(o)
-    if o["family"] != "transformer":
-        return _train_family(o)
-    from ..families.registry import refuse_foreign
+    from ..families import registry
 
-    o = refuse_foreign("transformer", o)
+    family = registry.get(o["family"])
+    if family.train is not None or family.pairs is None:  # its own training, or refused
+        return _train_family(o)
+    o = registry.refuse_foreign(o["family"], o)
     if o["tokenizer"] == "bpe" or o.pop("bpe_merges") is not None:
-        raise HandformerError("--tokenizer bpe: the transformer family does not learn "
+        raise HandformerError(f"--tokenizer bpe: the {o['family']} family does not learn "
                               "byte-level BPE; train it with --family gpt, or choose another "
                               "--tokenizer")
     if o.pop("corpus"):
@@ -106,9 +108,9 @@ def train(**o):
     with held_by_saver(o["save"]):
         run, source = _start_or_resume(o, given)
         if o["engine"] == "torch":
-            from ..train.torch_engine import attach
+            from ..families.registry import for_pairs
 
-            attach(run, device_and_backend)
+            for_pairs().pairs.attach_torch(run, device_and_backend)
             if run.engine.rank:  # under torchrun, one process speaks and saves for all
                 return _fit(run, o | {"quiet": True, "save": None}, source, primary=False)
         _fit(run, o, source)
@@ -125,12 +127,12 @@ def _torch_device(o: dict) -> tuple[str, str] | None:
                                   "repeats exactly)")
         return None
     from ..interop.torch_ref import import_torch
-    from ..train import torch_engine
+    from ..train import torch_device
 
     torch = import_torch()
     if deterministic:
-        torch_engine.make_deterministic(torch)
-    return torch_engine.device_and_backend(torch, device or "auto")
+        torch_device.make_deterministic(torch)
+    return torch_device.device_and_backend(torch, device or "auto")
 
 
 def _resumed_family(o: dict) -> str:

@@ -37,22 +37,22 @@ DEFAULT_ALPHA = 0.6  # GNMT's own choice; evaluate's beam uses it too, so "beam 
 def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lang, precision,
               width):
     """Translate SENTENCE with a trained checkpoint (greedy, or beam search with --beam)."""
-    from ..families.transformer.decode import translate as run
+    from ..families import registry
     from ..tokenize import detokenize
     from ..train.checkpoint import load
 
     ckpt = load(checkpoint)
+    family = registry.get(ckpt.family)
     unknown = ckpt.vocab.source.unknown(sentence)
     if unknown and "<unk>" in ckpt.vocab.source.specials:
         click.echo(f"note: not in the model's vocabulary, read as <unk>: "
                    f"{', '.join(map(repr, unknown))}", err=True)
-    result = run(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha, max_length,
-                 record=explain, k=top_k)
+    result = family.decode(ckpt.params, ckpt.config, ckpt.vocab, sentence, beam, alpha,
+                           max_length, record=explain, k=top_k)
     if explain:
         from ..cli import show_sections
-        from ..families.transformer.explain import build
 
-        show_sections(build(result, ckpt.vocab, lang), precision, width)
+        show_sections(family.explain(result, ckpt.vocab, lang), precision, width)
     click.echo(shown(" ".join(result.tokens) if ckpt.vocab.tokenizer == "tutorial"
                      else detokenize(result.tokens)))
 

@@ -1,4 +1,5 @@
-"""`handformer verify`: the engine against torch.nn.Transformer, stage by stage."""
+"""`handformer verify`: a family's model against its torch twin, stage by stage (the family's
+registry entry's ``verify_report``, which prints its own table, or ``verify``'s rows)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,10 @@ import sys
 
 import click
 
-from ..cli import Registered, config_from_options, family_names, model_options, user_errors
+from ..cli import Registered, model_options, user_errors
 from ..cli_checks import Finite
 from ..errors import HandformerError
+from ..families.registry import DEFAULT
 
 
 @click.command()
@@ -19,7 +21,7 @@ from ..errors import HandformerError
               show_default=True, help="nn: torch.nn.Transformer; functional: the same model "
               "written with torch's functions (any config, e.g. the tutorial preset's d_k 4 with "
               "d_model 6); auto: nn where it can build the config, else functional")
-@click.option("--family", type=Registered(lambda: family_names("verify")), default="transformer",
+@click.option("--family", type=Registered(lambda: _checked_families()), default=DEFAULT,
               show_default=True, help="transformer: against torch.nn.Transformer; another "
               "family against its own torch model (gpt: one built from torch's layers, every "
               "gradient too)")
@@ -32,32 +34,26 @@ def verify(**options):
     or --reference nn cannot express this config (e.g. the tutorial preset's d_k 4 with
     d_model 6).
     """
-    from ..families.registry import refuse_foreign
-    from ..families.transformer.run import setup
-    from ..interop.torch_ref import check_expressible, import_torch
-    from ..interop.verify import verify as run_verify
-    from ..text import TUTORIAL_SRC, TUTORIAL_TGT
+    from ..families import registry
 
     tol = options.pop("tol")
-    family = options.pop("family")
-    options = refuse_foreign(family, options)
-    reference = options.pop("reference")
-    if family != "transformer":
-        if reference != "auto":
-            raise HandformerError(f"--reference is the encoder-decoder's; the {family} family "
-                                  f"has one torch model")
-        return _verify_family(family, options, tol)
-    src, tgt = options.pop("src"), options.pop("tgt")  # "" is an empty sentence, not the default
-    src, tgt = TUTORIAL_SRC if src is None else src, TUTORIAL_TGT if tgt is None else tgt
-    corpus, weights = options.pop("corpus"), options.pop("weights")
-    config = config_from_options(options)
-    if weights is None and reference == "nn":
-        check_expressible(config)  # before building weights that torch could not take
-    import_torch()
-    s = setup(config, corpus, weights)
-    report = run_verify(s, src, tgt, tol, reference)
-    _print(report, s.config)
-    sys.exit(0 if report.passed else 1)
+    family = registry.get(options.pop("family"))
+    options = registry.refuse_foreign(family.name, options)
+    if family.verify_report is not None:  # its own table (e.g. one pair and a padded batch)
+        sys.exit(0 if family.verify_report(options, tol) else 1)
+    if options.pop("reference") != "auto":
+        raise HandformerError(f"--reference chooses among the torch models of a family that "
+                              f"has several; the {family.name} family has one")
+    return _verify_family(family.name, options, tol)
+
+
+def _checked_families() -> list[str]:
+    """The families with a check against torch: rows (``verify``) or their own table
+    (``verify_report``)."""
+    from ..families import registry
+
+    return [name for name in registry.names() if registry.get(name).verify is not None
+            or registry.get(name).verify_report is not None]
 
 
 def _verify_family(name: str, options: dict, tol: float) -> None:
@@ -87,40 +83,6 @@ def _verify_family(name: str, options: dict, tol: float) -> None:
                   f"stages and gradients, tolerance {tol:.0e}, largest {worst[2]:.1e} at "
                   f"{worst[0]}")
     sys.exit(0 if passed else 1)
-
-
-def _print(report, cfg) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    info = report.batch_info
-    against = ("torch.nn.Transformer" if report.reference == "nn" else
-               "the same model in torch functions (torch_mirror.py)")
-    table = Table(title=f"ours vs {against}, preset {cfg.preset}, float64",
-                  title_justify="left")
-    table.add_column("stage")
-    table.add_column("shape", justify="right")
-    table.add_column("max |diff|", justify="right")
-    table.add_column(f"padded batch {info['shape'][0]}", justify="right")
-    table.add_column("", justify="center")
-    for s in report.rows:
-        mark = "[green]ok[/]" if s.worst <= report.tol else "[bold red]FAIL[/]"
-        table.add_row(s.name, "×".join(map(str, s.shape)), f"{s.single:.1e}", f"{s.batch:.1e}",
-                      mark)
-    console = Console(highlight=False)
-    if report.reference == "functional" and report.unsupported:
-        console.print("torch.nn.Transformer cannot build this config, so the reference is "
-                      "written with torch's functions (embedding, softmax, layer_norm, relu, "
-                      "cross_entropy, autograd):\n  - " + "\n  - ".join(report.unsupported))
-    console.print(table)
-    console.print(f"padded batch: {info['src_pad']} padded source position(s), "
-                  f"{info['tgt_pad']} padded target position(s); the loss is the mean "
-                  f"cross-entropy over the batch's real positions")
-    worst = report.worst
-    verdict = "[bold green]PASS[/]" if report.passed else "[bold red]FAIL[/]"
-    console.print(f"{verdict}: {len(report.stages)} stages, the loss and {len(report.grads) - 1} "
-                  f"gradients, tolerance {report.tol:.0e}, largest {worst.worst:.1e} at "
-                  f"{worst.name}")
 
 
 COMMANDS = [verify]

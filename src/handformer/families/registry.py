@@ -42,7 +42,10 @@ class Family:
     ``configure(options)``: the config alone from a preset name and size fields (what a web
     request checks before any parameter is made), refusing what the family does not take.
     ``verify(options)``: `handformer verify --family NAME`: the family's model against torch,
-    as (title, rows of (name, shape, largest |ours − torch|)).
+    as (title, rows of (name, shape, largest |ours − torch|)). ``verify_report(options, tol)``:
+    instead, a family whose check prints its own table (the encoder-decoder's: each row for one
+    pair and inside a padded batch, ``options["reference"]`` choosing among its torch models)
+    prints it and returns whether every row is within ``tol``.
     ``beside_trained``: ``walk`` reads ``options["beside_trained"]`` (a copy of the random
     weights trained on the spot, shown beside them).
     ``save_weights(path, model)``: `walk --save-weights FILE`, the model's weights as
@@ -60,8 +63,16 @@ class Family:
     ``follows_tutorial``: its story keeps the seed tutorial's stages, so a section can name
     the tutorial's own step it shows (narrate.context.TUTORIAL_STEPS).
     ``train(options, given)``: what `handformer train --family NAME` runs with the command's
-    options (``given``: each option the user gave → its flag); None: the encoder-decoder's
-    training loop, train/loop.py, which only it reads.
+    options (``given``: each option the user gave → its flag); None: the shared training
+    loop on sentence pairs (train/loop.py) if the family has ``pairs``, else refused by name.
+    ``pairs``: the bindings of the services that learn from sentence pairs (train/loop.py's
+    epochs, train/bleu.py's scores, `train --engine torch`, `evaluate`): an object (a module)
+    with ``first_params(cfg, vocab, options)`` (a fresh run's weights, refusing a config the
+    vocabulary cannot take), ``batch_loss(params, cfg, batch, rng, backward)`` →
+    train.result.Result, ``translate_all(params, cfg, vocab, sentences)`` (greedy, batched)
+    and ``attach_torch(run, device_and_backend)``; its presence also says the family's
+    vocabulary may be one per side (``param_shapes`` then takes the (source, target) sizes).
+    None: the family does not learn from pairs (``for_pairs`` finds the one that does).
 
     A plain class, not a dataclass: a dataclass compiles its methods from source text at every
     start-up.
@@ -70,7 +81,8 @@ class Family:
     __slots__ = ("name", "config", "param_shapes", "forward", "story", "prepare", "walk",
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
-                 "export_names", "generates", "next_steps", "next_token_loss")
+                 "export_names", "generates", "next_steps", "next_token_loss", "pairs",
+                 "verify_report")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -81,7 +93,8 @@ class Family:
                  verify: Callable | None = None, beside_trained: bool = False,
                  follows_tutorial: bool = False, save_weights: Callable | None = None,
                  export_names: Callable | None = None, generates: bool = False,
-                 next_steps: dict | None = None, next_token_loss: bool = False):
+                 next_steps: dict | None = None, next_token_loss: bool = False,
+                 pairs: object | None = None, verify_report: Callable | None = None):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -91,6 +104,7 @@ class Family:
         self.save_weights, self.export_names = save_weights, export_names
         self.generates, self.next_token_loss = generates, next_token_loss
         self.next_steps = next_steps or {}
+        self.pairs, self.verify_report = pairs, verify_report
 
 
 class Option:
@@ -141,6 +155,17 @@ def preset_names() -> list[str]:
     for module in option_modules().values():
         names += [n for n in getattr(module, "PRESETS", ()) if n not in names]
     return names
+
+
+def command_modules() -> dict[str, str]:
+    """Each built-in family's own commands, command → its module as a name under this package
+    (``families/<name>/options.py``'s ``COMMANDS``: command → module of the family's folder),
+    so the command line finds them without importing any family."""
+    out = {}
+    for name, module in option_modules().items():
+        out |= {command: f"families.{name}.{where}"
+                for command, where in getattr(module, "COMMANDS", {}).items()}
+    return out
 
 
 def option_modules() -> dict:
@@ -222,6 +247,15 @@ def for_pretrained() -> Family:
         if family.pretrained:
             return family
     raise HandformerError("no model family loads pretrained models")
+
+
+def for_pairs() -> Family:
+    """The family that learns from sentence pairs (its ``pairs`` bindings): the registered
+    ones first, then the built-in ones in order, each imported only if none before serves."""
+    for name in [*(n for n in FAMILIES if n not in BUILT_IN), *BUILT_IN]:
+        if get(name).pairs is not None:
+            return get(name)
+    raise HandformerError("no model family learns from sentence pairs")
 
 
 def load_all() -> None:

@@ -68,7 +68,7 @@ def _check_sentence(sentence: dict, where: str, vocab_size: int | None) -> None:
 
 
 def _check_shards(told: dict) -> None:
-    """walk --shards (train/shards.py): one parameter's gradient, of the whole batch and of
+    """walk --shards (families/transformer/shards.py): one parameter's gradient, of the whole batch and of
     each shard, all of one shape; whole numbers of tokens; the entry that differs most."""
     string(told.get("param"), "shards.param")
     shape = array(told.get("whole"), "shards.whole")

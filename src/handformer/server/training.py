@@ -49,7 +49,7 @@ def parse_train(body, limits: Limits):
         raise RequestError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}", "optimizer")
     tokenizer = tokenizer_of(body)
     vocab = _pairs_vocab(pairs, tokenizer)
-    family = registry.get(registry.DEFAULT)
+    family = registry.for_pairs()  # the family the training loop on pairs trains
     check_model(family, cfg, len(vocab), limits, "config" if body.get("config") else "preset")
     price = _step_price(cfg, vocab, weight_count(family, cfg, len(vocab)), pairs)
     numbers = check_train(price, limits, batch)
@@ -139,7 +139,7 @@ def translation_json(run, t: TranslateRequest) -> dict:
     from ..families import registry
     from . import pages
 
-    family = registry.get(registry.DEFAULT)  # what `handformer train` trains
+    family = registry.for_pairs()  # the family the training loop on pairs trains
     result = family.decode(run.params, run.config, run.vocab, t.sentence, t.beam, t.alpha,
                        t.max_length, record=t.explain, k=5)
     words = run.vocab.target.tokens  # the steps hold target ids

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import CheckpointError, ConfigError, TextError  # noqa: F401  (raised here)
+from ..families.registry import DEFAULT
 from ..files.io import atomic_write, read_bytes
 from ..interop import tensor_file
 from ..interop.weights import WeightsError, refuse_non_finite
@@ -46,7 +47,7 @@ class Checkpoint:
     rng_state: dict | None = None
     history: list[dict] = field(default_factory=list)
     run: dict = field(default_factory=dict)  # the training options, to resume with the same
-    family: str = "transformer"
+    family: str = DEFAULT
 
 
 def digest(tensors: dict[str, np.ndarray]) -> str:
@@ -73,13 +74,13 @@ def save(path, ckpt: Checkpoint) -> None:
     }
     if isinstance(ckpt.vocab, Sides):  # "vocab" is then the source's
         meta["target_vocab"] = _vocab_dict(ckpt.vocab.target)
-    if ckpt.family != "transformer":  # the encoder-decoder's checkpoints stay as they were
+    if ckpt.family != DEFAULT:  # the default family's checkpoints stay as they were
         meta["family"] = ckpt.family
     data = st_save(tensors, metadata={"handformer": json.dumps(meta)})
     atomic_write(path, data)
 
 
-def load(path, family: str | None = "transformer") -> Checkpoint:
+def load(path, family: str | None = DEFAULT) -> Checkpoint:
     """Read and check a checkpoint; anything truncated, corrupted or foreign is refused, and so
     is a checkpoint of another model family than ``family`` (None: any family).
 
@@ -130,10 +131,11 @@ def load(path, family: str | None = "transformer") -> Checkpoint:
 
 def _sizes(path: Path, vocab, family, config):
     """What the family's param_shapes takes: one size, or (source, target) for one per side
-    (the encoder-decoder's alone: the other families have one side)."""
+    (a family that learns from pairs, untied: its registry entry has ``pairs``; the others
+    have one side)."""
     if not isinstance(vocab, Sides):
         return size_of(vocab)
-    if family.name != "transformer" or getattr(config, "tie_embeddings", False):
+    if family.pairs is None or getattr(config, "tie_embeddings", False):
         raise CheckpointError(f"{str(path)!r}: this model has one vocabulary table (a "
                               f"{family.name} model, tied or one-sided), but the file holds one "
                               f"vocabulary per side (target_vocab)")
@@ -160,7 +162,7 @@ def _vocab_of(told: dict) -> Vocab:
 def _family(meta: dict):
     from ..families import registry
 
-    name = meta.get("family", "transformer")
+    name = meta.get("family", DEFAULT)
     if not isinstance(name, str) or name not in registry.names():
         raise SchemaError(f"its family {str(name)[:40]!r} is not one of "
                           f"{', '.join(registry.names())}")

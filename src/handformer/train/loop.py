@@ -1,5 +1,9 @@
 """Epochs: shuffle, batch, forward, backward, clip, update; metrics per epoch; checkpoints.
 
+The model's own parts (its initial weights, one batch's loss and gradients, its greedy
+translations for BLEU) are the bindings of the family that learns from sentence pairs
+(registry.for_pairs().pairs): this loop names no family.
+
 Everything random (the shuffle, dropout) draws from one generator seeded by the config's seed,
 and its state is saved with each checkpoint: resuming after epoch k replays epochs k+1 … exactly
 as an uninterrupted run would, so the final weights are identical.
@@ -15,14 +19,13 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from ..config import Config
-from ..errors import ConfigError, HandformerError
-from ..families.transformer.model import TIED_NEEDS_ONE_VOCAB, init_params
+from ..errors import HandformerError
+from ..families.registry import for_pairs
 from ..schema import SchemaError
 from . import checkpoint as ckpt_io
 from . import finite
 from .checkpoint import Checkpoint
 from .data import batches, encode_pairs, pairs_vocab, sides_vocab, split_parts
-from .loss import batch_loss
 from .memory import keep_freed_memory
 from .optim import clip_grad_norm, make_optimizer, resolve_schedule, warmup_lr
 from .options import Options
@@ -86,9 +89,7 @@ def start(cfg: Config, pairs, options: Options, source: str = "default") -> Run:
     options = resolve_schedule(options, cfg.d_model, len(parts[0]))
     options.check()
     vocab = _run_vocab(options, pairs, parts)
-    if cfg.tie_embeddings and not options.shared_vocab:  # even when the sizes happen to agree
-        raise ConfigError(TIED_NEEDS_ONE_VOCAB)
-    params = init_params(cfg, vocab.sizes, options.dtype)
+    params = for_pairs().pairs.first_params(cfg, vocab, options)
     opt = make_optimizer(options.optimizer, params, options.lr, options.momentum)
     run = Run(cfg, options, vocab, params, opt, np.random.default_rng(cfg.seed), [], [], 0, [])
     return _split(run, pairs, parts)
@@ -151,7 +152,7 @@ def step_lr(run: Run) -> float | None:
 
 def numpy_step(run: Run, batch):
     """Forward, backward, clip and update on the NumPy engine."""
-    r = batch_loss(run.params, run.config, batch, run.rng)
+    r = for_pairs().pairs.batch_loss(run.params, run.config, batch, run.rng)
     finite.check_batch(run.epoch + 1, r.loss, r.grads)
     if run.options.clip is not None:
         clip_grad_norm(r.grads, run.options.clip)
@@ -180,6 +181,7 @@ def train_epoch(run: Run, on_batch=None) -> dict:
 def evaluate(params, cfg: Config, vocab, encoded, batch_size: int = 64, dtype="float64") -> dict:
     """Loss, perplexity, token accuracy and exact match under teacher forcing, no dropout."""
     loss = correct = tokens = exact = 0
+    batch_loss = for_pairs().pairs.batch_loss
     for batch in batches(vocab, encoded, batch_size, None, dtype):
         r = batch_loss(params, cfg, batch, None, backward=False)
         loss += r.loss * r.tokens

@@ -114,13 +114,14 @@ def test_summary(run, source: str, lang: str, shown: int = 3) -> None:
     """Loss, BLEU and chrF2 on the held-out test pairs, and a few of them translated."""
     import click
 
-    from .bleu import corpus_scores, translate_all
+    from ..families.registry import for_pairs
+    from .bleu import corpus_scores
     from .datasets import target_language
     from .loop import evaluate
 
     m = evaluate(run.params, run.config, run.vocab, run.test, dtype=run.options.dtype)
     sources, targets = zip(*run.texts["test"], strict=True)
-    hyps = translate_all(run.params, run.config, run.vocab, list(sources))
+    hyps = for_pairs().pairs.translate_all(run.params, run.config, run.vocab, list(sources))
     s = corpus_scores(hyps, list(targets), target_language(source))
     click.echo(i18n.t(lang, "train.test", n=len(run.test), loss=m["loss"], acc=m["accuracy"],
                       scores=scores_text(lang, s.bleu, s.chrf, s.bleu_lower, s.tokenize)))

@@ -9,9 +9,9 @@ import pytest
 from handformer.config import preset
 from handformer.engine.tape import Tape
 from handformer.families.transformer import decode
+from handformer.families.transformer.greedy import greedy_batch
 from handformer.families.transformer.model import forward, init_params
 from handformer.text import END, PAD, START, UNK, Vocab
-from handformer.train.bleu import greedy_batch
 
 WORDS = "a b c d e f g h i j k l".split()
 

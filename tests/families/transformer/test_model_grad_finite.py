@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 
 from handformer.config import preset
+from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import init_params
 from handformer.train.data import default_pairs, encode_pairs, make_batch, pairs_vocab
-from handformer.train.loss import batch_loss
 
 H = 1e-5
 

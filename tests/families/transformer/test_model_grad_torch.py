@@ -11,11 +11,11 @@ import torch
 import torch.nn.functional as F
 
 from handformer.config import preset
+from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import init_params
-from handformer.interop.torch_ref import TorchReference
-from handformer.interop.weights import to_state_dict
+from handformer.families.transformer.torch_ref import TorchReference
+from handformer.families.transformer.weights import to_state_dict
 from handformer.train.data import make_batch, pairs_vocab
-from handformer.train.loss import batch_loss
 
 PAIRS = [("a b c d e", "x y"), ("b a", "y x z w"), ("c c d", "z"), ("e d c b a e", "w w x")]
 

@@ -5,7 +5,7 @@ import numpy as np
 from handformer.config import preset
 from handformer.engine.tape import Tape
 from handformer.families.transformer.model import forward, init_params
-from handformer.interop.torch_ref import TorchReference
+from handformer.families.transformer.torch_ref import TorchReference
 
 
 def test_small_preset_matches_torch_at_every_stage():

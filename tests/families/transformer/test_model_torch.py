@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from handformer.config import Config
 from handformer.engine.tape import Tape
 from handformer.families.transformer.model import forward, init_params
-from handformer.interop.torch_ref import TorchReference, torch_unsupported
+from handformer.families.transformer.torch_ref import TorchReference, torch_unsupported
 
 VOCAB = 11
 

@@ -7,11 +7,11 @@ import pytest
 
 from handformer.config import preset, weight_count
 from handformer.errors import ConfigError
+from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import init_params, param_shapes
-from handformer.interop.weights import to_state_dict
+from handformer.families.transformer.weights import to_state_dict
 from handformer.train import loop
 from handformer.train.data import make_batch, sides_vocab
-from handformer.train.loss import batch_loss
 
 from .test_model_grad_torch import PAIRS, torch_grads
 

@@ -21,3 +21,7 @@ OPTIONS = (
     Option("kv_heads", "key/value heads, each shared by a group of query heads (grouped-query "
            "attention; 1: multi-query)  [default: --heads]", kind=int, lo=1),
 )
+
+# The family's own commands: command → module of this folder (the command line's lazy map,
+# registry.command_modules).
+COMMANDS = {"generate": "commands"}

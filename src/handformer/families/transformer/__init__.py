@@ -2,7 +2,10 @@
 
 model.py: parameters and the forward pass; run.py: options → model → tape → gradients (what the
 pipeline calls); decode.py: greedy and beam search; errata.py: the tutorial's mistakes, told
-where they happen; layers.py, explain.py: the story of the stacks and of a translation.
+where they happen; layers.py, explain.py: the story of the stacks and of a translation;
+pairs.py: what the shared training loop, BLEU and `evaluate` call (loss.py, greedy.py,
+torch_engine.py); shards.py: `walk --shards`; weights.py: torch.nn.Transformer's names;
+torch_ref.py, torch_mirror.py, verify.py, verify_command.py: `handformer verify`.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import functools
 
 from ...config import Config
 from ..registry import Family, register
-from . import errata, model, run
+from . import errata, model, pairs, run
 
 
 def story(tape) -> list:
@@ -43,6 +46,13 @@ def tied_gradient(ctx) -> None:
                Lookup("tgt_embed.tok", "tgt.ids", ctx.tokens("tgt"), "Y_{tok}", "tied.what.tgt")])
 
 
+def verify_report(options: dict, tol: float) -> bool:
+    """`handformer verify` (verify_command.py, imported when it runs)."""
+    from .verify_command import report
+
+    return report(options, tol)
+
+
 def translate(params, cfg, vocab, src: str, *args, **options):
     """Greedy or beam-search decoding of ``src`` (decode.translate; imported when used)."""
     from .decode import translate as decode
@@ -58,9 +68,9 @@ def tell_translation(result, vocab, lang: str) -> list:
 
 
 def save_weights(path: str, s) -> None:
-    """`walk --save-weights`: torch.nn.Transformer's names (interop/weights.py), each side's
+    """`walk --save-weights`: torch.nn.Transformer's names (weights.py), each side's
     vocabulary in the metadata."""
-    from ...interop.weights import save_weights as write
+    from .weights import save_weights as write
 
     source, target = s.vocab.source, s.vocab.target
     write(path, s.params, s.config, source.tokens, source.specials,
@@ -68,9 +78,9 @@ def save_weights(path: str, s) -> None:
 
 
 def export_names(tensors: dict, s) -> dict:
-    """torch.nn.Transformer's names and layouts (interop/weights.py); a tied table's one array
+    """torch.nn.Transformer's names and layouts (weights.py); a tied table's one array
     under its three names, as the tied torch model lists its one Parameter."""
-    from ...interop.weights import to_state_dict
+    from .weights import to_state_dict
 
     return to_state_dict(tensors, s.config)
 
@@ -88,6 +98,7 @@ FAMILY = register(Family("transformer", Config, model.param_shapes, model.forwar
                          explain=tell_translation, errata=errata.records,
                          configure=run.configure, beside_trained=True,
                          follows_tutorial=True, save_weights=save_weights,
-                         export_names=export_names, next_token_loss=True,
+                         export_names=export_names, next_token_loss=True, pairs=pairs,
+                         verify_report=verify_report,
                          next_steps={"walk": NEXT_STEPS,
                                      "backward": (AFTER_BACKWARD, *NEXT_STEPS[1:])}))

@@ -59,7 +59,7 @@ def setup(config: Config, corpus: str | None = None, weights: str | None = None,
     vocab = Vocab.from_corpus(dataset, tokenizer=tokenizer)
     if weights is None:
         return Setup(config, dataset, vocab, init_params(config, len(vocab)))
-    from ...interop.weights import load_weights
+    from .weights import load_weights
 
     params, config, vocab = load_weights(weights, config, vocab)
     return Setup(config, dataset, vocab, params)
@@ -152,8 +152,8 @@ def _outcome(tape: Tape, target_ids) -> dict:
 
 def run_shards(s: Setup, n_shards: int) -> dict:
     """For one step, the gradient of the corpus's first pairs as one batch and as ``n_shards``
-    data shards put back together (train/shards.py): what ``tape.meta["shards"]`` holds."""
-    from ...train.shards import MAX_PAIRS, shard_gradients
+    data shards put back together (shards.py): what ``tape.meta["shards"]`` holds."""
+    from .shards import MAX_PAIRS, shard_gradients
 
     pairs = training_pairs(s)[:MAX_PAIRS]
     filler = s.vocab.id(END) if isinstance(s.vocab, Vocab) else None  # None: each side's <pad>

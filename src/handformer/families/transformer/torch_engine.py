@@ -1,10 +1,10 @@
 """`handformer train --engine torch`: the same model, batches and optimizer, computed by PyTorch.
 
-The model is interop.torch_ref's torch.nn.Transformer built from our weights; the batches are
+The model is torch_ref.py's torch.nn.Transformer built from our weights; the batches are
 the ones the NumPy engine would draw (same generator, same order); the optimizer is
 torch.optim's Adam or SGD with our hyper-parameters (train/optim.py follows its formulas).
 After every epoch the weights and the optimizer's state come back under our names and layouts
-(interop/weights.py), so evaluation, checkpoints, `walk --checkpoint`, `translate` and
+(weights.py), so evaluation, checkpoints, `walk --checkpoint`, `translate` and
 `evaluate` are the NumPy engine's own.
 
 Under ``torchrun`` every process draws the same global batch and computes its share of the
@@ -21,66 +21,25 @@ broadcast to the others, which wait for it up to VALIDATION_BUDGET_MINUTES.
 from __future__ import annotations
 
 import atexit
-import os
 from datetime import timedelta
 
 import numpy as np
 
-from ..errors import DeviceError
-from ..interop.torch_ref import TorchReference, import_torch
-from ..interop.weights import _params_from_torch, to_state_dict
-from .loss import Result
+from ...interop.torch_ref import import_torch
+from ...train.result import Result
+from ...train.torch_device import device_and_backend, distributed
+from .torch_ref import TorchReference
+from .weights import _params_from_torch, to_state_dict
 
 # Only rank 0 validates (greedy BLEU on the CPU) while the others wait in a collective: the
 # process group's timeout, which nccl's watchdog enforces (torch's default there: 10 minutes),
 # is this budget for one validation, so a long one (many validation pairs, --preset paper) is
 # waited for, not killed.
 VALIDATION_BUDGET_MINUTES = 60
-# cuBLAS's setting for reproducible results (CUDA's documentation, "Results reproducibility");
-# read when cuBLAS starts, so it is set before anything touches CUDA.
-CUBLAS_WORKSPACE = ":4096:8"
-
-
-def distributed() -> tuple[int, int]:
-    """(rank, world size) from torchrun's environment; (0, 1) for a plain run."""
-    return int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
-
-
-def make_deterministic(torch) -> None:
-    """torch's deterministic algorithms (an error where an operation has none), and the
-    cuBLAS workspace they need on CUDA; a workspace setting the user gave is kept."""
-    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", CUBLAS_WORKSPACE)
-    torch.use_deterministic_algorithms(True)
-
-
-def device_and_backend(torch, wanted: str = "auto") -> tuple[str, str]:
-    """Where this process computes and how the processes talk: cuda:LOCAL_RANK and nccl
-    where CUDA is wanted (or, with "auto", available; torchrun sets LOCAL_RANK, the process's
-    index on its node), else the CPU and gloo. Refused before any GPU is touched: CUDA asked
-    for where there is none, or more processes on this node than GPUs."""
-    if wanted == "cpu" or (wanted == "auto" and not torch.cuda.is_available()):
-        return "cpu", "gloo"
-    if not torch.cuda.is_available():
-        raise DeviceError("--device cuda: torch finds no CUDA device on this machine "
-                              "(torch.cuda.is_available() is False); use --device cpu or auto")
-    _check_one_gpu_each(torch.cuda.device_count())
-    return f"cuda:{int(os.environ.get('LOCAL_RANK', 0))}", "nccl"
-
-
-def _check_one_gpu_each(gpus: int) -> None:
-    """torchrun's processes on this node (LOCAL_WORLD_SIZE; WORLD_SIZE on one node) each
-    need a GPU of their own."""
-    processes = int(os.environ.get("LOCAL_WORLD_SIZE", os.environ.get("WORLD_SIZE", 1)))
-    if processes > gpus:
-        raise DeviceError(f"{processes} processes on this node but {gpus} GPU(s): each "
-                              f"process needs a GPU of its own; start torchrun with "
-                              f"--nproc_per_node {gpus} or fewer, or use --device cpu")
-
-
 def attach(run, device_and_backend_chosen: tuple[str, str] | None = None) -> None:
     """Move the run's training steps to torch on the chosen (device, backend) (joining
     torchrun's process group, if any); None: device_and_backend's "auto"."""
-    from ..interop.torch_ref import TorchUnsupported, torch_unsupported
+    from .torch_ref import TorchUnsupported, torch_unsupported
 
     reasons = torch_unsupported(run.config)
     if reasons:
@@ -207,7 +166,7 @@ def _state_keys(options) -> list[tuple[str, str]]:
 
 
 def _lr(run) -> float:
-    from .loop import step_lr
+    from ...train.loop import step_lr
 
     lr = step_lr(run)
     return run.options.lr if lr is None else lr

@@ -1,24 +1,15 @@
-"""One batch through the model on a fast tape: loss, token accuracy, and every gradient."""
+"""One batch of sentence pairs through the encoder-decoder on a fast tape: loss, token
+accuracy, and every gradient (the training loop's ``batch_loss``, bound in pairs.py)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from ..config import Config
-from ..engine.tape import Tape
-from ..families.transformer.model import forward
-from .data import Batch
-
-
-@dataclass
-class Result:
-    loss: float  # mean cross-entropy over the batch's real target tokens
-    correct: int  # target tokens whose argmax prediction is right
-    tokens: int
-    exact: int  # pairs with every target token right (teacher forcing)
-    grads: dict | None = None
+from ...config import Config
+from ...engine.tape import Tape
+from ...train.data import Batch
+from ...train.result import Result
+from .model import forward
 
 
 def batch_loss(params: dict, cfg: Config, batch: Batch, rng: np.random.Generator | None = None,

@@ -14,13 +14,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..engine import finite
-from ..engine.tape import Tape
-from ..families.transformer.model import forward
-from ..families.transformer.run import Setup
-from ..text import PAD, make_example
+from ...engine import finite
+from ...engine.tape import Tape
+from ...interop.torch_ref import import_torch
+from ...text import PAD, make_example
+from .model import forward
+from .run import Setup
 from .torch_mirror import TorchMirror
-from .torch_ref import TorchReference, check_expressible, import_torch, torch_unsupported
+from .torch_ref import TorchReference, check_expressible, torch_unsupported
 
 REFERENCES = ("auto", "nn", "functional")
 

@@ -1,0 +1,10 @@
+"""The BERT family's declarations: no switches of its own (a pretrained model folder brings
+its sizes), and its own commands. A light module: the command line reads it at start-up."""
+
+from __future__ import annotations
+
+OPTIONS = ()
+
+# The family's own commands: command → module of this folder (the command line's lazy map,
+# registry.command_modules).
+COMMANDS = {"embed": "commands", "similarity": "commands"}
