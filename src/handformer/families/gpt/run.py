@@ -34,6 +34,7 @@ class Model:
     params: dict[str, np.ndarray]
     trained: dict | None = None  # for a checkpoint: where it came from and its epochs
     notes: list[str] = field(default_factory=list)
+    pretrained: dict | None = None  # a known model read from its file (pretrained.py)
 
 
 def build(config: GptConfig, dataset: list[str] | None = None,
