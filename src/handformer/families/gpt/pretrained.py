@@ -10,6 +10,8 @@ the tied unembedding applied to that block's output), so the elided blocks keep 
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ...engine.tape import Tape
@@ -35,18 +37,18 @@ def refuse_unknown(name: str) -> None:
 def prepare(options: dict):
     """The model of ``options["pretrained"]``, its weights in ``options["dtype"]`` (float32
     by default; float64 for checking)."""
-    from .gguf_model import load
     from .gguf_tokenizer import GgufVocab
     from .run import Model
 
     refuse_unknown(options["pretrained"])
-    taken = {"pretrained", "dtype", "generate", "temperature", "top_k", "top_p", "seed"}
+    taken = {"pretrained", "dtype", "blocks_shown", "generate", "temperature", "top_k",
+             "top_p", "seed"}
     given = sorted(k for k, v in options.items()
                    if k not in taken and v is not None and v is not False)
     if given:
         raise HandformerError(f"--pretrained {options['pretrained']} brings its own sizes, "
                               f"weights and vocabulary; drop --{given[0].replace('_', '-')}")
-    loaded = load(dtype=options.get("dtype") or "float32")
+    loaded = _loaded(options.get("dtype") or "float32")
     vocab = GgufVocab.from_fields(loaded.fields)
     info = {"name": options["pretrained"].lower(), "file": loaded.path.name,
             "kinds": loaded.kinds, "dtype": options.get("dtype") or "float32",
@@ -54,6 +56,15 @@ def prepare(options: dict):
             loaded.fields.get("tokenizer.chat_template"),
             "eos": loaded.fields.get("tokenizer.ggml.eos_token_id")}
     return Model(loaded.config, [], vocab, loaded.params, pretrained=info)
+
+
+@functools.lru_cache(maxsize=1)
+def _loaded(dtype: str):
+    """The file read and dequantized once per process and dtype (the web app and the tests
+    walk it again and again; a walk never changes the weights)."""
+    from .gguf_model import load
+
+    return load(dtype=dtype)
 
 
 def _blocks_by_hand(loaded) -> dict:
@@ -86,11 +97,49 @@ def walk(model, options: dict) -> Tape:
                      tokenizer=model.vocab.tokenizer, prompt={"tokens": model.vocab.decode(ids)},
                      tgt={"tokens": model.vocab.decode(ids), "ids": ids},
                      pretrained={k: v for k, v in model.pretrained.items()
-                                 if k not in ("kinds", "chat_template")},
+                                 if k not in ("kinds", "chat_template")}
+                     | {"text": text, "merges": len(model.vocab.merges)},
                      gguf_bpe=model.vocab.merges_fired(text))
+    shown = blocks_shown(options.get("blocks_shown"), cfg.layers)
     forward(tape, cfg, ids)
     tape.meta["lens"] = logit_lens(tape, cfg, model.vocab)
+    tape.meta["blocks_shown"] = shown
+    elide(tape, shown)
     return tape
+
+
+def blocks_shown(given: str | None, layers: int) -> list[int]:
+    """--blocks-shown "0,29" → [0, 29] (block 0 alone by default), each checked."""
+    if given is None:
+        return [0]
+    try:
+        shown = sorted({int(part) for part in str(given).split(",") if part.strip()})
+    except ValueError:
+        raise HandformerError(f"--blocks-shown takes block numbers separated by commas, e.g. "
+                              f"0,{layers - 1}; got {given!r}") from None
+    wrong = [b for b in shown if not 0 <= b < layers]
+    if wrong or not shown:
+        raise HandformerError(f"--blocks-shown: the blocks are numbered 0 to {layers - 1}; "
+                              f"got {given!r}")
+    return shown
+
+
+def elide(tape: Tape, shown: list[int]) -> None:
+    """Keep the steps of the blocks shown in full; of the others only each block's output
+    (its hidden state, a row per token). The tied unembedding Eᵀ (49,152 × 576, a view of the
+    table) is not kept as a step: the logits name the table they read."""
+    kept_blocks = {f"decoder.{i}." for i in shown}
+
+    def kept(name: str) -> bool:
+        if name == "generator.w":
+            return False
+        if not name.startswith("decoder.") or name.startswith("decoder.norm"):
+            return True
+        return name.endswith(".out") and name.count(".") == 2 or \
+            any(name.startswith(p) for p in kept_blocks)
+
+    tape.steps = [step for step in tape.steps if kept(step.name)]
+    tape.index = {step.name: step for step in tape.steps}
 
 
 def logit_lens(tape: Tape, cfg, vocab) -> list[dict]:
