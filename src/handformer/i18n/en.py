@@ -1774,6 +1774,7 @@ TEXT = {
     "smol.quant.worked": "  so the first weight is d·q + m = {d} × {q} + {m} = {w}.",
     "smol.quant.worked8": "  so the first weight is d·q = {d} × {q} = {w}.",
     "smol.quant.p2": "Every weight of the walk was dequantized this way, once, into {dtype} (checked in the tests against the gguf package's own dequantization).",
+    "smol.check.p2.float32": "The largest difference is {diff}: the cache changes nothing but the order of a few sums, and these float32 weights round at about 1e-7 of each number (float64, --dtype float64, rounds at about 1e-16).",
     "smol.recap.p1": "{steps} steps kept on the tape. The model's next token: “{word}” (p = {p}).",
     "smol.recap.p2": "The same weights in transformers' LlamaForCausalLM (float64) give every block's hidden state and these logits to 1e-9 relative (tests/families/gpt/test_smollm2_forward.py).",
 }

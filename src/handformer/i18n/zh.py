@@ -1516,6 +1516,7 @@ TEXT = {
     "smol.quant.worked": "  所以第一个权重是 d·q + m = {d} × {q} + {m} = {w}。",
     "smol.quant.worked8": "  所以第一个权重是 d·q = {d} × {q} = {w}。",
     "smol.quant.p2": "这次演算的每个权重都这样反量化过一次，存为 {dtype}（测试中与 gguf 包自己的反量化逐一核对过）。",
+    "smol.check.p2.float32": "最大的差是 {diff}：缓存只改变了少数求和的顺序，而这些 float32 权重的舍入约为每个数的 1e-7（float64，即 --dtype float64，舍入约为 1e-16）。",
     "smol.recap.p1": "磁带上保留了 {steps} 步。模型的下一个词元：“{word}”（p = {p}）。",
     "smol.recap.p2": "把同样的权重放进 transformers 的 LlamaForCausalLM（float64），每一块的隐藏状态和这些 logits 都与这里一致，相对误差不超过 1e-9（tests/families/gpt/test_smollm2_forward.py）。",
 }

@@ -48,7 +48,9 @@ def theirs(walked):
     hf = float64_everywhere(hf.to(torch.float64).eval())
     ids = torch.tensor([model.vocab.encode(TEXT)])
     with torch.no_grad():
-        return hf(ids, output_hidden_states=True)
+        out = hf(ids, output_hidden_states=True)
+    out.hf = hf  # the model itself, for the generation test
+    return out
 
 
 def relative(ours, reference) -> float:
@@ -84,3 +86,17 @@ def test_the_logit_lens_ends_at_the_walks_own_guess(walked):
     assert lens[-1]["top"][0][0] == "'re"
     assert lens[-1]["top"][0][1] == pytest.approx(float(tape["generator.probs"][-1].max()),
                                                   rel=1e-9)
+
+
+def test_greedy_generation_with_the_cache_writes_what_transformers_writes(walked, theirs):
+    model, _ = walked
+    prompt = "The capital of France is"
+    tape = pretrained.walk(model, {"src": prompt, "generate": 8})
+    ours = tape.meta["generate"]["ids"]
+    assert tape.meta["generate"]["max_abs_diff"] < 1e-9  # cached against recomputed, float64
+    hf = theirs.hf
+    ids = torch.tensor([model.vocab.encode(prompt)])
+    with torch.no_grad():
+        out = hf.generate(ids, max_new_tokens=8, do_sample=False, use_cache=True,
+                          pad_token_id=model.vocab.end_id)
+    assert ours == out[0, ids.shape[1]:].tolist()

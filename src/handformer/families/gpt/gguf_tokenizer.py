@@ -28,12 +28,13 @@ class GgufVocab(Vocab):
     """Every token of the file in its id order (``words``; no specials of ours), its merges
     and its control tokens."""
 
-    FIELDS = ("words", "specials", "tokenizer", "merges", "control")
+    FIELDS = ("words", "specials", "tokenizer", "merges", "control", "end_id")
 
     def __init__(self, words: tuple[str, ...], merges: tuple[tuple[str, str], ...],
-                 control: tuple[str, ...]):
+                 control: tuple[str, ...], end_id: int | None = None):
         self._set(words=tuple(words), specials=(), tokenizer="gguf-bpe",
-                  merges=tuple(merges), control=tuple(control))
+                  merges=tuple(merges), control=tuple(control),
+                  end_id=None if end_id is None else int(end_id))
 
     @classmethod
     def from_fields(cls, fields: dict) -> GgufVocab:
@@ -48,7 +49,7 @@ class GgufVocab(Vocab):
         kinds = fields.get("tokenizer.ggml.token_type") or [1] * len(tokens)
         control = tuple(t for t, kind in zip(tokens, kinds, strict=True)
                         if int(kind) == CONTROL and set(t) <= alphabet)
-        return cls(tuple(tokens), merges, control)
+        return cls(tuple(tokens), merges, control, fields.get("tokenizer.ggml.eos_token_id"))
 
     @cached_property
     def _rank(self) -> dict[tuple[str, str], int]:

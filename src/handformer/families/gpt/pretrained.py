@@ -103,9 +103,24 @@ def walk(model, options: dict) -> Tape:
     shown = blocks_shown(options.get("blocks_shown"), cfg.layers)
     forward(tape, cfg, ids)
     tape.meta["lens"] = logit_lens(tape, cfg, model.vocab)
+    generate_after(tape, model, options, len(ids))
     tape.meta["blocks_shown"] = shown
     elide(tape, shown)
     return tape
+
+
+def generate_after(tape: Tape, model, options: dict, n: int) -> None:
+    """`--generate N` after the prompt's pass: generation.py's cached steps and sampling."""
+    from .generation import check, generate_on_tape
+
+    if options.get("generate") is None:
+        check(options, n, model.config.max_len)  # sampling switches without --generate
+        return
+    check(options, n, model.config.max_len)
+    seed = options.get("seed")
+    generate_on_tape(tape, model, options["generate"], options.get("temperature") or 0.0,
+                     options.get("top_k"), options.get("top_p"), 0 if seed is None else seed)
+    tape.meta["generate"]["dtype"] = model.pretrained["dtype"]  # the check's round-off
 
 
 def blocks_shown(given: str | None, layers: int) -> list[int]:
@@ -131,6 +146,9 @@ def elide(tape: Tape, shown: list[int]) -> None:
     kept_blocks = {f"decoder.{i}." for i in shown}
 
     def kept(name: str) -> bool:
+        if name.startswith("gen.") and not name.startswith("gen.check."):
+            return name.split(".", 2)[2].startswith(("sample", "generator.logits",
+                                                       "generator.probs"))
         if name == "generator.w":
             return False
         if not name.startswith("decoder.") or name.startswith("decoder.norm"):

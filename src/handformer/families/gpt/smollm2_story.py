@@ -30,7 +30,21 @@ def story(tape) -> list:
         elif i == 0 or i - 1 in shown:  # the first of a run of elided blocks tells the run
             end = next((j for j in range(i, layers) if j in shown), layers)
             told.append(functools.partial(elided, first=i, last=end - 1))
-    return [*told, final_norm, next_token, quantized, recap]
+    return [*told, final_norm, next_token, *generation(tape), quantized, recap]
+
+
+def generation(tape) -> list:
+    """With --generate: the cache, each token's sampling and the check (generation_story.py);
+    the per-block steps of each new token are computed, not shown."""
+    from . import generation_story as g
+
+    told = tape.meta.get("generate")
+    if not told:
+        return []
+    out = [g.cache_filled]
+    for t in range(len(told["steps"])):
+        out += [functools.partial(f, t=t) for f in (g.scaled, g.cut, g.drawn)]
+    return [*out, g.check, g.written]
 
 
 def _model(ctx: Ctx) -> dict:
