@@ -85,3 +85,18 @@ def test_bad_blocks_and_switches_are_refused_in_one_line(present, tmp_path):
                                          "--blocks-shown", "0,30")
     assert "--pretrained smollm2-135m" in refused(tmp_path, "--dtype", "float64")
     assert "drop --tgt" in refused(tmp_path, "--pretrained", "smollm2-135m", "--tgt", "x")
+
+
+def test_backward_is_refused_naming_the_limit(tmp_path):
+    err = refused(tmp_path, "--pretrained", "smollm2-135m", "--backward")
+    assert "134,515,008 numbers" in err and "tape_numbers" in err  # SmolLM2-135M's weights
+
+
+def test_the_sizes_known_before_reading_are_the_files(present):
+    from handformer.families.gpt import pretrained
+
+    model = pretrained.prepare({"pretrained": "smollm2-135m"})
+    for field in ("d_model", "heads", "kv_heads", "d_ff", "layers", "pos", "norm_kind", "ffn"):
+        assert getattr(model.config, field) == getattr(pretrained.SIZES, field), field
+    assert len(model.vocab) == pretrained.VOCAB
+    assert sum(v.size for v in model.params.values()) == 134_515_008

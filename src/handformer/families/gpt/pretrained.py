@@ -17,9 +17,15 @@ import numpy as np
 from ...engine.tape import Tape
 from ...errors import HandformerError, PretrainedError
 from ...limits import check_walk
-from .model import forward
+from .config import GptConfig
+from .model import forward, param_shapes
 
 KNOWN = ("smollm2-135m",)
+# Its sizes as the file gives them (tests/families/gpt/test_smollm2_walk.py holds them equal),
+# for refusing --backward before the file is read.
+SIZES = GptConfig(preset="smollm2-135m", d_model=576, heads=9, kv_heads=3, d_ff=1536, layers=30,
+                  pos="rope", rope_pairs="adjacent", norm_kind="rms", ffn="swiglu")
+VOCAB = 49152
 DEFAULT_TEXT = "when you play the game of thrones you"
 LENS_TOP = 3  # guesses kept per block
 
@@ -41,6 +47,7 @@ def prepare(options: dict):
     from .run import Model
 
     refuse_unknown(options["pretrained"])
+    refuse_backward(options)
     taken = {"pretrained", "dtype", "blocks_shown", "generate", "temperature", "top_k",
              "top_p", "seed"}
     given = sorted(k for k, v in options.items()
@@ -78,12 +85,27 @@ def _blocks_by_hand(loaded) -> dict:
     return out
 
 
+def refuse_backward(options: dict) -> None:
+    """--backward: every gradient would be one more number per weight on the tape, over the
+    limit of numbers one tape keeps; refused before the file is read."""
+    from ...limits import limit
+    from .gguf_model import NAME
+
+    if not options.get("backward"):
+        return
+    count = sum(int(np.prod(shape)) for shape, _ in param_shapes(SIZES, VOCAB).values())
+    raise HandformerError(f"--backward: {NAME}'s gradients alone are {count:,} numbers, over "
+                          f"the {limit('tape_numbers'):,} one tape may keep (the limit "
+                          f"tape_numbers), and no backward pass by hand is offered for it; "
+                          f"drop --backward")
+
+
 def walk(model, options: dict) -> Tape:
     """The prompt's every step on a tape, then the logit lens after each block."""
-    if options.get("tgt") is not None or options.get("backward"):
+    refuse_backward(options)
+    if options.get("tgt") is not None:
         raise HandformerError("--pretrained smollm2-135m walks a prompt (--src) to its next "
-                              "token: drop --tgt and --backward (gradients of its 135 million "
-                              "weights are not computed by hand)")
+                              "token: drop --tgt")
     text = options.get("src")
     text = DEFAULT_TEXT if text is None else text
     ids = model.vocab.encode(text, "text")
