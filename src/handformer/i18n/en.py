@@ -1757,7 +1757,7 @@ TEXT = {
     "smol.tokens.title": "The text in tokens: the model's own merges",
     "smol.tokens.p1": "GPT-2's split cuts the text into pieces no merge crosses ({pieces}); each piece becomes its UTF-8 bytes, one symbol per byte (a space is Ġ): {symbols} symbols.",
     "smol.tokens.p2": "Then the merges of the model's table ({merges} of them, in the order they were learnt) apply: at each step the earliest-learnt pair present is merged. {k} merges fire on this text:",
-    "smol.tokens.rank": "merge no. {rank} of the table",
+    "smol.tokens.rank": "(merge no. {rank} of the table)",
     "smol.tokens.p3": "The {n} tokens, each looked up among the {V} of the vocabulary, give the ids below. No <start> token: SmolLM2's file adds none.",
     "smol.elided.title": "Blocks {first}–{last} (decoder layers {a}–{b}), each in one line",
     "smol.elided.p1": "Blocks {first} to {last} compute exactly as the block shown in full (their steps are computed and checked, not shown). For the last token, “{word}”, after each block: the norm ‖x‖ of its residual stream, and the token the final RMSNorm and the tied output layer would pick from it right there (the logit lens).",

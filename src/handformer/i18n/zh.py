@@ -1499,7 +1499,7 @@ TEXT = {
     "smol.tokens.title": "文本变成词元：用模型自己的合并规则",
     "smol.tokens.p1": "GPT-2 的切分把文本切成任何合并都不会跨越的片段（{pieces}）；每个片段变成它的 UTF-8 字节，每个字节一个符号（空格是 Ġ）：共 {symbols} 个符号。",
     "smol.tokens.p2": "然后按模型合并表（共 {merges} 条，按学到的先后排列）进行合并：每一步合并出现的、最早学到的那一对。在这段文本上共有 {k} 次合并：",
-    "smol.tokens.rank": "合并表第 {rank} 条",
+    "smol.tokens.rank": "（合并表第 {rank} 条）",
     "smol.tokens.p3": "这 {n} 个词元各自在 {V} 个词元的词表中查到编号，得到下面的 ids。没有 <start> 词元：SmolLM2 的文件不加它。",
     "smol.elided.title": "第 {first}–{last} 块（解码器第 {a}–{b} 层），每块一行",
     "smol.elided.p1": "第 {first} 到第 {last} 块的计算与完整展示的那一块完全相同（每一步都算了、也核对了，只是不展示）。对最后一个词元“{word}”，每块之后列出：它的残差流的范数 ‖x‖，以及最终 RMSNorm 和共享的输出层在那里会选出的词元（logit 透镜）。",

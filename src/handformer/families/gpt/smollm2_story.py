@@ -70,7 +70,7 @@ def tokens(ctx: Ctx) -> None:
     told = ctx.meta["gguf_bpe"]
     steps = told["steps"]
     merges = [f"  {k + 1}. {s['pair'][0]} + {s['pair'][1]} → {s['token']}  "
-              f"({ctx.t('smol.tokens.rank', rank=s['rank'])})" for k, s in enumerate(steps)]
+              + ctx.t("smol.tokens.rank", rank=s["rank"]) for k, s in enumerate(steps)]
     if len(merges) > SHOWN_MERGES:
         merges = [*merges[:SHOWN_MERGES], f"  … (+{len(merges) - SHOWN_MERGES})"]
     ids = np.reshape(ctx.value("ids"), (1, -1))
