@@ -57,8 +57,8 @@ def test_json_and_html_stay_bounded(present, tmp_path):
     assert (tmp_path / "t.html").stat().st_size < 40 * 2**20
 
 
-def refused(tmp_path, *args) -> str:
-    done = run_here("walk", *args, cwd=tmp_path)
+def refused(tmp_path, *args, command: str = "walk") -> str:
+    done = run_here(command, *args, cwd=tmp_path)
     err = done.stderr.decode()
     assert done.returncode == 2 and err.startswith("error:") and err.count("\n") == 1, err
     return err
@@ -100,3 +100,8 @@ def test_the_sizes_known_before_reading_are_the_files(present):
         assert getattr(model.config, field) == getattr(pretrained.SIZES, field), field
     assert len(model.vocab) == pretrained.VOCAB
     assert sum(v.size for v in model.params.values()) == 134_515_008
+
+
+def test_exercises_refuse_the_elided_walk_in_one_line(present, tmp_path):
+    err = refused(tmp_path, "--pretrained", "smollm2-135m", command="exercises")
+    assert "keeps only the steps it shows" in err

@@ -127,6 +127,8 @@ def walk(model, options: dict) -> Tape:
     tape.meta["lens"] = logit_lens(tape, cfg, model.vocab)
     generate_after(tape, model, options, len(ids))
     tape.meta["blocks_shown"] = shown
+    tape.meta["elided"] = f"{model.pretrained['name']}: blocks {', '.join(map(str, shown))} " \
+                          f"of {cfg.layers} in full"
     elide(tape, shown)
     return tape
 

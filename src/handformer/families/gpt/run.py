@@ -168,8 +168,6 @@ def prepare(options: dict) -> Model:
         from .pretrained import prepare as pretrained_model
 
         return pretrained_model({k: v for k, v in options.items() if k not in ("src", "tgt")})
-    options = {k: v for k, v in options.items() if k not in ("dtype", "blocks_shown")
-               or v is None}
     if options.get("checkpoint") and options.get("generate") is not None:
         options = {k: v for k, v in options.items() if k != "seed"}  # --seed: the sampling's
     options = {k: v for k, v in options.items()
