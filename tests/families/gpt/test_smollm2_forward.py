@@ -43,7 +43,8 @@ def theirs(walked):
     with torch.device("meta"):
         hf = transformers.LlamaForCausalLM(config)
     state = {k: torch.from_numpy(v) for k, v in to_state_dict(model.params, cfg).items()}
-    hf.load_state_dict(state, strict=False, assign=True)
+    missing, unexpected = hf.load_state_dict(state, strict=False, assign=True)
+    assert (missing, unexpected) == (["lm_head.weight"], [])  # tied: the embedding's, below
     hf.tie_weights()
     hf = float64_everywhere(hf.to(torch.float64).eval())
     ids = torch.tensor([model.vocab.encode(TEXT)])
