@@ -27,34 +27,48 @@ def walk(tmp_path, *args):
     return done
 
 
-def test_markdown_shows_block_0_and_summarizes_the_rest(present, tmp_path):
-    walk(tmp_path, "--format", "markdown", "-o", "a.md")
-    page = (tmp_path / "a.md").read_text(encoding="utf-8")
-    assert "Blocks 1–29 (decoder layers 2–30), each in one line" in page
-    assert "decoder layer 1)" in page and "decoder layer 2)" not in page
-    assert "Ġth + rones" not in page and "ron + es → rones" in page  # the merges that fire
-    assert "1. “'re” (id 2316)" in page  # the top-10 list, the issue's next token
-    assert "Q4\\_1" in page and "Q8\\_0" in page
+@pytest.fixture(scope="module")
+def tape(present):
+    """The default walk, once, through the pipeline the command runs."""
+    from handformer import pipeline
+
+    return pipeline.run({"pretrained": "smollm2-135m", "src": TEXT}).tape
+
+
+def page(tape, fmt: str) -> str:
+    from handformer.commands.walk import rendered
+
+    return rendered(tape, fmt=fmt, output=f"page.{fmt}")
+
+
+def test_markdown_shows_block_0_and_summarizes_the_rest(tape):
+    text = page(tape, "markdown")
+    assert "Blocks 1–29 (decoder layers 2–30), each in one line" in text
+    assert "decoder layer 1)" in text and "decoder layer 2)" not in text
+    assert "ron + es → rones" in text  # the merges that fire, by the file's table
+    assert "1. “'re” (id 2316)" in text  # the top-10 list, the issue's next token
+    assert "Q4\\_1" in text and "Q8\\_0" in text
     for b in range(1, 30):
-        assert f"block {b}: ‖x‖ = " in page
+        assert f"block {b}: ‖x‖ = " in text
 
 
 def test_blocks_shown_in_full_and_chinese(present, tmp_path):
     walk(tmp_path, "--format", "markdown", "--lang", "zh", "--blocks-shown", "0,29", "-o", "z.md")
-    page = (tmp_path / "z.md").read_text(encoding="utf-8")
-    assert "第 1–28 块（解码器第 2–29 层），每块一行" in page
-    assert "最可能的下一个词元是“'re”" in page
+    text = (tmp_path / "z.md").read_text(encoding="utf-8")
+    assert "第 1–28 块（解码器第 2–29 层），每块一行" in text
+    assert "解码器第 30 层" in text  # block 29 in full
+    assert "最可能的下一个词元是“'re”" in text
 
 
-def test_json_and_html_stay_bounded(present, tmp_path):
-    walk(tmp_path, "--format", "json", "-o", "t.json")
-    walk(tmp_path, "--format", "html", "-o", "t.html")
-    tape = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))
-    names = [s["name"] for s in tape["steps"]]
+def test_json_and_html_stay_bounded(tape):
+    from handformer.files.tape_json import dumps
+
+    data = json.loads(dumps(tape))
+    names = [s["name"] for s in data["steps"]]
     assert "decoder.5.out" in names and "decoder.5.ffn.gate" not in names
-    assert "generator.w" not in names and "params" not in tape
-    assert (tmp_path / "t.json").stat().st_size < 40 * 2**20
-    assert (tmp_path / "t.html").stat().st_size < 40 * 2**20
+    assert "generator.w" not in names and "params" not in data
+    assert len(dumps(tape)) < 40 * 2**20
+    assert len(page(tape, "html")) < 40 * 2**20
 
 
 def refused(tmp_path, *args, command: str = "walk") -> str:
