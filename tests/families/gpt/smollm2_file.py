@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -19,10 +18,3 @@ def gguf_path() -> Path:
         pytest.skip(SKIP)
     return Path(list(spec.submodule_search_locations)[0]) / FILE
 
-
-@cache
-def loaded(dtype: str = "float64"):
-    """The model read once per test process (gguf_model.load), in ``dtype``."""
-    from handformer.families.gpt.gguf_model import load
-
-    return load(gguf_path(), dtype)
