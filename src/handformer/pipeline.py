@@ -39,7 +39,7 @@ def family_for(options: dict) -> Family:
     named = options.get("family")
     if not options.get("pretrained"):
         return registry.get(named or registry.DEFAULT)
-    family = registry.for_pretrained()
+    family = registry.for_pretrained(options["pretrained"])
     if named and named != family.name:
         raise HandformerError(f"--pretrained walks a model of the {family.name} family, not "
                               f"{named}; drop --family {named}")

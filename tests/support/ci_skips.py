@@ -19,6 +19,7 @@ REQUIRED = {
     "torch": ("torch",),
     "server": ("uvicorn", "starlette"),
     "tokenizers": ("tokenizers",),  # tests/test_bpe.py: Hugging Face's BPE trainer
+    "smollm2": ("smollm2",),  # tests/families/gpt/test_smollm2_*.py: the smollm2 extra
 }
 
 _skips: list[tuple[str, str]] = []  # (test id, reason)

@@ -20,6 +20,7 @@ from ..cli import (
     write_output,
 )
 from ..cli_checks import SEED, FileName, Finite, Whole
+from ..errors import HandformerError
 from ..tokenize import TOKENIZERS
 from .walk import walk_options
 
@@ -83,6 +84,9 @@ def exercises(**options):
               "--checkpoint file": options.get("checkpoint")}
     check_outputs({"-o": sheet_options["output"]}, inputs)
     tape = pipeline.run(walk_options(options)).tape
+    if tape.meta.get("elided"):
+        raise HandformerError(f"the exercises ask about any step, and this walk keeps only the "
+                              f"steps it shows ({tape.meta['elided']}); drop --pretrained")
     sheet = make_sheet(tape, sheet_options["count"], sheet_options["sheet_seed"],
                        sheet_options["kinds"], sheet_options["level"])
     settings = {"seed": sheet_options["sheet_seed"], "level": sheet_options["level"]}

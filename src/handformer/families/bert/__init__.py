@@ -80,4 +80,5 @@ def export_names(tensors: dict, pretrained: load.Pretrained) -> dict:
 
 FAMILY = register(Family("bert", model.BertConfig, model.param_shapes, model.forward, narrators,
                          prepare=prepare, walk=walk, backward=backward, notes=notes,
-                         pretrained=True, export_names=export_names))
+                         pretrained=True, export_names=export_names,
+                         pretrained_names=tuple(sorted(load.PACKAGED))))

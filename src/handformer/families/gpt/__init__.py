@@ -15,6 +15,10 @@ from .config import GptConfig, from_options
 
 def narrators(tape) -> list:
     """The story's narrators (story.py), imported when a tape is narrated."""
+    if tape.meta.get("pretrained"):  # a known model read from its file (pretrained.py)
+        from .smollm2_story import story as pretrained_story
+
+        return pretrained_story(tape)
     from .story import story
 
     return story(tape)
@@ -61,5 +65,6 @@ FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, na
                          verify=run.verify, follows_tutorial=True, beside_trained=True,
                          save_weights=save_weights, export_names=export_names,
                          generates=True, next_token_loss=True,
-                         next_steps={key: NEXT_STEPS for key in ("walk", "backward")}))
+                         next_steps={key: NEXT_STEPS for key in ("walk", "backward")},
+                         pretrained_names=("smollm2-135m",)))
 

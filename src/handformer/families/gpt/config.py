@@ -216,6 +216,8 @@ REFUSED = {
     "label_smoothing": "its loss is plain next-token cross-entropy",
     "shards": "it has no data-shard view",
     "pretrained": "it loads no pretrained model",
+    "dtype": "its own models compute in float64 (--dtype chooses --pretrained's weights)",
+    "blocks_shown": "its own models show every block (--blocks-shown is --pretrained's)",
 }
 
 

@@ -96,15 +96,21 @@ def generate_on_tape(tape: Tape, model, n: int, temperature: float = 0.0,
         record_choice(tape, f"gen.{t}.sample", choice)
         told.append(_told(choice, fed, cache.length))
         tokens.append(choice.token)
-        if choice.token == vocab.id(END):
+        if choice.token == end_id(vocab):
             break
     ids = [int(i) for i in tape.meta["tgt"]["ids"]]
     diff = compare_with_full(tape, model, ids + tokens[:-1], rows)
     tape.meta["generate"] = {
         "n": n, "temperature": temperature, "top_k": top_k, "top_p": top_p, "seed": seed,
         "prompt_ids": ids, "ids": tokens, "tokens": vocab.decode(tokens),
-        "ended": tokens[-1] == vocab.id(END), "steps": told, "max_abs_diff": diff,
+        "ended": tokens[-1] == end_id(vocab), "steps": told, "max_abs_diff": diff,
         "kv_heads": cfg.kv_heads, "heads": cfg.heads}
+
+
+def end_id(vocab) -> int:
+    """The token that ends a text: <end>, or a pretrained vocabulary's own (its ``end_id``)."""
+    own = getattr(vocab, "end_id", None)
+    return vocab.id(END) if own is None else int(own)
 
 
 def _told(choice: Sampled, fed: int | None, position: int) -> dict:

@@ -15,6 +15,7 @@ from ...engine.formula import head, sub
 from ...narrate.context import Ctx
 from ...narrate.document import Section
 from ...narrate.numbers import dims, f3, mark, small_scaled
+from ...text import START
 
 
 def narrators(tape) -> list:
@@ -45,6 +46,11 @@ def _tokens(ctx: Ctx, t: int) -> list[str]:
     return [ctx.vocab[i] for i in ids]
 
 
+def _prompt(tokens: list[str]) -> list[str]:
+    """The prompt's words: without <start> (a pretrained model's text has none)."""
+    return tokens[1:] if tokens and tokens[0] == START else tokens
+
+
 def _word(ctx: Ctx, i: int) -> str:
     return ctx.vocab[int(i)]
 
@@ -70,7 +76,7 @@ def cache_filled(ctx: Ctx) -> None:
     how = ctx.t("gen.how.greedy") if not g["temperature"] else ctx.t(
         "gen.how.sample", T=g["temperature"], k=g["top_k"] or len(ctx.vocab),
         p=1.0 if g["top_p"] is None else g["top_p"], seed=g["seed"])
-    paragraphs = [ctx.t("gen.intro.p1", prompt=" ".join(tokens[1:]), n=g["n"]), how,
+    paragraphs = [ctx.t("gen.intro.p1", prompt=" ".join(_prompt(tokens)), n=g["n"]), how,
                   ctx.t("gen.intro.cache", n=len(tokens)),
                   ctx.t("gen.intro.rope" if c.get("pos") == "rope" else "gen.intro.sinusoidal"),
                   ctx.t("gen.intro.size", layers=layers, kv=kv, dk=d_k,
@@ -252,7 +258,8 @@ def check(ctx: Ctx) -> None:
     diff = ctx.value("gen.check.diff")
     tokens = _tokens(ctx, len(g["ids"]))[:diff.shape[0]]
     paragraphs = [ctx.t("gen.check.p1", n=diff.shape[0]),
-                  ctx.t("gen.check.p2", diff=f"{g['max_abs_diff']:.3g}")]
+                  ctx.t("gen.check.p2" if g.get("dtype", "float64") == "float64" else
+                        "smol.check.p2.float32", diff=f"{g['max_abs_diff']:.3g}")]
     matrix = small_scaled(ctx.mat("gen.check.diff", r"|\mathrm{cached} - \mathrm{full}|", diff,
                                   tokens, ctx.vocab))
     _add(ctx, "gen.check", ctx.t("gen.check.title"), paragraphs, [matrix],
@@ -264,7 +271,7 @@ def check(ctx: Ctx) -> None:
 def written(ctx: Ctx) -> None:
     g = _gen(ctx)
     words = [w for w in g["tokens"] if w != "<end>"]
-    prompt = " ".join(_tokens(ctx, 0)[1:])
+    prompt = " ".join(_prompt(_tokens(ctx, 0)))
     paragraphs = [ctx.t("gen.result.p1", prompt=prompt, out=" ".join(words), k=len(words))]
     if g["ended"]:
         paragraphs.append(ctx.t("gen.result.end"))

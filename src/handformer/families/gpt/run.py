@@ -34,6 +34,7 @@ class Model:
     params: dict[str, np.ndarray]
     trained: dict | None = None  # for a checkpoint: where it came from and its epochs
     notes: list[str] = field(default_factory=list)
+    pretrained: dict | None = None  # a known model read from its file (pretrained.py)
 
 
 def build(config: GptConfig, dataset: list[str] | None = None,
@@ -163,6 +164,10 @@ def prepare(options: dict) -> Model:
     continuation), ``backward`` and ``lr`` are read by ``walk`` and ``backward``."""
     from .generation import GENERATION
 
+    if options.get("pretrained"):
+        from .pretrained import prepare as pretrained_model
+
+        return pretrained_model({k: v for k, v in options.items() if k not in ("src", "tgt")})
     if options.get("checkpoint") and options.get("generate") is not None:
         options = {k: v for k, v in options.items() if k != "seed"}  # --seed: the sampling's
     options = {k: v for k, v in options.items()
@@ -243,6 +248,10 @@ def walk(model: Model, options: dict) -> Tape:
     with ``beside_trained``, a copy of the weights trained on the spot beside them."""
     from .generation import generate_after_walk, prompt_and_rest
 
+    if model.pretrained:
+        from .pretrained import walk as walk_pretrained
+
+        return walk_pretrained(model, options)
     src, tgt = prompt_and_rest(model, options)  # with --generate: the prompt alone
     tape = run_forward(model, TUTORIAL_SRC if src is None else src,
                        TUTORIAL_TGT if tgt is None else tgt)
