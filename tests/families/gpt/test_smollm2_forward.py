@@ -20,6 +20,9 @@ from handformer.families.gpt.llama_folder import hf_fields
 from .smollm2_file import gguf_path
 from .test_llama_weights import float64_everywhere
 
+# The 98 MB model file is read (seconds) by every module here: make test, not make check.
+pytestmark = pytest.mark.slow
+
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 

@@ -11,6 +11,9 @@ from handformer.families.gpt import quants
 
 from .smollm2_file import gguf_path
 
+# The 98 MB model file is read (seconds) by every module here: make test, not make check.
+pytestmark = pytest.mark.slow
+
 
 def _half(x: float) -> bytes:
     return np.float16(x).tobytes()

@@ -7,6 +7,9 @@ import pytest
 
 from .smollm2_file import gguf_path
 
+# The 98 MB model file is read (seconds) by every module here: make test, not make check.
+pytestmark = pytest.mark.slow
+
 SENTENCES = [
     "when you play the game of thrones you",
     "when you play the game of thrones you win or you die",

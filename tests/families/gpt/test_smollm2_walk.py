@@ -13,6 +13,9 @@ from support.clirun import run_here
 
 from .smollm2_file import gguf_path
 
+# The 98 MB model file is read (seconds) by every module here: make test, not make check.
+pytestmark = pytest.mark.slow
+
 TEXT = "when you play the game of thrones you"
 
 
