@@ -1748,4 +1748,8 @@ TEXT = {
     "gen.result.p1": "“{prompt}” → “{out}” ({k} tokens written).",
     "gen.result.end": "The model chose <end> and stopped.",
     "gen.result.same": "`handformer generate` writes the same tokens with the same model, prompt and switches.",
+    # lesson (issue 46): the lesson with nothing hidden
+    "grad.share.sum": "the sum {use} copies its gradient to each of its inputs, {v}",
+    "grad.uses.sum": "{sym} was read by {k} steps, so its gradient is the sum of what each "
+                     "sends back: one term per use.",
 }

@@ -1490,4 +1490,7 @@ TEXT = {
     "gen.result.p1": "“{prompt}” → “{out}”（写了 {k} 个词元）。",
     "gen.result.end": "模型选了 <end>，于是停下。",
     "gen.result.same": "用同一个模型、同一个提示和同样的开关，`handformer generate` 写出的词元与此相同。",
+    # lesson (issue 46): the lesson with nothing hidden
+    "grad.share.sum": "和 {use} 把自己的梯度复制给每个加数，{v}",
+    "grad.uses.sum": "{sym} 被 {k} 个步骤读过，所以它的梯度是每处传回来的梯度之和：每处用法一项。",
 }

@@ -9,7 +9,7 @@ from ..engine.ops import get
 from . import grad_cell, grad_reads, grad_terms, moved, names
 from .context import MAX_HEADS, Ctx
 from .document import Section
-from .grad_formula import consumers, gradient_formula
+from .grad_formula import gradient_formula, readers
 from .numbers import dims, f3, mark, small_scaled
 from .overview import apart
 from .unicode_math import to_text
@@ -89,9 +89,9 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     drawn = grad_reads.reads(ctx, name, at)  # what the formula reads, drawn first
     equation = [*drawn, r"\Rightarrow", *equation] if drawn else equation
     grad_terms.attach(ctx, name, equation)  # any cell's arithmetic, for the page
-    uses = consumers(ctx.tape, name)
+    uses = readers(ctx.tape, name)
     if len(uses) > 1:
-        paragraphs.append(ctx.t("grad.uses", sym=sym, k=len(uses)))
+        paragraphs.append(ctx.t("grad.uses.sum", sym=sym, k=len(uses)))
     paragraphs = [p for p in paragraphs if p]
     ctx.add(Section(f"grad.{name}", "15", ctx.t("grad.title", sym=sym,
                                                  what=names.words(ctx, name)),
@@ -139,7 +139,7 @@ def _where(ctx: Ctx, name: str, at: tuple) -> str:
         return ""
     shape = ctx.grad(name).shape
     rows, cols = _rows(ctx, name, shape[-2]), _cols(ctx, name, shape[-1])
-    row = rows[at[-2]] if rows else str(at[-2])
+    row = (rows or dims(shape[-2]))[at[-2]]  # a weight's row: its dimension, d5
     col = cols[at[-1]] if cols else str(at[-1])
     if len(at) == 3 and shape[0] > 1:  # a gradient by head: which head's matrix
         return ctx.t("grad.at.head", h=int(at[0]) + 1, row=row, col=col)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import names
-from .grad_formula import consumers
+from .grad_formula import carried, readers
 from .unicode_math import to_text
 
 MAX_TERMS = 4  # products written out in a sum; a longer one shows its first and last
@@ -33,8 +33,8 @@ class Share:
 def shares(ctx, name: str, at: tuple) -> list[Share] | None:
     """Each reader's share of ∂L/∂name at entry ``at`` (None: a reader not told this way)."""
     out = []
-    for use in consumers(ctx.tape, name):
-        share = _share(ctx, use, use.inputs.index(name), tuple(int(k) for k in at))
+    for r in readers(ctx.tape, name):
+        share = _share(ctx, r.use, r.k, carried(ctx.tape, r.via, tuple(int(k) for k in at)))
         if share is None:
             return None
         out.append(share)
@@ -46,7 +46,7 @@ def _share(ctx, use, k: int, at: tuple) -> Share | None:
     if g is None or any(ctx.value(x) is None for x in use.inputs):
         return None  # a tape read back without its parameters: nothing to work out with
     if use.op in ("identity", "add"):
-        return Share(use.name, "copy", float(g[at]))
+        return Share(use.name, "copy", float(g[at]), numbers={"sum": float(use.op == "add")})
     if use.op == "relu":
         x = float(ctx.value(use.inputs[0])[at])
         return Share(use.name, "gate", float(g[at]) * (x > 0), numbers={"g": float(g[at]), "x": x})
@@ -78,6 +78,9 @@ def _dot_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share | None:
     if use.op == "linear" and k == 0:
         i, j = at
         terms = zip(g[i], other[1][j], strict=True)
+    elif use.op == "linear" and k == 1:  # a weight read as a step's value (a tied W_out)
+        i, j = at
+        terms = zip(other[0][:, i], g[:, j], strict=True)
     elif use.op == "head_proj" and k == 0:
         i, j = at
         heads, width = g.shape[0], g.shape[-1]
@@ -158,7 +161,8 @@ def share_text(ctx, share: Share, symbol_of=names.symbol) -> str:
     use = to_text(symbol_of(share.use))
     n = share.numbers
     if share.kind == "copy":
-        return ctx.t("grad.share.copy", use=use, v=num(share.value))
+        return ctx.t("grad.share.sum" if share.numbers.get("sum") else "grad.share.copy",
+                     use=use, v=num(share.value))
     if share.kind == "gate" and "x" in n:
         return ctx.t("grad.share.relu", use=use, g=num(n["g"]), x=num(n["x"]),
                      on=1 if n["x"] > 0 else 0, v=num(share.value))

@@ -12,13 +12,13 @@ from ..engine.formula import head
 from . import names
 from .context import MAX_HEADS, Ctx
 from .document import Matrix
-from .grad_formula import consumers
+from .grad_formula import readers
 from .numbers import small_scaled
 
 # Each reader's op → which of its own arrays its gradient clause for input k uses, beside the
 # upstream gradient: "in0"/"in1" its inputs, "out" its output, "stats" a layer norm's μ and σ.
 SAVED = {
-    "linear": {0: ("in1",)}, "head_proj": {0: ("in1",)},
+    "linear": {0: ("in1",), 1: ("in0",)}, "head_proj": {0: ("in1",)},
     "relu": {0: ("in0",)}, "mask": {0: ("out",)}, "softmax": {0: ("out",)},
     "scores": {0: ("in1",), 1: ("in0",)}, "attend": {0: ("in1",), 1: ("in0",)},
     "layer_norm": {0: ("in0", "stats", "in1")},
@@ -34,8 +34,7 @@ def reads(ctx: Ctx, name: str, at: tuple) -> list[Matrix]:
     ``at`` is its worked entry (its first index picks the head of a gradient by head)."""
     head_at = int(at[0]) if len(at) == 3 else None
     drawn: list[Matrix] = []
-    for use in consumers(ctx.tape, name):
-        k = use.inputs.index(name)
+    for use, k, _via in readers(ctx.tape, name):
         if use.op != "cross_entropy":
             drawn += _arrays(ctx, f"grad.{use.name}", ctx.grad(use.name), use.name, head_at,
                              grad=True)

@@ -60,7 +60,7 @@ def _leaf(name: str) -> str:
         return "out.norm"
     if parts[-2] == "ffn":
         return "out.ffn"
-    if parts[-2] in ("src_embed", "tgt_embed"):
+    if parts[-2] in ("src_embed", "tgt_embed", "embed"):
         return "out.embed"
     return "out.layer"
 
