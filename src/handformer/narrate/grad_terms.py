@@ -53,7 +53,7 @@ def _shares(ctx: Ctx, use, k: int, h: int | None, via: tuple = ()) -> list[dict 
             return [None]
         width = int(np.shape(ctx.value(via[0].inputs[0]))[-1])
         return [{"kind": "dot", "a": _up(use, None), "ax": "row", "b": use.inputs[1],
-                 "bx": "row", "boff": h * width}]
+                 "bx": "row", "bshift": h * width}]
     if use.op == "head_proj" and k == 0 and h is None:
         heads, width = np.shape(ctx.grad(use.name))[0], np.shape(ctx.grad(use.name))[-1]
         return [{"kind": "dot", "a": f"grad.{use.name}.head.{g}", "ax": "row",
