@@ -194,10 +194,6 @@ TEXT = {
                       "query, so the rows pile onto the same word; which word is luck. Random "
                       "weights can mix the rows of V, but they cannot choose what is relevant: "
                       "that choice is what training puts into W^Q and W^K.",
-    "pattern.trained": "These weights were trained, so this pattern is what training made of the "
-                       "scores: it favours what helped predict the training sentences. A model "
-                       "this small, trained on a few sentences, need not attend the way a reader "
-                       "would.",
     "pattern.p2": "“{tok}” gives {pct}% of its attention to “{best}”; “{tok2}” gives {pct2}% to "
                   "“{best2}”.",
     "D14.softmax": "Most rows are nearly one-hot (on average the largest weight of a row is "
@@ -358,8 +354,6 @@ TEXT = {
     "grad.intro": "Now the same steps backwards. ∂L/∂{name} says how much the loss L would "
                   "change if each number of {name} were nudged up a little; the chain rule "
                   "carries it from each step to the step before.",
-    "grad.uses": "{sym} was read by {k} steps, so its gradient is the sum of what each sends "
-                  "back: one formula per use.",
     "grad.p1": "Its largest entry is {max}{where}.",
     "grad.at": " (row “{row}”, column “{col}”)",
     "grad.at.head": " (head {h}, row “{row}”, column “{col}”)",
@@ -1752,4 +1746,29 @@ TEXT = {
     "grad.share.sum": "the sum {use} copies its gradient to each of its inputs, {v}",
     "grad.uses.sum": "{sym} was read by {k} steps, so its gradient is the sum of what each "
                      "sends back: one term per use.",
+    "pattern.random.shape": "Read this pattern as arithmetic, not as meaning: the weights are "
+                            "random, so its shape is luck. {shape} Random weights can mix the "
+                            "rows of V, but they cannot choose what is relevant: that choice is "
+                            "what training puts into W^Q and W^K.",
+    "pattern.trained.shape": "These weights were trained, so this pattern is what training made "
+                             "of the scores. {shape} It favours what helped predict the training "
+                             "text; a model this small, trained on a few sentences, need not "
+                             "attend the way a reader would.",
+    "pattern.shape.start": "Here {k} of the {n} rows put their largest weight on “{word}”, the "
+                           "first position, which every word can see.",
+    "pattern.shape.pile": "Here {k} of the {n} rows put their largest weight on the same word, "
+                          "“{word}”.",
+    "pattern.shape.diagonal": "Here {k} of the {n} rows put their largest weight on their own "
+                              "word: the pattern lies along the diagonal.",
+    "pattern.shape.previous": "Here {k} of the {n} rows put their largest weight on the word "
+                              "just before them.",
+    "pattern.shape.spread": "Here the weights are spread out: the largest weight of a row is "
+                            "{top} on average (equal weights over the words a row can see would "
+                            "give {even}).",
+    "pattern.shape.mixed": "Here the rows single out different words: the largest weight of a "
+                           "row is {top} on average.",
+    "pred.checkpoint.steps": "These weights come from {path}, trained for {epochs} Adam steps "
+                             "(each reads every line). Before training, the same model (its "
+                             "initial weights) gave “{want}” after “{tok}” the probability "
+                             "{before}; after training, {after}.",
 }
