@@ -83,3 +83,44 @@ def test_the_hand_off_from_decoder_to_encoder_is_a_panel_with_its_formula_and_li
     assert "W^{K(i)}" in first and "W^{V(i)}" in first and first.count(" + ") == 1
     sources = {m.source for m in s.equation if getattr(m, "source", None)}
     assert {"grad.decoder.0.cross_attn.k", "grad.decoder.0.cross_attn.v"} <= sources
+
+
+def worked_entry(section) -> tuple:
+    own = section.equation[section.equation.index(r"\Rightarrow") + 1:]
+    m = next(m for m in own if getattr(m, "highlight", None) and m.highlight.cell is not None)
+    return m.highlight.cell
+
+
+def test_a_worked_gradient_cell_lights_the_row_and_the_column_that_make_it():
+    """As forward lights row i of Q and column j of Kᵀ for S_ij: ∂L/∂X_ij = Σ_c ∂L/∂H_ic·W₁_jc
+    lights row i of ∂L/∂H and row j of W₁; the residual's copy, its entry (row i, column j);
+    ∂L/∂Q_ij = Σ_m ∂L/∂S_im·K_mj/√d_k, row i of ∂L/∂S and column j of K."""
+    tape, panels = sections("transformer", 1)
+    by_id = {s.id: s for s in panels}
+    cases = {"grad.decoder.0.ln2.out": {"grad.decoder.0.ffn.pre": ("row", 0),
+                                        "decoder.0.ffn.w_1": ("row", 1),
+                                        "grad.decoder.0.ln3.resid": ("cross", None)},
+             "grad.decoder.0.cross_attn.q": {"grad.decoder.0.cross_attn.scores.head.{h}": ("row", 0),
+                                             "decoder.0.cross_attn.head.{h}.k": ("col", 1)}}
+    for sid, want in cases.items():
+        s = by_id[sid]
+        i, j = worked_entry(s)
+        head = next((m.name.rsplit(".", 1)[1] for m in s.equation
+                     if getattr(m, "highlight", None) and m.highlight.cell
+                     and ".head." in m.name), "0")
+        drawn = {m.name: m for m in s.equation[:s.equation.index(r"\Rightarrow")]
+                 if hasattr(m, "highlight")}
+        for name, (how, axis) in want.items():
+            m = drawn[name.format(h=head)]
+            line = (i, j)[axis] if axis is not None else None
+            expected = {"row": ((line,), ()), "col": ((), (line,)), "cross": ((i,), (j,))}[how]
+            assert (m.highlight.rows, m.highlight.cols) == expected, (sid, name)
+    for s in panels:  # every drawn 2-D input lights something (but what only ∂L/∂γ reads)
+        step = tape.index[s.id.removeprefix("grad.")]
+        own = {step.inputs[0], f"{step.name}.stats"} if step.op == "layer_norm" else set()
+        drawn = s.equation[:s.equation.index(r"\Rightarrow")] if r"\Rightarrow" in s.equation \
+            else []
+        for m in drawn:
+            if hasattr(m, "highlight") and m.value.ndim == 2 and m.value.shape[0] > 1 \
+                    and m.name not in own:
+                assert m.highlight is not None, (s.id, m.name)

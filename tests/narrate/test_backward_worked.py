@@ -196,3 +196,29 @@ def test_the_page_lights_a_block_for_every_loss_gradient_and_update_panel_withou
     assert "<code>grad." not in text and 'class="step-name"><code>' not in text
     titles = re.findall(r'<span class="l-en title" lang="en">([^<]*)</span>', text)
     assert not [t for t in titles if re.search(r"\w\.\d\.\w|_embed|Update: ", t)]
+
+
+def test_every_weight_gradient_is_worked_for_its_marked_entry_as_x_transposed_times_g():
+    """∂L/∂W = Xᵀ·∂L/∂Y (issue 46): the panel of Y works ∂L/∂W at its largest entry (r, c), redone
+    here from the JSON tape: column r of X times column c of ∂L/∂Y (a projection into heads:
+    head c // d_k's column c mod d_k), the sum the value the tape's ∂L/∂W holds."""
+    s = saved()
+    worked = 0
+    for section in (x for x in build(tape(), "en") if x.phase == "backward"):
+        text = next((p for p in section.paragraphs if p.startswith("The weight's gradient")), None)
+        step = s["steps"][[t["name"] for t in s["steps"]].index(section.steps[0])]
+        if step["op"] not in ("linear", "head_proj"):
+            assert text is None, section.id
+            continue
+        w = step["inputs"][1]
+        cell = next(m.highlight.cell for m in section.equation
+                    if getattr(m, "name", "") == f"grad.{w}" and m.highlight is not None)
+        x, g = s["x"][step["inputs"][0]], s["g"][step["name"]]
+        r, c = cell
+        column = g[:, c] if g.ndim == 2 else g[c // g.shape[-1], :, c % g.shape[-1]]
+        value = float(x[:, r] @ column)
+        assert math.isclose(value, s["g"][w][r, c], rel_tol=1e-9)
+        assert int(np.argmax(np.abs(s["g"][w]))) == r * s["g"][w].shape[1] + c
+        assert close(NUMBER.findall(text.split(" = ")[-1])[0], value), (section.id, text)
+        worked += 1
+    assert worked >= 10

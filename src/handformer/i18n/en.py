@@ -1771,4 +1771,8 @@ TEXT = {
                              "(each reads every line). Before training, the same model (its "
                              "initial weights) gave “{want}” after “{tok}” the probability "
                              "{before}; after training, {after}.",
+    "grad.weight.cell": "The weight's gradient ∂L/∂{w} = {x}ᵀ·∂L/∂{y}, worked for one entry "
+                        "(row “{row}”, column “{col}”): column “{row}” of {x} times column "
+                        "“{ycol}” of ∂L/∂{y}, {k} products added up: {terms} = {v}. The update "
+                        "(step 16) moves this weight by −η times it.",
 }

@@ -1502,4 +1502,7 @@ TEXT = {
     "pattern.shape.mixed": "这里各行挑中的词各不相同：每行最大的权重平均是 {top}。",
     "pred.checkpoint.steps": "这些权重来自 {path}，用 Adam 训练了 {epochs} 步（每一步读全部文本行）。"
                              "训练之前，同一个模型（它的初始权重）在“{tok}”之后给“{want}”的概率是 {before}；训练之后是 {after}。",
+    "grad.weight.cell": "权重的梯度 ∂L/∂{w} = {x}ᵀ·∂L/∂{y}，算其中一个格子（第“{row}”行，第“{col}”列）："
+                        "{x} 的第“{row}”列乘以 ∂L/∂{y} 的第“{ycol}”列，{k} 个乘积相加：{terms} = {v}。"
+                        "更新（第 16 步）会让这个权重移动 −η 乘以它。",
 }

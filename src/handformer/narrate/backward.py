@@ -6,7 +6,7 @@ import numpy as np
 
 from ..engine.formula import head
 from ..engine.ops import get
-from . import grad_cell, grad_reads, grad_terms, moved, names
+from . import grad_cell, grad_reads, grad_terms, grad_weight, moved, names
 from .context import MAX_HEADS, Ctx
 from .document import Section
 from .grad_formula import gradient_formula, readers
@@ -89,6 +89,8 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     drawn = grad_reads.reads(ctx, name, at)  # what the formula reads, drawn first
     equation = [*drawn, r"\Rightarrow", *equation] if drawn else equation
     grad_terms.attach(ctx, name, equation)  # any cell's arithmetic, for the page
+    paragraphs.append(grad_weight.worked(ctx, name, equation,
+                                         lambda shape, w: param_labels(ctx, shape, w)))
     uses = readers(ctx.tape, name)
     if len(uses) > 1:
         paragraphs.append(ctx.t("grad.uses.sum", sym=sym, k=len(uses)))
