@@ -1775,4 +1775,88 @@ TEXT = {
                         "(row “{row}”, column “{col}”): column “{row}” of {x} times column "
                         "“{ycol}” of ∂L/∂{y}, {k} products added up: {terms} = {v}. The update "
                         "(step 16) moves this weight by −η times it.",
+    "why.grad.sum": "Why a sum copies its gradient to both inputs: in R = X + F, nudging X by a "
+                    "small ε moves R by exactly ε, whatever F is, so ∂R/∂X = 1 and the gradient "
+                    "reaches each input as it left R. Nothing is split: both inputs get all of it.",
+    "why.grad.residual": "Why residual paths keep gradients alive: the stream's gradient is "
+                         "∂L/∂R copied, plus what the sublayer sends back. Where the sublayer's "
+                         "own path shrinks the gradient (a saturated softmax, a ReLU that is "
+                         "off, a small weight), the copied term still reaches the layers below "
+                         "whole; without it, a deep stack's first layers would learn almost "
+                         "nothing.",
+    "why.grad.softmax": "Why A ⊙ (G − rowsum(G ⊙ A)): each weight a_j = e^(s_j) / Σ_k e^(s_k) "
+                        "depends on every score of its row, ∂a_j/∂s_i = a_j·(δ_ij − a_i). "
+                        "Adding g_j·∂a_j/∂s_i over j gives a_i·(g_i − Σ_j a_j·g_j): raising one "
+                        "score raises its own weight and takes the same amount from the others, "
+                        "so only how far g_i stands above the row's weighted mean of g matters.",
+    "why.grad.norm": "Why layer norm's backward subtracts two means: its output does not change "
+                     "when the whole row is shifted (the mean is taken out) or stretched (it is "
+                     "divided by σ). So the part of ĝ that would only shift the row (its mean) "
+                     "and the part that would only stretch it (its mean against x̂) are taken "
+                     "out, and what is left is divided by √(σ²+ε).",
+    "why.grad.tied": "Why the tied table's gradient is a sum: E is used in more than one place. "
+                     "A small change in one of its entries moves the loss through every use, "
+                     "and the chain rule adds those effects, exactly as for a value read by two "
+                     "steps.",
+    # lesson (issue 46): the glossary's further terms
+    "gloss.gradient.term": "gradient ∂L/∂X",
+    "gloss.gradient.match": "gradient|gradients",
+    "gloss.gradient.def": "How much the loss L would change per small nudge of each number of X: one number per number of X, with X's shape. Its sign says which way to move X to lower L.",
+    "gloss.chain_rule.term": "chain rule",
+    "gloss.chain_rule.match": "chain rule",
+    "gloss.chain_rule.def": "How a gradient passes back through a step: ∂L/∂X is ∂L/∂Y times how Y changes with X. Applied step by step from the loss back to the input, it gives every gradient on the tape.",
+    "gloss.backward.term": "backward pass",
+    "gloss.backward.match": "backward pass|backpropagation|backwards",
+    "gloss.backward.def": "The second walk over the tape, from the loss back to the inputs, computing the gradient of every step and weight with the chain rule.",
+    "gloss.loss.term": "loss (cross-entropy)",
+    "gloss.loss.match": "cross-entropy|loss",
+    "gloss.loss.def": "The number training makes small: the mean over positions of −log p(right word). 0 would mean every right word got probability 1.",
+    "gloss.learning_rate.term": "learning rate η",
+    "gloss.learning_rate.match": "learning rate",
+    "gloss.learning_rate.def": "The size of one update step: each weight moves by −η times its gradient.",
+    "gloss.update.term": "update (gradient descent)",
+    "gloss.update.match": "update|gradient descent|SGD",
+    "gloss.update.def": "θ ← θ − η·∂L/∂θ: every weight moved a little against its gradient, which lowers the loss for this sentence if η is small enough.",
+    "gloss.adam.term": "Adam",
+    "gloss.adam.match": "Adam",
+    "gloss.adam.def": "An optimizer that scales each weight's step by running averages of its gradient and of its square, so that every weight moves at a sensible speed; `handformer train` uses it.",
+    "gloss.epoch.term": "epoch",
+    "gloss.epoch.match": "epoch|epochs",
+    "gloss.epoch.def": "One pass of training over every example of the data set.",
+    "gloss.mask.term": "causal mask",
+    "gloss.mask.match": "mask",
+    "gloss.mask.def": "−∞ added to the scores of the positions a word may not read (the words after it), so the softmax gives them weight 0 and their gradient is 0.",
+    "gloss.scores.term": "attention scores S",
+    "gloss.scores.match": "scores",
+    "gloss.scores.def": "Q·Kᵀ/√d_k: how well each query matches each key, one row per query; the softmax turns each row into attention weights.",
+    "gloss.attention_weights.term": "attention weights A",
+    "gloss.attention_weights.match": "attention weights|attention pattern",
+    "gloss.attention_weights.def": "softmax of the scores, row by row: how much of each value row goes into each word's output. Each row is positive and adds up to 1.",
+    "gloss.head.term": "attention head",
+    "gloss.head.match": "head|heads",
+    "gloss.head.def": "One of the h attentions run side by side, each with its own W^Q, W^K, W^V of width d_k; their outputs are joined and multiplied by W^O.",
+    "gloss.self_attention.term": "self-attention",
+    "gloss.self_attention.match": "self-attention",
+    "gloss.self_attention.def": "Attention whose queries, keys and values all come from the same sequence: each word reads the others of its own sentence.",
+    "gloss.cross_attention.term": "cross-attention",
+    "gloss.cross_attention.match": "cross-attention",
+    "gloss.cross_attention.def": "The decoder's attention whose queries come from the target and whose keys and values come from the memory M: where the translation reads the source.",
+    "gloss.ffn.term": "feed-forward network",
+    "gloss.ffn.match": "feed-forward",
+    "gloss.ffn.def": "Two linear layers with a nonlinearity between them (ReLU here), applied to each position on its own: the part of a layer that transforms each word's vector without mixing words.",
+    "gloss.relu.term": "ReLU",
+    "gloss.relu.match": "ReLU",
+    "gloss.relu.def": "max(0, x): negative numbers become 0. Backwards it lets the gradient through where x was positive and blocks it elsewhere.",
+    "gloss.vocabulary.term": "vocabulary",
+    "gloss.vocabulary.match": "vocabulary",
+    "gloss.vocabulary.def": "Every token the model knows, each with an id; the output layer gives one logit per token of it.",
+    "gloss.token.term": "token",
+    "gloss.token.match": "token|tokens",
+    "gloss.token.def": "One unit the text is cut into (a word, a piece of a word, a character), looked up by its id.",
+    "gloss.weight.term": "weights (parameters)",
+    "gloss.weight.match": "weights|parameters",
+    "gloss.weight.def": "The learned numbers of the model (E, W^Q, W^K, W^V, W^O, W₁, γ, β, …): training changes only these.",
+    "gloss.jacobian.term": "Jacobian",
+    "gloss.jacobian.match": "Jacobian",
+    "gloss.jacobian.def": "The table of every output's derivative with respect to every input of a step; a gradient passes back as ∂L/∂Y times it. For a softmax row it is diag(a) − a·aᵀ.",
 }

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..engine.formula import head
 from ..engine.ops import get
-from . import grad_cell, grad_reads, grad_terms, grad_weight, moved, names
+from . import grad_cell, grad_reads, grad_terms, grad_weight, grad_why, moved, names
 from .context import MAX_HEADS, Ctx
 from .document import Section
 from .grad_formula import gradient_formula, readers
@@ -94,12 +94,24 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     uses = readers(ctx.tape, name)
     if len(uses) > 1:
         paragraphs.append(ctx.t("grad.uses.sum", sym=sym, k=len(uses)))
+    paragraphs += grad_why.why(ctx, uses, [name, *_folded(ctx, name)])
     paragraphs = [p for p in paragraphs if p]
     ctx.add(Section(f"grad.{name}", "15", ctx.t("grad.title", sym=sym,
                                                  what=names.words(ctx, name)),
-                    paragraphs, formula=gradient_formula(ctx.tape, name, uses),
+                    paragraphs, formula=_formula(ctx, name, uses),
                     equation=equation,
                     callouts=callouts, steps=[name, *_folded(ctx, name)], phase="backward"))
+
+
+def _formula(ctx: Ctx, name: str, uses: list) -> str:
+    """The panel's formula, and that of a step folded into it whose reader is another step
+    (∂L/∂S′ through the softmax, beside ∂L/∂S through the mask): no gradient shown unmade."""
+    parts = [gradient_formula(ctx.tape, name, uses)]
+    for folded in _folded(ctx, name):
+        outer = [r for r in readers(ctx.tape, folded) if r.use.name != name]
+        if outer:
+            parts.append(gradient_formula(ctx.tape, folded, outer))
+    return r",\quad ".join(parts)
 
 
 def _mark_largest(equation: list, at: tuple) -> None:
