@@ -86,6 +86,13 @@ def run_text(meta: dict) -> str:
 
 
 def where(question: Question, lang: str) -> str:
-    """The question's kind, step and cell on the tape, in one line."""
+    """The question's kind and where its number is: the walk's panel and the row's and
+    column's labels (the tape's step and cell where no panel draws it), in one line."""
+    words = question.words
+    if "panel" in words and "row" in words:
+        return i18n.t(lang, "ex.kind.panel.cell", kind=question.kind, panel=words["panel"],
+                      row=words["row"], col=words["col"])
+    if "panel" in words:
+        return i18n.t(lang, "ex.kind.panel", kind=question.kind, panel=words["panel"])
     return i18n.t(lang, "ex.kind", kind=question.kind, step=question.step,
                   cell=list(question.cell))

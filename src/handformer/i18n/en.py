@@ -1527,7 +1527,6 @@ TEXT = {
     "ex.given.mask_row": "row i of the mask (1: may be seen, 0: hidden)",
     "ex.given.score_row": "row i of the scores",
     "ex.given.a_row": "row i of the attention weights",
-    "ex.given.v_column": "column j of V",
     "ex.given.ln_row": "row i of the input",
     "ex.given.mean": "the row's mean",
     "ex.given.eps": "the small ε under the root",
@@ -1859,4 +1858,21 @@ TEXT = {
     "gloss.jacobian.term": "Jacobian",
     "gloss.jacobian.match": "Jacobian",
     "gloss.jacobian.def": "The table of every output's derivative with respect to every input of a step; a gradient passes back as ∂L/∂Y times it. For a softmax row it is diag(a) − a·aᵀ.",
+    "ex.ask.grad_softmax": "Backwards through the softmax: what is ∂L/∂S of head {head} at row "
+                           "{i}, column {j}?",
+    "ex.ask.grad_norm": "Backwards through the layer norm: what is ∂L/∂x at row {i}, column {j} "
+                        "of its input?",
+    "ex.ask.grad_weight": "What is the weight's gradient ∂L/∂W at row {r}, column {c}?",
+    "ex.hint.grad_softmax": "First the row's weighted mean of ∂L/∂A: {first}; then "
+                            "A_ij × (∂L/∂A_ij − that).",
+    "ex.hint.grad_norm": "First x̂ = (x − μ)/σ and ĝ = γ ⊙ ∂L/∂Y, then their means: {first}.",
+    "ex.given.grad_a_row": "row i of ∂L/∂A, the gradient of the attention weights",
+    "ex.given.gamma_row": "the scale γ (one per column)",
+    "ex.given.grad_y_row": "row i of ∂L/∂Y, the gradient of the layer norm's output",
+    "ex.given.x_column": "column r of the layer's input X (one number per position)",
+    "ex.given.grad_y_column": "column c of ∂L/∂Y, the gradient of the layer's output",
+    "ex.given.v_column_c": "column c of V (c: the column asked for)",
+    "ex.kind.panel.cell": "kind: {kind} · Step {panel} of the walk · row “{row}”, column "
+                          "“{col}”",
+    "ex.kind.panel": "kind: {kind} · Step {panel} of the walk",
 }

@@ -23,7 +23,7 @@ PARTS = (("embedding", ("positional", "input"), 1),
          ("ffn", ("relu", "gelu"), 1),
          ("prediction", ("logit", "probability"), 1),
          ("loss", ("loss", "position_loss"), 1),
-         ("backward", ("grad_logit", "sgd_update"), 1))
+         ("backward", ("grad_logit", "grad_softmax", "grad_norm", "sgd_update"), 2))
 SEED = 0  # the page shows the same questions every time it is made from the same run
 DRAWS = 8  # cells drawn for one kind before the part asks another kind
 
@@ -66,8 +66,9 @@ def panels_of(question: Question) -> list[str]:
     a layer norm or an FFN as one panel)."""
     if question.field == "update.after":
         return [f"update.{question.step}"]
-    if question.field == "grad":
-        return [f"grad.{question.step}"]
+    if question.field == "grad":  # or the panel it is told with (∂L/∂R with ∂L/∂LN(R))
+        block = question.step.rpartition(".")[0]
+        return [f"grad.{question.step}", f"grad.{block}.out", f"grad.{block}.scores"]
     block, _, last = question.step.rpartition(".")
     head = [f"{block}.head.{question.cell[0]}.{last}"] if (
         question.part == "attention" and len(question.cell) == 3) else []
