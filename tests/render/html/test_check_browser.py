@@ -60,7 +60,7 @@ def test_every_part_has_a_check_and_its_answer_is_the_tapes(run_tape, english_pa
                                       "b.dataset.step, b.dataset.field, b.dataset.cell, "
                                       "b.previousElementSibling.id])")
     assert len(boxes) >= 7  # embedding, attention ×2, norm, FFN, prediction, loss, backward
-    for answer, step, field, cell, after in boxes:
+    for answer, step, field, cell, _after in boxes:
         cells = [int(i) for i in cell.split(",")] if cell else []
         grad = field == "grad"  # a gradient, placed after the panel that shows it
         expected = (float(np.asarray(run_tape.grads[step])[tuple(cells)]) if grad

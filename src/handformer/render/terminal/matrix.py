@@ -79,7 +79,8 @@ def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", "
               if value.shape[0] > 1 or rows else "" for i in at_r]
     gap = 1 if compact else 2
     if compact:
-        heads = [_cut(h, max(map(len, column))) for h, column in zip(heads, zip(*grid), strict=True)]
+        widths = [max(map(len, column)) for column in zip(*grid, strict=True)]
+        heads = [_cut(h, w) for h, w in zip(heads, widths, strict=True)]
     label_ws, head_ws = list(map(cells, labels)), list(map(cells, heads))
     label_w = max(label_ws, default=0)
     # A number, ⋯, ⋮, · (NaN) and ∞ take one cell a character: a grid text's width is its length.
