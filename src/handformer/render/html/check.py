@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 
 from ... import i18n
 from ...exercises import words
@@ -15,6 +16,7 @@ from ...exercises.question import Question
 from ...exercises.sheet import KINDS
 from ...files.kept_params import params_kept
 from .kept_draws import Draws
+from .view import mathml
 
 # The parts of the walk, each with the kinds of question it may set and how many it sets.
 PARTS = (("embedding", ("positional", "input"), 1),
@@ -96,9 +98,19 @@ def check_view(n: int, question: Question, langs: list[str]) -> dict:
     the words of each language."""
     answer = "-inf" if math.isinf(question.answer) else repr(question.answer)
     return {"id": f"check-{n}", "answer": answer, "tol": repr(float(question.tolerance)),
-            "formula": question.formula, "step": question.step, "field": question.field,
+            "formula": mathml(as_tex(question.formula), False, f"check {question.kind}"),
+            "step": question.step, "field": question.field,
             "cell": list(question.cell),
             "text": {code: _words(question, code) for code in langs}}
+
+
+def as_tex(formula: str) -> str:
+    """A worksheet's plain formula as TeX, for MathML like the page's other formulas: every
+    subscript braced (A_ij → A_{ij}), a parenthesised power raised whole (e^(−g) → e^{−g}),
+    a set's braces kept (\\{0, 1, …\\})."""
+    tex = re.sub(r"\^\(([^()]*)\)", r"^{\1}", formula)
+    tex = re.sub(r"(?<![_^])\{([^{}]*)\}", r"\\{\1\\}", tex)
+    return re.sub(r"_(:?[A-Za-z0-9]+)", lambda m: "_{" + m.group(1) + "}", tex)
 
 
 def _words(question: Question, lang: str) -> dict:
