@@ -64,3 +64,14 @@ def test_the_loss_formula_names_label_smoothing_only_where_it_gives_it():
     smoothed = pipeline.run({"label_smoothing": 0.1}).tape
     q = make_sheet(smoothed, count=1, seed=1, kinds=["loss"])[0]
     assert "ε" in q.formula and any(g.symbol == "ε" for g in q.given)
+
+
+def test_a_placed_update_or_weight_question_names_no_tape_name():
+    t = tape()
+    sheet = placed(make_sheet(t, count=24, seed=2, kinds=["sgd_update", "grad_weight"]),
+                   build(t, "en"))
+    from handformer.exercises.words import ask
+
+    for q in sheet:
+        sentence = ask(q, "en")
+        assert q.step not in sentence and f"Step {q.words['panel']}" in sentence, sentence

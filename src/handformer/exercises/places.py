@@ -41,4 +41,6 @@ def _place(q: Question, sections: list) -> Question:
         i, j = q.cell[-2], q.cell[-1]
         if m.rows and i < len(m.rows) and m.cols and j < len(m.cols):
             words |= {"row": str(m.rows[i]), "col": str(m.cols[j])}
+    elif m is not None and len(q.cell) == 1 and m.cols and q.cell[0] < len(m.cols):
+        words |= {"col": str(m.cols[q.cell[0]])}  # an entry of a vector (a bias, γ)
     return q.replace(words=words)

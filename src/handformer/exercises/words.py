@@ -40,7 +40,19 @@ def value_text(given: Given) -> str:
 
 
 def ask(question: Question, lang: str) -> str:
-    return i18n.t(lang, question.ask, **question.words)
+    """The question's sentence; placed in the walk (exercises/places.py), a question that
+    would name a parameter by its tape name names its panel and its row and column instead."""
+    words = question.words
+    matrix, vector = PLACED.get(question.ask, (None, None))
+    placed = matrix if "row" in words else vector
+    if "panel" in words and "col" in words and placed:
+        return i18n.t(lang, placed, **words)
+    return i18n.t(lang, question.ask, **words)
+
+
+# A question's sentence once placed in the walk: (for a matrix's entry, for a vector's entry).
+PLACED = {"ex.ask.sgd_update": ("ex.ask.sgd_update.placed", "ex.ask.sgd_update.placed.vector"),
+          "ex.ask.grad_weight": ("ex.ask.grad_weight.placed", None)}
 
 
 def hint(question: Question, lang: str) -> str:

@@ -1875,4 +1875,10 @@ TEXT = {
     "ex.kind.panel.cell": "kind: {kind} · Step {panel} of the walk · row “{row}”, column "
                           "“{col}”",
     "ex.kind.panel": "kind: {kind} · Step {panel} of the walk",
+    "ex.ask.sgd_update.placed": "After one SGD step, what is the parameter updated in Step "
+                                "{panel} at row “{row}”, column “{col}”?",
+    "ex.ask.sgd_update.placed.vector": "After one SGD step, what is the parameter updated in "
+                                       "Step {panel} at “{col}”?",
+    "ex.ask.grad_weight.placed": "What is the weight's gradient ∂L/∂W, drawn in Step {panel}, at "
+                                 "row “{row}”, column “{col}”?",
 }

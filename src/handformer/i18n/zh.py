@@ -1593,4 +1593,7 @@ TEXT = {
     "ex.given.v_column_c": "V 的第 c 列（c 就是所问的那一列）",
     "ex.kind.panel.cell": "题型：{kind} · 讲解的第 {panel} 步 · 第“{row}”行，第“{col}”列",
     "ex.kind.panel": "题型：{kind} · 讲解的第 {panel} 步",
+    "ex.ask.sgd_update.placed": "做一步 SGD 之后，第 {panel} 步更新的参数在第“{row}”行、第“{col}”列是多少？",
+    "ex.ask.sgd_update.placed.vector": "做一步 SGD 之后，第 {panel} 步更新的参数在“{col}”处是多少？",
+    "ex.ask.grad_weight.placed": "第 {panel} 步画出的权重梯度 ∂L/∂W 在第“{row}”行、第“{col}”列是多少？",
 }
