@@ -5,6 +5,8 @@ name and 0-based cell stay in the answer key."""
 
 from __future__ import annotations
 
+import re
+
 from .question import Question
 
 
@@ -38,9 +40,18 @@ def _place(q: Question, sections: list) -> Question:
     drawn = {m.name: m for m in found.equation if hasattr(m, "rows")}
     m = next((drawn[n] for n in matrices if n in drawn), None)
     if m is not None and len(q.cell) >= 2:
-        i, j = q.cell[-2], q.cell[-1]
-        if m.rows and i < len(m.rows) and m.cols and j < len(m.cols):
+        i, j = _row_of(m, q.cell[-2]), q.cell[-1]
+        if m.rows and i is not None and i < len(m.rows) and m.cols and j < len(m.cols):
             words |= {"row": str(m.rows[i]), "col": str(m.cols[j])}
     elif m is not None and len(q.cell) == 1 and m.cols and q.cell[0] < len(m.cols):
         words |= {"col": str(m.cols[q.cell[0]])}  # an entry of a vector (a bias, γ)
     return q.replace(words=words)
+
+
+def _row_of(m, i: int) -> int | None:
+    """Where row i of the array is drawn: an embedding table's panel draws only the rows of
+    the sentence's words, labelled "word (id)"."""
+    ids = [re.fullmatch(r".* \((\d+)\)", str(r)) for r in (m.rows or [])]
+    if ids and all(ids):
+        return next((k for k, found in enumerate(ids) if int(found.group(1)) == i), None)
+    return i
