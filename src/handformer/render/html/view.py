@@ -78,6 +78,7 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         "grid": grid.matrix_table(m, value, scale, precision, alt, row_idx, col_idx,
                                   wide and precision > 1),
         "top": layout.number(scale.top, precision), "elided": elided,
+        "nonneg": _nonneg(value),  # −log p, max(0, H): the legend's half from 0 up
         "wide": wide,
         "extra": json.dumps({k: layout.number_rows(np.reshape(v, (1, -1)), precision)
                              for k, v in m.extra.items()}) if m.extra else "",
@@ -242,6 +243,13 @@ def told_around(lang: str) -> tuple[str, str]:
     draws as links."""
     before, after = i18n.table(lang)["told.before"].split("{where}")
     return before.rstrip("“\""), after.lstrip("”\"")
+
+
+def _nonneg(value: np.ndarray) -> bool:
+    """No negative number (and some positive one): drawn on the diverging scale's red half
+    only, its legend from 0, not from −top."""
+    finite = value[np.isfinite(value)]
+    return bool(finite.size) and float(finite.min()) >= 0.0 and float(finite.max()) > 0.0
 
 
 def _cancelling(matrices: list[Matrix]) -> set[str]:
