@@ -1772,8 +1772,8 @@ TEXT = {
                              "{before}; after training, {after}.",
     "grad.weight.cell": "The weight's gradient ∂L/∂{w} = {x}ᵀ·∂L/∂{y}, worked for one entry "
                         "(row “{row}”, column “{col}”): column “{row}” of {x} times column "
-                        "“{ycol}” of ∂L/∂{y}, {k} products added up: {terms} = {v}. The update "
-                        "(step 16) moves this weight by −η times it.",
+                        "“{ycol}” of ∂L/∂{y}, {k} products added up: {terms} = {v}. The update at "
+                        "the end of the backward pass moves this weight by −η times it.",
     "why.grad.sum": "Why a sum copies its gradient to both inputs: in R = X + F, nudging X by a "
                     "small ε moves R by exactly ε, whatever F is, so ∂R/∂X = 1 and the gradient "
                     "reaches each input as it left R. Nothing is split: both inputs get all of it.",
