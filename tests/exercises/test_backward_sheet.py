@@ -75,3 +75,11 @@ def test_a_placed_update_or_weight_question_names_no_tape_name():
     for q in sheet:
         sentence = ask(q, "en")
         assert q.step not in sentence and f"Step {q.words['panel']}" in sentence, sentence
+
+
+def test_a_sheets_title_says_the_width_it_runs_at():
+    from handformer.exercises.words import run_text
+
+    wide = pipeline.run({"family": "gpt", "d_model": 10}).tape
+    assert "d_model = 10" in run_text(wide.meta)
+    assert "d_model = 6" in run_text(tape().meta)

@@ -87,9 +87,11 @@ def tolerance_text(question: Question, lang: str) -> str:
 
 
 def run_text(meta: dict) -> str:
-    """The run in one line: family, preset and the sentence pair (or prompt)."""
+    """The run in one line: family, preset, width and the sentence pair (or prompt)."""
     config = meta.get("config") or {}
     parts = [name_of(meta), str(config.get("preset", ""))]
+    if config.get("d_model"):  # the width it runs at, whatever the preset it started from
+        parts.append(f"d_model = {config['d_model']}")
     for key in ("src", "prompt", "tgt"):
         tokens = (meta.get(key) or {}).get("tokens")
         if tokens:
