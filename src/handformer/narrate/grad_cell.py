@@ -149,10 +149,14 @@ def _factor(x: float) -> str:
 
 
 def _sum(terms: list[tuple[float, float]]) -> str:
-    shown = [f"{num(a) if k == 0 else _factor(a)}·{_factor(b)}" for k, (a, b) in enumerate(terms)]
-    if len(shown) > MAX_TERMS:
-        shown = [*shown[:MAX_TERMS - 1], "…", shown[-1]]
-    return " + ".join(shown)
+    """The products written out: all of a short sum, the first and the last of a long one
+    (only those are formatted: a weight's gradient may sum hundreds)."""
+    picked = list(enumerate(terms))
+    if len(picked) > MAX_TERMS:
+        picked = [*picked[:MAX_TERMS - 1], None, picked[-1]]
+    return " + ".join("…" if p is None else
+                      f"{num(p[1][0]) if p[0] == 0 else _factor(p[1][0])}·{_factor(p[1][1])}"
+                      for p in picked)
 
 
 def share_text(ctx, share: Share, symbol_of=names.symbol) -> str:
