@@ -1881,4 +1881,9 @@ TEXT = {
                                        "Step {panel} at “{col}”?",
     "ex.ask.grad_weight.placed": "What is the weight's gradient ∂L/∂W, drawn in Step {panel}, at "
                                  "row “{row}”, column “{col}”?",
+    "grad.share.times": "through the product {use}, times the other factor: {g} × {o} = {v}",
+    "grad.share.silu": "through SiLU, times its slope σ(x)·(1 + x·(1 − σ(x))) at x = {x}: "
+                       "{g} × {d} = {v}",
+    "grad.share.heads": "from the {k} query heads that share this key/value head ({use}), added "
+                        "up: {terms} = {v}",
 }

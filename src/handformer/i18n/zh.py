@@ -1596,4 +1596,7 @@ TEXT = {
     "ex.ask.sgd_update.placed": "做一步 SGD 之后，第 {panel} 步更新的参数在第“{row}”行、第“{col}”列是多少？",
     "ex.ask.sgd_update.placed.vector": "做一步 SGD 之后，第 {panel} 步更新的参数在“{col}”处是多少？",
     "ex.ask.grad_weight.placed": "第 {panel} 步画出的权重梯度 ∂L/∂W 在第“{row}”行、第“{col}”列是多少？",
+    "grad.share.times": "经过乘积 {use}，乘以另一个因子：{g} × {o} = {v}",
+    "grad.share.silu": "经过 SiLU，乘以它在 x = {x} 处的斜率 σ(x)·(1 + x·(1 − σ(x)))：{g} × {d} = {v}",
+    "grad.share.heads": "来自共用这个键/值头的 {k} 个查询头（{use}），相加：{terms} = {v}",
 }

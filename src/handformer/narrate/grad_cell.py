@@ -65,6 +65,8 @@ def _share(ctx, use, k: int, at: tuple) -> Share | None:
         value = a[h, i, j] * (g[h, i, j] - sum(p * q for p, q in inner))
         return Share(use.name, "softmax", float(value), inner,
                      numbers={"a": float(a[h, i, j]), "g": float(g[h, i, j])})
+    if use.op in MODERN:
+        return MODERN[use.op](ctx, use, k, at, g)
     if use.op == "cross_entropy":
         return _loss_share(ctx, use, at)
     if use.op == "layer_norm":
@@ -101,6 +103,33 @@ def _dot_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share | None:
         return None
     pairs = [(float(a), float(b)) for a, b in terms]
     return Share(use.name, "dot", sum(a * b for a, b in pairs), pairs)
+
+
+def _times_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share:
+    """SwiGLU's product H = A ⊙ U: each factor's gradient is ∂L/∂H times the other factor."""
+    other = float(ctx.value(use.inputs[1 - k])[at])
+    return Share(use.name, "times", float(g[at]) * other, numbers={"g": float(g[at]), "o": other})
+
+
+def _silu_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share:
+    """SiLU's slope at x: σ(x)·(1 + x·(1 − σ(x)))."""
+    x = float(ctx.value(use.inputs[0])[at])
+    sigma = 1.0 / (1.0 + np.exp(-x))
+    slope = float(sigma * (1.0 + x * (1.0 - sigma)))
+    return Share(use.name, "silu", float(g[at]) * slope,
+                 numbers={"g": float(g[at]), "x": x, "d": slope})
+
+
+def _heads_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share:
+    """A key/value head shared by a group of query heads: the group's gradients added up."""
+    groups = g.shape[-3] // np.shape(ctx.value(use.inputs[0]))[-3]
+    j, i, c = at
+    parts = [float(g[j * groups + r, i, c]) for r in range(groups)]
+    return Share(use.name, "heads", sum(parts), [(p, 1.0) for p in parts],
+                 numbers={"k": float(groups)})
+
+
+MODERN = {"mul": _times_share, "silu": _silu_share, "repeat_kv": _heads_share}
 
 
 def _loss_share(ctx, use, at: tuple) -> Share:
@@ -179,6 +208,17 @@ def share_text(ctx, share: Share, symbol_of=names.symbol) -> str:
     if share.kind == "norm":
         return ctx.t("grad.share.norm", use=use, v=num(share.value),
                      **{k: _factor(v) for k, v in n.items()})
+    if share.kind == "times":  # SwiGLU's H = A ⊙ U (its step's leaf says act, as ReLU's)
+        return ctx.t("grad.share.times", use=to_text(names.symbol(share.use, "mul")),
+                     g=num(n["g"]), o=_factor(n["o"]),
+                     v=num(share.value))
+    if share.kind == "silu":
+        return ctx.t("grad.share.silu", x=num(n["x"]), g=num(n["g"]), d=_factor(n["d"]),
+                     v=num(share.value))
+    if share.kind == "heads":
+        added = " + ".join(num(a) if k == 0 else _factor(a) for k, (a, _) in enumerate(share.terms))
+        return ctx.t("grad.share.heads", use=use, k=len(share.terms), terms=added,
+                     v=num(share.value))
     if share.kind == "loss":
         return ctx.t("grad.share.loss", p=num(n["p"]), q=num(n["q"]), n=f"{n['n']:g}",
                      v=num(share.value))

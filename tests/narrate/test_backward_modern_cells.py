@@ -1,0 +1,57 @@
+"""The backward through today's parts worked for one cell (issue 46): SwiGLU's product and SiLU,
+a key/value head shared by a group of query heads. Each worked share is redone here from the
+tape's values by the derivative written out by hand (d/dx x·σ(x) = σ(x)(1 + x(1 − σ(x))))."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+
+import handformer
+from handformer.narrate import build
+
+NUMBER = re.compile(r"-?\d+\.\d+(?:×10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
+SUPERSCRIPT = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
+
+
+def number(text: str) -> float:
+    mantissa, _, power = text.partition("×10")
+    return float(mantissa) * 10.0 ** int(power.translate(SUPERSCRIPT) or 0)
+
+
+def cell_of(section) -> tuple:
+    for m in section.equation:
+        if getattr(m, "highlight", None) is not None and m.highlight.cell is not None:
+            head = re.search(r"\.head\.(\d+)$", m.name)
+            return ((int(head.group(1)),) if head else ()) + tuple(m.highlight.cell)
+    raise AssertionError(section.id)
+
+
+def test_swiglu_silu_and_shared_heads_work_their_cell_by_hand():
+    tape = handformer.walk(family="gpt", preset="llama", backward=True)
+    sections = {s.id: s for s in build(tape, "en")}
+    x = {s.name: np.asarray(s.value) for s in tape.steps}
+    g = {k: np.asarray(v) for k, v in tape.grads.items()}
+    p = "decoder.0.ffn"
+    sigma = 1 / (1 + np.exp(-x[f"{p}.gate"]))
+    kv = "decoder.0.self_attn"
+    groups = g[f"{kv}.k_shared"].shape[0] // x[f"{kv}.k_rot"].shape[0]
+    by_hand = {  # the share of the one reader, at (i, j) or (head, i, j)
+        f"{p}.silu": lambda at: g[f"{p}.act"][at] * x[f"{p}.up"][at],
+        f"{p}.up": lambda at: g[f"{p}.act"][at] * x[f"{p}.silu"][at],
+        f"{p}.gate": lambda at: g[f"{p}.silu"][at] * sigma[at] * (
+            1 + x[f"{p}.gate"][at] * (1 - sigma[at])),
+        f"{kv}.k_rot": lambda at: sum(g[f"{kv}.k_shared"][at[0] * groups + r, at[1], at[2]]
+                                      for r in range(groups)),
+    }
+    for name, share in by_hand.items():
+        s = sections[f"grad.{name}"]
+        text = next(t for t in s.paragraphs if t.startswith("Worked out for one cell"))
+        at = cell_of(s)
+        value = float(share(at))
+        assert math.isclose(value, g[name][at], rel_tol=1e-9, abs_tol=1e-15), name
+        said = number(NUMBER.findall(text.split(". In all: ")[1])[0])
+        assert math.isclose(said, value, rel_tol=6e-3, abs_tol=5.1e-4), (name, text)
+        assert "unchanged" not in text
