@@ -55,3 +55,20 @@ def test_swiglu_silu_and_shared_heads_work_their_cell_by_hand():
         said = number(NUMBER.findall(text.split(". In all: ")[1])[0])
         assert math.isclose(said, value, rel_tol=6e-3, abs_tol=5.1e-4), (name, text)
         assert "unchanged" not in text
+
+
+def test_rmsnorm_works_its_share_by_the_derivative_written_out():
+    """∂y_m/∂x_j = γ_m (δ_mj − x_m x_j / (d·RMS²)) / RMS for y = γ ⊙ x / RMS(x): the input's
+    share from the norm, beside the residual sum's copy, adds up to the tape's gradient."""
+    tape = handformer.walk(family="gpt", preset="llama", backward=True)
+    s = next(s for s in build(tape, "en") if s.id == "grad.embed.out")
+    i, j = cell_of(s)
+    norm = next(t for t in tape.steps if t.op == "rms_norm" and "embed.out" in t.inputs)
+    x, gamma = np.asarray(tape.value("embed.out"))[i], np.asarray(tape.value(norm.inputs[1]))
+    g = np.asarray(tape.grads[norm.name])[i]
+    d, rms = len(x), math.sqrt(float(np.mean(x * x)) + 1e-5)
+    share = sum(g[m] * gamma[m] * ((m == j) - x[m] * x[j] / (d * rms * rms)) / rms
+                for m in range(d))
+    text = next(t for t in s.paragraphs if t.startswith("Worked out for one cell"))
+    said = number(NUMBER.findall(text.split("; plus ")[0])[-1])
+    assert "RMSNorm(R)" in text and math.isclose(said, share, rel_tol=6e-3, abs_tol=5.1e-4)

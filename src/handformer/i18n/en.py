@@ -1886,4 +1886,6 @@ TEXT = {
                        "{g} × {d} = {v}",
     "grad.share.heads": "from the {k} query heads that share this key/value head ({use}), added "
                         "up: {terms} = {v}",
+    "grad.share.rms": "through the RMSNorm {use}, (ĝ − x̂·mean(ĝ⊙x̂)) / RMS(x) with ĝ = γ ⊙ "
+                      "∂L/∂Y and x̂ = x / RMS(x): ({gh} − {xh}·{mgx}) / {rms} = {v}",
 }

@@ -1599,4 +1599,6 @@ TEXT = {
     "grad.share.times": "经过乘积 {use}，乘以另一个因子：{g} × {o} = {v}",
     "grad.share.silu": "经过 SiLU，乘以它在 x = {x} 处的斜率 σ(x)·(1 + x·(1 − σ(x)))：{g} × {d} = {v}",
     "grad.share.heads": "来自共用这个键/值头的 {k} 个查询头（{use}），相加：{terms} = {v}",
+    "grad.share.rms": "经过 RMSNorm {use}，(ĝ − x̂·(ĝ⊙x̂) 的均值) / RMS(x)，其中 ĝ = γ ⊙ ∂L/∂Y，"
+                      "x̂ = x / RMS(x)：({gh} − {xh}·{mgx}) / {rms} = {v}",
 }

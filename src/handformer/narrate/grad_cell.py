@@ -129,7 +129,22 @@ def _heads_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share:
                  numbers={"k": float(groups)})
 
 
-MODERN = {"mul": _times_share, "silu": _silu_share, "repeat_kv": _heads_share}
+def _rms_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share | None:
+    """RMSNorm's share: (ĝ_j − x̂_j·mean(ĝ ⊙ x̂)) / RMS(x), ĝ = γ ⊙ ∂L/∂Y, x̂ = x / RMS(x)."""
+    if k != 0:
+        return None
+    i, j = at
+    x, gamma = np.asarray(ctx.value(use.inputs[0]))[i], np.asarray(ctx.value(use.inputs[1]))
+    eps = float(use.attrs.get("eps", ctx.cfg.get("ln_eps", 1e-5)))
+    rms = float(np.sqrt(np.mean(x * x) + eps))
+    xhat, ghat = x / rms, gamma * g[i]
+    n = {"gh": float(ghat[j]), "xh": float(xhat[j]), "mgx": float((ghat * xhat).mean()),
+         "rms": rms}
+    return Share(use.name, "rms", (n["gh"] - n["xh"] * n["mgx"]) / rms, numbers=n)
+
+
+MODERN = {"mul": _times_share, "silu": _silu_share, "repeat_kv": _heads_share,
+          "rms_norm": _rms_share}
 
 
 def _loss_share(ctx, use, at: tuple) -> Share:
@@ -208,6 +223,10 @@ def share_text(ctx, share: Share, symbol_of=names.symbol) -> str:
     if share.kind == "norm":
         return ctx.t("grad.share.norm", use=use, v=num(share.value),
                      **{k: _factor(v) for k, v in n.items()})
+    if share.kind == "rms":
+        return ctx.t("grad.share.rms", use=to_text(names.symbol(share.use, "rms_norm")),
+                     **{k: _factor(v) for k, v in n.items()},
+                     v=num(share.value))
     if share.kind == "times":  # SwiGLU's H = A ⊙ U (its step's leaf says act, as ReLU's)
         return ctx.t("grad.share.times", use=to_text(names.symbol(share.use, "mul")),
                      g=num(n["g"]), o=_factor(n["o"]),
