@@ -72,3 +72,25 @@ def test_rmsnorm_works_its_share_by_the_derivative_written_out():
     text = next(t for t in s.paragraphs if t.startswith("Worked out for one cell"))
     said = number(NUMBER.findall(text.split("; plus ")[0])[-1])
     assert "RMSNorm(R)" in text and math.isclose(said, share, rel_tol=6e-3, abs_tol=5.1e-4)
+
+
+def test_rope_turns_the_gradient_back_by_the_pairs_angle():
+    """∂L/∂q_a = g_a cos mθ + g_b sin mθ, ∂L/∂q_b = g_b cos mθ − g_a sin mθ, pairs (i, i + d/2),
+    θ_i = 10000^(−2i/d): the worked cell of ∂L/∂Q and of ∂L/∂K, by hand."""
+    tape = handformer.walk(family="gpt", preset="llama", backward=True)
+    sections = {s.id: s for s in build(tape, "en")}
+    for leaf in ("q", "k"):
+        name = f"decoder.0.self_attn.{leaf}"
+        s = sections[f"grad.{name}"]
+        h, m, c = cell_of(s)
+        g = np.asarray(tape.grads[f"{name}_rot"])
+        d = g.shape[-1]
+        i, first = c % (d // 2), c < d // 2
+        angle = m * 10000.0 ** (-2 * i / d)
+        partner = c + d // 2 if first else c - d // 2
+        value = g[h, m, c] * math.cos(angle) + (1 if first else -1) * g[h, m, partner] * \
+            math.sin(angle)
+        assert math.isclose(value, tape.grads[name][h, m, c], rel_tol=1e-9, abs_tol=1e-15)
+        text = next(t for t in s.paragraphs if t.startswith("Worked out for one cell"))
+        said = number(NUMBER.findall(text.split(". In all: ")[1])[0])
+        assert "RoPE" in text and math.isclose(said, value, rel_tol=6e-3, abs_tol=5.1e-4), text

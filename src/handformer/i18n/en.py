@@ -1888,4 +1888,6 @@ TEXT = {
                         "up: {terms} = {v}",
     "grad.share.rms": "through the RMSNorm {use}, (ĝ − x̂·mean(ĝ⊙x̂)) / RMS(x) with ĝ = γ ⊙ "
                       "∂L/∂Y and x̂ = x / RMS(x): ({gh} − {xh}·{mgx}) / {rms} = {v}",
+    "grad.share.rope": "turned back by RoPE ({use}, the pair's angle mθ = {ang}): "
+                       "{g}·cos {ang} {pm} {gp}·sin {ang} = {v}",
 }

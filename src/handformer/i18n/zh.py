@@ -1601,4 +1601,5 @@ TEXT = {
     "grad.share.heads": "来自共用这个键/值头的 {k} 个查询头（{use}），相加：{terms} = {v}",
     "grad.share.rms": "经过 RMSNorm {use}，(ĝ − x̂·(ĝ⊙x̂) 的均值) / RMS(x)，其中 ĝ = γ ⊙ ∂L/∂Y，"
                       "x̂ = x / RMS(x)：({gh} − {xh}·{mgx}) / {rms} = {v}",
+    "grad.share.rope": "经 RoPE（{use}）转回去，这一对的角度 mθ = {ang}：{g}·cos {ang} {pm} {gp}·sin {ang} = {v}",
 }

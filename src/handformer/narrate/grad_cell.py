@@ -143,8 +143,26 @@ def _rms_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share | None:
     return Share(use.name, "rms", (n["gh"] - n["xh"] * n["mgx"]) / rms, numbers=n)
 
 
+def _rope_share(ctx, use, k: int, at: tuple, g: np.ndarray) -> Share | None:
+    """RoPE turned back: the pair (a, b) at angle mθ_i sends ∂L/∂x_a = g_a cos + g_b sin and
+    ∂L/∂x_b = g_b cos − g_a sin (θ_i = base^(−2i/d_k))."""
+    if "base" not in use.attrs:
+        return None  # a tape read back from its file keeps no attributes
+    h, m, c = at
+    d, pairs = g.shape[-1], use.attrs.get("pairs", "half")
+    i, first = (c // 2, c % 2 == 0) if pairs == "adjacent" else (c % (d // 2), c < d // 2)
+    partner = (c + 1 if first else c - 1) if pairs == "adjacent" else (
+        c + d // 2 if first else c - d // 2)
+    angle = (int(use.attrs.get("start", 0)) + m) * float(use.attrs["base"]) ** (-2 * i / d)
+    own, other = float(g[h, m, c]), float(g[h, m, partner])
+    sign = 1.0 if first else -1.0
+    value = own * np.cos(angle) + sign * other * np.sin(angle)
+    return Share(use.name, "rope", float(value),
+                 numbers={"g": own, "gp": other, "ang": float(angle), "sign": sign})
+
+
 MODERN = {"mul": _times_share, "silu": _silu_share, "repeat_kv": _heads_share,
-          "rms_norm": _rms_share}
+          "rms_norm": _rms_share, "rope": _rope_share}
 
 
 def _loss_share(ctx, use, at: tuple) -> Share:
@@ -223,6 +241,9 @@ def share_text(ctx, share: Share, symbol_of=names.symbol) -> str:
     if share.kind == "norm":
         return ctx.t("grad.share.norm", use=use, v=num(share.value),
                      **{k: _factor(v) for k, v in n.items()})
+    if share.kind == "rope":
+        return ctx.t("grad.share.rope", use=use, g=num(n["g"]), gp=_factor(n["gp"]),
+                     ang=num(n["ang"]), pm="+" if n["sign"] > 0 else "−", v=num(share.value))
     if share.kind == "rms":
         return ctx.t("grad.share.rms", use=to_text(names.symbol(share.use, "rms_norm")),
                      **{k: _factor(v) for k, v in n.items()},
