@@ -21,6 +21,8 @@ PRODUCTS = ("linear", "head_proj")  # ∂L/∂X = ∂L/∂Y·Wᵀ
 @lru_cache(maxsize=4)
 def sections(family: str, layers: int):
     options = {"backward": True} | ({"family": family} if family != "transformer" else {})
+    if family == "llama":  # the decoder-only family with today's parts
+        options |= {"family": "gpt", "preset": "llama"}
     if layers > 1:
         options["layers"] = layers
     tape = handformer.walk(**options)
@@ -38,7 +40,7 @@ def readers(tape, name: str) -> list:
     return found
 
 
-CASES = [("transformer", 1), ("transformer", 2), ("gpt", 1)]
+CASES = [("transformer", 1), ("transformer", 2), ("gpt", 1), ("llama", 1)]
 
 
 @pytest.mark.parametrize("family, layers", CASES)
@@ -51,7 +53,7 @@ def test_every_backward_formula_names_the_gradient_and_weight_of_each_reader(fam
             if use.op == "cross_entropy":
                 continue
             up = r"\frac{\partial L}{\partial " + names.symbol(use.name, use.op)
-            if use.op == "layer_norm":  # ĝ = γ ⊙ ∂L/∂Y, Y the norm's output
+            if use.op in ("layer_norm", "rms_norm"):  # ĝ = γ ⊙ ∂L/∂Y, Y the norm's output
                 assert r"\hat g = \gamma \odot" in s.formula, s.id
             else:
                 assert up in s.formula, (s.id, use.name, s.formula)

@@ -1890,4 +1890,5 @@ TEXT = {
                       "∂L/∂Y and x̂ = x / RMS(x): ({gh} − {xh}·{mgx}) / {rms} = {v}",
     "grad.share.rope": "turned back by RoPE ({use}, the pair's angle mθ = {ang}): "
                        "{g}·cos {ang} {pm} {gp}·sin {ang} = {v}",
+    "name.input.lookup": "the input (the embedding lookup)",
 }

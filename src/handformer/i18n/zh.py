@@ -1602,4 +1602,5 @@ TEXT = {
     "grad.share.rms": "经过 RMSNorm {use}，(ĝ − x̂·(ĝ⊙x̂) 的均值) / RMS(x)，其中 ĝ = γ ⊙ ∂L/∂Y，"
                       "x̂ = x / RMS(x)：({gh} − {xh}·{mgx}) / {rms} = {v}",
     "grad.share.rope": "经 RoPE（{use}）转回去，这一对的角度 mθ = {ang}：{g}·cos {ang} {pm} {gp}·sin {ang} = {v}",
+    "name.input.lookup": "输入（查嵌入表得到）",
 }
