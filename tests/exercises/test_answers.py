@@ -140,6 +140,16 @@ def recompute(q, given):
         eps, vocab = given.get("ε", 0.0), given.get("V", 1)
         q_target = (1 - eps) * given["[j = y_t]"] + eps / vocab
         return (given["p_tj"] - q_target) / given["|T|"]
+    if kind == "grad_softmax":  # Jacobian of a softmax row: a_j (δ_jk − a_k), applied to g
+        a, g = np.array(given["A_i"]), np.array(given["∂L/∂A_i"])
+        return float(sum(g[k] * a[k] * ((k == j) - a[j]) for k in range(len(a))))
+    if kind == "grad_norm":  # ∂y_m/∂x_j = γ_m (δ_mj − 1/d − x̂_m x̂_j / d) / σ, applied to g
+        x, gamma, g = (np.array(given[k]) for k in ("x_i", "γ", "∂L/∂Y_i"))
+        xhat, d = (x - given["μ_i"]) / given["σ_i"], len(x)
+        return float(sum(g[m] * gamma[m] * ((m == j) - 1 / d - xhat[m] * xhat[j] / d)
+                         for m in range(d)) / given["σ_i"])
+    if kind == "grad_weight":
+        return float(np.dot(given["X_:r"], given["∂L/∂Y_:c"]))
     assert kind == "sgd_update", kind
     return given["θ"] - given["η"] * given["g"]
 
@@ -212,7 +222,7 @@ def test_a_checkpoint_sheet(tmp_path, checkpoint):
 def test_every_kind_of_a_backward_run(tmp_path):
     kinds = ("token_id,positional,input,score,scale,mask,softmax,weighted_sum,residual,ln_mean,"
              "ln_std,ln_norm,ln_value,relu,ffn_unit,logit,probability,position_loss,loss,grad_logit,"
-             "sgd_update")
+             "grad_softmax,grad_norm,grad_weight,sgd_update")
     sheet, walk = sheet_and_walk(tmp_path, ["--backward"], ["--kinds", kinds, "--count", "40"])
     assert {q["kind"] for q in sheet["questions"]} == set(kinds.split(","))
     _check(sheet, walk)

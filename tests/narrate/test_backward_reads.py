@@ -22,7 +22,7 @@ POWER = re.compile(r"\\times 10\^\{(-?\d+)\}")
 # Which of a reader's arrays its gradient clause for its k-th input uses (∂L/∂X = ∂L/∂Y·Wᵀ reads
 # W; ∂L/∂Q = ∂L/∂S·K/√d_k reads K; ∂L/∂A = ∂L/∂Z·Vᵀ reads V; a softmax its output A; ReLU its
 # input; layer norm its input, μ, σ and γ; the loss the probabilities).
-CLAUSE = {("linear", 0): ["in1"], ("head_proj", 0): ["in1"], ("relu", 0): ["in0"],
+CLAUSE = {("linear", 0): ["in1"], ("linear", 1): ["in0"], ("head_proj", 0): ["in1"], ("relu", 0): ["in0"],
           ("mask", 0): ["out"], ("softmax", 0): ["out"], ("scores", 0): ["in1"],
           ("scores", 1): ["in0"], ("attend", 0): ["in1"], ("attend", 1): ["in0"],
           ("layer_norm", 0): ["in0", "stats", "in1"], ("cross_entropy", 0): ["probs"]}
@@ -53,16 +53,29 @@ def expected(name: str, head: int | None, norm: str) -> list[tuple[str, np.ndarr
     s = saved(norm)
     step = s["steps"][name]
     out = []
-    for use in (u for u in s["steps"].values() if name in u["inputs"] and not u.get("view")
-                and u["name"] in s["g"]):
+    for use, k in readers(name, norm):
         if use["op"] != "cross_entropy":
             out += split(f"grad.{use['name']}", s["g"][use["name"]], head, grad=True)
-        for what in CLAUSE.get((use["op"], use["inputs"].index(name)), []):
+        for what in CLAUSE.get((use["op"], k), []):
             out += array(use, what, head, norm)
     if any(i in s["g"] and i not in s["steps"] for i in step["inputs"]):
         for what in OWN.get(step["op"], []):
             out += array(step, what, head, norm)
     return list(dict(out).items())
+
+
+def readers(name: str, norm: str) -> list[tuple[dict, int]]:
+    """The steps that read ``name`` (and which input it is to them); a step that only hands the
+    value on (a layer's output, the heads joined) is looked through to its own readers."""
+    s = saved(norm)
+    found = []
+    for use in (u for u in s["steps"].values() if name in u["inputs"] and not u.get("view")
+                and u["name"] in s["g"]):
+        if use["op"] in ("identity", "merge_heads"):
+            found += readers(use["name"], norm)
+        else:
+            found.append((use, use["inputs"].index(name)))
+    return found
 
 
 def array(step: dict, what: str, head: int | None, norm: str) -> list:

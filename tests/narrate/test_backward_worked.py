@@ -54,6 +54,23 @@ def readers(name: str, norm: str = "post") -> list[dict]:
             and u["name"] in s["g"]]
 
 
+def through(name: str, at: tuple, norm: str = "post") -> list[tuple[dict, int, tuple]]:
+    """The steps that read ``name`` at ``at``, each with the input it reads and the entry there;
+    a step that only hands the value on (a layer's output; the heads joined side by side,
+    head h's column j becoming column h·d_v + j) is looked through to the steps reading it."""
+    found = []
+    for use in readers(name, norm):
+        if use["op"] == "identity":
+            found += through(use["name"], at, norm)
+        elif use["op"] == "merge_heads":
+            h, i, j = at
+            width = saved(norm)["x"][name].shape[-1]
+            found += through(use["name"], (i, h * width + j), norm)
+        else:
+            found.append((use, use["inputs"].index(name), at))
+    return found
+
+
 def share(use: dict, k: int, at: tuple, norm: str = "post") -> float:
     """What ``use`` sends back to its k-th input at entry ``at``, by the chain rule by hand."""
     x, g = saved(norm)["x"], saved(norm)["g"][use["name"]]
@@ -79,7 +96,7 @@ def share(use: dict, k: int, at: tuple, norm: str = "post") -> float:
         return (p[w] - (w == target)) / len(saved()["data"]["target"]["ids"])
     if op == "linear":
         i, j = at
-        return float(g[i] @ args[1][j])
+        return float(g[i] @ args[1][j] if k == 0 else args[0][:, i] @ g[:, j])
     if op == "head_proj":
         i, j = at
         return float(sum(g[h, i] @ args[1][j, h * g.shape[-1]:(h + 1) * g.shape[-1]]
@@ -119,8 +136,7 @@ def check_worked_cells(norm: str) -> None:
         name, at = s.steps[0], worked_cell(s)
         text = next((p for p in s.paragraphs if p.startswith("Worked out for one cell")), None)
         assert text, f"{s.id} has no worked cell"
-        uses = readers(name, norm)
-        expected = [share(u, u["inputs"].index(name), at, norm) for u in uses]
+        expected = [share(u, k, there, norm) for u, k, there in through(name, at, norm)]
         pieces = text.split(". In all: ")
         printed = [NUMBER.findall(part)[-1] for part in pieces[0].split("; plus ")]
         assert len(printed) == len(expected), (s.id, text)
@@ -180,3 +196,29 @@ def test_the_page_lights_a_block_for_every_loss_gradient_and_update_panel_withou
     assert "<code>grad." not in text and 'class="step-name"><code>' not in text
     titles = re.findall(r'<span class="l-en title" lang="en">([^<]*)</span>', text)
     assert not [t for t in titles if re.search(r"\w\.\d\.\w|_embed|Update: ", t)]
+
+
+def test_every_weight_gradient_is_worked_for_its_marked_entry_as_x_transposed_times_g():
+    """∂L/∂W = Xᵀ·∂L/∂Y (issue 46): the panel of Y works ∂L/∂W at its largest entry (r, c), redone
+    here from the JSON tape: column r of X times column c of ∂L/∂Y (a projection into heads:
+    head c // d_k's column c mod d_k), the sum the value the tape's ∂L/∂W holds."""
+    s = saved()
+    worked = 0
+    for section in (x for x in build(tape(), "en") if x.phase == "backward"):
+        text = next((p for p in section.paragraphs if p.startswith("The weight's gradient")), None)
+        step = s["steps"][[t["name"] for t in s["steps"]].index(section.steps[0])]
+        if step["op"] not in ("linear", "head_proj"):
+            assert text is None, section.id
+            continue
+        w = step["inputs"][1]
+        cell = next(m.highlight.cell for m in section.equation
+                    if getattr(m, "name", "") == f"grad.{w}" and m.highlight is not None)
+        x, g = s["x"][step["inputs"][0]], s["g"][step["name"]]
+        r, c = cell
+        column = g[:, c] if g.ndim == 2 else g[c // g.shape[-1], :, c % g.shape[-1]]
+        value = float(x[:, r] @ column)
+        assert math.isclose(value, s["g"][w][r, c], rel_tol=1e-9)
+        assert int(np.argmax(np.abs(s["g"][w]))) == r * s["g"][w].shape[1] + c
+        assert close(NUMBER.findall(text.split(" = ")[-1])[0], value), (section.id, text)
+        worked += 1
+    assert worked >= 10

@@ -13,6 +13,9 @@ MARKED = re.compile(r"⟦[^⟦⟧]*⟧")
 
 
 BRAND = {"handformer"}  # the program's name, in every language
+# Operators plain-text formulas write out, in every language: a bar over several letters,
+# which Unicode cannot span, becomes mean(·) (narrate/unicode_math.py).
+OPERATORS = {"mean"}
 
 
 def marked(table: dict[str, str]) -> dict[str, str]:
@@ -28,7 +31,7 @@ def unmarked(text: str, allowed: set[str]) -> set[str]:
 
 def document_words(sections) -> set[str]:
     """What a drawing shows that is not language: formulas, symbols, names, labels, tokens."""
-    found = set(BRAND)
+    found = set(BRAND) | OPERATORS
     for s in sections:
         found |= words(s.id, s.formula, *s.steps)
         mats = [i for i in s.equation if isinstance(i, Matrix)]

@@ -76,7 +76,9 @@ def _kinds(ctx, param, value) -> list[str] | None:
 def exercises(**options):
     """Exercises from your own run: questions with the numbers they need and an answer key."""
     from .. import exercises as worksheet
+    from ..exercises.places import placed
     from ..exercises.sheet import make_sheet
+    from ..narrate import build
 
     sheet_options = {k: options.pop(k) for k in ("lang", "count", "kinds", "level", "sheet_seed",
                                                  "no_key", "fmt", "paper", "output")}
@@ -89,6 +91,7 @@ def exercises(**options):
                               f"steps it shows ({tape.meta['elided']}); drop --pretrained")
     sheet = make_sheet(tape, sheet_options["count"], sheet_options["sheet_seed"],
                        sheet_options["kinds"], sheet_options["level"])
+    sheet = placed(sheet, build(tape, sheet_options["lang"]))  # "Step 12", its row and column
     settings = {"seed": sheet_options["sheet_seed"], "level": sheet_options["level"]}
     if sheet_options["fmt"] == "html":
         settings["paper"] = sheet_options["paper"]

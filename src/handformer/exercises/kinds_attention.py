@@ -105,7 +105,7 @@ def weighted_sum(tape, rng) -> Question | None:
     weights = np.asarray(tape.value(step.inputs[0])[head][at[-2]], dtype=float)
     values = np.asarray(tape.value(step.inputs[1])[head][:, at[-1]], dtype=float)
     given = (Given("ex.given.a_row", "A_i", pick.plain(weights)),
-             Given("ex.given.v_column", "V_c", pick.plain(values)))
+             Given("ex.given.v_column_c", "V_c", pick.plain(values)))
     answer = float(step.value[at])
     return Question("weighted_sum", step.name, "value", at, given, answer, tolerance(answer),
                     "Z_ic = Σ_j A_ij V_jc", "ex.ask.weighted_sum", "ex.hint.dot",

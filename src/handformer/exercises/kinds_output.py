@@ -73,8 +73,10 @@ def loss(tape, rng) -> Question | None:
         given += [Given("ex.given.smoothing", "ε", smoothing),
                   Given("ex.given.mean_log", "mean_w log p_t,w", pick.plain(mean_log))]
     answer = float(step.value)
+    formula = ("L = −(1/|T|) Σ_t [(1 − ε) log p_t,y_t + ε · mean_w log p_t,w]" if smoothing
+               else "L = −(1/|T|) Σ_t log p_t,y_t")  # an ε only where it is given
     return Question("loss", "loss", "value", (), tuple(given), answer, tolerance(answer),
-                    "L = −(1/|T|) Σ_t [(1 − ε) log p_t,y_t + ε · mean_w log p_t,w]",
+                    formula,
                     "ex.ask.loss", "ex.hint.loss",
                     {"count": int(weights.sum()), "first": f"−log {picked[0]:.5g}"}, "loss")
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import HandformerError
 from . import kinds_attention as attention
+from . import kinds_backward as backward
 from . import kinds_embed as embed
 from . import kinds_layers as layers
 from . import kinds_modern as modern
@@ -34,21 +35,24 @@ KINDS: dict[str, Callable] = {
     "ffn_unit": layers.ffn_unit, "logit": output.logit,
     "probability": output.probability,
     "position_loss": output.position_loss, "loss": output.loss,
-    "grad_logit": output.grad_logit, "sgd_update": output.sgd_update,
+    "grad_logit": output.grad_logit, "grad_softmax": backward.grad_softmax,
+    "grad_norm": backward.grad_norm, "grad_weight": backward.grad_weight,
+    "sgd_update": output.sgd_update,
 }
-BACKWARD_KINDS = ("grad_logit", "sgd_update")
+BACKWARD_KINDS = ("grad_logit", "grad_softmax", "grad_norm", "grad_weight", "sgd_update")
 
 # easy: one operation on a few numbers; medium: one step of the lesson; hard: two steps
-# chained, or a gradient.
+# chained, or a gradient (with the gradients on the tape, at least half of a hard sheet).
 LEVELS = {
     "easy": ("token_id", "positional", "input", "scale", "mask", "residual", "ln_mean", "relu",
-             "gelu", "swiglu_unit", "position_loss"),
+             "gelu", "swiglu_unit", "position_loss", "grad_logit", "sgd_update"),
     "medium": ("token_id", "positional", "input", "score", "scale", "mask", "rope_pair",
                "softmax", "weighted_sum", "residual", "ln_mean", "ln_std", "ln_norm",
                "rms_value", "relu", "gelu", "swiglu_unit", "logit", "probability",
                "position_loss", "loss", *BACKWARD_KINDS),
     "hard": ("score", "rope_pair", "softmax", "weighted_sum", "ln_value", "rms_value",
-             "ffn_unit", "logit", "loss", *BACKWARD_KINDS),
+             "ffn_unit", "logit", "loss", "grad_softmax", "grad_norm", "grad_weight",
+             "sgd_update"),
 }
 TRIES = 20  # draws of one kind before a sheet settles for fewer distinct cells
 
@@ -90,22 +94,38 @@ def make_sheet(tape, count: int = 12, seed: int = 0, kinds: list[str] | None = N
         raise HandformerError(f"--count must be at least 1, not {count}")
     rng = np.random.default_rng(seed)
     pool = kinds_of(tape, kinds, level)
-    order = [pool[i] for i in rng.permutation(len(pool))]
+    order = _order(rng, pool, half_backward=level == "hard" and not kinds)
     sheet, seen = [], set()
     for k in range(count):
-        question = _draw(tape, rng, order[k % len(order)], seen)
+        question = _fresh(tape, rng, order[k % len(order):] + order[:k % len(order)], seen)
+        if question is None:
+            break  # every kind has run out of new cells: a shorter sheet, never a repeat
         seen.add((question.kind, question.step, question.cell))
         sheet.append(question)
     rank = list(KINDS)
     return sorted(sheet, key=lambda q: (rank.index(q.kind), tape_order(tape, q.step), q.cell))
 
 
-def _draw(tape, rng, kind: str, seen: set) -> Question:
-    for _ in range(TRIES):
-        question = KINDS[kind](tape, rng)
-        if (question.kind, question.step, question.cell) not in seen:
-            return question
-    return question  # a small tape: the same cell may come back
+def _order(rng, pool: list[str], half_backward: bool) -> list[str]:
+    """The kinds in the order a sheet takes them, shuffled by the seed; a hard sheet alternates
+    a gradient question with a forward one (so at least half of it is the backward half)."""
+    order = [pool[i] for i in rng.permutation(len(pool))]
+    back = [k for k in order if k in BACKWARD_KINDS]
+    if not half_backward or not back:
+        return order
+    forward = [k for k in order if k not in BACKWARD_KINDS] or back
+    return [k for n in range(max(len(back), len(forward)))
+            for k in (back[n % len(back)], forward[n % len(forward)])]
+
+
+def _fresh(tape, rng, kinds: list[str], seen: set) -> Question | None:
+    """A question on a cell not yet asked: of the first kind that still finds one."""
+    for kind in kinds:
+        for _ in range(TRIES):
+            question = KINDS[kind](tape, rng)
+            if (question.kind, question.step, question.cell) not in seen:
+                return question
+    return None
 
 
 def tape_order(tape, name: str) -> int:

@@ -40,7 +40,19 @@ def value_text(given: Given) -> str:
 
 
 def ask(question: Question, lang: str) -> str:
-    return i18n.t(lang, question.ask, **question.words)
+    """The question's sentence; placed in the walk (exercises/places.py), a question that
+    would name a parameter by its tape name names its panel and its row and column instead."""
+    words = question.words
+    matrix, vector = PLACED.get(question.ask, (None, None))
+    placed = matrix if "row" in words else vector
+    if "panel" in words and "col" in words and placed:
+        return i18n.t(lang, placed, **words)
+    return i18n.t(lang, question.ask, **words)
+
+
+# A question's sentence once placed in the walk: (for a matrix's entry, for a vector's entry).
+PLACED = {"ex.ask.sgd_update": ("ex.ask.sgd_update.placed", "ex.ask.sgd_update.placed.vector"),
+          "ex.ask.grad_weight": ("ex.ask.grad_weight.placed", None)}
 
 
 def hint(question: Question, lang: str) -> str:
@@ -75,9 +87,11 @@ def tolerance_text(question: Question, lang: str) -> str:
 
 
 def run_text(meta: dict) -> str:
-    """The run in one line: family, preset and the sentence pair (or prompt)."""
+    """The run in one line: family, preset, width and the sentence pair (or prompt)."""
     config = meta.get("config") or {}
     parts = [name_of(meta), str(config.get("preset", ""))]
+    if config.get("d_model"):  # the width it runs at, whatever the preset it started from
+        parts.append(f"d_model = {config['d_model']}")
     for key in ("src", "prompt", "tgt"):
         tokens = (meta.get(key) or {}).get("tokens")
         if tokens:
@@ -86,6 +100,13 @@ def run_text(meta: dict) -> str:
 
 
 def where(question: Question, lang: str) -> str:
-    """The question's kind, step and cell on the tape, in one line."""
+    """The question's kind and where its number is: the walk's panel and the row's and
+    column's labels (the tape's step and cell where no panel draws it), in one line."""
+    words = question.words
+    if "panel" in words and "row" in words:
+        return i18n.t(lang, "ex.kind.panel.cell", kind=question.kind, panel=words["panel"],
+                      row=words["row"], col=words["col"])
+    if "panel" in words:
+        return i18n.t(lang, "ex.kind.panel", kind=question.kind, panel=words["panel"])
     return i18n.t(lang, "ex.kind", kind=question.kind, step=question.step,
                   cell=list(question.cell))

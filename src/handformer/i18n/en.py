@@ -194,10 +194,6 @@ TEXT = {
                       "query, so the rows pile onto the same word; which word is luck. Random "
                       "weights can mix the rows of V, but they cannot choose what is relevant: "
                       "that choice is what training puts into W^Q and W^K.",
-    "pattern.trained": "These weights were trained, so this pattern is what training made of the "
-                       "scores: it favours what helped predict the training sentences. A model "
-                       "this small, trained on a few sentences, need not attend the way a reader "
-                       "would.",
     "pattern.p2": "“{tok}” gives {pct}% of its attention to “{best}”; “{tok2}” gives {pct2}% to "
                   "“{best2}”.",
     "D14.softmax": "Most rows are nearly one-hot (on average the largest weight of a row is "
@@ -358,8 +354,6 @@ TEXT = {
     "grad.intro": "Now the same steps backwards. ∂L/∂{name} says how much the loss L would "
                   "change if each number of {name} were nudged up a little; the chain rule "
                   "carries it from each step to the step before.",
-    "grad.uses": "{sym} was read by {k} steps, so its gradient is the sum of what each sends "
-                  "back: one formula per use.",
     "grad.p1": "Its largest entry is {max}{where}.",
     "grad.at": " (row “{row}”, column “{col}”)",
     "grad.at.head": " (head {h}, row “{row}”, column “{col}”)",
@@ -1533,7 +1527,6 @@ TEXT = {
     "ex.given.mask_row": "row i of the mask (1: may be seen, 0: hidden)",
     "ex.given.score_row": "row i of the scores",
     "ex.given.a_row": "row i of the attention weights",
-    "ex.given.v_column": "column j of V",
     "ex.given.ln_row": "row i of the input",
     "ex.given.mean": "the row's mean",
     "ex.given.eps": "the small ε under the root",
@@ -1777,4 +1770,154 @@ TEXT = {
     "smol.check.p2.float32": "The largest difference is {diff}: the cache changes nothing but the order of a few sums, and these float32 weights round at about 1e-7 of each number (float64, --dtype float64, rounds at about 1e-16).",
     "smol.recap.p1": "{steps} steps kept on the tape. The model's next token: “{word}” (p = {p}).",
     "smol.recap.p2": "The same weights in transformers' LlamaForCausalLM (float64) give every block's hidden state and these logits to 1e-9 relative (tests/families/gpt/test_smollm2_forward.py).",
+    # lesson (issue 46): the lesson with nothing hidden
+    "grad.share.sum": "the sum {use} copies its gradient to each of its inputs, {v}",
+    "grad.uses.sum": "{sym} was read by {k} steps, so its gradient is the sum of what each "
+                     "sends back: one term per use.",
+    "pattern.random.shape": "Read this pattern as arithmetic, not as meaning: the weights are "
+                            "random, so its shape is luck. {shape} Random weights can mix the "
+                            "rows of V, but they cannot choose what is relevant: that choice is "
+                            "what training puts into W^Q and W^K.",
+    "pattern.trained.shape": "These weights were trained, so this pattern is what training made "
+                             "of the scores. {shape} It favours what helped predict the training "
+                             "text; a model this small, trained on a few sentences, need not "
+                             "attend the way a reader would.",
+    "pattern.shape.start": "Here {k} of the {n} rows put their largest weight on “{word}”, the "
+                           "first position, which every word can see.",
+    "pattern.shape.pile": "Here {k} of the {n} rows put their largest weight on the same word, "
+                          "“{word}”.",
+    "pattern.shape.diagonal": "Here {k} of the {n} rows put their largest weight on their own "
+                              "word: the pattern lies along the diagonal.",
+    "pattern.shape.previous": "Here {k} of the {n} rows put their largest weight on the word "
+                              "just before them.",
+    "pattern.shape.spread": "Here the weights are spread out: the largest weight of a row is "
+                            "{top} on average (equal weights over the words a row can see would "
+                            "give {even}).",
+    "pattern.shape.mixed": "Here the rows single out different words: the largest weight of a "
+                           "row is {top} on average.",
+    "pred.checkpoint.steps": "These weights come from {path}, trained for {epochs} Adam steps "
+                             "(each reads every line). Before training, the same model (its "
+                             "initial weights) gave “{want}” after “{tok}” the probability "
+                             "{before}; after training, {after}.",
+    "grad.weight.cell": "The weight's gradient ∂L/∂{w} = {x}ᵀ·∂L/∂{y}, worked for one entry "
+                        "(row “{row}”, column “{col}”): column “{row}” of {x} times column "
+                        "“{ycol}” of ∂L/∂{y}, {k} products added up: {terms} = {v}. The update at "
+                        "the end of the backward pass moves this weight by −η times it.",
+    "why.grad.sum": "Why a sum copies its gradient to both inputs: in R = X + F, nudging X by a "
+                    "small ε moves R by exactly ε, whatever F is, so ∂R/∂X = 1 and the gradient "
+                    "reaches each input as it left R. Nothing is split: both inputs get all of it.",
+    "why.grad.residual": "Why residual paths keep gradients alive: the stream's gradient is "
+                         "∂L/∂R copied, plus what the sublayer sends back. Where the sublayer's "
+                         "own path shrinks the gradient (a saturated softmax, a ReLU that is "
+                         "off, a small weight), the copied term still reaches the layers below "
+                         "whole; without it, a deep stack's first layers would learn almost "
+                         "nothing.",
+    "why.grad.softmax": "Why A ⊙ (G − rowsum(G ⊙ A)): each weight a_j = e^(s_j) / Σ_k e^(s_k) "
+                        "depends on every score of its row, ∂a_j/∂s_i = a_j·(δ_ij − a_i). "
+                        "Adding g_j·∂a_j/∂s_i over j gives a_i·(g_i − Σ_j a_j·g_j): raising one "
+                        "score raises its own weight and takes the same amount from the others, "
+                        "so only how far g_i stands above the row's weighted mean of g matters.",
+    "why.grad.norm": "Why layer norm's backward subtracts two means: its output does not change "
+                     "when the whole row is shifted (the mean is taken out) or stretched (it is "
+                     "divided by σ). So the part of ĝ that would only shift the row (its mean) "
+                     "and the part that would only stretch it (its mean against x̂) are taken "
+                     "out, and what is left is divided by √(σ²+ε).",
+    "why.grad.tied": "Why the tied table's gradient is a sum: E is used in more than one place. "
+                     "A small change in one of its entries moves the loss through every use, "
+                     "and the chain rule adds those effects, exactly as for a value read by two "
+                     "steps.",
+    # lesson (issue 46): the glossary's further terms
+    "gloss.gradient.term": "gradient ∂L/∂X",
+    "gloss.gradient.match": "gradient|gradients",
+    "gloss.gradient.def": "How much the loss L would change per small nudge of each number of X: one number per number of X, with X's shape. Its sign says which way to move X to lower L.",
+    "gloss.chain_rule.term": "chain rule",
+    "gloss.chain_rule.match": "chain rule",
+    "gloss.chain_rule.def": "How a gradient passes back through a step: ∂L/∂X is ∂L/∂Y times how Y changes with X. Applied step by step from the loss back to the input, it gives every gradient on the tape.",
+    "gloss.backward.term": "backward pass",
+    "gloss.backward.match": "backward pass|backpropagation|backwards",
+    "gloss.backward.def": "The second walk over the tape, from the loss back to the inputs, computing the gradient of every step and weight with the chain rule.",
+    "gloss.loss.term": "loss (cross-entropy)",
+    "gloss.loss.match": "cross-entropy|loss",
+    "gloss.loss.def": "The number training makes small: the mean over positions of −log p(right word). 0 would mean every right word got probability 1.",
+    "gloss.learning_rate.term": "learning rate η",
+    "gloss.learning_rate.match": "learning rate",
+    "gloss.learning_rate.def": "The size of one update step: each weight moves by −η times its gradient.",
+    "gloss.update.term": "update (gradient descent)",
+    "gloss.update.match": "update|gradient descent|SGD",
+    "gloss.update.def": "θ ← θ − η·∂L/∂θ: every weight moved a little against its gradient, which lowers the loss for this sentence if η is small enough.",
+    "gloss.adam.term": "Adam",
+    "gloss.adam.match": "Adam",
+    "gloss.adam.def": "An optimizer that scales each weight's step by running averages of its gradient and of its square, so that every weight moves at a sensible speed; `handformer train` uses it.",
+    "gloss.epoch.term": "epoch",
+    "gloss.epoch.match": "epoch|epochs",
+    "gloss.epoch.def": "One pass of training over every example of the data set.",
+    "gloss.mask.term": "causal mask",
+    "gloss.mask.match": "mask",
+    "gloss.mask.def": "−∞ added to the scores of the positions a word may not read (the words after it), so the softmax gives them weight 0 and their gradient is 0.",
+    "gloss.scores.term": "attention scores S",
+    "gloss.scores.match": "scores",
+    "gloss.scores.def": "Q·Kᵀ/√d_k: how well each query matches each key, one row per query; the softmax turns each row into attention weights.",
+    "gloss.attention_weights.term": "attention weights A",
+    "gloss.attention_weights.match": "attention weights|attention pattern",
+    "gloss.attention_weights.def": "softmax of the scores, row by row: how much of each value row goes into each word's output. Each row is positive and adds up to 1.",
+    "gloss.head.term": "attention head",
+    "gloss.head.match": "head|heads",
+    "gloss.head.def": "One of the h attentions run side by side, each with its own W^Q, W^K, W^V of width d_k; their outputs are joined and multiplied by W^O.",
+    "gloss.self_attention.term": "self-attention",
+    "gloss.self_attention.match": "self-attention",
+    "gloss.self_attention.def": "Attention whose queries, keys and values all come from the same sequence: each word reads the others of its own sentence.",
+    "gloss.cross_attention.term": "cross-attention",
+    "gloss.cross_attention.match": "cross-attention",
+    "gloss.cross_attention.def": "The decoder's attention whose queries come from the target and whose keys and values come from the memory M: where the translation reads the source.",
+    "gloss.ffn.term": "feed-forward network",
+    "gloss.ffn.match": "feed-forward",
+    "gloss.ffn.def": "Two linear layers with a nonlinearity between them (ReLU here), applied to each position on its own: the part of a layer that transforms each word's vector without mixing words.",
+    "gloss.relu.term": "ReLU",
+    "gloss.relu.match": "ReLU",
+    "gloss.relu.def": "max(0, x): negative numbers become 0. Backwards it lets the gradient through where x was positive and blocks it elsewhere.",
+    "gloss.vocabulary.term": "vocabulary",
+    "gloss.vocabulary.match": "vocabulary",
+    "gloss.vocabulary.def": "Every token the model knows, each with an id; the output layer gives one logit per token of it.",
+    "gloss.token.term": "token",
+    "gloss.token.match": "token|tokens",
+    "gloss.token.def": "One unit the text is cut into (a word, a piece of a word, a character), looked up by its id.",
+    "gloss.weight.term": "weights (parameters)",
+    "gloss.weight.match": "weights|parameters",
+    "gloss.weight.def": "The learned numbers of the model (E, W^Q, W^K, W^V, W^O, W₁, γ, β, …): training changes only these.",
+    "gloss.jacobian.term": "Jacobian",
+    "gloss.jacobian.match": "Jacobian",
+    "gloss.jacobian.def": "The table of every output's derivative with respect to every input of a step; a gradient passes back as ∂L/∂Y times it. For a softmax row it is diag(a) − a·aᵀ.",
+    "ex.ask.grad_softmax": "Backwards through the softmax: what is ∂L/∂S of head {head} at row "
+                           "{i}, column {j}?",
+    "ex.ask.grad_norm": "Backwards through the layer norm: what is ∂L/∂x at row {i}, column {j} "
+                        "of its input?",
+    "ex.ask.grad_weight": "What is the weight's gradient ∂L/∂W at row {r}, column {c}?",
+    "ex.hint.grad_softmax": "First the row's weighted mean of ∂L/∂A: {first}; then "
+                            "A_ij × (∂L/∂A_ij − that).",
+    "ex.hint.grad_norm": "First x̂ = (x − μ)/σ and ĝ = γ ⊙ ∂L/∂Y, then their means: {first}.",
+    "ex.given.grad_a_row": "row i of ∂L/∂A, the gradient of the attention weights",
+    "ex.given.gamma_row": "the scale γ (one per column)",
+    "ex.given.grad_y_row": "row i of ∂L/∂Y, the gradient of the layer norm's output",
+    "ex.given.x_column": "column r of the layer's input X (one number per position)",
+    "ex.given.grad_y_column": "column c of ∂L/∂Y, the gradient of the layer's output",
+    "ex.given.v_column_c": "column c of V (c: the column asked for)",
+    "ex.kind.panel.cell": "kind: {kind} · Step {panel} of the walk · row “{row}”, column "
+                          "“{col}”",
+    "ex.kind.panel": "kind: {kind} · Step {panel} of the walk",
+    "ex.ask.sgd_update.placed": "After one SGD step, what is the parameter updated in Step "
+                                "{panel} at row “{row}”, column “{col}”?",
+    "ex.ask.sgd_update.placed.vector": "After one SGD step, what is the parameter updated in "
+                                       "Step {panel} at “{col}”?",
+    "ex.ask.grad_weight.placed": "What is the weight's gradient ∂L/∂W, drawn in Step {panel}, at "
+                                 "row “{row}”, column “{col}”?",
+    "grad.share.times": "through the product {use}, times the other factor: {g} × {o} = {v}",
+    "grad.share.silu": "through SiLU, times its slope σ(x)·(1 + x·(1 − σ(x))) at x = {x}: "
+                       "{g} × {d} = {v}",
+    "grad.share.heads": "from the {k} query heads that share this key/value head ({use}), added "
+                        "up: {terms} = {v}",
+    "grad.share.rms": "through the RMSNorm {use}, (ĝ − x̂·mean(ĝ⊙x̂)) / RMS(x) with ĝ = γ ⊙ "
+                      "∂L/∂Y and x̂ = x / RMS(x): ({gh} − {xh}·{mgx}) / {rms} = {v}",
+    "grad.share.rope": "turned back by RoPE ({use}, the pair's angle mθ = {ang}): "
+                       "{g}·cos {ang} {pm} {gp}·sin {ang} = {v}",
+    "name.input.lookup": "the input (the embedding lookup)",
 }

@@ -162,8 +162,6 @@ TEXT = {
                       "会让某一个键对所有查询都得分很高，于是各行都挤到同一个词上；是哪个词全凭运气。"
                       "随机权重能把 V 的各行混合起来，却选不出什么才是相关的：这种选择正是训练写进 "
                       "W^Q 和 W^K 里的东西。",
-    "pattern.trained": "这组权重训练过，所以这个模式是训练后的分数给出的：它偏向那些有助于预测训练句子"
-                       "的词。这么小的模型、只用几句话训练，它的注意力不一定像人读句子时那样。",
     "pattern.p2": "“{tok}”把 {pct}% 的注意力给了“{best}”；“{tok2}”把 {pct2}% 给了“{best2}”。",
     "D14.softmax": "大多数行几乎是“独热”的（每行最大权重平均为 {top}）。权重全是 [0, 1) 里的正数，"
                    "分数就很大，softmax 饱和，几乎没有梯度能穿过它。论文用 Xavier 初始化并把嵌入"
@@ -284,7 +282,6 @@ TEXT = {
     "grad.title": "{what}的梯度：∂L/∂{sym}",
     "grad.intro": "现在把同样的步骤倒着走一遍。∂L/∂{name} 表示：把 {name} 里的每个数稍微调大"
                   "一点，损失 L 会变化多少；链式法则把它从每一步传到前一步。",
-    "grad.uses": "{sym} 被 {k} 个步骤读过，所以它的梯度是每处传回来的梯度之和：每处用法一个公式。",
     "grad.p1": "绝对值最大的一项是 {max}{where}。",
     "grad.sign.pos": "梯度为正，表示把这个数稍微调大，损失就会上升，所以更新时会把它调小；"
                       "梯度为负则相反。绝对值的大小说明损失对它有多敏感：接近 0 的项对这句话几乎没有影响。",
@@ -317,7 +314,7 @@ TEXT = {
     "grad.logits": "softmax 之后接交叉熵，∂L/∂logits = (p − q) / {n}，其中 q 是目标：正确的词为 1，"
                    "其余为 0。位置 0 的正确答案"
                    "“{word}”的 p = {p}，所以它的梯度是 ({p} − 1) / {n} = {g}：是负数，"
-                   "更新时会把这个 logit 往上推。",
+                   "更新时会把这个对数几率往上推。",
     "D9.backward": "全部 {n} 个位置的梯度来自同一次前向计算：教师强制让整句的每个位置"
                    "同时得到训练。原教程里“一次一个词元”的解码器属于推理阶段。",
     "D14.backward": "这里分数的梯度非常小（最大的一项只有 {max}）：饱和的 softmax 几乎不让梯度通过，"
@@ -921,7 +918,7 @@ TEXT = {
     # 电子表格（walk --format xlsx）
     "xlsx.input": "输入：改动它，之后的每个数都会重新计算",
     "xlsx.targets": "目标词的编号（输入）",
-    "xlsx.per_position": "每个位置的 −log p(目标) = log Σ exp(logits) − 目标词的 logit",
+    "xlsx.per_position": "每个位置的 −log p(目标) = log Σ exp(logits) − 目标词的对数几率",
     "xlsx.argmax": "预测的词：每行概率最大的那一列",
     "xlsx.predicted_col": "预测",
     "xlsx.title": "handformer · 整个前向计算，每个数都是公式",
@@ -1036,7 +1033,7 @@ TEXT = {
     "place.norm": "残差与层归一化 {k}",
     "told.before": "（讲解见“{where}”。）",
     # 勘误：步骤里显示的一行，可展开为全文
-    "erratum.numbers": "⚠ 原教程此处不同：{theirs}，正确值 {ours}",
+    "erratum.numbers": "⚠ 原教程此处不同：{theirs}，本实现 {ours}",
     "D1.summary": "⚠ 原教程除以 d_model，而不是 √d_k",
     "D2.summary": "⚠ 原教程把交叉注意力的输入接反了",
     "D3.summary": "⚠ 原教程在最后一层之前把矩阵展平",
@@ -1259,11 +1256,11 @@ TEXT = {
     "ex.ask.ln_norm": "层归一化在第 {i} 行、第 {j} 列的输出是多少？",
     "ex.ask.relu": "ReLU 在第 {i} 行、第 {j} 列的输出是多少？",
     "ex.ask.ffn_unit": "前馈网络在第 {i} 行、第 {j} 列的输出是多少？先做线性变换，再做 ReLU。",
-    "ex.ask.logit": "位置 {t} 上“{word}”（第 {j} 列）的 logit 是多少？",
+    "ex.ask.logit": "位置 {t} 上“{word}”（第 {j} 列）的对数几率是多少？",
     "ex.ask.probability": "位置 {t} 上“{word}”（第 {j} 列）的概率是多少？",
     "ex.ask.loss": "损失 L（{count} 个位置的平均）是多少？",
     "ex.ask.position_loss": "位置 {t} 的目标词是“{word}”，这个位置的损失 ℓ_t 是多少？",
-    "ex.ask.grad_logit": "位置 {t} 上“{word}”（第 {j} 列）的 logit 的梯度 ∂L/∂z 是多少？",
+    "ex.ask.grad_logit": "位置 {t} 上“{word}”（第 {j} 列）的对数几率的梯度 ∂L/∂z 是多少？",
     "ex.ask.sgd_update": "做一步 SGD 之后，参数 {param} 在单元格 {cell} 的值是多少？",
     "ex.hint.token_id": "按第一次出现的顺序给单词编号：{first}。",
     "ex.hint.positional": "先求配对序号和角度：{first}。",
@@ -1294,7 +1291,6 @@ TEXT = {
     "ex.given.mask_row": "掩码的第 i 行（1：可见，0：被遮住）",
     "ex.given.score_row": "分数的第 i 行",
     "ex.given.a_row": "注意力权重的第 i 行",
-    "ex.given.v_column": "V 的第 j 列",
     "ex.given.ln_row": "输入的第 i 行",
     "ex.given.mean": "这一行的均值",
     "ex.given.eps": "根号下的小量 ε",
@@ -1308,7 +1304,7 @@ TEXT = {
     "ex.given.bias": "第 j 列的偏置",
     "ex.given.y_row": "最后一层输出的第 t 行",
     "ex.given.logit_row": "logits 的第 t 行",
-    "ex.given.logit": "这个 logit",
+    "ex.given.logit": "这个对数几率",
     "ex.given.exp_sum": "这一行 e^z 的和",
     "ex.given.target_probs": "每个位置上目标词的概率",
     "ex.given.target_prob": "这个位置上目标词的概率",
@@ -1461,12 +1457,12 @@ TEXT = {
     "gen.attn.p2": "第 1 个头最关注“{word}”（权重 {a}）。",
     "gen.attn.p3": "这些权重把缓存的值混合成 z，每个头一行；各头拼接后乘以 W_O，然后残差相加、归一化和前馈网络都只作用于这一行，就像它们对提示的每一行所做的那样。",
     "gen.logits.title": "第 {t} 个词元：下一个词元的 logits",
-    "gen.logits.p1": "最后一行经过输出层：{V} 个词元各得一个 logit，即模型认为“{word}”之后该接什么。",
+    "gen.logits.p1": "最后一行经过输出层：{V} 个词元各得一个对数几率，即模型认为“{word}”之后该接什么。",
     "gen.scaled.title": "第 {t} 个词元：logits 除以 T，再做 softmax",
     "gen.scaled.from": "第 {t} 个词元的 logits 是 {name} 的最后一行。",
     "gen.scaled.greedy": "温度为 0 即贪心：这里显示 softmax 后的 p，最大者胜出。",
     "gen.scaled.p1": "除以温度 T = {T}，再经过 softmax：得到 p。",
-    "gen.scaled.why": "T 小于 1 会拉大各 logit 之间的差距（可能的词元更可能）；大于 1 会缩小差距（选择更平均）。它作用在 logits 上，在 softmax 之前。",
+    "gen.scaled.why": "T 小于 1 会拉大各对数几率之间的差距（可能的词元更可能）；大于 1 会缩小差距（选择更平均）。它作用在 logits 上，在 softmax 之前。",
     "gen.sort.title": "第 {t} 个词元：排序、累加、截断",
     "gen.sort.p1": "把概率从大到小排序（相等时编号较小的词元在前），每个下面是到它为止的累计和 c。",
     "gen.sort.greedy": "贪心法只保留第一个：“{word}”（p = {p}）。",
@@ -1484,7 +1480,7 @@ TEXT = {
     "gen.draw.pick": "选中的是 q 的累计和第一个超过 u 的词元：“{word}”（{c} > {u}）。",
     "gen.draw.end": "它是 <end>：文本结束，生成到此为止。",
     "gen.check.title": "缓存与对整个序列重算一遍的对照",
-    "gen.check.p1": "把同样的 {n} 个位置不用缓存、按普通方式重算一遍，并把每个 logit 与上面算出的逐一比较（提示各行来自对提示的那一遍，之后每一行来自用缓存的那一步）。",
+    "gen.check.p1": "把同样的 {n} 个位置不用缓存、按普通方式重算一遍，并把每个对数几率与上面算出的逐一比较（提示各行来自对提示的那一遍，之后每一行来自用缓存的那一步）。",
     "gen.check.p2": "最大的差是 {diff}：缓存只改变了少数浮点求和的顺序（舍入误差，约 1e-16），别的什么也没改变。",
     "gen.result.title": "写出的文本",
     "gen.result.p1": "“{prompt}” → “{out}”（写了 {k} 个词元）。",
@@ -1519,4 +1515,121 @@ TEXT = {
     "smol.check.p2.float32": "最大的差是 {diff}：缓存只改变了少数求和的顺序，而这些 float32 权重的舍入约为每个数的 1e-7（float64，即 --dtype float64，舍入约为 1e-16）。",
     "smol.recap.p1": "磁带上保留了 {steps} 步。模型的下一个词元：“{word}”（p = {p}）。",
     "smol.recap.p2": "把同样的权重放进 transformers 的 LlamaForCausalLM（float64），每一块的隐藏状态和这些 logits 都与这里一致，相对误差不超过 1e-9（tests/families/gpt/test_smollm2_forward.py）。",
+    # lesson (issue 46): the lesson with nothing hidden
+    "grad.share.sum": "和 {use} 把自己的梯度复制给每个加数，{v}",
+    "grad.uses.sum": "{sym} 被 {k} 个步骤读过，所以它的梯度是每处传回来的梯度之和：每处用法一项。",
+    "pattern.random.shape": "请把这个注意力模式当成算术来看，而不是含义：权重是随机的，所以它的形状全凭运气。{shape}"
+                            "随机权重可以混合 V 的各行，却不能选择什么是相关的：这种选择正是训练放进 W^Q 和 W^K 的东西。",
+    "pattern.trained.shape": "这些权重经过训练，所以这个模式是训练把分数变成的样子。{shape}"
+                             "它偏向有助于预测训练文本的东西；这么小的模型只用几句话训练，不必像读者那样分配注意力。",
+    "pattern.shape.start": "这里 {n} 行中有 {k} 行把最大的权重给了“{word}”，也就是第一个位置，每个词都看得到它。",
+    "pattern.shape.pile": "这里 {n} 行中有 {k} 行把最大的权重给了同一个词“{word}”。",
+    "pattern.shape.diagonal": "这里 {n} 行中有 {k} 行把最大的权重给了自己这个词：模式沿着对角线分布。",
+    "pattern.shape.previous": "这里 {n} 行中有 {k} 行把最大的权重给了紧挨在前面的那个词。",
+    "pattern.shape.spread": "这里的权重很分散：每行最大的权重平均只有 {top}（在每行看得到的词上平均分配时是 {even}）。",
+    "pattern.shape.mixed": "这里各行挑中的词各不相同：每行最大的权重平均是 {top}。",
+    "pred.checkpoint.steps": "这些权重来自 {path}，用 Adam 训练了 {epochs} 步（每一步读全部文本行）。"
+                             "训练之前，同一个模型（它的初始权重）在“{tok}”之后给“{want}”的概率是 {before}；训练之后是 {after}。",
+    "grad.weight.cell": "权重的梯度 ∂L/∂{w} = {x}ᵀ·∂L/∂{y}，算其中一个格子（第“{row}”行，第“{col}”列）："
+                        "{x} 的第“{row}”列乘以 ∂L/∂{y} 的第“{ycol}”列，{k} 个乘积相加：{terms} = {v}。"
+                        "反向传播最后的更新会让这个权重移动 −η 乘以它。",
+    "why.grad.sum": "为什么加法把梯度原封不动地复制给两个输入：在 R = X + F 中，把 X 挪动一个很小的 ε，"
+                    "无论 F 是什么，R 都恰好挪动 ε，所以 ∂R/∂X = 1，梯度从 R 出来是多少，到每个输入就是多少。"
+                    "梯度并没有被分掉：两个输入各得到全部。",
+    "why.grad.residual": "为什么残差通路能让梯度保持活力：这条主干上的梯度是复制过来的 ∂L/∂R，"
+                         "再加上子层传回来的部分。即使子层自己的通路把梯度缩小了（softmax 饱和、ReLU 关闭、"
+                         "权重很小），复制过来的那一项仍然完整地到达下面的层；没有它，很深的网络前面几层几乎学不到东西。",
+    "why.grad.softmax": "为什么是 A ⊙ (G − rowsum(G ⊙ A))：每个权重 a_j = e^(s_j) / Σ_k e^(s_k) "
+                        "都依赖于这一行的每个分数，∂a_j/∂s_i = a_j·(δ_ij − a_i)。把 g_j·∂a_j/∂s_i 对 j 求和，"
+                        "得到 a_i·(g_i − Σ_j a_j·g_j)：调高一个分数会提高它自己的权重，并从其他权重那里拿走同样多，"
+                        "所以要紧的只是 g_i 比这一行 g 的加权平均高出多少。",
+    "why.grad.norm": "为什么层归一化的反向传播要减去两个均值：整行平移（均值被减掉）或整行拉伸（被 σ 除掉）"
+                     "都不会改变它的输出。所以 ĝ 中只会平移这一行的部分（它的均值）和只会拉伸这一行的部分"
+                     "（它与 x̂ 的乘积的均值）都被去掉，剩下的再除以 √(σ²+ε)。",
+    "why.grad.tied": "为什么共享的嵌入表的梯度是一个和：E 在不止一个地方被用到。改动它的一个数，"
+                     "会通过每一处用法影响损失，链式法则把这些影响加起来，和一个被两个步骤读过的值完全一样。",
+    # lesson (issue 46): the glossary's further terms
+    "gloss.gradient.term": "梯度 ∂L/∂X",
+    "gloss.gradient.match": "梯度",
+    "gloss.gradient.def": "把 X 的每个数轻轻推一下，损失 L 会变化多少：X 的每个数各有一个，形状和 X 相同。它的正负号说明 X 往哪边挪能让 L 变小。",
+    "gloss.chain_rule.term": "链式法则",
+    "gloss.chain_rule.match": "链式法则",
+    "gloss.chain_rule.def": "梯度穿过一个步骤往回传的规则：∂L/∂X 等于 ∂L/∂Y 乘以 Y 随 X 的变化。从损失一步步往回用到输入，就得到运算记录上的每一个梯度。",
+    "gloss.backward.term": "反向传播",
+    "gloss.backward.match": "反向传播|反向",
+    "gloss.backward.def": "沿着运算记录从损失倒着走回输入的第二遍计算：用链式法则算出每一步和每个权重的梯度。",
+    "gloss.loss.term": "损失（交叉熵）",
+    "gloss.loss.match": "交叉熵|损失",
+    "gloss.loss.def": "训练要把它变小的那个数：各位置 −log p(正确的词) 的平均值。等于 0 就表示每个正确的词都拿到了概率 1。",
+    "gloss.learning_rate.term": "学习率 η",
+    "gloss.learning_rate.match": "学习率",
+    "gloss.learning_rate.def": "一次更新迈多大的步：每个权重移动 −η 乘以它的梯度。",
+    "gloss.update.term": "更新（梯度下降）",
+    "gloss.update.match": "更新|梯度下降",
+    "gloss.update.def": "θ ← θ − η·∂L/∂θ：每个权重都朝梯度的反方向挪一点；只要 η 够小，这句话的损失就会降低。",
+    "gloss.adam.term": "Adam",
+    "gloss.adam.match": "Adam",
+    "gloss.adam.def": "一种优化器：用梯度及其平方的滑动平均来调整每个权重的步长，让每个权重都以合适的速度移动；handformer 训练模型时用的就是它。",
+    "gloss.epoch.term": "轮",
+    "gloss.epoch.match": "轮次",
+    "gloss.epoch.def": "训练时把数据集里的每个样本都过一遍，叫作一轮。",
+    "gloss.mask.term": "因果掩码",
+    "gloss.mask.match": "掩码",
+    "gloss.mask.def": "给一个词不能读的位置（它后面的词）的分数加上 −∞，softmax 就给它们权重 0，它们的梯度也是 0。",
+    "gloss.scores.term": "注意力分数 S",
+    "gloss.scores.match": "分数",
+    "gloss.scores.def": "Q·Kᵀ/√d_k：每个查询和每个键有多匹配，每个查询一行；softmax 把每一行变成注意力权重。",
+    "gloss.attention_weights.term": "注意力权重 A",
+    "gloss.attention_weights.match": "注意力权重|注意力模式",
+    "gloss.attention_weights.def": "对分数逐行做 softmax 的结果：每个词的输出从每一行值里取多少。每一行都是正数，加起来等于 1。",
+    "gloss.head.term": "注意力头",
+    "gloss.head.match": "注意力头|个头",
+    "gloss.head.def": "并排运行的 h 个注意力之一，各有自己宽 d_k 的 W^Q、W^K、W^V；它们的输出拼起来再乘以 W^O。",
+    "gloss.self_attention.term": "自注意力",
+    "gloss.self_attention.match": "自注意力",
+    "gloss.self_attention.def": "查询、键和值都来自同一个序列的注意力：每个词读自己这句话里的其他词。",
+    "gloss.cross_attention.term": "交叉注意力",
+    "gloss.cross_attention.match": "交叉注意力",
+    "gloss.cross_attention.def": "解码器里的一种注意力：查询来自目标句，键和值来自记忆 M；译文就是在这里读原文。",
+    "gloss.ffn.term": "前馈网络",
+    "gloss.ffn.match": "前馈网络|前馈",
+    "gloss.ffn.def": "两层线性层中间夹一个非线性函数（这里是 ReLU），对每个位置单独作用：层里只变换每个词的向量、不混合词的那一部分。",
+    "gloss.relu.term": "ReLU",
+    "gloss.relu.match": "ReLU",
+    "gloss.relu.def": "max(0, x)：负数变成 0。反向时，x 为正的地方梯度照常通过，其余地方被挡住。",
+    "gloss.vocabulary.term": "词表",
+    "gloss.vocabulary.match": "词表",
+    "gloss.vocabulary.def": "模型认识的全部词元，每个都有一个编号；输出层给词表里的每个词元一个对数几率。",
+    "gloss.token.term": "词元",
+    "gloss.token.match": "词元",
+    "gloss.token.def": "文本被切成的单位（一个词、词的一部分或一个字），按它的编号查表。",
+    "gloss.weight.term": "权重（参数）",
+    "gloss.weight.match": "权重|参数",
+    "gloss.weight.def": "模型学出来的那些数（E、W^Q、W^K、W^V、W^O、W₁、γ、β 等）：训练只改变它们。",
+    "gloss.jacobian.term": "雅可比矩阵",
+    "gloss.jacobian.match": "雅可比",
+    "gloss.jacobian.def": "一个步骤的每个输出对每个输入的导数排成的表；梯度往回传时就是 ∂L/∂Y 乘以它。对 softmax 的一行，它是以 a 为对角线的对角矩阵减去 a·aᵀ。",
+    "ex.ask.grad_softmax": "反向穿过 softmax：第 {head} 个头在第 {i} 行、第 {j} 列的 ∂L/∂S 是多少？",
+    "ex.ask.grad_norm": "反向穿过层归一化：它的输入在第 {i} 行、第 {j} 列的 ∂L/∂x 是多少？",
+    "ex.ask.grad_weight": "权重的梯度 ∂L/∂W 在第 {r} 行、第 {c} 列是多少？",
+    "ex.hint.grad_softmax": "先算这一行 ∂L/∂A 的加权平均：{first}；再算 A_ij × (∂L/∂A_ij − 它)。",
+    "ex.hint.grad_norm": "先算 x̂ = (x − μ)/σ 和 ĝ = γ ⊙ ∂L/∂Y，再算它们的均值：{first}。",
+    "ex.given.grad_a_row": "∂L/∂A 的第 i 行，即注意力权重的梯度",
+    "ex.given.gamma_row": "缩放 γ（每列一个）",
+    "ex.given.grad_y_row": "∂L/∂Y 的第 i 行，即层归一化输出的梯度",
+    "ex.given.x_column": "这一层输入 X 的第 r 列（每个位置一个数）",
+    "ex.given.grad_y_column": "∂L/∂Y 的第 c 列，即这一层输出的梯度",
+    "ex.given.v_column_c": "V 的第 c 列（c 就是所问的那一列）",
+    "ex.kind.panel.cell": "题型：{kind} · 讲解的第 {panel} 步 · 第“{row}”行，第“{col}”列",
+    "ex.kind.panel": "题型：{kind} · 讲解的第 {panel} 步",
+    "ex.ask.sgd_update.placed": "做一步 SGD 之后，第 {panel} 步更新的参数在第“{row}”行、第“{col}”列是多少？",
+    "ex.ask.sgd_update.placed.vector": "做一步 SGD 之后，第 {panel} 步更新的参数在“{col}”处是多少？",
+    "ex.ask.grad_weight.placed": "第 {panel} 步画出的权重梯度 ∂L/∂W 在第“{row}”行、第“{col}”列是多少？",
+    "grad.share.times": "经过乘积 {use}，乘以另一个因子：{g} × {o} = {v}",
+    "grad.share.silu": "经过 SiLU，乘以它在 x = {x} 处的斜率 σ(x)·(1 + x·(1 − σ(x)))：{g} × {d} = {v}",
+    "grad.share.heads": "来自共用这个键/值头的 {k} 个查询头（{use}），相加：{terms} = {v}",
+    "grad.share.rms": "经过 RMSNorm {use}，(ĝ − x̂·(ĝ⊙x̂) 的均值) / RMS(x)，其中 ĝ = γ ⊙ ∂L/∂Y，"
+                      "x̂ = x / RMS(x)：({gh} − {xh}·{mgx}) / {rms} = {v}",
+    "grad.share.rope": "经 RoPE（{use}）转回去，这一对的角度 mθ = {ang}：{g}·cos {ang} {pm} {gp}·sin {ang} = {v}",
+    "name.input.lookup": "输入（查嵌入表得到）",
 }

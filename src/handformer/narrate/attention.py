@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ..engine.formula import head, prime, sup, transpose
-from . import gqa, rope
+from . import gqa, pattern_shape, rope
 from .context import MAX_HEADS, Ctx
 from .document import Matrix, Section
 from .numbers import dims, f3, mark, row_text
@@ -270,7 +270,7 @@ def pattern(ctx: Ctx, b: Block, h: int) -> None:
                         best2=b.kv_tokens[last], pct2=f"{100 * a[-1, last]:.0f}")]
     trained = bool(ctx.meta.get("trained"))
     if ctx.first("pattern.weights"):  # what the weights can mean, said at the first pattern
-        paragraphs.append(ctx.t("pattern.trained" if trained else "pattern.random"))
+        paragraphs.append(pattern_shape.told(ctx, a, b.kv_tokens, trained))
     callouts = []
     top = float(a.max(axis=-1).mean())
     if ctx.cfg.get("init") == "uniform" and top >= 0.8 and not trained \

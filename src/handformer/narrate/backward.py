@@ -6,10 +6,10 @@ import numpy as np
 
 from ..engine.formula import head
 from ..engine.ops import get
-from . import grad_cell, grad_reads, grad_terms, moved, names
+from . import grad_cell, grad_reads, grad_terms, grad_weight, grad_why, moved, names
 from .context import MAX_HEADS, Ctx
 from .document import Section
-from .grad_formula import consumers, gradient_formula
+from .grad_formula import gradient_formula, readers
 from .numbers import dims, f3, mark, small_scaled
 from .overview import apart
 from .unicode_math import to_text
@@ -89,15 +89,29 @@ def gradient_section(ctx: Ctx, name: str) -> None:
     drawn = grad_reads.reads(ctx, name, at)  # what the formula reads, drawn first
     equation = [*drawn, r"\Rightarrow", *equation] if drawn else equation
     grad_terms.attach(ctx, name, equation)  # any cell's arithmetic, for the page
-    uses = consumers(ctx.tape, name)
+    paragraphs.append(grad_weight.worked(ctx, name, equation,
+                                         lambda shape, w: param_labels(ctx, shape, w)))
+    uses = readers(ctx.tape, name)
     if len(uses) > 1:
-        paragraphs.append(ctx.t("grad.uses", sym=sym, k=len(uses)))
+        paragraphs.append(ctx.t("grad.uses.sum", sym=sym, k=len(uses)))
+    paragraphs += grad_why.why(ctx, uses, [name, *_folded(ctx, name)])
     paragraphs = [p for p in paragraphs if p]
     ctx.add(Section(f"grad.{name}", "15", ctx.t("grad.title", sym=sym,
                                                  what=names.words(ctx, name)),
-                    paragraphs, formula=gradient_formula(ctx.tape, name, uses),
+                    paragraphs, formula=_formula(ctx, name, uses),
                     equation=equation,
                     callouts=callouts, steps=[name, *_folded(ctx, name)], phase="backward"))
+
+
+def _formula(ctx: Ctx, name: str, uses: list) -> str:
+    """The panel's formula, and that of a step folded into it whose reader is another step
+    (∂L/∂S′ through the softmax, beside ∂L/∂S through the mask): no gradient shown unmade."""
+    parts = [gradient_formula(ctx.tape, name, uses)]
+    for folded in _folded(ctx, name):
+        outer = [r for r in readers(ctx.tape, folded) if r.use.name != name]
+        if outer:
+            parts.append(gradient_formula(ctx.tape, folded, outer))
+    return r",\quad ".join(parts)
 
 
 def _mark_largest(equation: list, at: tuple) -> None:
@@ -139,7 +153,7 @@ def _where(ctx: Ctx, name: str, at: tuple) -> str:
         return ""
     shape = ctx.grad(name).shape
     rows, cols = _rows(ctx, name, shape[-2]), _cols(ctx, name, shape[-1])
-    row = rows[at[-2]] if rows else str(at[-2])
+    row = (rows or dims(shape[-2]))[at[-2]]  # a weight's row: its dimension, d5
     col = cols[at[-1]] if cols else str(at[-1])
     if len(at) == 3 and shape[0] > 1:  # a gradient by head: which head's matrix
         return ctx.t("grad.at.head", h=int(at[0]) + 1, row=row, col=col)

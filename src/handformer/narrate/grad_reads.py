@@ -12,13 +12,13 @@ from ..engine.formula import head
 from . import names
 from .context import MAX_HEADS, Ctx
 from .document import Matrix
-from .grad_formula import consumers
-from .numbers import small_scaled
+from .grad_formula import carried, readers
+from .numbers import mark, small_scaled
 
 # Each reader's op → which of its own arrays its gradient clause for input k uses, beside the
 # upstream gradient: "in0"/"in1" its inputs, "out" its output, "stats" a layer norm's μ and σ.
 SAVED = {
-    "linear": {0: ("in1",)}, "head_proj": {0: ("in1",)},
+    "linear": {0: ("in1",), 1: ("in0",)}, "head_proj": {0: ("in1",)},
     "relu": {0: ("in0",)}, "mask": {0: ("out",)}, "softmax": {0: ("out",)},
     "scores": {0: ("in1",), 1: ("in0",)}, "attend": {0: ("in1",), 1: ("in0",)},
     "layer_norm": {0: ("in0", "stats", "in1")},
@@ -34,19 +34,55 @@ def reads(ctx: Ctx, name: str, at: tuple) -> list[Matrix]:
     ``at`` is its worked entry (its first index picks the head of a gradient by head)."""
     head_at = int(at[0]) if len(at) == 3 else None
     drawn: list[Matrix] = []
-    for use in consumers(ctx.tape, name):
-        k = use.inputs.index(name)
+    for use, k, via in readers(ctx.tape, name):
+        there = carried(ctx.tape, via, tuple(int(x) for x in at))
         if use.op != "cross_entropy":
-            drawn += _arrays(ctx, f"grad.{use.name}", ctx.grad(use.name), use.name, head_at,
-                             grad=True)
+            drawn += _lit(_arrays(ctx, f"grad.{use.name}", ctx.grad(use.name), use.name,
+                                  head_at, grad=True), use.op, k, "up", there)
         for what in SAVED.get(use.op, {}).get(k, ()):
-            drawn += _saved(ctx, use, what, head_at)
+            drawn += _lit(_saved(ctx, use, what, head_at), use.op, k, what, there)
     step = ctx.tape.index[name]
     if any(x in ctx.tape.grads and x not in ctx.tape.index for x in step.inputs):
         for what in PARAM_SAVED.get(step.op, ()):
             drawn += _saved(ctx, step, what, head_at)
     unique = {m.name: m for m in drawn}
     return [small_scaled(m) for m in unique.values()]
+
+
+# Which line of each drawn array makes the worked entry (i, j) of ∂L/∂X, by reader op, input k
+# and role ("up": its upstream gradient; "in0"/"in1"/"out"/"stats"/"probs": what it saved):
+# ∂L/∂X = ∂L/∂Y·Wᵀ reads row i of ∂L/∂Y and row j of W; ∂L/∂Q = ∂L/∂S·K/√d_k row i of ∂L/∂S
+# and column j of K; an elementwise step row i and column j, crossing at the entry.
+ROW, COL, CROSS = "row", "col", "cross"
+LIT = {("linear", 0): {"up": (ROW, 0), "in1": (ROW, 1)},
+       ("linear", 1): {"in0": (COL, 0), "up": (COL, 1)},
+       ("head_proj", 0): {"up": (ROW, 0), "in1": (ROW, 1)},
+       ("scores", 0): {"up": (ROW, 0), "in1": (COL, 1)},
+       ("scores", 1): {"up": (COL, 0), "in0": (COL, 1)},
+       ("attend", 0): {"up": (ROW, 0), "in1": (ROW, 1)},
+       ("attend", 1): {"in0": (COL, 0), "up": (COL, 1)},
+       ("softmax", 0): {"up": (ROW, 0), "out": (ROW, 0)},
+       ("layer_norm", 0): {"up": (ROW, 0), "in0": (ROW, 0), "stats": (ROW, 0)}}
+
+
+def _lit(mats: list[Matrix], op: str, k: int, role: str, at: tuple) -> list[Matrix]:
+    """The drawn arrays with the row or column that makes the worked entry lit (as forward
+    lights row i of Q and column j of Kᵀ for S_ij); an elementwise reader's row and column."""
+    if len(at) < 2:
+        return mats
+    how, axis = LIT.get((op, k), {}).get(role, (CROSS, 0))
+    line = at[-2:][axis]
+    for m in mats:
+        shape = np.shape(m.value)
+        if len(shape) != 2 or m.highlight is not None:
+            continue
+        if how == CROSS and at[-2] < shape[0] and at[-1] < shape[1]:
+            mark(m, rows=(at[-2],), cols=(at[-1],))
+        elif how == ROW and line < shape[0]:
+            mark(m, rows=(line,))
+        elif how == COL and line < shape[1]:
+            mark(m, cols=(line,))
+    return mats
 
 
 def _saved(ctx: Ctx, step, what: str, head_at: int | None) -> list[Matrix]:

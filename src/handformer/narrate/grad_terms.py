@@ -12,18 +12,18 @@ import numpy as np
 
 from .context import Ctx
 from .document import Matrix
-from .grad_formula import consumers
+from .grad_formula import readers
 
 
 def attach(ctx: Ctx, name: str, equation: list) -> None:
     """Give the panel's matrices of ∂L/∂``name`` and of its parameters' gradients their
     recipe (``Matrix.terms``), where every matrix a recipe reads is drawn in ``equation``."""
     drawn = {m.name for m in equation if isinstance(m, Matrix)}
-    uses = consumers(ctx.tape, name)
+    uses = readers(ctx.tape, name)
     for m in (x for x in equation if isinstance(x, Matrix)):
         if m.name == f"grad.{name}" or m.name.startswith(f"grad.{name}.head."):
             h = int(m.name.rsplit(".", 1)[1]) if ".head." in m.name else None
-            terms = [t for use in uses for t in _shares(ctx, use, use.inputs.index(name), h)]
+            terms = [t for r in uses for t in _shares(ctx, r.use, r.k, h, r.via)]
         else:
             terms = [_param(ctx, name, m.name)]
         if terms and all(terms) and all(_reads(t) <= drawn for t in terms):
@@ -44,9 +44,16 @@ def _value(name: str, h: int | None) -> str:
     return name if h is None else f"{base}.head.{h}.{leaf}"
 
 
-def _shares(ctx: Ctx, use, k: int, h: int | None) -> list[dict | None]:
+def _shares(ctx: Ctx, use, k: int, h: int | None, via: tuple = ()) -> list[dict | None]:
     """A reader's share; a projection into heads sends one back from every head (∂L/∂X =
-    Σ_h ∂L/∂Q_h·(W^Q_h)ᵀ, W^Q_h the head's columns of W^Q)."""
+    Σ_h ∂L/∂Q_h·(W^Q_h)ᵀ, W^Q_h the head's columns of W^Q); through the heads joined, head h's
+    cell (i, j) is row i of ∂L/∂Y with row h·d_v + j of W^O."""
+    if any(s.op == "merge_heads" for s in via):
+        if use.op != "linear" or k != 0 or h is None:
+            return [None]
+        width = int(np.shape(ctx.value(via[0].inputs[0]))[-1])
+        return [{"kind": "dot", "a": _up(use, None), "ax": "row", "b": use.inputs[1],
+                 "bx": "row", "bshift": h * width}]
     if use.op == "head_proj" and k == 0 and h is None:
         heads, width = np.shape(ctx.grad(use.name))[0], np.shape(ctx.grad(use.name))[-1]
         return [{"kind": "dot", "a": f"grad.{use.name}.head.{g}", "ax": "row",
@@ -69,6 +76,8 @@ def _share(ctx: Ctx, use, k: int, h: int | None) -> dict | None:
         return {"kind": "copy", "a": f"grad.{use.name}", "off": h * width}
     if op == "linear" and k == 0:
         return {"kind": "dot", "a": _up(use, None), "ax": "row", "b": use.inputs[1], "bx": "row"}
+    if op == "linear" and k == 1:  # a weight read as a value (tied): Xᵀ·∂L/∂Y, column by column
+        return {"kind": "dot", "a": use.inputs[0], "ax": "col", "b": _up(use, None), "bx": "col"}
     if op == "scores" and h is not None:
         q = ctx.value(use.inputs[0])
         scale = float(use.attrs.get("scale", 1.0 / np.sqrt(np.shape(q)[-1])))

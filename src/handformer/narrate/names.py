@@ -60,7 +60,7 @@ def _leaf(name: str) -> str:
         return "out.norm"
     if parts[-2] == "ffn":
         return "out.ffn"
-    if parts[-2] in ("src_embed", "tgt_embed"):
+    if parts[-2] in ("src_embed", "tgt_embed", "embed"):
         return "out.embed"
     return "out.layer"
 
@@ -87,6 +87,8 @@ def words(ctx: Ctx, name: str) -> str:
     step = ctx.tape.index.get(name)
     if step is not None and step.op in OP_LEAVES:
         key = OP_LEAVES[step.op][1]
+    if step is not None and step.op == "embed" and key == "name.input":
+        key = "name.input.lookup"  # rotary positions: the lookup is the whole input
     if name in ctx.tape.params:  # a parameter: its words, then its symbol
         key = EMBED_KEYS.get(name) or PARAM_KEYS.get(name.rsplit(".", 1)[-1], "")
         what = ctx.t(key, sym=to_text(symbol(name))) if key else to_text(symbol(name))

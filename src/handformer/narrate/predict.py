@@ -85,7 +85,8 @@ def predicted_words(ctx: Ctx) -> None:
     trained = ctx.meta.get("trained")
     if trained:
         before = trained["untrained_p_target"][0]
-        paragraphs.append(ctx.t("pred.checkpoint", path=trained["checkpoint"],
+        unit = "pred.checkpoint.steps" if trained.get("unit") == "steps" else "pred.checkpoint"
+        paragraphs.append(ctx.t(unit, path=trained["checkpoint"],
                                 epochs=trained["epochs"], tok=inp[0],
                                 want=ctx.vocab[targets[0]], before=f3(before),
                                 after=f3(table[0, 0])))

@@ -53,7 +53,7 @@ def tied_gradient(ctx: Ctx, lookups: list[Lookup]) -> None:
     paragraphs = [ctx.t("tied.p1", k=len(uses), uses=ctx.t("tied.and").join(uses)),
                   ctx.t("tied.p2", word=lookups[-1].tokens[t], row=w, col=f"d{j}", terms=terms,
                         c=f3(g_e[w, j])),
-                  ctx.t("tied.p3", rest=unused)]
+                  ctx.t("tied.p3", rest=unused), ctx.t("why.grad.tied")]
     d = int(ctx.cfg["d_model"])
     u = lookups[-1]
     equation = [mark(ctx.mat(f"grad.{u.step}", rf"\partial L/\partial\, {u.symbol}",

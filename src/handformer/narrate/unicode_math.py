@@ -7,6 +7,7 @@ know it leaves readable (commands lose their backslash).
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 SYMBOLS = {
@@ -85,7 +86,7 @@ def _commands(s: str) -> str:
             s = re.sub(r"\\(?:mathrm|text|operatorname|mathbf|mathit|boldsymbol)\s*" + _GROUP,
                        r"\1", s)
         if r"\overline" in s:
-            s = re.sub(r"\\overline\s*" + _GROUP, lambda m: m.group(1) + "\u0304", s)
+            s = re.sub(r"\\overline\s*" + _GROUP, _mean_bar, s)
         if r"\xrightarrow" in s:
             s = re.sub(r"\\xrightarrow\s*" + _GROUP, r"─\1→", s)
         if r"\sqrt" in s:
@@ -95,6 +96,14 @@ def _commands(s: str) -> str:
     if "\\" in s:
         s = re.sub(r"\\[A-Za-z]+", lambda m: SYMBOLS.get(m.group(0), m.group(0)[1:]), s)
     return s
+
+
+def _mean_bar(m: re.Match) -> str:
+    """A bar over one letter as a combining macron (x̄); over more, which plain text cannot
+    span, the mean written out: mean(ĝ ⊙ x̂)."""
+    inner = m.group(1).strip()
+    letters = [c for c in inner if not unicodedata.combining(c)]
+    return inner + "\u0304" if len(letters) == 1 else f"mean({inner})"
 
 
 def _holds(s: str, *commands: str) -> bool:

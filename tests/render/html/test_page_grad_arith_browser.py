@@ -25,7 +25,7 @@ READ_JS = r"""([sid, name]) => {
   if (!box) return null;
   const shares = Array.from(box.querySelectorAll(':scope > .share')).map(s => ({
     kind: s.dataset.kind, value: +s.dataset.value, scale: +(s.dataset.scale || 1),
-    x: s.dataset.x, p: +(s.dataset.p || 0),
+    x: s.dataset.x, p: +(s.dataset.p || 0), text: s.textContent,
     terms: Array.from(s.querySelectorAll('.t')).map(t => ({a: t.dataset.a, b: t.dataset.b,
                                                           pa: +t.dataset.pa, pb: +t.dataset.pb}))}));
   return {kind: box.dataset.kind, value: +box.dataset.value, power: +box.dataset.power,
@@ -95,6 +95,14 @@ def redo(got: dict) -> tuple[float, float]:
     # ∂L/∂V = Aᵀ·∂L/∂Z
     ("grad.encoder.0.self_attn.v", "grad.encoder.0.self_attn.v.head.0",
      "encoder.0.self_attn.v", 3, 0, ["dot"]),
+    # through the joined heads: ∂L/∂Z⁽²⁾ at (i, j) is row i of ∂L/∂MHA with row 4 + j of W^O
+    ("grad.decoder.0.cross_attn.z", "grad.decoder.0.cross_attn.z.head.1",
+     "decoder.0.cross_attn.z", 1, 3, ["dot"]),
+    # through the layer's output: ∂L/∂LN(R) = ∂L/∂Y = ∂L/∂logits·W_outᵀ
+    ("grad.decoder.0.ln3.out", "grad.decoder.0.ln3.out", "decoder.0.ln3.out", 0, 5, ["dot"]),
+    # the hand-off: ∂L/∂M = Σ_h ∂L/∂K_h·(W^K_h)ᵀ + Σ_h ∂L/∂V_h·(W^V_h)ᵀ
+    ("grad.encoder.0.ln2.out", "grad.encoder.0.ln2.out", "encoder.0.ln2.out", 2, 3,
+     ["dot"] * 4),
 ])
 def test_a_gradient_cell_is_the_sum_of_its_shares_term_by_term(page, tape, sid, name, step, i,
                                                                 j, kinds):
@@ -108,3 +116,60 @@ def test_a_gradient_cell_is_the_sum_of_its_shares_term_by_term(page, tape, sid, 
     true = g[1 if ".head.1" in name else 0, i, j] if g.ndim == 3 else g[i, j]
     assert abs(total - true) <= bound, (sid, total, true)
     assert all(len(s["terms"]) >= 4 for s in got["shares"] if s["kind"] == "dot")
+
+
+SIGNS = ("- ", "−−", "− −", "- -", "+ -", "·-", "10^")  # a hyphen for a minus, a double minus
+
+
+def written_out(got: dict) -> None:
+    """Every number the readout writes has a true minus sign and powers as superscripts."""
+    text = got["text"]
+    assert not any(bad in text for bad in SIGNS), text
+    assert not __import__("re").search(r"(^|[^\w])-\d", text), text
+
+
+def softmax_adds_up(text: str) -> float:
+    """``a·(g − c) = a·d = v``: each "=" recomputes from the numbers it writes (g and c to as
+    many decimals as keep three digits of their difference d)."""
+    import re
+
+    n = r"\(?(−?[\d.]+)\)?"
+    found = re.fullmatch(rf"{n}·\({n} − {n}\) = {n}·{n} = {n}", text)
+    assert found, text
+    a, g, c, a2, d, v = (num(x) for x in found.groups())
+    decimals = len(found.group(2).split(".")[1])
+    assert a == a2 and abs(g - c - d) <= 10.0 ** -decimals + abs(d) * 5e-3, text
+    assert abs(a * d - v) <= abs(v) * 6e-3 + 1e-12, text
+    return v
+
+
+@pytest.mark.parametrize("sid, name, step", [
+    ("grad.decoder.0.cross_attn.scores", "grad.decoder.0.cross_attn.scores.head.0",
+     "decoder.0.cross_attn.scores"),
+    ("grad.decoder.0.cross_attn.z", "grad.decoder.0.cross_attn.z.head.1", "decoder.0.cross_attn.z"),
+    ("grad.encoder.0.ln2.out", "grad.encoder.0.ln2.out", "encoder.0.ln2.out"),
+])
+def test_every_cell_of_a_backward_matrix_recomputes_to_the_value_it_shows(page, tape, sid, name,
+                                                                         step):
+    g = np.asarray(tape.grads[step])
+    head = 1 if name.endswith(".head.1") else 0
+    matrix = g[head] if g.ndim == 3 else g
+    for i in range(matrix.shape[0]):
+        for j in range(matrix.shape[1]):
+            got = click(page, sid, name, i, j)
+            written_out(got)
+            scale = 10.0 ** got["power"]
+            for share in got["shares"]:
+                if share["kind"] == "softmax":
+                    v = softmax_adds_up(share["text"])
+                    assert v == pytest.approx(share["value"], rel=6e-3, abs=1e-12)
+            if all(s["kind"] in ("dot", "copy") for s in got["shares"]):
+                total, _ = redo(got)
+                assert total == pytest.approx(got["value"] * scale, rel=1e-9, abs=1e-15)
+            # the readout's value is the cell the page shows, to its last digit
+            # the readout's value is the cell the page shows, but for the rounding of its factors
+            # (four digits each), and says "≈" only where that rounding shows
+            off = abs(got["value"] - num(got["cell"]))
+            assert off <= HALF + 1e-3 * abs(got["value"]) + 1e-9, (sid, i, j, got["text"])
+            assert ("≈" in got["text"]) == (off > HALF + 1e-12), got["text"]
+            assert abs(got["value"] * scale - matrix[i, j]) <= 2 * HALF * scale, (sid, i, j)

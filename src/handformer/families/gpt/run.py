@@ -92,8 +92,8 @@ def run_forward(model: Model, prompt: str, continuation: str, record: bool = Tru
     if model.vocab.tokenizer == "bpe":
         tape.meta["bpe"] = bpe_told(model, " ".join(s for s in (prompt, continuation) if s))
     if model.trained:
-        tape.meta["trained"] = dict(model.trained) | {
-            "untrained_p_target": _untrained_probs(model, text)}
+        tape.meta["trained"] = dict(model.trained) | {  # an epoch here is one Adam step
+            "untrained_p_target": _untrained_probs(model, text), "unit": "steps"}
         tape.meta["beside"] = _untrained_beside(model, text)
     logits = forward(tape, cfg, text.input_ids)
     targets = np.asarray(text.target_ids)

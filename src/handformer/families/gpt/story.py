@@ -171,7 +171,7 @@ def embedding(ctx: Ctx) -> None:
         return
     d, tokens, x = d_model(ctx), input_tokens(ctx), ctx.value("embed.tok")
     paragraphs = [ctx.t("embed.p1.src", d=d, shape=f"{len(ctx.vocab)}×{d}"),
-                  ctx.t("embed.p2", tok=tokens[1] if len(tokens) > 1 else tokens[0],
+                  ctx.t(_embed_p2(ctx), tok=tokens[1] if len(tokens) > 1 else tokens[0],
                         row=row_text(x[1] if len(tokens) > 1 else x[0])),
                   ctx.t("gpt.embed.tied" if ctx.cfg["tie_embeddings"] else "gpt.embed.untied")]
     ctx.add(Section("embed.tok", "4", ctx.t("embed.title.src"), paragraphs,
@@ -181,12 +181,17 @@ def embedding(ctx: Ctx) -> None:
                     steps=["embed.tok"]))
 
 
+def _embed_p2(ctx: Ctx) -> str:
+    """The embedding's row: numbers that start random, or (a checkpoint) were learned."""
+    return "embed.p2.trained" if ctx.meta.get("trained") else "embed.p2"
+
+
 def embedding_alone(ctx: Ctx) -> None:
     """X = E[ids], nothing added: with RoPE the positions turn q and k inside attention."""
     d, tokens, x = d_model(ctx), input_tokens(ctx), ctx.value("embed.out")
     row = min(1, len(tokens) - 1)
     paragraphs = [ctx.t("embed.p1.src", d=d, shape=f"{len(ctx.vocab)}×{d}"),
-                  ctx.t("embed.p2", tok=tokens[row], row=row_text(x[row])),
+                  ctx.t(_embed_p2(ctx), tok=tokens[row], row=row_text(x[row])),
                   ctx.t("gpt.embed.rope"),
                   ctx.t("gpt.embed.tied" if ctx.cfg["tie_embeddings"] else "gpt.embed.untied")]
     ctx.add(Section("embed.out", "4", ctx.t("gpt.embed.rope.title"), paragraphs,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import math
+import re
 
 from ... import i18n
 from ...exercises import words
@@ -15,6 +16,7 @@ from ...exercises.question import Question
 from ...exercises.sheet import KINDS
 from ...files.kept_params import params_kept
 from .kept_draws import Draws
+from .view import mathml
 
 # The parts of the walk, each with the kinds of question it may set and how many it sets.
 PARTS = (("embedding", ("positional", "input"), 1),
@@ -23,7 +25,7 @@ PARTS = (("embedding", ("positional", "input"), 1),
          ("ffn", ("relu", "gelu"), 1),
          ("prediction", ("logit", "probability"), 1),
          ("loss", ("loss", "position_loss"), 1),
-         ("backward", ("grad_logit", "sgd_update"), 1))
+         ("backward", ("grad_logit", "grad_softmax", "grad_norm", "sgd_update"), 2))
 SEED = 0  # the page shows the same questions every time it is made from the same run
 DRAWS = 8  # cells drawn for one kind before the part asks another kind
 
@@ -66,8 +68,9 @@ def panels_of(question: Question) -> list[str]:
     a layer norm or an FFN as one panel)."""
     if question.field == "update.after":
         return [f"update.{question.step}"]
-    if question.field == "grad":
-        return [f"grad.{question.step}"]
+    if question.field == "grad":  # or the panel it is told with (∂L/∂R with ∂L/∂LN(R))
+        block = question.step.rpartition(".")[0]
+        return [f"grad.{question.step}", f"grad.{block}.out", f"grad.{block}.scores"]
     block, _, last = question.step.rpartition(".")
     head = [f"{block}.head.{question.cell[0]}.{last}"] if (
         question.part == "attention" and len(question.cell) == 3) else []
@@ -95,9 +98,19 @@ def check_view(n: int, question: Question, langs: list[str]) -> dict:
     the words of each language."""
     answer = "-inf" if math.isinf(question.answer) else repr(question.answer)
     return {"id": f"check-{n}", "answer": answer, "tol": repr(float(question.tolerance)),
-            "formula": question.formula, "step": question.step, "field": question.field,
+            "formula": mathml(as_tex(question.formula), False, f"check {question.kind}"),
+            "step": question.step, "field": question.field,
             "cell": list(question.cell),
             "text": {code: _words(question, code) for code in langs}}
+
+
+def as_tex(formula: str) -> str:
+    """A worksheet's plain formula as TeX, for MathML like the page's other formulas: every
+    subscript braced (A_ij → A_{ij}), a parenthesised power raised whole (e^(−g) → e^{−g}),
+    a set's braces kept (\\{0, 1, …\\})."""
+    tex = re.sub(r"\^\(([^()]*)\)", r"^{\1}", formula)
+    tex = re.sub(r"(?<![_^])\{([^{}]*)\}", r"\\{\1\\}", tex)
+    return re.sub(r"_(:?[A-Za-z0-9]+)", lambda m: "_{" + m.group(1) + "}", tex)
 
 
 def _words(question: Question, lang: str) -> dict:

@@ -29,6 +29,27 @@ GLOSSARY = (
     ("softmax", "gloss.softmax.term", "gloss.softmax.match", "gloss.softmax.def"),
     ("embedding", "gloss.embedding.term", "gloss.embedding.match", "gloss.embedding.def"),
     ("positional_encoding", "gloss.positional_encoding.term", "gloss.positional_encoding.match", "gloss.positional_encoding.def"),
+    # the backward pass and training (issue 46)
+    ("gradient", "gloss.gradient.term", "gloss.gradient.match", "gloss.gradient.def"),
+    ("chain_rule", "gloss.chain_rule.term", "gloss.chain_rule.match", "gloss.chain_rule.def"),
+    ("backward", "gloss.backward.term", "gloss.backward.match", "gloss.backward.def"),
+    ("loss", "gloss.loss.term", "gloss.loss.match", "gloss.loss.def"),
+    ("learning_rate", "gloss.learning_rate.term", "gloss.learning_rate.match", "gloss.learning_rate.def"),
+    ("update", "gloss.update.term", "gloss.update.match", "gloss.update.def"),
+    ("adam", "gloss.adam.term", "gloss.adam.match", "gloss.adam.def"),
+    ("epoch", "gloss.epoch.term", "gloss.epoch.match", "gloss.epoch.def"),
+    ("mask", "gloss.mask.term", "gloss.mask.match", "gloss.mask.def"),
+    ("scores", "gloss.scores.term", "gloss.scores.match", "gloss.scores.def"),
+    ("attention_weights", "gloss.attention_weights.term", "gloss.attention_weights.match", "gloss.attention_weights.def"),
+    ("head", "gloss.head.term", "gloss.head.match", "gloss.head.def"),
+    ("self_attention", "gloss.self_attention.term", "gloss.self_attention.match", "gloss.self_attention.def"),
+    ("cross_attention", "gloss.cross_attention.term", "gloss.cross_attention.match", "gloss.cross_attention.def"),
+    ("ffn", "gloss.ffn.term", "gloss.ffn.match", "gloss.ffn.def"),
+    ("relu", "gloss.relu.term", "gloss.relu.match", "gloss.relu.def"),
+    ("vocabulary", "gloss.vocabulary.term", "gloss.vocabulary.match", "gloss.vocabulary.def"),
+    ("token", "gloss.token.term", "gloss.token.match", "gloss.token.def"),
+    ("weight", "gloss.weight.term", "gloss.weight.match", "gloss.weight.def"),
+    ("jacobian", "gloss.jacobian.term", "gloss.jacobian.match", "gloss.jacobian.def"),
 )
 TERMS = tuple(entry[0] for entry in GLOSSARY)
 DEFINITION = {entry[0]: entry[3] for entry in GLOSSARY}

@@ -250,17 +250,16 @@ def render_fragment(sections: list, precision: int = 3, lang: str = "en") -> str
 
 
 def page_title(meta: dict) -> str:
-    """"src → tgt" from the tape's meta (a decoder-only text: "prompt → continuation"), or
-    plain "handformer"."""
+    """"src → tgt" from the tape's meta (a decoder-only model reads one text: that text, with
+    no arrow), or plain "handformer"."""
     sentences = [s.get("text", "") for s in meta.get("sentences", []) if isinstance(s, dict)]
     if len(sentences) == 2:  # a pair pulled together (BERT's fine-tuning step)
         return f"handformer · {sentences[0]} ↔ {sentences[1]}"
     words = [t for t in meta.get("target", {}).get("tokens", []) if t != "<end>"]
     prompt = meta.get("prompt", {}).get("tokens")
-    if prompt is not None:  # one text: the prompt, then what the model should continue with
-        src, tgt = " ".join(prompt), " ".join(words[len(prompt):])
-    else:
-        src, tgt = " ".join(meta.get("src", {}).get("tokens", [])), " ".join(words)
+    if prompt is not None:  # one text, every next token of it predicted: no source, no target
+        return f"handformer · {' '.join(words)}" if words else "handformer"
+    src, tgt = " ".join(meta.get("src", {}).get("tokens", [])), " ".join(words)
     if src and tgt:
         return f"handformer · {src} → {tgt}"
     return f"handformer · {src}" if src else "handformer"

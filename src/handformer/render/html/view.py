@@ -55,7 +55,8 @@ class Budget:
 
 
 def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "pos {i}",
-                scale: colour.Scale | None = None, alt: dict[str, Matrix] | None = None) -> dict:
+                scale: colour.Scale | None = None, alt: dict[str, Matrix] | None = None,
+                exact: bool = False) -> dict:
     """One matrix: header, rows of coloured cells (with gaps where elided), legend, show-all;
     ``scale``: the colour scale it shares with others (its own when None); ``pos`` labels a
     positional chart's ends; ``alt``: the same matrix in every language, whose labels and note
@@ -77,11 +78,13 @@ def matrix_view(m: Matrix, precision: int, budget: Budget | None, pos: str = "po
         "grid": grid.matrix_table(m, value, scale, precision, alt, row_idx, col_idx,
                                   wide and precision > 1),
         "top": layout.number(scale.top, precision), "elided": elided,
+        "nonneg": _nonneg(value),  # −log p, max(0, H): the legend's half from 0 up
         "wide": wide,
         "extra": json.dumps({k: layout.number_rows(np.reshape(v, (1, -1)), precision)
                              for k, v in m.extra.items()}) if m.extra else "",
         "hidden": _hidden(value.shape, row_idx, col_idx),
         "power": m.power, "terms": json.dumps(m.terms) if m.terms else "",
+        "exact": _exact(value) if exact else "",
         "full": _full(m, value, scale, precision, budget) if elided else None,
         "chart": positional_chart(value, cols=m.cols, title=m.name, pos=pos)
         if m.kind == "positional"
@@ -155,6 +158,7 @@ def equation_view(items: list, precision: int, budget: Budget | None,
     small multiples (others: the same equation in each language, for the patterns' notes)."""
     scales = scales or {}
     ours = [x for x in items if isinstance(x, Matrix)]
+    exact = _cancelling(ours)
     theirs = {code: [x for x in equation if isinstance(x, Matrix)]
               for code, equation in others.items()}
     out = []
@@ -166,7 +170,8 @@ def equation_view(items: list, precision: int, budget: Budget | None,
                 item, notes, precision, lambda m: matrix_view(m, precision, budget, pos))})
         elif isinstance(item, Matrix):
             out.append({"matrix": matrix_view(item, precision, budget, pos,
-                                              scales.get(id(item)), _same(item, ours, theirs))})
+                                              scales.get(id(item)), _same(item, ours, theirs),
+                                              item.name in exact)})
         else:
             text = SYMBOLS.get(str(item).strip(), str(item))
             out.append({"op": mathml(text, False, where) if "\\" in text else None,
@@ -191,7 +196,8 @@ def section_view(by_lang: dict[str, Section | None], precision: int, budget: Bud
     shown = sections.get(lang, base)
     matrices = [m for m in shown.equation if isinstance(m, Matrix)]
     callouts = errata.same_errata(shown, base)
-    scales = colour.shared_scales(matrices, errata.pairs(callouts, matrices))
+    scales = _in_own_units(matrices, colour.shared_scales(matrices,
+                                                          errata.pairs(callouts, matrices)))
     equation = equation_view(shown.equation, precision, budget,
                              {code: s.equation for code, s in sections.items()}, pos,
                              f"step {base.id}", scales)
@@ -237,6 +243,37 @@ def told_around(lang: str) -> tuple[str, str]:
     draws as links."""
     before, after = i18n.table(lang)["told.before"].split("{where}")
     return before.rstrip("“\""), after.lstrip("”\"")
+
+
+def _nonneg(value: np.ndarray) -> bool:
+    """No negative number (and some positive one): drawn on the diverging scale's red half
+    only, its legend from 0, not from −top."""
+    finite = value[np.isfinite(value)]
+    return bool(finite.size) and float(finite.min()) >= 0.0 and float(finite.max()) > 0.0
+
+
+def _cancelling(matrices: list[Matrix]) -> set[str]:
+    """The matrices a gradient cell's shares read (narrate/grad_terms.py): a sum of products
+    or a softmax's g − Σ a·g may cancel digits, so the page carries them to six significant
+    digits, and a clicked cell's arithmetic writes each factor with enough of them."""
+    return {t[k] for m in matrices for t in (m.terms or []) if t for k in ("a", "b", "p")
+            if k in t}
+
+
+def _exact(value: np.ndarray) -> str:
+    return ";".join(" ".join(f"{x:.6g}" for x in row) for row in value)
+
+
+def _in_own_units(matrices: list[Matrix], scales: dict) -> dict:
+    """A matrix drawn × 10ⁿ keeps a shared scale only with matrices drawn × the same 10ⁿ: its
+    colours and its legend's ends are then in its own units, the units of its cells."""
+    powers: dict[int, set] = {}
+    for m in matrices:
+        powers.setdefault(id(scales[id(m)]), set()).add(m.power)
+    for m in matrices:
+        if len(powers[id(scales[id(m)])]) > 1:
+            scales[id(m)] = colour.scale_for(colour.kind_of(m), [m.value])
+    return scales
 
 
 def terms(equation: list[dict]) -> list[list[dict]]:

@@ -17,17 +17,28 @@ from ...narrate.unicode_math import to_text
 from ..common import grids
 from .ansi import Block, Line, cells
 
-MAX_ROWS = 12  # rows shown before eliding the middle
+MAX_ROWS = 16  # rows shown before eliding the middle
+WHOLE = 16  # a matrix this small is shown whole, in a compact layout if it must
 HEAD, TAIL = 6, 5  # kept at the start and at the end of an elided axis
 COLUMN_TRIES = (32, 24, 16, 12, 8, 6, 4, 2)  # columns tried, widest first, until one fits
 
 
 def fitted(m: Matrix, precision: int, width: int, origin: tuple[str, str] = ("", "")) -> Block:
-    """The matrix whole if it fits ``width``, else with more of its middle columns elided;
-    ``origin``: the heading and the number of the step that made it ("← Step 6")."""
-    n = _as_2d(m)[0].shape[1]
-    block = Block([], 0)
-    for shown in (n, *(c for c in COLUMN_TRIES if c < n)):
+    """The matrix whole if it fits ``width``; a small one (up to WHOLE × WHOLE) then whole in a
+    compact layout (one space between columns, a decimal or two fewer, long column labels
+    cut); else with more of its middle columns elided; ``origin``: the heading and the number
+    of the step that made it ("← Step 6")."""
+    value = _as_2d(m)[0]
+    n = value.shape[1]
+    block = draw(m, precision, n, origin)
+    if block.width <= width:
+        return block
+    if max(value.shape) <= WHOLE:
+        for decimals in dict.fromkeys((precision, max(1, precision - 1), max(1, precision - 2))):
+            block = draw(m, decimals, n, origin, compact=True)
+            if block.width <= width:
+                return block
+    for shown in (c for c in COLUMN_TRIES if c < n):
         block = draw(m, precision, shown, origin)
         if block.width <= width:
             break
@@ -48,8 +59,10 @@ def _marks(m: Matrix) -> tuple[set[int], set[int], tuple[int, int] | None]:
     return rows, cols, cell
 
 
-def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", "")) -> list[Line]:
-    """The matrix with at most ``shown`` columns (more if the narration names them)."""
+def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", ""),
+         compact: bool = False) -> list[Line]:
+    """The matrix with at most ``shown`` columns (more if the narration names them); compact:
+    one space between columns, and a column's label cut to its numbers' width."""
     value, rows, cols = _as_2d(m)
     mark_r, mark_c, cell = _marks(m)
     keep_r = {*m.keep_rows, *mark_r, *([cell[0]] if cell else [])}
@@ -64,24 +77,28 @@ def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", "
     labels = [f"⋮+{next(gaps_r)}" if i is None else
               ("▸" if i in mark_r else "") + (rows[i] if rows else str(i))
               if value.shape[0] > 1 or rows else "" for i in at_r]
+    gap = 1 if compact else 2
+    if compact:
+        widths = [max(map(len, column)) for column in zip(*grid, strict=True)]
+        heads = [_cut(h, w) for h, w in zip(heads, widths, strict=True)]
     label_ws, head_ws = list(map(cells, labels)), list(map(cells, heads))
     label_w = max(label_ws, default=0)
     # A number, ⋯, ⋮, · (NaN) and ∞ take one cell a character: a grid text's width is its length.
     col_w = [max(head_w, max(map(len, column)))
              for head_w, column in zip(head_ws, zip(*grid, strict=True), strict=True)]
-    header = " " * label_w + "".join([" " * (2 + w - head_w) + head
+    header = " " * label_w + "".join([" " * (gap + w - head_w) + head
                                       for head, head_w, w in zip(heads, head_ws, col_w,
                                                                  strict=True)])
-    table_w = label_w + sum(col_w) + 2 * len(col_w)  # the header's, the rule's, every row's
-    row_format = "".join([f"  %{w}s" for w in col_w])  # each cell right-aligned in its column
+    table_w = label_w + sum(col_w) + gap * len(col_w)  # the header's, the rule's, every row's
+    row_format = "".join([" " * gap + f"%{w}s" for w in col_w])  # each right-aligned
     body = [_row(label + " " * (label_w - label_cells), row_format % tuple(row),
                  label.startswith("▸"))
             for label, label_cells, row in zip(labels, label_ws, grid, strict=True)]
     for r, c, style in _accents(m, value, at_r, at_c, cell):
         line = body[r]
-        at = line.spans[0][1] + sum(2 + w for w in col_w[:c])  # the label's span ends at the cells
-        line.spans = sorted([*line.spans, (at, at + 2 + col_w[c], style) if style[-1] == "a"
-                             else (at + 2, at + 2 + col_w[c], style)])
+        at = line.spans[0][1] + sum(gap + w for w in col_w[:c])  # the cells after the label
+        line.spans = sorted([*line.spans, (at, at + gap + col_w[c], style) if style[-1] == "a"
+                             else (at + gap, at + gap + col_w[c], style)])
     title, title_w = _title(m, origin, table_w)
     width = max(title_w, table_w)
     title.plain += " " * (width - title_w)
@@ -90,6 +107,12 @@ def draw(m: Matrix, precision: int, shown: int, origin: tuple[str, str] = ("", "
         for line in table:
             line.plain += " " * (width - table_w)
     return Block([title, *table], width)
+
+
+def _cut(label: str, width: int) -> str:
+    """A column label no wider than its numbers (at least 3 cells), cut with "…"."""
+    width = max(width, 3)
+    return label if cells(label) <= width else label[:width - 1] + "…"
 
 
 def _accents(m: Matrix, value: np.ndarray, at_r: list, at_c: list, cell) -> list:

@@ -16,6 +16,45 @@
     return s.charAt(0) === "-" ? "\u2212" + s.slice(1) : s;
   }
 
+  function minus(text) {
+    // A number as the page writes it, with a true minus sign (never a hyphen).
+    return String(text).trim().replace(/^-/, "\u2212");
+  }
+
+  function paren(text) {
+    // A negative factor or subtrahend in brackets: 2·(−0.5), a − (−b), never "− −".
+    var t = minus(text);
+    return t.charAt(0) === "\u2212" ? "(" + t + ")" : t;
+  }
+
+  function sig(x, n) {
+    // ``x`` with ``n`` significant digits, in plain decimals (no e-notation).
+    if (x === 0 || !isFinite(x)) { return fmt(x); }
+    var decimals = Math.min(12, Math.max(0, n - 1 - Math.floor(Math.log(Math.abs(x)) / Math.LN10)));
+    return minus(x.toFixed(decimals));
+  }
+
+  function decimalsFor(d) {
+    // Decimals that keep three significant digits of a difference d (where terms cancel).
+    if (d === 0 || !isFinite(d)) { return 3; }
+    return Math.min(12, Math.max(3, 2 - Math.floor(Math.log(Math.abs(d)) / Math.LN10)));
+  }
+
+  var SUPERSCRIPT = {"-": "\u207b", "0": "\u2070", "1": "\u00b9", "2": "\u00b2", "3": "\u00b3",
+                     "4": "\u2074", "5": "\u2075", "6": "\u2076", "7": "\u2077", "8": "\u2078", "9": "\u2079"};
+
+  function tenTo(n) {
+    // " × 10⁻²": a power of ten as the page's captions write it.
+    return " \u00d7 10" + String(n).split("").map(function (c) { return SUPERSCRIPT[c]; }).join("");
+  }
+
+  function exact(fig) {
+    // The matrix's numbers to six significant digits (data-exact), where a share cancels
+    // digits (a softmax's g − Σ a·g); null where the page carries none.
+    var text = fig.getAttribute("data-exact");
+    return text ? text.split(";").map(function (r) { return r.split(" ").map(num); }) : null;
+  }
+
   function grid(fig) {
     // The matrix's numbers by (row, column) index: all of them when "show all" holds the whole
     // matrix, else the cells drawn (a hidden one is null).
@@ -59,8 +98,8 @@
       var x = a.at(i, k), y = b.at(k, j);
       if (x === null || y === null) { return; }
       if (!first) { line(out, [" + "]); }
+      line(out, [span("t", {a: x, b: y}, (first ? minus(x) : paren(x)) + "\u00b7" + paren(y))]);
       first = false;
-      line(out, [span("t", {a: x, b: y}, x + "\u00b7" + (num(y) < 0 ? "(" + y + ")" : y))]);
       sum += num(x) * num(y);
     });
     if (!a.whole || !b.whole) { line(out, [" + \u22ef"]); out.setAttribute("data-partial", "1"); }
@@ -154,21 +193,33 @@
     });
   }
 
+  function exactAlong(rows, axis, at, off) {
+    // As ``along``, from a matrix's six-digit numbers: every index, none hidden.
+    var line = axis === "row" ? rows[at] : rows.map(function (r) { return r[at]; });
+    return line.map(function (v, k) { return {k: k - off, v: sig(v, 4)}; })
+      .filter(function (e) { return e.k >= 0; });
+  }
+
   function dotShare(term, figs, out, i, j) {
     var a = grid(figs.a), b = grid(figs.b), pa = power(figs.a), pb = power(figs.b);
+    var ea = exact(figs.a), eb = exact(figs.b);
+    if (ea && eb) {  // four significant digits of each factor: a sum that cancels keeps its digits
+      a = {whole: true, along: exactAlong(ea, term.ax, i, 0)};
+      b = {whole: true, along: exactAlong(eb, term.bx, j + (term.bshift || 0), term.boff || 0)};
+    }
     var bs = {}, sum = 0, parts = [];
-    along(b, term.bx, j, term.boff || 0).forEach(function (e) { bs[e.k] = e.v; });
-    along(a, term.ax, i, 0).forEach(function (e) {
+    (b.along || along(b, term.bx, j + (term.bshift || 0), term.boff || 0)).forEach(function (e) { bs[e.k] = e.v; });
+    (a.along || along(a, term.ax, i, 0)).forEach(function (e) {
       var y = bs[e.k];
       if (e.v === null || y === undefined || y === null) { out.setAttribute("data-partial", "1"); return; }
       sum += num(e.v) * Math.pow(10, pa) * num(y) * Math.pow(10, pb);
-      parts.push(span("t", {a: e.v, b: y, pa: pa, pb: pb}, e.v + "\u00b7" + (num(y) < 0 ? "(" + y + ")" : y)));
+      parts.push(span("t", {a: e.v, b: y, pa: pa, pb: pb}, (parts.length ? paren(e.v) : minus(e.v)) + "\u00b7" + paren(y)));
     });
     if (!a.whole || !b.whole) { out.setAttribute("data-partial", "1"); }
     var scale = term.scale || 1, label = [];
     parts.forEach(function (p, k) { label.push(k ? " + " : "", p); });
     var wrap = span("share", {kind: "dot", value: sum * scale, scale: scale}, "");
-    line(wrap, ["("].concat(label).concat([")" + (pa || pb ? " \u00d7 10^" + (pa + pb) : "")
+    line(wrap, ["("].concat(label).concat([")" + (pa || pb ? tenTo(pa + pb) : "")
       + (scale !== 1 ? " \u00d7 " + fmt(scale) : "")]));
     return {value: sum * scale, el: wrap};
   }
@@ -176,7 +227,7 @@
   function oneShare(term, figs, out, i, j) {
     var a = grid(figs.a), pa = Math.pow(10, power(figs.a)), v, text;
     if (term.kind === "copy") {
-      var x = a.at(i, j + (term.off || 0));
+      var ex = exact(figs.a), x = ex ? sig(ex[i][j + (term.off || 0)], 4) : a.at(i, j + (term.off || 0));
       if (x === null) { return null; }
       v = num(x) * pa; text = x;
     } else if (term.kind === "gate" || term.kind === "mask") {
@@ -184,6 +235,8 @@
       if (g === null || h === null) { return null; }
       var on = term.kind === "gate" ? num(h) > 0 : isFinite(num(h));
       v = on ? num(g) * pa : 0; text = g + " \u00d7 [" + h + (term.kind === "gate" ? " > 0]" : " \u2260 \u2212\u221e]");
+    } else if (term.kind === "softmax" && exact(figs.p) && exact(figs.a)) {
+      return softmaxShare(exact(figs.p)[i], exact(figs.a)[i].map(function (x) { return x * pa; }), j);
     } else if (term.kind === "softmax") {
       var p = grid(figs.p), inner = 0;
       p.cols.forEach(function (k) { var q = p.at(i, k), z = a.at(i, k); if (q !== null && z !== null) { inner += num(q) * num(z) * pa; } });
@@ -201,6 +254,18 @@
     return {value: v, el: s};
   }
 
+  function softmaxShare(a, g, j) {
+    // a_j·(g_j − Σ a·g) from six-digit numbers, the difference written with three significant
+    // digits and its two terms with as many decimals (they cancel), so each "=" recomputes.
+    var inner = 0;
+    a.forEach(function (x, k) { if (isFinite(g[k]) && x) { inner += x * g[k]; } });
+    var d = g[j] - inner, dec = decimalsFor(d), v = a[j] * d;
+    var text = sig(a[j], 4) + "\u00b7(" + minus(g[j].toFixed(dec)) + " \u2212 " + paren(inner.toFixed(dec))
+      + ") = " + sig(a[j], 4) + "\u00b7" + paren(sig(d, 3)) + " = " + sig(v, 3);
+    var s = span("share", {kind: "softmax", value: v}, text);
+    return {value: v, el: s};
+  }
+
   function gradientCell(fig, out, i, j) {
     var panel = fig.closest("section.panel") || document, terms = JSON.parse(fig.getAttribute("data-terms"));
     var total = 0, shares = [];
@@ -215,7 +280,8 @@
     }
     shares.forEach(function (el, k) { line(out, [k ? " + " : "", el]); });
     var p = power(fig);
-    line(out, [" = " + (p ? fmt(total / Math.pow(10, p)) + " \u00d7 10^" + p : fmt(total))]);
+    // one digit more than the cell: the sum of rounded factors may sit on the cell's rounding edge
+    line(out, [" = " + (p ? sig(total / Math.pow(10, p), 4) + tenTo(p) : sig(total, 4))]);
     out.setAttribute("data-power", String(p));
     return total / Math.pow(10, p);  // as the cell shows it
   }
@@ -243,7 +309,7 @@
     else if (kind === "loss") { value = loss(fig, out, i, j); }
     if (value === null || !isFinite(value) && value !== -Infinity) { return null; }
     var cell = td.dataset.full || td.textContent;
-    if (!out.getAttribute("data-told") && fmt(value) !== fmt(num(cell))) { line(out, [" \u2248 " + cell]); }  // from rounded numbers
+    if (!out.getAttribute("data-told") && fmt(value) !== fmt(num(cell))) { line(out, [" \u2248 " + minus(cell)]); }  // from rounded numbers
     out.setAttribute("data-value", String(value));
     out.setAttribute("data-cell", td.dataset.full || td.textContent);
     return out;
