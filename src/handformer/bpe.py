@@ -97,7 +97,7 @@ def corpus_words(lines) -> Counter:
     return Counter(p for line in lines for p in pieces(unicodedata.normalize("NFC", line)))
 
 
-def _merge(seq: list[str], a: str, b: str) -> list[str]:
+def merge_pair(seq: list[str], a: str, b: str) -> list[str]:
     """Every a b in ``seq`` as one symbol, left to right (a a a with a+a → aa a)."""
     out, i = [], 0
     while i < len(seq):
@@ -140,7 +140,7 @@ def learn(lines, merges: int) -> dict:
                       "top": [[x, y, counts[(x, y)]] for x, y in order[:SHOWN_PAIRS]],
                       "ties": sum(1 for p in order[1:] if counts[p] == best)})
         rank.setdefault(a + b, len(rank))  # a token made twice keeps its first id
-        seqs = [_merge(seq, a, b) for seq in seqs]
+        seqs = [merge_pair(seq, a, b) for seq in seqs]
     return {"asked": merges, "alphabet": alphabet, "merges": steps,
             "words": [[w, n, "".join(symbols(w))] for w, n in words.items()]}
 
@@ -170,7 +170,7 @@ def segment(text: str, merges: list[tuple[str, str]]) -> dict:
         if not present:
             break
         a, b = min(present, key=rank.__getitem__)
-        seqs = [_merge(seq, a, b) for seq in seqs]
+        seqs = [merge_pair(seq, a, b) for seq in seqs]
         steps.append({"rank": rank[(a, b)] + 1, "pair": [a, b], "token": a + b,
                       "tokens": [s for seq in seqs for s in seq]})
     return {"pieces": parts, "symbols": start, "steps": steps,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from functools import cached_property
 
-from ...bpe import byte_symbols, pieces, segment, symbols, text_of
+from ...bpe import byte_symbols, merge_pair, pieces, segment, symbols, text_of
 from ...errors import PretrainedError, TextError
 from ...text import Vocab
 
@@ -74,7 +74,7 @@ class GgufVocab(Vocab):
             if best is None:
                 break
             a, b = seq[best[1]], seq[best[1] + 1]
-            seq = _merged(seq, a, b)
+            seq = merge_pair(seq, a, b)
         return seq
 
     def tokenize(self, sentence: str) -> list[str]:
@@ -107,15 +107,3 @@ class GgufVocab(Vocab):
         """What the page shows: ``text`` segmented by the model's own merge table, each merge
         that fires in order (bpe.segment: the earliest merge present anywhere first)."""
         return segment(text, list(self.merges))
-
-
-def _merged(seq: list[str], a: str, b: str) -> list[str]:
-    out, i = [], 0
-    while i < len(seq):
-        if i + 1 < len(seq) and seq[i] == a and seq[i + 1] == b:
-            out.append(a + b)
-            i += 2
-        else:
-            out.append(seq[i])
-            i += 1
-    return out
