@@ -108,6 +108,21 @@ def test_one_epoch_shows_the_update_that_ended_it(browser, app):
     assert f"Epoch {done + 1}" in text and "θ′ = θ − η · m̂ / (√v̂ + ε)" in text
     page.click('[data-set-lang="zh"]')
     assert f"第 {done + 1} 轮" in page.inner_text("#step-update")
+    # η changed while the job is held: the next epoch's update uses it
+    page.fill("#f-lr", "0.5")
+    page.dispatch_event("#f-lr", "change")
+    page.wait_for_function("document.getElementById('step').disabled === false")
+    page.click("#step")
+    page.wait_for_function(f"document.getElementById('step-update').dataset.epoch === '{done + 2}'")
+    value = {k: float(page.get_attribute(f'#step-update [data-v="{k}"]', "data-value"))
+             for k in ("theta", "lr", "m_hat", "v_hat", "theta_new")}
+    assert value["lr"] == 0.5
+    by_hand = value["theta"] - 0.5 * value["m_hat"] / (math.sqrt(value["v_hat"]) + 1e-9)
+    assert math.isclose(value["theta_new"], by_hand, rel_tol=1e-9)
+    # the curve's x-axis spans the epochs done, not the 2000 asked: its last point at the right end
+    last_x = page.evaluate("Number(document.querySelector('#loss-curve polyline.loss')"
+                           ".getAttribute('points').split(' ').pop().split(',')[0])")
+    assert last_x == 294.0 and done + 2 < 2000
     page.click("#stop")
     page.locator("#step-update").wait_for(state="hidden")
     assert page.errors == []

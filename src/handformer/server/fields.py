@@ -55,7 +55,8 @@ TRAIN = {"preset": TEXT.or_null(), "config": OBJECT.or_null(), "corpus": TEXT.or
 TRANSLATE = {"job": TEXT, "sentence": TEXT, "beam": WHOLE, "alpha": NUMBER,
              "max_length": WHOLE.or_null(), "explain": FLAG}
 PAIRS = {"corpus": TEXT.or_null()}
-PACE = {"pause": FLAG, "step": WHOLE, "epochs_per_second": NUMBER.or_null()}
+PACE = {"pause": FLAG, "step": WHOLE, "epochs_per_second": NUMBER.or_null(), "lr": NUMBER,
+        "epochs": WHOLE}
 BESIDE = {"src": TEXT, "tgt": TEXT}
 QUIZ = {"walk": OBJECT, "count": WHOLE, "seed": WHOLE, "level": TEXT,
         "kinds": LIST.or_null(), "lang": TEXT, "job": TEXT, "src": TEXT.or_null(),
