@@ -8,7 +8,7 @@ from handformer.config import preset
 from handformer.families.transformer.run import run_forward, setup
 
 from . import test_server_browser as browser_page
-from .test_server_browser import matrix, open_app
+from .test_server_browser import matrix, open_app, reveal
 
 pytestmark = browser_page.pytestmark  # Chromium only, as the page's other tests
 
@@ -52,6 +52,7 @@ def test_upload_a_corpus_file_and_the_walk_uses_it(browser, app):
     page.set_input_files("#f-corpus-file", files=[
         {"name": "dragons.txt", "mimeType": "text/plain", "buffer": CORPUS.encode()}])
     page.wait_for_function("document.querySelector('#f-corpus').value.includes('dragon')")
+    reveal(page, "encoder.0.self_attn.head.0.scores")  # in view: updated with each edit
     page.fill("#f-src", "the dragon sleeps")
     page.fill("#f-tgt", "winter comes")
     scores = '#panels figure.mx[data-name="encoder.0.self_attn.head.0.scores"] tbody'
@@ -106,6 +107,7 @@ def test_choose_the_decoder_only_family_and_the_papers_switches(browser, app):
     page = open_app(browser, app)
     page.select_option("#f-family", "gpt")
     scores = '#panels figure.mx[data-name="decoder.0.self_attn.head.0.scores"] tbody'
+    reveal(page, "decoder.0.self_attn.head.0.scores")  # a new panel: a stub till it comes near
     page.wait_for_function(f"document.querySelector('{scores}') && "
                            f"document.querySelector('{scores}').rows.length === 13")
     assert page.locator("#family-note").is_visible() and page.locator("#train").is_disabled()
@@ -113,14 +115,12 @@ def test_choose_the_decoder_only_family_and_the_papers_switches(browser, app):
     name = "decoder.0.self_attn.head.0.scores"
     np.testing.assert_allclose(matrix(page, name), tape[name], atol=5e-4 + 1e-12)
     page.select_option("#f-norm", "post")
-    page.wait_for_function("!document.querySelector('#panels [data-name=\"decoder.0.ln1.out\"]')"
-                           " || document.querySelector('#panels [data-name=\"decoder.0.ln1.resid\"]')")
     post = handformer.walk(family="gpt", norm="post")
-    page.wait_for_selector('#panels figure.mx[data-name="decoder.0.ln1.resid"]', state="attached")
+    reveal(page, "decoder.0.ln1.resid")
     np.testing.assert_allclose(matrix(page, "decoder.0.ln1.resid"), post["decoder.0.ln1.resid"],
                                atol=5e-4 + 1e-12)
     page.select_option("#f-family", "transformer")
-    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.ln1.resid"]', state="attached")
+    reveal(page, "encoder.0.ln1.resid")
     assert page.locator("#family-note").is_hidden() and page.locator("#train").is_enabled()
     assert page.errors == []
     page.context.close()

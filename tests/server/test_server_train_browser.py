@@ -8,7 +8,7 @@ import json
 import math
 
 from . import test_server_browser as browser_page
-from .test_server_browser import matrix, open_app
+from .test_server_browser import matrix, open_app, reveal
 
 pytestmark = browser_page.pytestmark  # Chromium only, as the page's other tests
 
@@ -55,6 +55,7 @@ def test_the_pairs_are_listed_editable_and_a_line_without_a_separator_is_named(b
 
 def test_the_characters_tokenizer_cuts_unspaced_chinese(browser, app):
     page = open_app(browser, app)
+    reveal(page, "src_embed.tok")  # watched while the form changes: in view, updated first
     page.fill("#f-corpus", "我爱你, I love you")
     page.fill("#f-tgt", "i love you")
     page.fill("#f-src", "我爱你")
