@@ -205,7 +205,7 @@ def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
     assert page.locator('img[src="x"]').count() == 0
     scripts = page.evaluate("Array.from(document.scripts).map(s => s.src)")
     assert scripts == [f"{app.url}/static/{name}.js"  # the app's own files, nothing injected
-                       for name in ("nav", "app", "fit", "live", "near", "url", "phone", "train", "compare_format", "compare", "upload", "quiz",
+                       for name in ("nav", "app", "fit", "live", "near", "hover", "url", "phone", "train", "compare_format", "compare", "upload", "quiz",
                                     "pairs", "trainview", "keys")]
     page.context.close()
 
@@ -270,30 +270,3 @@ def test_on_the_smallest_phone_the_header_is_one_line(browser, app, lang):
     assert page.errors == []
     page.context.close()
 
-
-def test_on_a_phone_an_edit_with_the_form_open_shows_a_panel_it_changed_and_the_status(browser, app):
-    """At 375 px the open form is a sheet under the header (it was 2,376 px of page: an edit
-    changed panels far below it); after an edit a panel it changed is in sight below the sheet,
-    and the status says the page is ready."""
-    page = open_app(browser, app, width=375)
-    page.click("#form-bar")
-    page.wait_for_function("document.getElementById('status').textContent !== ''")
-    assert page.eval_on_selector(".side", "s => s.getBoundingClientRect().height") <= 0.5 * 900
-    page.evaluate("document.querySelectorAll('#panels section.panel').forEach(s => { s.hfOld = true; })")
-    page.fill("#f-src", "the true enemy")
-    page.press("#f-src", "Enter")
-    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'"
-                           " && Array.from(document.querySelectorAll('#panels section.panel')).some(s => !s.hfOld)")
-    sight = page.evaluate("""() => {
-      const below = document.querySelector('.side').getBoundingClientRect().bottom;
-      const changed = Array.from(document.querySelectorAll('#panels section.panel')).filter(s => !s.hfOld);
-      const seen = changed.filter(s => { const r = s.getBoundingClientRect();
-                                         return r.bottom > below + 40 && r.top < innerHeight - 40; });
-      const status = document.getElementById('status'), r = status.getBoundingClientRect();
-      return {changed: changed.length, seen: seen.map(s => s.dataset.id), status: status.textContent,
-              statusShown: r.width > 0 && r.top >= 0 && r.bottom <= innerHeight};
-    }""")
-    assert sight["changed"] > 0 and sight["seen"], sight
-    assert sight["status"] == "ready" and sight["statusShown"], sight
-    assert page.errors == []
-    page.context.close()
