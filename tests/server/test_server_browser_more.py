@@ -186,3 +186,24 @@ def test_hovering_a_score_lights_the_query_and_key_rows_it_comes_from_and_the_we
     assert page.evaluate("document.querySelectorAll('#panels td.hf-from, #panels td.hf-to').length") == 0
     assert page.errors == []
     page.context.close()
+
+
+def test_the_next_token_control_redraws_the_sampling_panels(browser, app):
+    """For a family that generates: ticked, the walk writes one token after its text; the
+    temperature and top-k set there are the ones its sampling panels work with."""
+    page = open_app(browser, app)
+    assert page.locator("#sample-box").is_hidden()  # the encoder-decoder writes none
+    page.select_option("#f-family", "gpt")
+    page.locator("#sample-box").wait_for(state="visible")
+    page.check("#f-sample")
+    page.fill("#f-temperature", "0.5")
+    page.fill("#f-top_k", "3")
+    page.press("#f-top_k", "Enter")
+    page.wait_for_function("document.querySelector('#panels section.panel[data-id=\"gen.0.sample.sorted\"]')")
+    reveal(page, "gen.0.sample.scaled")
+    scaled = page.inner_text('#panels section.panel[data-id="gen.0.sample.scaled"]')
+    assert "temperature T = 0.5 and" in scaled.replace("\xa0", " ")
+    reveal(page, "gen.0.sample.sorted")
+    assert "Top-k keeps the first 3" in page.inner_text('#panels section.panel[data-id="gen.0.sample.sorted"]')
+    assert page.errors == []
+    page.context.close()

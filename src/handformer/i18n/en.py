@@ -1748,4 +1748,11 @@ TEXT = {
     "gen.result.p1": "“{prompt}” → “{out}” ({k} tokens written).",
     "gen.result.end": "The model chose <end> and stopped.",
     "gen.result.same": "`handformer generate` writes the same tokens with the same model, prompt and switches.",
+    # issue 44 (app): the next-token control of a family that generates
+    "app.sample": "Next token",
+    "app.sample.on": "write the next token after the text",
+    "app.sample.temperature": "temperature T (0: greedy)",
+    "app.sample.top_k": "top-k (empty: every token)",
+    "app.sample.top_p": "top-p (1: no cut)",
+    "app.sample.hint": "Each change rewrites the sampling panels at the end of the walk: p = softmax(logits / T), sorted, cut, renormalised, drawn.",
 }

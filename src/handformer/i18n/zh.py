@@ -1490,4 +1490,11 @@ TEXT = {
     "gen.result.p1": "“{prompt}” → “{out}”（写了 {k} 个词元）。",
     "gen.result.end": "模型选了 <end>，于是停下。",
     "gen.result.same": "用同一个模型、同一个提示和同样的开关，`handformer generate` 写出的词元与此相同。",
+    # issue 44 (app): the next-token control of a family that generates
+    "app.sample": "下一个词元",
+    "app.sample.on": "在文本之后写出下一个词元",
+    "app.sample.temperature": "温度 T（0：贪心）",
+    "app.sample.top_k": "top-k（留空：全部词元）",
+    "app.sample.top_p": "top-p（1：不截断）",
+    "app.sample.hint": "每次改动都会重写演练末尾的抽样面板：p = softmax(logits / T)，排序、截断、重新归一化、抽样。",
 }

@@ -44,7 +44,9 @@ ANSWER = Kind((int, float, str), "a number (or \"-inf\")")
 
 WALK = {"src": TEXT.or_null(), "tgt": TEXT.or_null(), "corpus": TEXT.or_null(),
         "preset": TEXT.or_null(), "config": OBJECT.or_null(), "backward": FLAG, "lr": NUMBER,
-        "family": TEXT.or_null(), "tokenizer": TEXT.or_null()}
+        "family": TEXT.or_null(), "tokenizer": TEXT.or_null(), "sample": OBJECT.or_null()}
+# One next token written after the walk's text (a family that generates): how it is chosen.
+SAMPLE = {"temperature": NUMBER, "top_k": WHOLE.or_null(), "top_p": NUMBER.or_null()}
 CHANGE = {"edit": OBJECT.or_null(), "train_steps": WHOLE}
 COMPARE = {"a": OBJECT, "b": OBJECT} | CHANGE
 CHANGED = {"walk": OBJECT, "have": OBJECT.or_null(), "only": LIST.or_null(),
