@@ -122,9 +122,11 @@ def open_run(browser, url: str, name: str):
     if name == "small":
         page.select_option("#f-preset", "small")
         settled(page)
-    if "backward" in name:
+    if "backward" in name:  # the gradients' panels are added (stubs till they come near)
+        count = "document.querySelectorAll('#panels section.panel').length"
+        before = page.evaluate(count)
         page.click("#backward")
-        page.wait_for_selector('#panels section.panel.phase-backward', timeout=120_000)
+        page.wait_for_function(f"{count} > {before}", timeout=120_000)
         settled(page)
     watch = WATCH.get(name, "src_embed.tok")
     page.eval_on_selector(f'#panels section.panel[data-id="{watch}"]',
