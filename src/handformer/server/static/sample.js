@@ -10,7 +10,8 @@
   /* The walk body's "sample", or null when the box is not ticked (or the family writes none). */
   HF.sampleOf = function () {
     if (!generates() || !$("f-sample").checked || HF.backward) { return null; }
-    var sample = {temperature: Number($("f-temperature").value), top_p: Number($("f-top_p").value)};
+    var sample = {temperature: Number($("f-temperature").value)};
+    if (Number($("f-top_p").value) < 1) { sample.top_p = Number($("f-top_p").value); }  /* 1: no cut */
     if ($("f-top_k").value !== "") { sample.top_k = Number($("f-top_k").value); }
     return sample;
   };
