@@ -141,6 +141,17 @@ def test_after_training_random_beside_trained_and_a_quiz_on_the_trained_model(br
     assert [r[4] for r in rows] == [r[0] for r in rows]  # trained: every position right
     assert any(r[2] != r[0] for r in rows)  # random weights: not
     assert all(float(r[3]) > float(r[1]) for r in rows)  # p(target) grew at every position
+    # the walkthrough of the trained model: its prediction panel picks the target's words
+    page.click("#walk-trained")
+    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'")
+    reveal(page, "prediction")
+    said = page.inner_text('#panels section.panel[data-id="prediction"] .l-en.narration')
+    assert "the model says “you win or you die <end>”" in said, said
+    page.click("#walk-trained")  # and back to the form's (random) model
+    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'")
+    reveal(page, "prediction")
+    assert "you win or you die <end>”" not in page.inner_text(
+        '#panels section.panel[data-id="prediction"] .l-en.narration')
     page.select_option("#f-quiz-model", "job")
     with page.expect_request(lambda r: r.url.endswith("/api/quiz")) as req:
         page.click("#quiz-start")

@@ -1755,4 +1755,5 @@ TEXT = {
     "app.sample.top_k": "top-k (empty: every token)",
     "app.sample.top_p": "top-p (1: no cut)",
     "app.sample.hint": "Each change rewrites the sampling panels at the end of the walk: p = softmax(logits / T), sorted, cut, renormalised, drawn.",
+    "app.walk_trained": "Walk the trained model",
 }

@@ -1497,4 +1497,5 @@ TEXT = {
     "app.sample.top_k": "top-k（留空：全部词元）",
     "app.sample.top_p": "top-p（1：不截断）",
     "app.sample.hint": "每次改动都会重写演练末尾的抽样面板：p = softmax(logits / T)，排序、截断、重新归一化、抽样。",
+    "app.walk_trained": "演练训练后的模型",
 }

@@ -50,7 +50,7 @@ SAMPLE = {"temperature": NUMBER, "top_k": WHOLE.or_null(), "top_p": NUMBER.or_nu
 CHANGE = {"edit": OBJECT.or_null(), "train_steps": WHOLE}
 COMPARE = {"a": OBJECT, "b": OBJECT} | CHANGE
 CHANGED = {"walk": OBJECT, "have": OBJECT.or_null(), "only": LIST.or_null(),
-           "frame": TEXT.or_null()} | CHANGE
+           "frame": TEXT.or_null(), "job": TEXT} | CHANGE
 TRAIN = {"preset": TEXT.or_null(), "config": OBJECT.or_null(), "corpus": TEXT.or_null(),
          "pairs": TEXT.or_null(), "epochs": WHOLE, "lr": NUMBER, "optimizer": TEXT,
          "batch_size": WHOLE, "tokenizer": TEXT.or_null()}

@@ -1,6 +1,7 @@
 /* Train live: start a job on the pairs listed (pairs.js), poll its progress, draw the loss curve
    as it grows, pause it, step it (trainview.js shows the step's update), change its lr and
-   epochs while it runs, stop it; then show the
+   epochs while it runs, stop it; then walk the trained model (its panels in place of the form's
+   model's), show the
    trained prediction beside the random one, translate with its model and show the decoding steps. */
 (function () {
   "use strict";
@@ -69,6 +70,7 @@
     if (s.paused) { $("train-status").textContent += " · " + HF.t("paused"); }
     $("train").disabled = running;
     $("translate").disabled = running || !s.model;
+    $("walk-trained").hidden = running || !s.model;
     $("f-quiz-model").querySelector('option[value="job"]').disabled = running || !s.model;
     if (HF.showUpdate) { HF.showUpdate(s); }
   }
@@ -109,6 +111,7 @@
     body.optimizer = $("f-optimizer").value;
     $("trained").hidden = true;
     HF.showBeside(null);
+    walkTrained(false);
     clearTimeout(poll);
     HF.post("/api/train", body).then(function (r) {
       if (!r.ok) { HF.showAnswer(r.data); return; }
@@ -149,6 +152,14 @@
     });
   }
 
+  /* The walkthrough of the trained model (on the form's sentences), or of the form's model. */
+  function walkTrained(on) {
+    var was = !!HF.walkJob;
+    HF.walkJob = on && job ? job : null;
+    $("walk-trained").setAttribute("aria-pressed", String(!!HF.walkJob));
+    if (was !== !!HF.walkJob) { HF.recompute(); }
+  }
+
   function stop() {
     if (!job) { return; }
     HF.fetch("/api/train/" + encodeURIComponent(job), {method: "DELETE"})
@@ -186,6 +197,7 @@
       pace({epochs_per_second: $("f-speed").value ? Number($("f-speed").value) : null});
     });
     $("translate").addEventListener("click", translate);
+    $("walk-trained").addEventListener("click", function () { walkTrained(!HF.walkJob); });
     $("f-epochs").addEventListener("input", HF.applyText);
     $("f-lr").addEventListener("change", function () { retune("lr", $("f-lr").value); });
     $("f-epochs").addEventListener("change", function () { retune("epochs", $("f-epochs").value); });
