@@ -1,6 +1,7 @@
 /* The walkthrough kept up to date as the form changes: each change asks the server only for
-   the panels this page does not already hold (by their digests), the ones in view first, then
-   those near the window (a screen above and below); the others are checked when they come near
+   the panels this page does not already hold (by their digests), the ones in view and near the
+   window (a screen above and below; a second request for those a reordering put there); the
+   others are checked when they come near
    (near.js), a new one held by an empty stub in its place till then. Unchanged panels stay the
    same elements. One request is out at a time: changes made
    meanwhile are sent together when it returns. After an error the old panels are dimmed. */
@@ -94,23 +95,24 @@
   HF.askPanels = ask;
   HF.walkNow = function () { var walk = HF.walkBody(); if (HF.backward) { walk.backward = true; } return walk; };
 
-  /* After the panels in view: those near them, and the others marked to be checked when they
-     come near (every panel on the first walk). The contents list (its titles) comes when it is
-     open, else when it is opened (near.js). */
+  /* After the panels asked first: those near the window now that were not (a reordering put
+     them there), and the others marked to be checked when they come near (every panel on the
+     first walk). */
   function rest(walk, first) {
     if (!first.length) { HF.markChecked(null); return null; }  /* none in view: all came at once */
     var near = within(1).filter(function (id) { return first.indexOf(id) < 0; });
-    var asked = first.concat(near), now = order(), last = now[now.length - 1];
+    var asked = first.concat(near);
     HF.markChecked(asked);
-    HF.markUnchecked(now.filter(function (id) { return asked.indexOf(id) < 0; }));
-    if (HF.tocOpen() && near.indexOf(last) < 0) { near.push(last); }  /* the last: the whole frame */
+    HF.markUnchecked(order().filter(function (id) { return asked.indexOf(id) < 0; }));
     return near.length ? ask(walk, near).then(function (r) { if (r.ok) { apply(r.data); } }) : null;
   }
 
   function recompute() {
     if (busy) { again = true; return; }
     busy = true; again = false; HF.edits = (HF.edits || 0) + 1;
-    var walk = HF.walkNow(), first = within(0);
+    var walk = HF.walkNow(), first = within(1), ids = order(), last = ids[ids.length - 1];
+    HF.tocStale();  /* near.js: the contents list is asked for when it is open */
+    if (first.length && HF.tocOpen() && first.indexOf(last) < 0) { first.push(last); }  /* the last: the whole frame */
     var started = performance.now();
     HF.status("computing");
     $("panels").setAttribute("aria-busy", "true");

@@ -25,8 +25,9 @@
     if (ids === null) { queued = {}; }
   };
 
+  HF.tocStale = function () { tocUnchecked = true; };
+
   HF.markUnchecked = function (ids) {
-    tocUnchecked = true;
     var all = {};
     $("panels").querySelectorAll(":scope > section.panel").forEach(function (s) { all[s.getAttribute("data-id")] = s; });
     ids.forEach(function (id) {
