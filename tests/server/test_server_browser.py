@@ -49,8 +49,36 @@ def _account(page) -> str:
     return f"page {shown}; console {page.errors}; requests {page.answers}"
 
 
+# A panel as the form's walk has it: not a stub, not waiting to be checked, nothing on its way.
+UP_TO_DATE = """id => { const s = document.querySelector('#panels section.panel[data-id="' + id + '"]');
+  return !!s && !s.classList.contains('stub') && !s.hasAttribute('data-unchecked')
+    && document.getElementById('panels').getAttribute('aria-busy') === 'false'
+    && !window.HF.checking(); }"""
+
+
+def reveal(page, step: str, timeout: float = 30_000) -> None:
+    """Scroll the panel of ``step`` into view and wait till it is up to date: the app brings a
+    panel far from the window up to date only when it comes near (static/near.js)."""
+    panel = f'#panels section.panel[data-id="{step}"]'
+    page.wait_for_selector(panel, state="attached", timeout=timeout)
+    page.eval_on_selector(panel, "s => s.scrollIntoView({block: 'start'})")
+    page.wait_for_function(UP_TO_DATE, arg=step, timeout=timeout)
+
+
+PANEL_OF = """name => { const f = document.querySelector('#panels figure.mx[data-name="' + name + '"]');
+  const s = f && f.closest('section.panel'); return s ? s.getAttribute('data-id') : null; }"""
+
+
 def matrix(page, name: str) -> np.ndarray:
-    """The numbers of the first matrix drawn for step ``name``, read off the page."""
+    """The numbers of the first matrix drawn for step ``name``, read off the page (its panel,
+    when the step has one of its own, brought into view and up to date first)."""
+    for _ in range(3):  # the panel holding it, brought up to date, may hold it no more
+        step = page.evaluate(PANEL_OF, name)
+        if step is None:
+            break
+        reveal(page, step)
+        if page.evaluate(PANEL_OF, name) == step:
+            break
     rows = page.eval_on_selector(
         f'#panels figure.mx[data-name="{name}"] table',
         "t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.querySelectorAll('td')).map(c => c.innerText))")
@@ -60,11 +88,11 @@ def matrix(page, name: str) -> np.ndarray:
 def test_type_a_sentence_change_heads_and_read_the_engines_numbers(browser, app):
     page = open_app(browser, app)
     scores = '#panels figure.mx[data-name="encoder.0.self_attn.head.0.scores"] tbody'
-    before = matrix(page, "encoder.0.self_attn.head.0.scores")
+    before = matrix(page, "encoder.0.self_attn.head.0.scores")  # now in view: updated first
     page.fill("#f-src", "you play the game")
     page.wait_for_function(f"document.querySelector('{scores}').rows.length === 4")
     page.fill("#f-heads", "2")
-    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.self_attn.head.1.scores"]')
+    reveal(page, "encoder.0.self_attn.head.1.scores")  # a new panel: a stub till it comes near
     tape = handformer.walk(src="you play the game", heads=2)
     for head in (0, 1):
         name = f"encoder.0.self_attn.head.{head}.scores"
@@ -87,7 +115,9 @@ def test_unchanged_panels_stay_and_the_step_being_read_stays_in_view(browser, ap
     page.eval_on_selector(reading, "s => s.scrollIntoView({block: 'start'})")
     top = page.eval_on_selector(reading, "s => s.getBoundingClientRect().top")
     page.fill("#f-heads", "2")  # a wider encoder: panels above the decoder grow
-    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.self_attn.head.1.scores"]')
+    page.wait_for_selector('#panels section.panel[data-id="encoder.0.self_attn.head.1.scores"]',
+                           state="attached")
+    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'")
     page.wait_for_timeout(100)
     assert page.get_attribute("#s-dataset", "data-mark") == "kept"  # the same element
     assert abs(page.eval_on_selector(reading, "s => s.getBoundingClientRect().top") - top) < 2
@@ -100,6 +130,8 @@ def test_show_all_works_on_swapped_in_panels(browser, app):
     """A wider model's matrices show corners; the export's own script opens them whole."""
     page = open_app(browser, app)
     page.select_option("#f-preset", "small")
+    page.wait_for_selector('#panels section.panel[data-id="src_embed.scaled"]', state="attached")
+    reveal(page, "encoder.0.self_attn.head.0.q")  # a wide matrix: its corners
     button = page.locator("#panels button.showall").first
     button.wait_for(timeout=30_000)
     figure = button.locator("xpath=ancestor::figure[1]")
@@ -124,7 +156,9 @@ def test_train_to_100_percent_translate_and_walk_backward(browser, app):
     assert page.inner_text("#translation-text") == "you win or you die"
     assert page.locator("#decoding section.panel").count() > 3
     page.click("#backward")
-    page.wait_for_selector("#panels section.panel.phase-backward", timeout=30_000)
+    reveal(page, "grad.generator.logits")  # the first gradient's panel, a stub till it is near
+    assert "phase-backward" in page.get_attribute(
+        '#panels section.panel[data-id="grad.generator.logits"]', "class")
     assert page.errors == []
     page.context.close()
 
@@ -173,7 +207,7 @@ def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
     assert page.locator('img[src="x"]').count() == 0
     scripts = page.evaluate("Array.from(document.scripts).map(s => s.src)")
     assert scripts == [f"{app.url}/static/{name}.js"  # the app's own files, nothing injected
-                       for name in ("nav", "app", "fit", "live", "url", "phone", "train", "compare_format", "compare", "upload", "quiz",
+                       for name in ("nav", "app", "fit", "live", "near", "hover", "sample", "url", "phone", "train", "compare_format", "compare", "upload", "quiz",
                                     "pairs", "trainview", "keys")]
     page.context.close()
 
@@ -237,3 +271,4 @@ def test_on_the_smallest_phone_the_header_is_one_line(browser, app, lang):
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     assert page.errors == []
     page.context.close()
+

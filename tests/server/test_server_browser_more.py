@@ -1,4 +1,5 @@
-"""The page's compare changes (one weight, training steps), corpus upload, localised errors."""
+"""The page's compare changes (one weight, training steps), corpus upload, localised errors; the
+form as a sheet on a phone; a hovered score lighting where it comes from and goes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from handformer.config import preset
 from handformer.families.transformer.run import run_forward, setup
 
 from . import test_server_browser as browser_page
-from .test_server_browser import matrix, open_app
+from .test_server_browser import matrix, open_app, reveal
 
 pytestmark = browser_page.pytestmark  # Chromium only, as the page's other tests
 
@@ -52,6 +53,7 @@ def test_upload_a_corpus_file_and_the_walk_uses_it(browser, app):
     page.set_input_files("#f-corpus-file", files=[
         {"name": "dragons.txt", "mimeType": "text/plain", "buffer": CORPUS.encode()}])
     page.wait_for_function("document.querySelector('#f-corpus').value.includes('dragon')")
+    reveal(page, "encoder.0.self_attn.head.0.scores")  # in view: updated with each edit
     page.fill("#f-src", "the dragon sleeps")
     page.fill("#f-tgt", "winter comes")
     scores = '#panels figure.mx[data-name="encoder.0.self_attn.head.0.scores"] tbody'
@@ -106,6 +108,7 @@ def test_choose_the_decoder_only_family_and_the_papers_switches(browser, app):
     page = open_app(browser, app)
     page.select_option("#f-family", "gpt")
     scores = '#panels figure.mx[data-name="decoder.0.self_attn.head.0.scores"] tbody'
+    reveal(page, "decoder.0.self_attn.head.0.scores")  # a new panel: a stub till it comes near
     page.wait_for_function(f"document.querySelector('{scores}') && "
                            f"document.querySelector('{scores}').rows.length === 13")
     assert page.locator("#family-note").is_visible() and page.locator("#train").is_disabled()
@@ -113,14 +116,94 @@ def test_choose_the_decoder_only_family_and_the_papers_switches(browser, app):
     name = "decoder.0.self_attn.head.0.scores"
     np.testing.assert_allclose(matrix(page, name), tape[name], atol=5e-4 + 1e-12)
     page.select_option("#f-norm", "post")
-    page.wait_for_function("!document.querySelector('#panels [data-name=\"decoder.0.ln1.out\"]')"
-                           " || document.querySelector('#panels [data-name=\"decoder.0.ln1.resid\"]')")
     post = handformer.walk(family="gpt", norm="post")
-    page.wait_for_selector('#panels figure.mx[data-name="decoder.0.ln1.resid"]', state="attached")
+    reveal(page, "decoder.0.ln1.resid")
     np.testing.assert_allclose(matrix(page, "decoder.0.ln1.resid"), post["decoder.0.ln1.resid"],
                                atol=5e-4 + 1e-12)
     page.select_option("#f-family", "transformer")
-    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.ln1.resid"]', state="attached")
+    reveal(page, "encoder.0.ln1.resid")
     assert page.locator("#family-note").is_hidden() and page.locator("#train").is_enabled()
+    assert page.errors == []
+    page.context.close()
+
+
+def test_on_a_phone_an_edit_with_the_form_open_shows_a_panel_it_changed_and_the_status(browser, app):
+    """At 375 px the open form is a sheet under the header (it was 2,376 px of page: an edit
+    changed panels far below it); after an edit a panel it changed is in sight below the sheet,
+    and the status says the page is ready."""
+    page = open_app(browser, app, width=375)
+    page.click("#form-bar")
+    page.wait_for_function("document.getElementById('status').textContent !== ''")
+    assert page.eval_on_selector(".side", "s => s.getBoundingClientRect().height") <= 0.5 * 900
+    page.evaluate("document.querySelectorAll('#panels section.panel').forEach(s => { s.hfOld = true; })")
+    page.fill("#f-src", "the true enemy")
+    page.press("#f-src", "Enter")
+    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'"
+                           " && Array.from(document.querySelectorAll('#panels section.panel')).some(s => !s.hfOld)")
+    sight = page.evaluate("""() => {
+      const below = document.querySelector('.side').getBoundingClientRect().bottom;
+      const changed = Array.from(document.querySelectorAll('#panels section.panel')).filter(s => !s.hfOld);
+      const seen = changed.filter(s => { const r = s.getBoundingClientRect();
+                                         return r.bottom > below + 40 && r.top < innerHeight - 40; });
+      const status = document.getElementById('status'), r = status.getBoundingClientRect();
+      return {changed: changed.length, seen: seen.map(s => s.dataset.id), status: status.textContent,
+              statusShown: r.width > 0 && r.top >= 0 && r.bottom <= innerHeight};
+    }""")
+    assert sight["changed"] > 0 and sight["seen"], sight
+    assert sight["status"] == "ready" and sight["statusShown"], sight
+    assert page.errors == []
+    page.context.close()
+
+
+def test_hovering_a_score_lights_the_query_and_key_rows_it_comes_from_and_the_weight_it_feeds(browser, app):
+    """S[i][j] = q_i · k_j / √d_k: hovering S[1][2] lights row 1 of Q and row 2 of K wherever
+    they are drawn (the Q and K panels, and beside S as Q and Kᵀ), and A[1][2] = softmax(S[1])[2]
+    downstream."""
+    page = open_app(browser, app)
+    prefix = "encoder.0.self_attn.head.0."
+    for step in ("q", "k", "pattern", "scores"):  # each brought into view and up to date
+        reveal(page, prefix + step)
+    page.hover(f'#panels section.panel[data-id="{prefix}scores"] figure.mx[data-name="{prefix}scores"]'
+               ' tbody tr[data-i="1"] td:nth-of-type(3)')  # column j = 2 (the third number)
+    lit = page.evaluate("""prefix => {
+      const where = (cls, step) => Array.from(document.querySelectorAll(
+          '#panels figure.mx[data-name="' + prefix + step + '"] td.' + cls)).map(td => {
+        const t = td.closest('table');
+        return [td.closest('tr').dataset.i, t.tHead.rows[0].cells[td.cellIndex].dataset.j]; });
+      return {q: where('hf-from', 'q'), k: where('hf-from', 'k'), pattern: where('hf-to', 'pattern'),
+              qFigures: document.querySelectorAll('#panels figure.mx[data-name="' + prefix + 'q"]').length,
+              d_k: document.querySelector('#panels figure.mx[data-name="' + prefix + 'q"] thead')
+                     .querySelectorAll('th[data-j]').length};
+    }""", prefix)
+    d_k, copies = lit["d_k"], lit["qFigures"]
+    assert d_k == 4 and copies >= 2  # the tutorial's d_k; Q drawn in its panel and beside S
+    assert sorted(lit["q"]) == sorted([["1", str(c)] for c in range(d_k)] * copies), lit
+    # row 2 of K in its panel; column 2 of Kᵀ beside S (drawn transposed)
+    assert {tuple(c) for c in lit["k"]} == ({("2", str(c)) for c in range(d_k)}
+                                            | {(str(c), "2") for c in range(d_k)}), lit
+    assert {tuple(c) for c in lit["pattern"]} == {("1", "2")}, lit
+    page.mouse.move(0, 0)  # away: nothing lit
+    assert page.evaluate("document.querySelectorAll('#panels td.hf-from, #panels td.hf-to').length") == 0
+    assert page.errors == []
+    page.context.close()
+
+
+def test_the_next_token_control_redraws_the_sampling_panels(browser, app):
+    """For a family that generates: ticked, the walk writes one token after its text; the
+    temperature and top-k set there are the ones its sampling panels work with."""
+    page = open_app(browser, app)
+    assert page.locator("#sample-box").is_hidden()  # the encoder-decoder writes none
+    page.select_option("#f-family", "gpt")
+    page.locator("#sample-box").wait_for(state="visible")
+    page.check("#f-sample")
+    page.fill("#f-temperature", "0.5")
+    page.fill("#f-top_k", "3")
+    page.press("#f-top_k", "Enter")
+    page.wait_for_function("document.querySelector('#panels section.panel[data-id=\"gen.0.sample.sorted\"]')")
+    reveal(page, "gen.0.sample.scaled")
+    scaled = page.inner_text('#panels section.panel[data-id="gen.0.sample.scaled"]')
+    assert "temperature T = 0.5 and" in scaled.replace("\xa0", " ")
+    reveal(page, "gen.0.sample.sorted")
+    assert "Top-k keeps the first 3" in page.inner_text('#panels section.panel[data-id="gen.0.sample.sorted"]')
     assert page.errors == []
     page.context.close()

@@ -44,7 +44,9 @@ def test_j_k_and_the_arrows_move_between_the_apps_panels(browser, app):
     ids = page.evaluate("Array.from(document.querySelectorAll('#panels section.panel')).map(p => p.id)")
     assert page.evaluate("location.hash") == "#" + ids[1]
     page.fill("#f-heads", "2")  # new panels swapped in: the keys walk the new ones
-    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.self_attn.head.1.scores"]')
+    page.wait_for_selector('#panels section.panel[data-id="encoder.0.self_attn.head.1.scores"]',
+                           state="attached")  # a stub till it comes near the window
+    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'")
     page.evaluate("document.activeElement.blur()")
     page.keyboard.press("j")
     now = page.evaluate("Array.from(document.querySelectorAll('#panels section.panel')).map(p => p.id)")

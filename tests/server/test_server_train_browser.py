@@ -8,7 +8,7 @@ import json
 import math
 
 from . import test_server_browser as browser_page
-from .test_server_browser import matrix, open_app
+from .test_server_browser import matrix, open_app, reveal
 
 pytestmark = browser_page.pytestmark  # Chromium only, as the page's other tests
 
@@ -55,6 +55,7 @@ def test_the_pairs_are_listed_editable_and_a_line_without_a_separator_is_named(b
 
 def test_the_characters_tokenizer_cuts_unspaced_chinese(browser, app):
     page = open_app(browser, app)
+    reveal(page, "src_embed.tok")  # watched while the form changes: in view, updated first
     page.fill("#f-corpus", "我爱你, I love you")
     page.fill("#f-tgt", "i love you")
     page.fill("#f-src", "我爱你")
@@ -108,6 +109,21 @@ def test_one_epoch_shows_the_update_that_ended_it(browser, app):
     assert f"Epoch {done + 1}" in text and "θ′ = θ − η · m̂ / (√v̂ + ε)" in text
     page.click('[data-set-lang="zh"]')
     assert f"第 {done + 1} 轮" in page.inner_text("#step-update")
+    # η changed while the job is held: the next epoch's update uses it
+    page.fill("#f-lr", "0.5")
+    page.dispatch_event("#f-lr", "change")
+    page.wait_for_function("document.getElementById('step').disabled === false")
+    page.click("#step")
+    page.wait_for_function(f"document.getElementById('step-update').dataset.epoch === '{done + 2}'")
+    value = {k: float(page.get_attribute(f'#step-update [data-v="{k}"]', "data-value"))
+             for k in ("theta", "lr", "m_hat", "v_hat", "theta_new")}
+    assert value["lr"] == 0.5
+    by_hand = value["theta"] - 0.5 * value["m_hat"] / (math.sqrt(value["v_hat"]) + 1e-9)
+    assert math.isclose(value["theta_new"], by_hand, rel_tol=1e-9)
+    # the curve's x-axis spans the epochs done, not the 2000 asked: its last point at the right end
+    last_x = page.evaluate("Number(document.querySelector('#loss-curve polyline.loss')"
+                           ".getAttribute('points').split(' ').pop().split(',')[0])")
+    assert last_x == 294.0 and done + 2 < 2000
     page.click("#stop")
     page.locator("#step-update").wait_for(state="hidden")
     assert page.errors == []
@@ -125,6 +141,17 @@ def test_after_training_random_beside_trained_and_a_quiz_on_the_trained_model(br
     assert [r[4] for r in rows] == [r[0] for r in rows]  # trained: every position right
     assert any(r[2] != r[0] for r in rows)  # random weights: not
     assert all(float(r[3]) > float(r[1]) for r in rows)  # p(target) grew at every position
+    # the walkthrough of the trained model: its prediction panel picks the target's words
+    page.click("#walk-trained")
+    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'")
+    reveal(page, "prediction")
+    said = page.inner_text('#panels section.panel[data-id="prediction"] .l-en.narration')
+    assert "the model says “you win or you die <end>”" in said, said
+    page.click("#walk-trained")  # and back to the form's (random) model
+    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'")
+    reveal(page, "prediction")
+    assert "you win or you die <end>”" not in page.inner_text(
+        '#panels section.panel[data-id="prediction"] .l-en.narration')
     page.select_option("#f-quiz-model", "job")
     with page.expect_request(lambda r: r.url.endswith("/api/quiz")) as req:
         page.click("#quiz-start")

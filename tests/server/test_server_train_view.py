@@ -4,7 +4,9 @@ and what a paused job costs (it keeps its slot, but not forever)."""
 
 from __future__ import annotations
 
+import html
 import math
+import re
 import time
 
 import pytest
@@ -98,3 +100,34 @@ def test_a_paused_job_keeps_its_slot_then_is_stopped_with_its_model(strict):
     assert status == 200 and said["tokens"]  # its model so far is kept
     status, answer = client.json("POST", "/api/train", {"epochs": 5})
     assert status == 202  # the slot is free again
+
+
+def test_the_walkthrough_of_the_trained_model(client):
+    """With "job", the changed panels are the trained model's on the walk's sentences: trained
+    to 100% on the tutorial's pairs, its predicted words are the target's (random weights' not)."""
+    status, s = client.json("POST", "/api/train", {"epochs": 200})
+    assert status == 202
+    job = s["id"]
+    deadline = time.monotonic() + 120
+    while client.json("GET", f"/api/train/{job}")[1]["state"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    walk = {"src": "when you play the game of thrones", "tgt": "you win or you die"}
+    picked = {}
+    for name, extra in (("random", {}), ("trained", {"job": job})):
+        status, out = client.json("POST", "/api/panels/changed", {"walk": walk, **extra})
+        assert status == 200, out
+        picked[name] = _predicted(out["panels"]["prediction"])
+    assert picked["trained"] == ["you", "win", "or", "you", "die", "<end>"], picked
+    assert picked["random"] != picked["trained"]
+    status, answer = client.json("POST", "/api/panels/changed", {"walk": walk, "job": "nope"})
+    assert status == 404 and answer["field"] == "job"
+    status, answer = client.json("POST", "/api/panels/changed",
+                                 {"walk": walk, "job": job, "train_steps": 1})
+    assert status == 422 and answer["field"] == "job"
+
+
+def _predicted(panel_html: str) -> list[str]:
+    """The words the prediction panel's English says the model picks, in order."""
+    said = re.search(r"the model says “([^”]*)”", html.unescape(panel_html))
+    return said[1].split() if said else []

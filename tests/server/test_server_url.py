@@ -13,7 +13,7 @@ import pytest
 import handformer
 from support.browser import CHROMIUM
 
-from .test_server_browser import matrix, open_app
+from .test_server_browser import matrix, open_app, reveal
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,10 +31,12 @@ def test_a_copied_link_restores_the_view_in_a_fresh_browser(browser, app):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.fill("#f-src", "you play the game")
     page.fill("#f-heads", "2")
-    page.wait_for_selector('#panels figure.mx[data-name="encoder.0.self_attn.head.1.scores"]')
+    page.wait_for_selector('#panels section.panel[data-id="encoder.0.self_attn.head.1.scores"]',
+                           state="attached")  # new panels are stubs till they come near
     page.click('[data-set-lang="zh"]')
     page.click("#backward")
-    page.wait_for_selector("#panels section.panel.phase-backward", timeout=30_000)
+    page.wait_for_selector('#panels section.panel[data-id="grad.generator.logits"]',
+                           state="attached", timeout=30_000)
     page.eval_on_selector('#panels section.panel[data-id="encoder.0.self_attn"]',
                           "s => s.scrollIntoView({block: 'start'})")
     page.evaluate("document.activeElement.blur()")
@@ -62,12 +64,14 @@ def test_a_copied_link_restores_the_view_in_a_fresh_browser(browser, app):
 
 def test_an_edit_replaces_the_panel_it_changes_and_keeps_the_others(browser, app):
     page = open_app(browser, app)
+    reveal(page, "src_embed.tok")  # the panel read while the sentence is edited
     page.evaluate("""['tgt_embed.tok', 'src_embed.tok'].forEach(id =>
         document.querySelector('#panels section.panel[data-id="' + id + '"]').dataset.mark = 'old')""")
     page.fill("#f-src", "you win the game")
     page.wait_for_function("""document.querySelector('#panels section.panel[data-id="src_embed.tok"]')
         .dataset.mark === undefined""")
     page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'")
+    reveal(page, "tgt_embed.tok")  # checked against the edit as it comes near: unchanged
     kept = page.get_attribute('#panels section.panel[data-id="tgt_embed.tok"]', "data-mark")
     assert kept == "old"  # the target's embedding: the same element
     tape = handformer.walk(src="you win the game")

@@ -38,6 +38,11 @@ CASES = [
       "backward": True, "src": "the storm", "tgt": "brings the rain", "corpus": CORPUS},
      ["--family", "gpt", "--preset", "small", "--norm", "post", "--no-tie-embeddings",
       "--backward", "--src", "the storm", "--tgt", "brings the rain", "--corpus", None]),
+    # the next token after the whole text: `--generate 1` with the same sampling switches
+    ({"family": "gpt", "src": "when you play", "tgt": "the game",
+      "sample": {"temperature": 0.7, "top_k": 4, "top_p": 0.9}},
+     ["--family", "gpt", "--src", "when you play the game", "--generate", "1",
+      "--temperature", "0.7", "--top-k", "4", "--top-p", "0.9"]),
 ]
 
 
@@ -56,6 +61,16 @@ def test_walk_is_byte_for_byte_the_cli_json(client, body, args, tmp_path):
     assert status == 200, data[:300]
     assert headers["content-type"].startswith("application/json")
     assert data.decode("utf-8") == cli_json(args, tmp_path)
+
+
+def test_the_next_tokens_probabilities_are_the_softmax_of_the_logits_over_t(client):
+    """p = softmax(z / T) of the last position's logits, recomputed here from the tape's own."""
+    status, tape = client.json("POST", "/api/walk", {"family": "gpt", "sample": {"temperature": 0.5}})
+    assert status == 200
+    steps = {s["name"]: s for s in tape["steps"]}
+    z = np.array(steps["generator.logits"]["value"])[-1] / 0.5
+    by_hand = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+    np.testing.assert_allclose(np.ravel(steps["gen.0.sample.p"]["value"]), by_hand, rtol=1e-12)
 
 
 def test_scores_are_q_times_k_over_root_dk(client):
@@ -107,6 +122,12 @@ def test_contents_nest_like_the_export_and_number_as_the_panels_do(client):
     ({"family": "gpt", "config": {"pos": "rope"}}, "config.d_k", "d_k must be even"),
     ({"tokenizer": "bpe"}, "tokenizer", "transformer family does not learn byte-level BPE"),
     ({"config": {"norm": "middle"}}, "config.norm", "norm must be 'post'"),
+    ({"sample": {"temperature": 1}}, "sample", "transformer family writes no tokens"),
+    ({"family": "gpt", "sample": {}, "backward": True}, "sample", "turn the backward walk off"),
+    ({"family": "gpt", "sample": {"temperature": -1}}, "sample.temperature", "from 0 (greedy)"),
+    ({"family": "gpt", "sample": {"top_k": 0}}, "sample.top_k", "1 or more"),
+    ({"family": "gpt", "sample": {"top_p": 1.5}}, "sample.top_p", "in (0, 1]"),
+    ({"family": "gpt", "sample": {"top_q": 1}}, "sample.top_q", "unknown field"),
 ])
 def test_a_family_or_switch_it_cannot_build_is_refused_by_field(client, body, field, words):
     status, answer = client.json("POST", "/api/walk", body)

@@ -1920,4 +1920,12 @@ TEXT = {
     "grad.share.rope": "turned back by RoPE ({use}, the pair's angle mθ = {ang}): "
                        "{g}·cos {ang} {pm} {gp}·sin {ang} = {v}",
     "name.input.lookup": "the input (the embedding lookup)",
+    # issue 44 (app): the next-token control of a family that generates
+    "app.sample": "Next token",
+    "app.sample.on": "write the next token after the text",
+    "app.sample.temperature": "temperature T (0: greedy)",
+    "app.sample.top_k": "top-k (empty: every token)",
+    "app.sample.top_p": "top-p (1: no cut)",
+    "app.sample.hint": "Each change rewrites the sampling panels at the end of the walk: p = softmax(logits / T), sorted, cut, renormalised, drawn.",
+    "app.walk_trained": "Walk the trained model",
 }

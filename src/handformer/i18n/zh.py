@@ -1632,4 +1632,12 @@ TEXT = {
                       "x̂ = x / RMS(x)：({gh} − {xh}·{mgx}) / {rms} = {v}",
     "grad.share.rope": "经 RoPE（{use}）转回去，这一对的角度 mθ = {ang}：{g}·cos {ang} {pm} {gp}·sin {ang} = {v}",
     "name.input.lookup": "输入（查嵌入表得到）",
+    # issue 44 (app): the next-token control of a family that generates
+    "app.sample": "下一个词元",
+    "app.sample.on": "在文本之后写出下一个词元",
+    "app.sample.temperature": "温度 T（0：贪心）",
+    "app.sample.top_k": "top-k（留空：全部词元）",
+    "app.sample.top_p": "top-p（1：不截断）",
+    "app.sample.hint": "每次改动都会重写演练末尾的抽样面板：p = softmax(logits / T)，排序、截断、重新归一化、抽样。",
+    "app.walk_trained": "演练训练后的模型",
 }

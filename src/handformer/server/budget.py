@@ -37,6 +37,8 @@ def walk_numbers(walk) -> int:
     if not s.config.encoder_layers:  # decoder-only: one text, the source then the target
         n, m = 0, n + m
     steps = tape_numbers(s.config, n, m, len(s.vocab.target))
+    if getattr(walk, "sample", None):  # one more position, and the check's whole forward pass
+        steps *= 3
     weights = weight_count(walk.family, s.config, size_of(s.vocab))
     return 2 * steps + 4 * weights if walk.backward else steps + weights
 

@@ -6,7 +6,9 @@ and, to get the panels in view first, which it wants now. The answer is {"order"
 id, "digests": id → digest, "panels": id → HTML of each wanted panel whose digest the page
 lacks, "frame": digest of the order and titles, "toc": contents HTML when the page's frame
 differs (else null), "params": name → shape}. With "edit" or "train_steps" the panels are the
-changed run's (compare's run b): the walkthrough of the model the user edited or trained.
+changed run's (compare's run b): the walkthrough of the model the user edited or trained. With
+"job" (a training job of this session) they are its trained model's, on the walk's sentences
+(its "src", "tgt" and "backward"; the model's own config and vocabulary).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .budget import check_numbers, walk_numbers
 from .change import apply as apply_change
 from .change import parse_change
 from .limits import RequestError
+from .quiz import trained_tape
 from .requests import parse_walk
 
 MAX_IDS = 10_000  # more panel ids than any walk this server allows has
@@ -31,18 +34,32 @@ async def changed(request: Request) -> Response:
     body = fields.read(await api.read_json(request), fields.CHANGED)
     have, only, frame = _have(body.get("have")), _only(body.get("only")), body.get("frame")
     limits = api.settings(request)[0]
+    if "job" in body:
+        return JSONResponse(await _trained(request, body, have, only, frame, limits))
     w = parse_walk(body.get("walk", {}), limits)  # its fields are named as in /api/walk
     change = parse_change(body, w.setup.params)
     step = walk_numbers(replace(w, backward=True))
     numbers = check_numbers(walk_numbers(w) + change.train_steps * step, limits)
 
-    def work():
-        tape = apply_change(w, change).tape()
-        out = pages.changed_panels(tape, have, only)
-        params = {k: list(v.shape) for k, v in tape.params.items()}
-        return out | {"toc": None if out["frame"] == frame else out["toc"], "params": params}
+    return JSONResponse(await api.within_budget(
+        request, numbers, lambda: _answer(apply_change(w, change).tape(), have, only, frame)))
 
-    return JSONResponse(await api.within_budget(request, numbers, work))
+
+def _answer(tape, have: dict, only, frame) -> dict:
+    out = pages.changed_panels(tape, have, only)
+    params = {k: list(v.shape) for k, v in tape.params.items()}
+    return out | {"toc": None if out["frame"] == frame else out["toc"], "params": params}
+
+
+async def _trained(request: Request, body: dict, have: dict, only, frame, limits) -> dict:
+    """The panels of the job's trained model on the walk's sentences (no edit, no steps)."""
+    if body.get("edit") is not None or body.get("train_steps"):
+        raise RequestError("walk the trained model or change a weight, not both", "job")
+    walk = fields.read(body.get("walk", {}), fields.WALK)
+    asked = {"job": body["job"]} | {k: walk[k] for k in ("src", "tgt", "backward") if k in walk}
+    tape_of = trained_tape(request, asked)
+    return await api.within_budget(request, limits.max_server_numbers // 4,
+                                   lambda: _answer(tape_of(), have, only, frame))
 
 
 def _have(have) -> dict:

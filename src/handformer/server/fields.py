@@ -44,18 +44,21 @@ ANSWER = Kind((int, float, str), "a number (or \"-inf\")")
 
 WALK = {"src": TEXT.or_null(), "tgt": TEXT.or_null(), "corpus": TEXT.or_null(),
         "preset": TEXT.or_null(), "config": OBJECT.or_null(), "backward": FLAG, "lr": NUMBER,
-        "family": TEXT.or_null(), "tokenizer": TEXT.or_null()}
+        "family": TEXT.or_null(), "tokenizer": TEXT.or_null(), "sample": OBJECT.or_null()}
+# One next token written after the walk's text (a family that generates): how it is chosen.
+SAMPLE = {"temperature": NUMBER, "top_k": WHOLE.or_null(), "top_p": NUMBER.or_null()}
 CHANGE = {"edit": OBJECT.or_null(), "train_steps": WHOLE}
 COMPARE = {"a": OBJECT, "b": OBJECT} | CHANGE
 CHANGED = {"walk": OBJECT, "have": OBJECT.or_null(), "only": LIST.or_null(),
-           "frame": TEXT.or_null()} | CHANGE
+           "frame": TEXT.or_null(), "job": TEXT} | CHANGE
 TRAIN = {"preset": TEXT.or_null(), "config": OBJECT.or_null(), "corpus": TEXT.or_null(),
          "pairs": TEXT.or_null(), "epochs": WHOLE, "lr": NUMBER, "optimizer": TEXT,
          "batch_size": WHOLE, "tokenizer": TEXT.or_null()}
 TRANSLATE = {"job": TEXT, "sentence": TEXT, "beam": WHOLE, "alpha": NUMBER,
              "max_length": WHOLE.or_null(), "explain": FLAG}
 PAIRS = {"corpus": TEXT.or_null()}
-PACE = {"pause": FLAG, "step": WHOLE, "epochs_per_second": NUMBER.or_null()}
+PACE = {"pause": FLAG, "step": WHOLE, "epochs_per_second": NUMBER.or_null(), "lr": NUMBER,
+        "epochs": WHOLE}
 BESIDE = {"src": TEXT, "tgt": TEXT}
 QUIZ = {"walk": OBJECT, "count": WHOLE, "seed": WHOLE, "level": TEXT,
         "kinds": LIST.or_null(), "lang": TEXT, "job": TEXT, "src": TEXT.or_null(),

@@ -49,13 +49,14 @@ class Job:
     def status(self) -> dict:
         with self.lock:
             history = list(self.history)
-        last = history[-1] if history else {}
+        last, run = (history[-1] if history else {}), self.run
         return {"id": self.id, "state": self.state, "epochs": self.epochs,
                 "epochs_done": len(history), "losses": [h["loss"] for h in history],
                 "accuracy": [h["accuracy"] for h in history], "loss": last.get("loss"),
-                "final": self.final, "error": self.error, "model": self.run is not None,
+                "final": self.final, "error": self.error, "model": run is not None,
                 "seconds": round((self.finished or time.time()) - self.started, 3),
-                "update": self.update, "paused_out": self.paused_out} | self.pace.status()
+                "update": self.update, "paused_out": self.paused_out,
+                "lr": None if run is None else run.optimizer.lr} | self.pace.status()
 
 
 class Jobs:

@@ -91,7 +91,7 @@ async def start(request: Request) -> Response:
     body = fields.read(await read_json(request), fields.QUIZ)
     asked = _parse({k: v for k, v in body.items() if k not in {"walk"} | JOB_FIELDS})
     if "job" in body:
-        tape_of, numbers = _trained(request, body), limits.max_server_numbers // 4
+        tape_of, numbers = trained_tape(request, body), limits.max_server_numbers // 4
     else:
         walk = parse_walk(body.get("walk", {}), limits)
         tape_of, numbers = walk.tape, check_numbers(walk_numbers(walk), limits)
@@ -108,9 +108,10 @@ async def start(request: Request) -> Response:
     return JSONResponse({"questions": views, "score": quiz.score()})
 
 
-def _trained(request: Request, body: dict):
+def trained_tape(request: Request, body: dict):
     """The tape maker of a model this session trained: the job's state saved as the
-    checkpoint `handformer train` writes and walked as `walk --checkpoint` walks one."""
+    checkpoint `handformer train` writes and walked as `walk --checkpoint` walks one (the
+    quiz's, and the walkthrough's with "walk the trained model", server/changed.py)."""
     if "walk" in body:
         raise RequestError("give either walk (a configured model) or job (a trained one)", "job")
     job = request.state.session.jobs.get(body["job"])

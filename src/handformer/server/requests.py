@@ -41,10 +41,16 @@ class Walk:
     tgt: str
     backward: bool = False
     lr: float = 0.1
+    sample: dict | None = None  # one next token, chosen so (temperature, top_k, top_p)
 
     def options(self) -> dict:
         """What pipeline.finish reads."""
-        return {"src": self.src, "tgt": self.tgt, "backward": self.backward, "lr": self.lr}
+        if self.sample is None:
+            return {"src": self.src, "tgt": self.tgt, "backward": self.backward, "lr": self.lr}
+        # the next token after the whole text: source and target together are the prompt
+        prompt = " ".join(t for t in (self.src, self.tgt) if t)
+        return {"src": prompt, "tgt": None, "backward": self.backward, "lr": self.lr,
+                "generate": 1} | self.sample
 
     def tape(self):
         """This walk's tape, through the one pipeline (every gradient too, with backward)."""
@@ -162,7 +168,34 @@ def parse_walk(body, limits: Limits) -> Walk:
         raise
     if tokenizer == "bpe":
         check_model(family, cfg, len(model.vocab), limits, field)
-    return Walk(family, model, src, tgt, backward, float(lr))
+    return Walk(family, model, src, tgt, backward, float(lr), sample_of(body, family))
+
+
+def sample_of(body: dict, family: Family) -> dict | None:
+    """The "sample" of a walk body: one next token written after the text, chosen at
+    temperature T (0: greedy) among the top_k most likely, within top_p of the probability."""
+    sample = body.get("sample")
+    if sample is None:
+        return None
+    sample = fields.read(sample, fields.SAMPLE, "sample.")
+    if not family.generates:
+        raise RequestError(f"sample: the {family.name} family writes no tokens after its text",
+                           "sample")
+    if body.get("backward"):
+        raise RequestError("sample: the next token is written after a walk forward only (it has "
+                           "no target to learn from): turn the backward walk off", "sample")
+    temperature, top_k, top_p = (sample.get("temperature", 1.0), sample.get("top_k"),
+                                 sample.get("top_p"))
+    if not (math.isfinite(temperature) and 0 <= temperature <= 100):
+        raise RequestError(f"sample.temperature must be from 0 (greedy) to 100, got "
+                           f"{temperature!r}", "sample.temperature")
+    if top_k is not None and (not isinstance(top_k, int) or not 1 <= top_k <= 1_000_000):
+        raise RequestError(f"sample.top_k must be a whole number, 1 or more, got {top_k!r}",
+                           "sample.top_k")
+    if top_p is not None and not 0 < top_p <= 1:
+        raise RequestError(f"sample.top_p must be in (0, 1], got {top_p!r}", "sample.top_p")
+    return {"temperature": float(temperature), "top_k": top_k,
+            "top_p": None if top_p is None else float(top_p)}
 
 
 def tokenizer_of(body: dict) -> str:

@@ -41,9 +41,7 @@ def parse_train(body, limits: Limits):
     defaults = loop.Options()
     epochs = check_range(body.get("epochs", defaults.epochs), "epochs", 1, limits.max_epochs)
     batch = check_range(body.get("batch_size", defaults.batch_size), "batch_size", 1, 4096)
-    lr = body.get("lr", defaults.lr)
-    if not 0 < lr <= 10:
-        raise RequestError(f"lr must be a number in (0, 10], got {lr!r}", "lr")
+    lr = check_lr(body.get("lr", defaults.lr))
     optimizer = body.get("optimizer", defaults.optimizer)
     if optimizer not in ("adam", "sgd"):
         raise RequestError(f"optimizer must be 'adam' or 'sgd', got {optimizer!r}", "optimizer")
@@ -55,6 +53,13 @@ def parse_train(body, limits: Limits):
     numbers = check_train(price, limits, batch)
     return cfg, pairs, loop.Options(epochs=epochs, lr=float(lr), optimizer=optimizer,
                                     batch_size=batch, tokenizer=tokenizer), numbers
+
+
+def check_lr(lr) -> float:
+    """A learning rate a job takes: a number in (0, 10]."""
+    if not 0 < lr <= 10:
+        raise RequestError(f"lr must be a number in (0, 10], got {lr!r}", "lr")
+    return float(lr)
 
 
 def _pairs_vocab(pairs, tokenizer: str):

@@ -10,6 +10,7 @@ import importlib.util
 
 from .. import i18n
 from ..config import PRESETS
+from ..families import registry
 from ..render.html.toc import PHASE_KEYS
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT
 
@@ -33,6 +34,7 @@ def bundle(limits) -> dict:
                        "max_corpus_chars": limits.max_corpus_chars},
             "presets": PRESETS, "refused_presets": refused_presets(limits),
             "family_options": family_options(), "family_presets": family_presets(),
+            "generates": [name for name in registry.names() if registry.get(name).generates],
             "tokenizers": {"jieba": importlib.util.find_spec("jieba") is not None}}
 
 

@@ -61,6 +61,7 @@
     if ($("f-family").value !== "transformer") { body.family = $("f-family").value; }
     if ($("f-corpus").value.trim() !== "") { body.corpus = $("f-corpus").value; }
     if ($("f-tokenizer").value !== "tutorial") { body.tokenizer = $("f-tokenizer").value; }
+    if (HF.sampleOf) { var sample = HF.sampleOf(); if (sample) { body.sample = sample; } }  /* sample.js */
     return body;
   };
 
@@ -240,6 +241,7 @@
     var family = $("f-family").value, other = family !== "transformer";
     $("family-note").hidden = !other;
     $("train").disabled = other;
+    $("sample-box").hidden = (HF.generates || []).indexOf(family) < 0;  /* sample.js */
     familyOptions(family);
     familyPresets(family);
   }
@@ -312,7 +314,8 @@
   function listen() {
     form.addEventListener("input", function (e) {
       if (e.target.closest(".no-walk")) { return; }
-      if (e.target.tagName === "SELECT" || e.data === " ") { sendNow(); } else { later(); }
+      var choice = e.target.tagName === "SELECT" || e.target.type === "range" || e.target.type === "checkbox";
+      if (choice || e.data === " ") { sendNow(); } else { later(); }
     });
     form.addEventListener("change", function (e) { if (!e.target.closest(".no-walk")) { flush(); } });
     form.addEventListener("keydown", function (e) { if (e.key === "Enter") { flush(); } });
@@ -324,6 +327,7 @@
     HF.presets = bundle.presets || {};
     HF.familyOptions = bundle.family_options || {};
     HF.familyPresets = bundle.family_presets || {};
+    HF.generates = bundle.generates || [];
     (bundle.refused_presets || []).forEach(function (name) {  /* this server refuses them */
       var o = $("f-preset").querySelector('option[value="' + CSS.escape(name) + '"]');
       if (o) { o.remove(); }

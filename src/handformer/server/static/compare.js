@@ -139,7 +139,7 @@
 
   function render() {
     var box = $("compare");
-    if (!pinned || !result) { box.hidden = true; box.replaceChildren(); return; }
+    if (!pinned || !result) { box.hidden = true; box.replaceChildren(); marked = null; return; }
     var changed = result.steps.filter(function (s) { return s.changed; });
     diffFmt = HF.formatFor(changed.map(function (s) { return s.max_abs_diff; }));
     var title = node("h2", null, HF.t("compare"));
@@ -172,7 +172,18 @@
     box.replaceChildren.apply(box, parts);
     box.hidden = false;
     mark(changed);
+    marked = {changed: changed, detail: home ? shown : null, name: pick ? pick.name : null};
   }
+
+  /* A panel brought up to date as it comes near (near.js) is a new element: its badges and the
+     detail beside it are put back. */
+  var marked = null;
+  document.addEventListener("hf:fresh", function () {
+    if (!marked || HF.busy()) { return; }
+    mark(marked.changed);
+    var home = marked.detail && !marked.detail.isConnected ? place(marked.name).panel : null;
+    if (home) { home.appendChild(marked.detail); }
+  });
 
   /* The detail sits at the end of the panel it describes; the box says where, with a link. */
   function beside(step, shown) {

@@ -1,6 +1,9 @@
 /* The walkthrough kept up to date as the form changes: each change asks the server only for
-   the panels this page does not already hold (by their digests), the ones in view first, then
-   the rest; unchanged panels stay the same elements. One request is out at a time: changes made
+   the panels this page does not already hold (by their digests), the ones in view and near the
+   window (a screen above and below; a second request for those a reordering put there); the
+   others are checked when they come near
+   (near.js), a new one held by an empty stub in its place till then. Unchanged panels stay the
+   same elements. One request is out at a time: changes made
    meanwhile are sent together when it returns. After an error the old panels are dimmed. */
 (function () {
   "use strict";
@@ -14,13 +17,19 @@
     return have;
   }
 
-  function inView() {
-    var ids = [], h = window.innerHeight;
+  /* The panels within ``screens`` window heights of the window (0: those in view). */
+  function within(screens) {
+    var ids = [], h = window.innerHeight, low = -screens * h, high = h + screens * h;
     $("panels").querySelectorAll(":scope > section.panel").forEach(function (s) {
       var r = s.getBoundingClientRect();
-      if (r.bottom > 0 && r.top < h) { ids.push(s.getAttribute("data-id")); }
+      if (r.bottom > low && r.top < high) { ids.push(s.getAttribute("data-id")); }
     });
     return ids;
+  }
+
+  function order() {
+    return Array.prototype.map.call($("panels").querySelectorAll(":scope > section.panel"),
+                                    function (s) { return s.getAttribute("data-id"); });
   }
 
   /* The panels in the server's order: the ones it sent, else the ones held (a panel held but
@@ -38,11 +47,22 @@
         fresh[id] = s;
       });
     }
-    var kids = data.order.map(function (id) { return fresh[id] || old[id]; }).filter(Boolean);
+    var kids = data.order.map(function (id) { return fresh[id] || old[id] || (old[id] = stub(id)); });
     HF.keepInView(function () { place(container, kids, old, fresh); });
-    if (data.toc !== null) { setToc(data.toc); frame = data.frame; }
+    if (data.toc !== null) { setToc(data.toc); frame = data.frame; HF.tocChecked(); }
     paramNames(data.params || {});
-    HF.fitPanels(Object.keys(fresh).map(function (id) { return fresh[id]; }).filter(function (s) { return s.isConnected; }));
+    var put = data.order.map(function (id) { return fresh[id]; }).filter(function (s) { return s && s.isConnected; });
+    HF.fitPanels(put);
+    document.dispatchEvent(new CustomEvent("hf:fresh", {detail: {panels: put}}));  /* phone.js */
+    return data;
+  }
+  HF.applyPanels = apply;
+
+  /* A panel the page has not had yet, in its place: filled when it comes near (near.js). */
+  function stub(id) {
+    var s = document.createElement("section");
+    s.className = "panel stub"; s.id = "s-" + id; s.setAttribute("data-id", id);
+    return s;
   }
 
   /* The same order as now: each new panel takes its old one's place, the rest are not touched
@@ -68,15 +88,31 @@
   /* With "B" chosen, the walkthrough is of the model as changed in the compare box. */
   function ask(walk, only) {
     var body = {walk: walk, have: held(), only: only, frame: frame}, change = HF.showB && HF.change ? HF.change() : null;
+    if (HF.walkJob) { body.job = HF.walkJob; change = null; }  /* train.js: the trained model */
     if (change) { body.edit = change.edit; body.train_steps = change.train_steps; }
     return HF.post("/api/panels/changed", body);
+  }
+  HF.askPanels = ask;
+  HF.walkNow = function () { var walk = HF.walkBody(); if (HF.backward) { walk.backward = true; } return walk; };
+
+  /* After the panels asked first: those near the window now that were not (a reordering put
+     them there), and the others marked to be checked when they come near (every panel on the
+     first walk). */
+  function rest(walk, first) {
+    if (!first.length) { HF.markChecked(null); return null; }  /* none in view: all came at once */
+    var near = within(1).filter(function (id) { return first.indexOf(id) < 0; });
+    var asked = first.concat(near);
+    HF.markChecked(asked);
+    HF.markUnchecked(order().filter(function (id) { return asked.indexOf(id) < 0; }));
+    return near.length ? ask(walk, near).then(function (r) { if (r.ok) { apply(r.data); } }) : null;
   }
 
   function recompute() {
     if (busy) { again = true; return; }
-    busy = true; again = false;
-    var walk = HF.walkBody(), first = inView();
-    if (HF.backward) { walk.backward = true; }
+    busy = true; again = false; HF.edits = (HF.edits || 0) + 1;
+    var walk = HF.walkNow(), first = within(1), ids = order(), last = ids[ids.length - 1];
+    HF.tocStale();  /* near.js: the contents list is asked for when it is open */
+    if (first.length && HF.tocOpen() && first.indexOf(last) < 0) { first.push(last); }  /* the last: the whole frame */
     var started = performance.now();
     HF.status("computing");
     $("panels").setAttribute("aria-busy", "true");
@@ -86,14 +122,14 @@
       $("panels").classList.remove("stale");
       apply(r.data);
       document.dispatchEvent(new CustomEvent("hf:in-view", {detail: {ms: performance.now() - started}}));
-      return first.length ? ask(walk, null).then(function (r2) { if (r2.ok) { apply(r2.data); } }) : null;
+      return rest(walk, first);
     }).then(function () {
       if (!busy) { return; }  /* failed already */
       busy = false;
       $("panels").setAttribute("aria-busy", "false");
       HF.status("ready");
       document.dispatchEvent(new CustomEvent("hf:updated", {detail: {ms: performance.now() - started}}));
-      if (again) { recompute(); } else { HF.onWalk.forEach(function (f) { f("walk"); }); }
+      if (again) { recompute(); } else { HF.checkNear(); HF.onWalk.forEach(function (f) { f("walk"); }); }
     }).catch(function (e) {
       busy = false;
       $("panels").setAttribute("aria-busy", "false");
@@ -101,6 +137,7 @@
     });
   }
   HF.recompute = recompute;
+  HF.busy = function () { return busy; };
 
   /* The weight edit's choices: every parameter of the current model, with its shape. */
   function paramNames(params) {

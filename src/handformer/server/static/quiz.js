@@ -38,11 +38,19 @@
       where.querySelector('#panels figure.mx[data-name^="' + CSS.escape(name + ".") + '"]');
   }
 
-  /* Bring the question's panel to the top and light its cell (row i, column j) when it is drawn. */
+  /* Bring the question's panel to the top and light its cell (row i, column j) when it is drawn;
+     lit again when the panel is brought up to date as it comes near (near.js puts a new one in). */
+  var shown = null;
   function show(q) {
-    var at = target(q), cell = q.cell || [];
+    var at = target(q);
     if (!at.panel) { return; }
     at.panel.scrollIntoView({block: "start"});
+    shown = q;
+    light(q, at);
+  }
+
+  function light(q, at) {
+    var cell = q.cell || [];
     document.querySelectorAll("#panels td.quiz-cell").forEach(function (td) { td.classList.remove("quiz-cell"); });
     if (!at.fig || cell.length < 2) { return; }
     var i = cell[cell.length - 2], j = cell[cell.length - 1];
@@ -51,6 +59,12 @@
     var td = tr && th ? tr.cells[th.cellIndex] : null;
     if (td) { td.classList.add("quiz-cell"); }
   }
+
+  document.addEventListener("hf:fresh", function (e) {
+    if (!shown) { return; }
+    var at = target(shown);
+    if (at.panel && e.detail.panels.indexOf(at.panel) >= 0) { light(shown, at); }
+  });
 
   function showScore(score) {
     $("quiz-score").textContent = HF.t("quiz.score", score);

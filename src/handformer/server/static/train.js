@@ -1,5 +1,7 @@
 /* Train live: start a job on the pairs listed (pairs.js), poll its progress, draw the loss curve
-   as it grows, pause it, step it (trainview.js shows the step's update), stop it; then show the
+   as it grows, pause it, step it (trainview.js shows the step's update), change its lr and
+   epochs while it runs, stop it; then walk the trained model (its panels in place of the form's
+   model's), show the
    trained prediction beside the random one, translate with its model and show the decoding steps. */
 (function () {
   "use strict";
@@ -13,34 +15,32 @@
     return node;
   }
 
+  /* The x-axis spans the epochs done (at least 2), not the epochs asked for: at epoch 115 of
+     2000 the curve fills the box; the label says how many are asked. */
+  function xOf(i, span) { return 28 + (300 - 28 - 6) * (span > 1 ? i / (span - 1) : 0); }
+
   function drawCurve(losses, total, accuracy) {
-    var svg = $("loss-curve"), w = 300, h = 120, pad = 28;
+    var svg = $("loss-curve"), h = 120, pad = 28, span = Math.max(losses.length, 2);
     var top = Math.max.apply(null, losses.concat([1e-9]));
-    var pts = losses.map(function (v, i) {
-      var x = pad + (w - pad - 6) * (total > 1 ? i / (total - 1) : 0);
-      var y = 6 + (h - pad) * (1 - v / top);
-      return x.toFixed(1) + "," + y.toFixed(1);
-    });
     svg.replaceChildren(
-      el("line", {x1: pad, y1: h - 22, x2: w - 4, y2: h - 22, "class": "axis"}),
+      el("line", {x1: pad, y1: h - 22, x2: 300 - 4, y2: h - 22, "class": "axis"}),
       el("line", {x1: pad, y1: 4, x2: pad, y2: h - 22, "class": "axis"}),
       el("text", {x: 2, y: 12, "class": "tick"}, top.toFixed(2)),
       el("text", {x: 2, y: h - 24, "class": "tick"}, "0"),
-      el("text", {x: w - 4, y: h - 6, "class": "tick", "text-anchor": "end"},
+      el("text", {x: 300 - 4, y: h - 6, "class": "tick", "text-anchor": "end"},
          HF.t("epoch") + " " + losses.length + " / " + total),
       el("text", {x: pad + 4, y: h - 6, "class": "tick"}, HF.t("loss")),
-      el("polyline", {points: pts.join(" "), "class": "loss", fill: "none"}),
-      el("text", {x: w - 4, y: 12, "class": "tick acc", "text-anchor": "end"}, HF.t("acc") + " 100%"),
-      el("polyline", {points: line(accuracy || [], total, 1), "class": "acc", fill: "none"}));
+      el("polyline", {points: line(losses, span, top), "class": "loss", fill: "none"}),
+      el("text", {x: 300 - 4, y: 12, "class": "tick acc", "text-anchor": "end"}, HF.t("acc") + " 100%"),
+      el("polyline", {points: line(accuracy || [], span, 1), "class": "acc", fill: "none"}));
     svg.setAttribute("aria-label", HF.t("curve"));
+    svg.setAttribute("data-span", String(span));
   }
 
-  /* Accuracy on its own 0…1 scale, drawn over the loss's axes. */
-  function line(values, total, top) {
-    var w = 300, h = 120, pad = 28;
+  /* Loss on its own scale (top: its largest), accuracy on 0…1, drawn over the same axes. */
+  function line(values, span, top) {
     return values.map(function (v, i) {
-      var x = pad + (w - pad - 6) * (total > 1 ? i / (total - 1) : 0);
-      return x.toFixed(1) + "," + (6 + (h - pad) * (1 - v / top)).toFixed(1);
+      return xOf(i, span).toFixed(1) + "," + (6 + (120 - 28) * (1 - v / top)).toFixed(1);
     }).join(" ");
   }
 
@@ -70,6 +70,7 @@
     if (s.paused) { $("train-status").textContent += " · " + HF.t("paused"); }
     $("train").disabled = running;
     $("translate").disabled = running || !s.model;
+    $("walk-trained").hidden = running || !s.model;
     $("f-quiz-model").querySelector('option[value="job"]').disabled = running || !s.model;
     if (HF.showUpdate) { HF.showUpdate(s); }
   }
@@ -110,6 +111,7 @@
     body.optimizer = $("f-optimizer").value;
     $("trained").hidden = true;
     HF.showBeside(null);
+    walkTrained(false);
     clearTimeout(poll);
     HF.post("/api/train", body).then(function (r) {
       if (!r.ok) { HF.showAnswer(r.data); return; }
@@ -137,6 +139,25 @@
     HF.post("/api/train/" + encodeURIComponent(job) + "/pace", body).then(function (r) {
       if (r.ok) { show(r.data); if (r.data.state === "running") { clearTimeout(poll); poll = setTimeout(follow, 300); } }
     });
+  }
+
+  /* lr and epochs changed while a job runs apply to it from its next update and epoch. */
+  function retune(name, value) {
+    if (!last || last.state !== "running" || value === "" || !isFinite(Number(value))) { return; }
+    HF.clearErrors([name]);
+    var body = {};
+    body[name] = Number(value);
+    HF.post("/api/train/" + encodeURIComponent(job) + "/pace", body).then(function (r) {
+      if (r.ok) { show(r.data); } else { HF.showAnswer(r.data, true); }
+    });
+  }
+
+  /* The walkthrough of the trained model (on the form's sentences), or of the form's model. */
+  function walkTrained(on) {
+    var was = !!HF.walkJob;
+    HF.walkJob = on && job ? job : null;
+    $("walk-trained").setAttribute("aria-pressed", String(!!HF.walkJob));
+    if (was !== !!HF.walkJob) { HF.recompute(); }
   }
 
   function stop() {
@@ -176,7 +197,10 @@
       pace({epochs_per_second: $("f-speed").value ? Number($("f-speed").value) : null});
     });
     $("translate").addEventListener("click", translate);
+    $("walk-trained").addEventListener("click", function () { walkTrained(!HF.walkJob); });
     $("f-epochs").addEventListener("input", HF.applyText);
+    $("f-lr").addEventListener("change", function () { retune("lr", $("f-lr").value); });
+    $("f-epochs").addEventListener("change", function () { retune("epochs", $("f-epochs").value); });
     HF.onWalk.push(function (why) { if (why === "lang" && last) { show(last); } });
   }
 
