@@ -115,6 +115,19 @@ def test_it_is_refused_with_a_backward_step():
                       "backward": True, "beside_trained": True})
 
 
+def test_the_comparison_survives_a_json_tape_and_a_damaged_one_is_refused(walked):
+    import json
+
+    from handformer.files.tape_json import TapeFormatError, dumps, loads
+
+    _, tape = walked
+    data = json.loads(dumps(tape))
+    assert loads(json.dumps(data)).meta["beside_random"] == tape.meta["beside_random"]
+    data["beside_random"]["patterns"]["layer.0.self_attn.head.0.pattern"].pop()
+    with pytest.raises(TapeFormatError, match="one row per token of the sentence"):
+        loads(json.dumps(data))
+
+
 @pytest.mark.parametrize("lang, title, words", [
     ("en", "Pretrained weights beside random weights", "spread almost evenly over every token"),
     ("zh", "预训练权重与随机权重并排", "几乎均匀地分散在所有词元上")])

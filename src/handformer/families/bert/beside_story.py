@@ -35,6 +35,8 @@ def beside_random(ctx: Ctx) -> None:
     equation: list = []
     spread = False
     for step, trained in ours["patterns"].items():
+        if step not in other["patterns"]:  # a tape saved with other layers compared
+            continue
         layer = int(step.split(".")[1]) + 1
         a, b = np.asarray(trained), np.asarray(other["patterns"][step])
         kinds = [pattern_kind(a, tokens), pattern_kind(b, tokens)]
