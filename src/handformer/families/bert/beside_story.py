@@ -69,8 +69,14 @@ def _pattern(name: str, layer: int, weights: str, value: np.ndarray, tokens: lis
                   kind="pattern", scale="prob")
 
 
+# Each pattern_kind → the words that tell it.
+KIND_WORDS = {"spread": "bert.beside.kind.spread", "special": "bert.beside.kind.special",
+              "prev": "bert.beside.kind.prev", "next": "bert.beside.kind.next",
+              "self": "bert.beside.kind.self", "mixed": "bert.beside.kind.mixed"}
+
+
 def _kind(ctx: Ctx, kind: str) -> str:
-    return ctx.t(f"bert.beside.kind.{kind}")
+    return ctx.t(KIND_WORDS[kind])
 
 
 def _f(x: float) -> str:
