@@ -1952,4 +1952,8 @@ TEXT = {
     "bert.beside.apart": "The two embeddings are unrelated: their cosine is {c} (both have "
                          "length 1; {k} of their {d} numbers are drawn below). Only the "
                          "pretrained one places sentences of similar meaning near each other.",
+    "bert.beside.related": "The two embeddings share a direction: their cosine is {c} (both "
+                           "have length 1; {k} of their {d} numbers are drawn below), though only "
+                           "the pretrained one was trained to place sentences of similar "
+                           "meaning near each other.",
 }

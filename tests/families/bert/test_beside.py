@@ -109,6 +109,25 @@ def test_the_section_shows_both_weights_over_the_sentences_tokens(walked):
     assert "Pretrained: spread" not in text and "seed 0" in text
 
 
+def test_the_embeddings_words_follow_their_numbers(walked, monkeypatch):
+    """Told the other way round when the numbers are: random layers that moved e further than
+    the pretrained ones, and an embedding that shares the pretrained one's direction."""
+    _, tape = walked
+    other = dict(tape.meta["beside_random"])
+    text = " ".join(_section(tape).paragraphs)
+    assert "the random layers move it less" in text and "are unrelated" in text
+    other["moved"], other["embedding"] = -0.5, list(tape["pooling.normalized"])
+    monkeypatch.setitem(tape.meta, "beside_random", other)
+    text = " ".join(_section(tape).paragraphs)
+    assert "the random layers move it further" in text and "(the cosine of the two is −0.500)" in text
+    assert "share a direction: their cosine is 1.000" in text and "unrelated" not in text
+
+
+def _section(tape):
+    (section,) = [s for s in narrate.build(tape) if s.id == "bert.beside"]
+    return section
+
+
 def test_it_is_refused_with_a_backward_step():
     with pytest.raises(HandformerError, match="drop --backward or --beside-trained"):
         pipeline.run({"pretrained": "all-minilm-l6-v2", "src": "a", "tgt": "b",

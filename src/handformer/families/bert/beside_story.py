@@ -15,6 +15,7 @@ from .model import BertConfig
 from .story import head_kind
 
 SHOWN_DIMS = 8  # the sentence embedding's first numbers drawn under both weights
+UNRELATED = 0.3  # |cos| of the two embeddings under which they are told unrelated
 EVEN = 1.5  # a row is spread evenly when its largest weight is under EVEN / n on average
 
 
@@ -61,7 +62,8 @@ def _embedding_text(ctx: Ctx, ours: dict, other: dict) -> list[str]:
     key = "bert.beside.moved.less" if other["moved"] > ours["moved"] else "bert.beside.moved.more"
     cos = float(np.dot(ours["embedding"], other["embedding"]))
     return [ctx.t(key, pt=_f(ours["moved"]), pr=_f(other["moved"])),
-            ctx.t("bert.beside.apart", c=_f(cos), d=len(ours["embedding"]), k=SHOWN_DIMS)]
+            ctx.t("bert.beside.apart" if abs(cos) < UNRELATED else "bert.beside.related",
+                  c=_f(cos), d=len(ours["embedding"]), k=SHOWN_DIMS)]
 
 
 def _pattern(name: str, layer: int, weights: str, value: np.ndarray, tokens: list[str]) -> Matrix:
