@@ -72,7 +72,9 @@ def _render_options(func):
               help="also train a copy of the random weights on the corpus, as `handformer "
                    "train` does by default (about a second for the tutorial), and show its "
                    "attention and prediction beside theirs (a --checkpoint walk shows its "
-                   "untrained weights beside it without this flag)")
+                   "untrained weights beside it without this flag); with --pretrained "
+                   "all-minilm-l6-v2, the same model with random initial weights (seed 0) "
+                   "beside the pretrained one")
 @click.option("--generate", type=Whole(1, None), default=None, metavar="N",
               help="--family gpt: after the prompt (--src; the walk's text is then the prompt "
                    "alone), write N tokens one at a time with a key/value cache, every step "

@@ -50,7 +50,8 @@ class Family:
     pair and inside a padded batch, ``options["reference"]`` choosing among its torch models)
     prints it and returns whether every row is within ``tol``.
     ``beside_trained``: ``walk`` reads ``options["beside_trained"]`` (a copy of the random
-    weights trained on the spot, shown beside them).
+    weights trained on the spot, shown beside them; BERT: its pretrained weights beside random
+    initial ones).
     ``save_weights(path, model)``: `walk --save-weights FILE`, the model's weights as
     safetensors under its ecosystem's names (``prepare`` reads ``options["weights"]`` back).
     ``export_names(tensors, model)``: the model's parameters, or arrays shaped like them (their

@@ -42,6 +42,8 @@ def check_tape(data: dict) -> None:
         _check_shards(mapping(data["shards"], "shards"))
     if "beside" in data:
         _check_beside(mapping(data["beside"], "beside"), data, size)
+    if "beside_random" in data:
+        _check_beside_random(mapping(data["beside_random"], "beside_random"), data)
 
 
 def _check_config(data: dict) -> None:
@@ -116,6 +118,22 @@ def _check_beside(told: dict, data: dict, vocab_size: int | None) -> None:
         if array(told.get("loss"), "beside.loss") != (2,):
             raise SchemaError("beside.loss: expected the first and the last epoch's loss")
         boolean(told.get("seen"), "beside.seen")
+
+
+def _check_beside_random(told: dict, data: dict) -> None:
+    """BERT's walk --beside-trained: the random copy's patterns (n × n over the sentence), its
+    sentence embedding and the cosine of how far its layers moved it."""
+    integer(told.get("seed"), "beside_random.seed", 0)
+    number(told.get("std"), "beside_random.std", 0)
+    number(told.get("moved"), "beside_random.moved", -1.0001, 1.0001)
+    n = len(_list(mapping(data.get("src", {}), "src").get("ids", []), "src.ids"))
+    for step, pattern in mapping(told.get("patterns"), "beside_random.patterns").items():
+        if array(pattern, f"beside_random.patterns.{step}") != (n, n):
+            raise SchemaError(f"beside_random.patterns.{step}: expected {n} × {n}, one row per "
+                              "token of the sentence")
+    d = mapping(data.get("config", {}), "config").get("d_model")
+    if array(told.get("embedding"), "beside_random.embedding") != (d,):
+        raise SchemaError(f"beside_random.embedding: expected {d} numbers")
 
 
 def _flat(value) -> list:

@@ -1928,4 +1928,40 @@ TEXT = {
     "app.sample.top_p": "top-p (1: no cut)",
     "app.sample.hint": "Each change rewrites the sampling panels at the end of the walk: p = softmax(logits / T), sorted, cut, renormalised, drawn.",
     "app.walk_trained": "Walk the trained model",
+    # --- bert-beside (issue 46): walk --pretrained … --beside-trained ---
+    "bert.beside.title": "Pretrained weights beside random weights",
+    "bert.beside.how": "Everything above used {model}'s pretrained weights (θ). Beside them, the "
+                       "same architecture with random initial weights (θ₀), drawn as a fresh "
+                       "BertModel draws them: every weight matrix and embedding table from "
+                       "N(0, {std}²) (numpy's generator, seed {seed}), biases 0, layer norms "
+                       "γ = 1 and β = 0; the same sentence goes through both.",
+    "bert.beside.layer": "Layer {layer}, head 1. Pretrained: {trained} (each row's largest "
+                         "weight is {mt} on average). Random: {random} ({mr}; weights spread "
+                         "evenly would give 1/{n} = {u}).",
+    "bert.beside.kind.spread": "spread almost evenly over every token",
+    "bert.beside.kind.special": "piled on [CLS] or [SEP], a resting place",
+    "bert.beside.kind.prev": "on the previous token",
+    "bert.beside.kind.next": "on the next token",
+    "bert.beside.kind.self": "on the token itself (the diagonal)",
+    "bert.beside.kind.mixed": "on a few tokens, different ones in each row",
+    "bert.beside.why_even": "Why random attention is even: with weights of size about {std}, "
+                            "each score q·k/√d_k is close to 0, and a softmax of nearly equal "
+                            "scores gives nearly 1/n to every token. Training is what makes "
+                            "some scores stand out.",
+    "bert.beside.moved.less": "The sentence embedding e: the pretrained layers carry it far "
+                              "from the mean of the embedding layer's output H⁽⁰⁾ (the cosine "
+                              "of the two is {pt}); the random layers move it less ({pr}): "
+                              "with weights of about 0.02 each sublayer adds only a small "
+                              "vector to the residual path, so e stays nearer the mean of the "
+                              "input embeddings.",
+    "bert.beside.moved.more": "The sentence embedding e: the random layers move it further from "
+                              "the mean of the embedding layer's output H⁽⁰⁾ (the cosine of "
+                              "the two is {pr}) than the pretrained layers do ({pt}).",
+    "bert.beside.apart": "The two embeddings are unrelated: their cosine is {c} (both have "
+                         "length 1; {k} of their {d} numbers are drawn below). Only the "
+                         "pretrained one places sentences of similar meaning near each other.",
+    "bert.beside.related": "The two embeddings share a direction: their cosine is {c} (both "
+                           "have length 1; {k} of their {d} numbers are drawn below), though only "
+                           "the pretrained one was trained to place sentences of similar "
+                           "meaning near each other.",
 }

@@ -1640,4 +1640,31 @@ TEXT = {
     "app.sample.top_p": "top-p（1：不截断）",
     "app.sample.hint": "每次改动都会重写演练末尾的抽样面板：p = softmax(logits / T)，排序、截断、重新归一化、抽样。",
     "app.walk_trained": "演练训练后的模型",
+    # --- bert-beside（issue 46）：walk --pretrained … --beside-trained ---
+    "bert.beside.title": "预训练权重与随机权重并排",
+    "bert.beside.how": "上面所有步骤用的都是 {model} 的预训练权重（θ）。旁边是同一个结构配上随机的"
+                       "初始权重（θ₀），按新建 BertModel 的方式抽取：每个权重矩阵和嵌入表都取自 "
+                       "N(0, {std}²)（numpy 的随机数生成器，种子 {seed}），偏置为 0，层归一化的 "
+                       "γ = 1、β = 0；同一个句子分别经过两套权重。",
+    "bert.beside.layer": "第 {layer} 层第 1 个头。预训练：{trained}（每行最大的权重平均为 {mt}）。"
+                         "随机：{random}（{mr}；完全均匀分布时是 1/{n} = {u}）。",
+    "bert.beside.kind.spread": "几乎均匀地分散在所有词元上",
+    "bert.beside.kind.special": "堆在 [CLS] 或 [SEP] 上，当作停靠处",
+    "bert.beside.kind.prev": "落在前一个词元上",
+    "bert.beside.kind.next": "落在后一个词元上",
+    "bert.beside.kind.self": "落在词元自己身上（对角线）",
+    "bert.beside.kind.mixed": "落在少数几个词元上，每行各不相同",
+    "bert.beside.why_even": "为什么随机注意力是均匀的：权重只有大约 {std} 这么大，每个分数 "
+                            "q·k/√d_k 都接近 0，而几乎相等的分数经过 softmax 后，每个词元都分到"
+                            "差不多 1/n。是训练让某些分数突显出来。",
+    "bert.beside.moved.less": "句向量 e：预训练的各层把它带得离嵌入层输出 H⁽⁰⁾ 的均值很远"
+                              "（两者的余弦为 {pt}）；随机的各层移动得少（{pr}）：权重只有 0.02 左右，"
+                              "每个子层只往残差通路上加一个很小的向量，所以 e 离输入嵌入的均值更近。",
+    "bert.beside.moved.more": "句向量 e：随机的各层把它从嵌入层输出 H⁽⁰⁾ 的均值移得更远"
+                              "（两者的余弦为 {pr}），比预训练的各层（{pt}）还远。",
+    "bert.beside.apart": "两个句向量互不相关：它们的余弦为 {c}（两者长度都是 1；下面画出了 {d} 个"
+                         "数中的前 {k} 个）。只有预训练的句向量会让意思相近的句子彼此靠近。",
+    "bert.beside.related": "两个句向量方向相近：它们的余弦为 {c}（两者长度都是 1；下面画出了 {d} 个"
+                           "数中的前 {k} 个），不过只有预训练的句向量是经过训练、让意思相近的句子"
+                           "彼此靠近的。",
 }

@@ -111,8 +111,12 @@ def test_the_cli_draws_it_in_both_languages():
         assert title in out and "you win or you die <end>" in out
 
 
-def test_families_that_cannot_train_a_copy_refuse_the_flag():
+def test_families_that_cannot_train_a_copy_refuse_the_flag(monkeypatch):
+    """Every family takes the flag today (bert: its pretrained weights beside random ones), so
+    a family without it is made here by switching the flag off."""
     from handformer.errors import HandformerError
+    from handformer.families import registry
 
+    monkeypatch.setattr(registry.get("bert"), "beside_trained", False)
     with pytest.raises(HandformerError, match="the bert family does not train a copy"):
         pipeline.run({"family": "bert", "beside_trained": True})

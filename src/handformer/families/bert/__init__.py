@@ -40,7 +40,11 @@ def prepare(options: dict) -> load.Pretrained:
         raise HandformerError(
             "--backward with --pretrained takes one fine-tuning step that pulls two sentences' "
             "embeddings together (loss 1 − cosine): give the second one, --tgt \"...\"")
-    allowed = ("pretrained", "src", "lr", "preset") + (("tgt", "backward") if step else ())
+    if step and options.get("beside_trained"):
+        raise HandformerError("--beside-trained shows the pretrained weights beside random ones "
+                              "on one sentence, forward; drop --backward or --beside-trained")
+    allowed = ("pretrained", "src", "lr", "preset", "beside_trained") + (
+        ("tgt", "backward") if step else ())
     given = [k for k, v in options.items() if k not in allowed and v not in (None, False)]
     if options.get("preset") not in (None, "tutorial"):
         given.append("preset")
@@ -54,10 +58,16 @@ def prepare(options: dict) -> load.Pretrained:
 
 
 def walk(pretrained: load.Pretrained, options: dict):
-    """One sentence forward; with ``backward``, the pair (src, tgt) and its loss."""
+    """One sentence forward; with ``backward``, the pair (src, tgt) and its loss; with
+    ``beside_trained``, the sentence under random initial weights too."""
     if options.get("backward"):
         return finetune.pair_tape(pretrained, options["src"], options["tgt"])
-    return load.run(pretrained, [options["src"]])
+    tape = load.run(pretrained, [options["src"]])
+    if options.get("beside_trained"):  # the same architecture with random weights (beside.py)
+        from .beside import random_beside
+
+        tape.meta["beside_random"] = random_beside(pretrained, tape)
+    return tape
 
 
 def backward(tape, pretrained: load.Pretrained, options: dict) -> None:
@@ -80,5 +90,5 @@ def export_names(tensors: dict, pretrained: load.Pretrained) -> dict:
 
 FAMILY = register(Family("bert", model.BertConfig, model.param_shapes, model.forward, narrators,
                          prepare=prepare, walk=walk, backward=backward, notes=notes,
-                         pretrained=True, export_names=export_names,
+                         pretrained=True, export_names=export_names, beside_trained=True,
                          pretrained_names=tuple(sorted(load.PACKAGED))))

@@ -59,6 +59,10 @@ def story(tape) -> list:
     told = [overview, wordpiece, embeddings,
             *(functools.partial(layer, i=i) for i in range(layers)), pooling]
     if "loss" not in tape.index:
+        if "beside_random" in tape.meta:  # walk --beside-trained (beside_story.py)
+            from .beside_story import beside_random
+
+            told.append(beside_random)
         return told
     from . import layers_back, step_story  # one fine-tuning step (walk --backward)
 
