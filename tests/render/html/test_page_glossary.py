@@ -169,3 +169,15 @@ def test_matches_kept_wrong_are_found_afresh(tmp_path, monkeypatch, kept):
     monkeypatch.setattr(glossary, "_read_matches", lambda k, t: read.append(k) or read_matches(k, t))
     assert [(s, e) for s, e, _ in glossary._matches("en", text)] == [(15, 19)]
     assert read == [kept]  # the file was read, and what it held refused
+
+
+def test_a_term_inside_a_longer_chinese_word_is_not_marked():
+    """更新 is a term, 不断更新 a word of the lexicon: marking the 更新 of 训练时会不断更新 would
+    cut the word (and let a line break between 不 and 断); a 更新 standing alone is marked."""
+    from handformer.render.common.lexicon import words
+    from handformer.render.html.glossary import glossed
+
+    assert "不断更新" in words()
+    inside, alone = glossed(["训练时会不断更新，", "每次更新之后"], "zh", str)
+    assert "<dfn" not in inside and inside == "训练时会不断更新，"
+    assert '<dfn class="gl" tabindex="0" data-g="update">更新' in alone

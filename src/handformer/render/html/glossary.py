@@ -13,6 +13,7 @@ from markupsafe import Markup, escape
 
 from ... import i18n
 from ...files.kept_table import KeptTable, python_sources, sources_stamp
+from ..common.breaks import hanzi_breaks, hanzi_pairs
 
 # Each term: its id, then its keys (the term as the glossary names it, the forms it takes in
 # the text separated by "|", its definition), written out so that they can be found.
@@ -215,10 +216,10 @@ def glossed(paragraphs: list[str], lang: str, wbr) -> list[Markup]:
     seen: set[str] = set()
     out = []
     for text in paragraphs:
-        pieces, at = [], 0
+        pieces, at, cuts = [], 0, _word_cuts(text)
         for start, end, group in _matches(lang, text):
             key = group.rsplit("_", 1)[0]
-            if key in seen:
+            if key in seen or start in cuts or end in cuts:
                 continue
             seen.add(key)
             pieces += [wbr(text[at:start]), _mark(text[start:end], key, lang, wbr)]
@@ -226,6 +227,12 @@ def glossed(paragraphs: list[str], lang: str, wbr) -> list[Markup]:
         pieces.append(wbr(text[at:]))
         out.append(Markup("").join(pieces))
     return out
+
+
+def _word_cuts(text: str) -> set[int]:
+    """The gaps between two Hanzi that a word of the lexicon spans: a term marked there would
+    cut that word (更新 inside 不断更新), and the line could break inside it."""
+    return set(hanzi_pairs(text)).difference(hanzi_breaks(text))
 
 
 def _mark(word: str, key: str, lang: str, wbr) -> Markup:
