@@ -8,7 +8,11 @@ BIN := $(VENV)/bin
 WORKERS ?= auto
 # Bytecode is kept between runs (pytest rewrites every test module's asserts otherwise: ~10 s
 # a process), whatever the environment says.
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
+# One BLAS and OpenMP thread per test process: one process per core already fills the cores, and
+# each one's own threads on top oversubscribe them (the SmolLM2 tests took 61 s instead of 40 s
+# on 2 cores).
+THREADS := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(THREADS) $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 # Where pip finds torch for the tests. Empty: PyPI, whose Linux torch==2.13.0 is the CUDA build
 # (several GB with its NVIDIA packages). On a machine without an NVIDIA GPU, PyTorch's CPU
 # wheels are far smaller: make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
