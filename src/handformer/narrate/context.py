@@ -51,7 +51,8 @@ class Ctx:
         self.errata = _errata(tape)
         self.told: set[str] = set()
         self.sections: list[Section] = []
-        self.follows_tutorial = family_of(tape).follows_tutorial
+        # a pretrained model's walk (SmolLM2 on the decoder-only family) is not the tutorial's
+        self.follows_tutorial = family_of(tape).follows_tutorial and not self.meta.get("pretrained")
         self._tokens: dict[str, list[str]] = {}  # tokens() by side
 
     # --- text --------------------------------------------------------------------------------

@@ -122,3 +122,12 @@ def test_the_sizes_known_before_reading_are_the_files(present):
 def test_exercises_refuse_the_elided_walk_in_one_line(present, tmp_path):
     err = refused(tmp_path, "--pretrained", "smollm2-135m", command="exercises")
     assert "keeps only the steps it shows" in err
+
+
+def test_no_panel_claims_a_step_of_the_tutorial(tape):
+    """The decoder-only family's panels point to the tutorial's steps; a real model's do not
+    (the tutorial never walked SmolLM2: "原教程第 10 步" under its elided blocks was false)."""
+    from handformer.narrate import build
+
+    for lang in ("en", "zh"):
+        assert not [s.id for s in build(tape, lang) if getattr(s, "tutorial_label", "")]
