@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 from ... import i18n
 from ...files.kept_table import KeptTable, python_sources, sources_stamp
 from ..common.breaks import hanzi_breaks, hanzi_pairs
+from ..common.lexicon import holds_hanzi
 
 # Each term: its id, then its keys (the term as the glossary names it, the forms it takes in
 # the text separated by "|", its definition), written out so that they can be found.
@@ -116,12 +117,12 @@ def _matches(lang: str, text: str) -> list[tuple[int, int, str]]:
     the group's name) of each match. A shipped language's matches are kept between runs
     (``_KEPT_MATCHES``: finding them is most of the glossary's cost in a fresh process)."""
     if not i18n.shipped(lang):
-        return _found(lang, text)
+        return _whole_words(_found(lang, text), text)
     key = f"{lang} {text}"
     kept = _KEPT_MATCHES.lookup(key)
     found = None if kept is None else _read_matches(kept, text)
     if found is None:
-        found = _found(lang, text)
+        found = _whole_words(_found(lang, text), text)
         _KEPT_MATCHES.keep(key, ";".join(f"{start},{end},{group}" for start, end, group in found))
     return found
 
@@ -216,10 +217,10 @@ def glossed(paragraphs: list[str], lang: str, wbr) -> list[Markup]:
     seen: set[str] = set()
     out = []
     for text in paragraphs:
-        pieces, at, cuts = [], 0, _word_cuts(text)
+        pieces, at = [], 0
         for start, end, group in _matches(lang, text):
             key = group.rsplit("_", 1)[0]
-            if key in seen or start in cuts or end in cuts:
+            if key in seen:
                 continue
             seen.add(key)
             pieces += [wbr(text[at:start]), _mark(text[start:end], key, lang, wbr)]
@@ -229,10 +230,14 @@ def glossed(paragraphs: list[str], lang: str, wbr) -> list[Markup]:
     return out
 
 
-def _word_cuts(text: str) -> set[int]:
-    """The gaps between two Hanzi that a word of the lexicon spans: a term marked there would
-    cut that word (更新 inside 不断更新), and the line could break inside it."""
-    return set(hanzi_pairs(text)).difference(hanzi_breaks(text))
+def _whole_words(found: list[tuple[int, int, str]], text: str) -> list[tuple[int, int, str]]:
+    """The matches that cut no word of the lexicon: a term marked inside a longer Chinese word
+    (更新 in 不断更新) would split it, and the line could break inside it. Kept with the
+    matches, so a later page reads the lexicon no more than before."""
+    if not found or not holds_hanzi(text):
+        return found
+    cuts = set(hanzi_pairs(text)).difference(hanzi_breaks(text))
+    return [m for m in found if m[0] not in cuts and m[1] not in cuts]
 
 
 def _mark(word: str, key: str, lang: str, wbr) -> Markup:
