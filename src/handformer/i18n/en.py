@@ -1759,6 +1759,7 @@ TEXT = {
     "smol.next.title": "The next token: logits through the tied table, then softmax",
     "smol.next.p1": "The final RMSNorm's last row (width {d}) times Eᵀ gives one logit per token of the {V}; softmax turns them into probabilities for the token after “{word}”. The ten likeliest:",
     "smol.next.line": "  {rank}. “{word}” (id {id}): logit {z}, p = {p}",
+    "smol.next.line.text": "  {rank}. “{word}” (id {id}, the text “{text}”): logit {z}, p = {p}",
     "smol.next.p2": "The most likely next token is “{word}”, with p = {p}.",
     "smol.quant.title": "The 4-bit weights, one block dequantized by hand",
     "smol.quant.p1": "GGUF stores each row of weights in blocks of 32 numbers. Q4_1 keeps per block a scale d and a minimum m (float16 each) and 32 four-bit integers q from 0 to 15: w = d·q + m, 20 bytes for 32 weights. Q8_0 keeps a scale d and 32 signed bytes q: w = d·q, 34 bytes. The first block of each kind in the file:",

@@ -1504,6 +1504,7 @@ TEXT = {
     "smol.next.title": "下一个词元：经共享的嵌入表得到 logits，再做 softmax",
     "smol.next.p1": "最终 RMSNorm 的最后一行（宽 {d}）乘以 Eᵀ，为 {V} 个词元各得到一个 logit；softmax 把它们变成“{word}”之后那个词元的概率。最可能的十个：",
     "smol.next.line": "  {rank}. “{word}”（编号 {id}）：logit {z}，p = {p}",
+    "smol.next.line.text": "  {rank}. “{word}”（编号 {id}，即文字“{text}”）：logit {z}，p = {p}",
     "smol.next.p2": "最可能的下一个词元是“{word}”，p = {p}。",
     "smol.quant.title": "4 位权重：亲手反量化一个块",
     "smol.quant.p1": "GGUF 把每一行权重按 32 个数一块存放。Q4_1 每块存一个比例 d 和一个最小值 m（各为 float16），以及 32 个 0 到 15 的 4 位整数 q：w = d·q + m，32 个权重占 20 字节。Q8_0 每块存一个比例 d 和 32 个有符号字节 q：w = d·q，占 34 字节。文件中每种量化的第一个块：",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 
 import pytest
 
@@ -131,3 +132,32 @@ def test_no_panel_claims_a_step_of_the_tutorial(tape):
 
     for lang in ("en", "zh"):
         assert not [s.id for s in build(tape, lang) if getattr(s, "tutorial_label", "")]
+
+
+def gpt2_text(token: str) -> str:
+    """What a byte-level token writes, by GPT-2's own table (bytes_to_unicode), written out
+    here: the printable bytes stand for themselves, the others are 256 + n in order."""
+    printable = [*range(33, 127), *range(161, 173), *range(174, 256)]
+    others = [b for b in range(256) if b not in printable]
+    symbol_of = {b: chr(b) for b in printable} | {b: chr(256 + n) for n, b in enumerate(others)}
+    byte_of = {s: b for b, s in symbol_of.items()}
+    return bytes(byte_of[c] for c in token).decode("utf-8", "replace")
+
+
+def test_the_ten_likeliest_tell_the_text_a_byte_level_token_writes(tape):
+    """"âĢĻ" is how the vocabulary stores ’ (bytes e2 80 99): the list says the text beside it."""
+    from handformer.narrate import build
+
+    (section,) = [s for s in build(tape, "en") if "The ten likeliest" in " ".join(s.paragraphs)]
+    lines = [p for p in section.paragraphs if re.match(r"\s*\d+\. “", p)]
+    assert len(lines) == 10
+    told = 0
+    for line in lines:
+        token = line.split("“", 1)[1].split("”", 1)[0]
+        text = gpt2_text(token)
+        if text.strip() and text.strip() != token.lstrip("Ġ"):
+            assert f"the text “{text}”" in line, line
+            told += 1
+        else:
+            assert "the text" not in line, line
+    assert told >= 1  # ’ among the ten after "…thrones you"

@@ -10,6 +10,7 @@ import functools
 
 import numpy as np
 
+from ...bpe import text_of
 from ...narrate.context import Ctx
 from ...narrate.document import Section
 from ...narrate.numbers import f3
@@ -100,12 +101,20 @@ def elided(ctx: Ctx, first: int, last: int) -> None:
                     paragraphs, steps=[f"decoder.{b}.out" for b in range(first, last + 1)]))
 
 
+def _likely_line(ctx: Ctx, rank: int, token: str, i: int, z: float, p: float) -> str:
+    """One of the ten likeliest: the token as the vocabulary stores it (bytes as GPT-2's
+    symbols, Ġ for a space) and, where that reads otherwise, the text it writes (âĢĻ → ’)."""
+    text = text_of([token])
+    if text == token or not text.strip() or text.strip() == token.lstrip("Ġ"):
+        return ctx.t("smol.next.line", rank=rank, word=token, id=i, z=f3(z), p=f3(p))
+    return ctx.t("smol.next.line.text", rank=rank, word=token, id=i, text=text, z=f3(z), p=f3(p))
+
+
 def next_token(ctx: Ctx) -> None:
     """The last position's logits (Y Eᵀ, the tied table) and its ten likeliest tokens."""
     p, z = ctx.value("generator.probs")[-1], ctx.value("generator.logits")[-1]
     order = [int(i) for i in np.argsort(-p, kind="stable")[:TOP]]
-    lines = [ctx.t("smol.next.line", rank=k + 1, word=ctx.vocab[i], id=i, z=f3(z[i]),
-                   p=f3(p[i])) for k, i in enumerate(order)]
+    lines = [_likely_line(ctx, k + 1, ctx.vocab[i], i, z[i], p[i]) for k, i in enumerate(order)]
     paragraphs = [ctx.t("smol.next.p1", d=ctx.cfg["d_model"], V=len(ctx.vocab),
                         word=input_tokens(ctx)[-1]), *lines,
                   ctx.t("smol.next.p2", word=ctx.vocab[order[0]], p=f3(p[order[0]]))]
