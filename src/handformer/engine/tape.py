@@ -125,6 +125,12 @@ class Tape:
     def names(self) -> list[str]:
         return [s.name for s in self.steps]
 
+    def keep(self, wanted: Callable[[str], bool]) -> None:
+        """Drop every step whose name ``wanted`` refuses (an elided walk keeps what it shows);
+        the index follows the steps."""
+        self.steps = [step for step in self.steps if wanted(step.name)]
+        self.index = {step.name: step for step in self.steps}
+
     # What draws a tape in Jupyter: set by the HTML renderer when it is imported (the engine
     # sits below the renderers and never imports them); None: Jupyter shows the plain repr.
     html_hook: Callable[[Tape], str] | None = None

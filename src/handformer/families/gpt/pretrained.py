@@ -180,8 +180,7 @@ def elide(tape: Tape, shown: list[int]) -> None:
         return name.endswith(".out") and name.count(".") == 2 or \
             any(name.startswith(p) for p in kept_blocks)
 
-    tape.steps = [step for step in tape.steps if kept(step.name)]
-    tape.index = {step.name: step for step in tape.steps}
+    tape.keep(kept)
 
 
 def logit_lens(tape: Tape, cfg, vocab) -> list[dict]:
