@@ -64,6 +64,27 @@ def test_blocks_shown_in_full_and_chinese(present, tmp_path):
     assert "最可能的下一个词元是“'re”" in text
 
 
+def test_the_map_draws_the_shown_blocks_and_one_box_per_run_of_elided_ones(present):
+    """--blocks-shown 0,15,29: Layers 1, 16 and 30 with their sub-layers, boxes for layers
+    2–15 and 17–29 that lead to the one-line-per-block steps, the final RMSNorm named so."""
+    from handformer import pipeline
+    from handformer.narrate import build
+
+    tape = pipeline.run({"pretrained": "smollm2-135m", "src": TEXT,
+                         "blocks_shown": "0,15,29"}).tape
+    sections = build(tape, "en")
+    arch = next(s.architecture for s in sections if s.architecture)
+    stack = next(b for b in arch.blocks if b.id == "decoder")
+    assert [(b.id, b.label) for b in stack.children] == [
+        ("decoder.0", "Layer 1"), ("decoder.1-14", "Layers 2–15"),
+        ("decoder.15", "Layer 16"), ("decoder.16-28", "Layers 17–29"),
+        ("decoder.29", "Layer 30"), ("decoder.norm", "Final RMSNorm")]
+    ids = {s.id for s in sections}
+    assert all(b.section in ids for b in stack.children)  # every box leads to its step
+    overview = " ".join(sections[0].paragraphs)
+    assert "blocks 0, 15, 29 (decoder layers 1, 16, 30) of the 30" in overview
+
+
 def test_json_and_html_stay_bounded(tape):
     from handformer.files.tape_json import dumps
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from ...bpe import text_of
 from ...narrate.context import Ctx
-from ...narrate.document import Section
+from ...narrate.document import Block, Section
 from ...narrate.numbers import f3
 from .stack import final_norm, input_tokens, layer
 from .story import architecture, embedding_alone, modern_parts
@@ -54,16 +54,51 @@ def _model(ctx: Ctx) -> dict:
 
 def overview(ctx: Ctx) -> None:
     c, info = ctx.cfg, _model(ctx)
-    shown = ", ".join(str(b) for b in ctx.meta.get("blocks_shown") or [0])
+    shown = sorted(ctx.meta.get("blocks_shown") or [0])
     paragraphs = [ctx.t("smol.overview.p1", layers=c["layers"], d=c["d_model"], h=c["heads"],
                         kv=c["kv_heads"], dk=c["d_k"], dff=c["d_ff"], V=len(ctx.vocab),
                         base=f"{float(c['rope_base']):,.0f}", eps=c["ln_eps"]),
                   ctx.t("smol.overview.quant", file=info["file"], dtype=info["dtype"]),
                   ctx.t("smol.overview.text", text=info["text"], n=len(input_tokens(ctx))),
-                  *modern_parts(ctx), ctx.t("smol.overview.blocks", shown=shown,
+                  *modern_parts(ctx), ctx.t("smol.overview.blocks", shown=_which(ctx, shown),
                                             layers=c["layers"])]
     ctx.add(Section("overview", "", ctx.t("smol.overview.title"), paragraphs, phase="text",
-                    level="overview", architecture=architecture(ctx)))
+                    level="overview", architecture=_elided_map(ctx, architecture(ctx), shown)))
+
+
+def _which(ctx: Ctx, shown: list[int]) -> str:
+    """"block 0 (decoder layer 1)": the option's numbers from 0 beside the map's from 1."""
+    if len(shown) == 1:
+        return ctx.t("smol.overview.block", b=shown[0], l=shown[0] + 1)
+    return ctx.t("smol.overview.block.many", bs=", ".join(str(b) for b in shown),
+                 ls=", ".join(str(b + 1) for b in shown))
+
+
+def _elided_map(ctx: Ctx, arch, shown: list[int]):
+    """The map's layers as the page tells them: the blocks shown in full, and each run of
+    elided blocks as one box that leads to its one-line-per-block step."""
+    stack = next(b for b in arch.blocks if b.id == "decoder")
+    kept, run = [], []
+    for child in stack.children:
+        i = child.id.split(".")[1]
+        if i.isdigit() and int(i) not in shown:
+            run.append(int(i))
+            continue
+        kept += _run_box(ctx, run)
+        run = []
+        kept.append(child)
+    stack.children = [*kept, *_run_box(ctx, run)]
+    return arch
+
+
+def _run_box(ctx: Ctx, run: list[int]) -> list[Block]:
+    if not run:
+        return []
+    first, last = run[0], run[-1]
+    run_id = f"decoder.{first}-{last}"  # a layer of one box, where the maps draw layers
+    return [Block(run_id, ctx.t("smol.arch.elided", a=first + 1, b=last + 1), "stack",
+                  children=[Block(f"{run_id}.elided", ctx.t("smol.arch.elided.detail"),
+                                  "linear")])]
 
 
 def tokens(ctx: Ctx) -> None:

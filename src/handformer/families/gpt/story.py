@@ -111,7 +111,8 @@ def architecture(ctx: Ctx) -> Architecture:
                               for leaf, label, kind, detail in parts])
               for i in range(int(c["layers"]))]
     if ctx.has("decoder.norm.out"):
-        layers.append(Block("decoder.norm", ctx.t("arch.final_norm"), "norm"))
+        layers.append(Block("decoder.norm", ctx.t("gpt.arch.final_rms" if rms else
+                                                  "arch.final_norm"), "norm"))
     blocks = [Block("embed", ctx.t("gpt.arch.embed.rope" if c.get("pos") == "rope" else
                                    "gpt.arch.embed"), "embed",
                     detail=ctx.t("arch.shape", n=n, d=d)),
