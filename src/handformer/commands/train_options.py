@@ -8,9 +8,11 @@ import click
 from ..cli_checks import Finite, Whole
 from ..tokenize import TOKENIZERS
 
+MAX_TARGET_MERGES = 32_000  # train/target_bpe.py's, written here so that --help loads no numpy
+
 # Run options (saved in the checkpoint, see train.loop.Options) that these flags set.
 RUN_KEYS = ("tokenizer", "vocab_size", "min_count", "shared_vocab", "by_length", "patience",
-            "limit", "bleu", "stop_on", "bleu_pairs", "time_budget")
+            "limit", "bleu", "stop_on", "bleu_pairs", "time_budget", "target_bpe")
 # With --dataset: the recipe that trains (the README's translator section measured it).
 DATASET_DEFAULTS = (("schedule", "warmup"), ("batch_size", 64), ("patience", 5),
                     ("stop_on", "bleu"), ("bleu_pairs", 500), ("min_count", 3), ("epochs", 30),
@@ -61,6 +63,12 @@ def corpus_options(func):
                      help="validation BLEU on the first N validation pairs only  [default: "
                           "500 with --dataset, else all]"),
         click.option("--limit", type=Whole(1, None), default=None, help="train on the first N pairs only"),
+        click.option("--target-bpe", type=Whole(1, MAX_TARGET_MERGES), default=None,
+                     metavar="MERGES",
+                     help="the target side (English with --direction zh-en) as byte-level BPE "
+                          "with MERGES merges, learnt on the training part as written (cased): "
+                          "every byte is in its table, so no translation holds <unk> (e.g. "
+                          "4000; --min-count and --vocab-size then cut the source only)"),
         click.option("--time-budget", type=Finite(0.0, 10_000_000.0), default=None,
                      metavar="MINUTES",
                      help="stop training when MINUTES have passed (the partial epoch is "

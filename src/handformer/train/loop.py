@@ -63,6 +63,10 @@ def guarded(run: Run):
 
 
 def _vocab(options: Options, pairs):
+    if options.target_bpe:
+        from .target_bpe import sides_with_bpe_target
+
+        return sides_with_bpe_target(pairs, options)
     make = pairs_vocab if options.shared_vocab else sides_vocab
     return make(pairs, options.tokenizer, options.vocab_size, options.min_count)
 
