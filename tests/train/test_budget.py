@@ -149,3 +149,26 @@ def test_sigterm_prints_the_best_checkpoints_test_line_and_exits(folder):
     assert time.monotonic() - sent < 20
     assert "interrupted; the checkpoint handformer.ckpt holds epoch" in err
     assert "on the test part:" in out and "test (" in out and "BLEU" in out, out
+
+
+@pytest.mark.process
+@pytest.mark.slow
+def test_under_torchrun_rank_0s_clock_decides_for_both(folder):
+    pytest.importorskip("torch")
+    env = os.environ | {"PYTHONPATH": str(ROOT / "src"), "MASTER_ADDR": "127.0.0.1",
+                        "OMP_NUM_THREADS": "1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+         "-m", "handformer", "train", "--engine", "torch", "--device", "cpu", "--pairs",
+         "p.tsv", *TINY, "--schedule", "warmup", "--epochs", "1000", "--time-budget", "0.15",
+         "--quiet"],
+        env=env, cwd=folder, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    ended = ("time budget ended training in epoch", "the fitted schedule's last step")
+    assert any(line in done.stdout for line in ended), done.stdout  # whichever came first
+    ckpt = checkpoint.load(folder / "handformer.ckpt")
+    options = ckpt.run["options"]
+    assert options["total_steps"] is not None and ckpt.epoch < 1000
+    # both processes took every step with the same rates: the weights are one model's, and
+    # the fitted schedule's rate of the last step is what rank 0 computed
+    assert ckpt.optimizer["step"] <= options["total_steps"]
