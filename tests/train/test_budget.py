@@ -90,14 +90,19 @@ def test_the_run_stops_when_the_budget_runs_out(monkeypatch):
     assert rates[-1] == 0.0 and rates[57] == pytest.approx(rates[36] / 22, rel=1e-9)
 
 
-def test_a_fitted_schedule_ends_a_resumed_run_without_a_clock():
+def test_a_fitted_schedule_ends_a_resumed_run_without_a_clock(capsys):
     options = loop.Options(schedule="warmup", warmup=2, lr=0.5, total_steps=5, batch_size=8,
                            epochs=100, tokenizer="words", dtype="float32")
     cfg = preset("small").replace(d_model=8, heads=2, d_ff=8, layers=1)
     run = loop.start(cfg, made_up_pairs(120), options, "p.tsv")
     loop.fit(run)
     assert run.clock is None and run.optimizer.step_count == 5 and run.ended
-    assert run.epoch == 1
+    assert run.epoch == 1 and run.options.total_steps == 5
+    from handformer.commands.train_end import say_why_ended
+
+    say_why_ended(run, "en")
+    assert capsys.readouterr().out == ("the fitted schedule's last step (5) is done: training "
+                                       "ended in epoch 1\n")
 
 
 def test_train_prints_why_it_ended_and_the_best_checkpoints_test_line(folder, monkeypatch):

@@ -223,7 +223,8 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
             stats = train_epoch(run, on_batch)
             finite.check_params(run.epoch, run.params)
             stats |= validate(run, pairs_source)
-            budget.refit(run)  # the schedule's end, from the epoch's measured time
+            if not run.ended:  # the schedule's end, from the epoch's measured time
+                budget.refit(run)
             run.history.append(stats)
             stop = _agreed(run, stopped_early(run)) or run.ended
             if save_path and run.options.patience and merit(stats, run.options) == run.best:
