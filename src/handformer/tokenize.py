@@ -82,6 +82,12 @@ def _jieba_cut(run: str) -> list[str]:
     return [w for w in jieba.lcut(run, HMM=True) if w.strip()]
 
 
+def target_text(target, tokens: list[str]) -> str:
+    """A translation's tokens as text: a byte-level BPE target (`train --target-bpe`) joins
+    its bytes, as written; words are detokenized."""
+    return target.joined(tokens) if target.tokenizer == "bpe" else detokenize(tokens)
+
+
 def detokenize(tokens: list[str]) -> str:
     """Tokens joined for reading: spaces between words; none between Chinese characters or
     full-width marks, before closing punctuation, or after opening punctuation."""

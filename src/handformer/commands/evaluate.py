@@ -95,15 +95,15 @@ def _decoded(ckpt, pairs, beam: int, alpha: float) -> tuple[list[str], int]:
     """The translations (greedy in batches, or beam one by one with length penalty α) and how
     many equal the target."""
     from ..families import registry
-    from ..tokenize import detokenize
+    from ..tokenize import target_text
 
     family = registry.get(ckpt.family)
     if beam == 1:
         hyps = family.pairs.translate_all(ckpt.params, ckpt.config, ckpt.vocab,
                                           [s for s, _ in pairs])
     else:
-        hyps = [detokenize(family.decode(ckpt.params, ckpt.config, ckpt.vocab, src, beam,
-                                         alpha).tokens)
+        hyps = [target_text(ckpt.vocab.target, family.decode(ckpt.params, ckpt.config,
+                                                             ckpt.vocab, src, beam, alpha).tokens)
                 for src, _ in pairs]
     right = sum(ckpt.vocab.target.tokenize(h) == ckpt.vocab.target.tokenize(t)
                 for h, (_, t) in zip(hyps, pairs, strict=True))

@@ -18,7 +18,7 @@ from ..cli_checks import FileName, Finite, Whole, bpe_merges_option
 from ..errors import HandformerError
 from ..families.registry import DEFAULT
 from ..textsafe import one_line, shown
-from .train_options import RUN_KEYS, corpus_defaults, corpus_options
+from .train_options import RUN_KEYS, corpus_defaults, corpus_options, dataset_model
 
 DEFAULT_CKPT = "handformer.ckpt"
 MAX_LR = 100.0  # train/options.py's MAX_LR, written here so that --help loads no numpy
@@ -36,7 +36,8 @@ def _pairs(source):
 @click.option("--pairs", "pairs_file", type=click.Path(dir_okay=False), default=None,
               help="UTF-8 file, one 'source<TAB>target' per line (default: the tutorial's "
                    "three lines cut at the first comma)")
-@click.option("--epochs", type=Whole(1, None), default=None, help="passes over the pairs  [default: 200]")
+@click.option("--epochs", type=Whole(1, None), default=None,
+              help="passes over the pairs  [default: 30 with --dataset, else 200]")
 @click.option("--lr", type=Finite(0.0, MAX_LR, lo_open=True), default=None,
               help="learning rate (with --schedule warmup: its factor)  [default: 0.01]")
 @click.option("--optimizer", type=click.Choice(["adam", "sgd"]), default=None,
@@ -73,6 +74,10 @@ def train(**o):
     With no flags it trains the tutorial's model on its three lines (e.g. "when you play the
     game of thrones" → "you win or you die") in about a second; then `handformer translate
     "when you play the game of thrones"` reads ./handformer.ckpt.
+
+    With --dataset and no flag that shapes the model it trains docs/translator.md's recipe:
+    --preset small --d-model 128 --heads 4 --d-ff 512 --layers 2 --dropout 0.1
+    --label-smoothing 0.1, --min-count 3, for 30 epochs or --time-budget 30 minutes.
     """
 
     if o["resume"]:
@@ -192,6 +197,7 @@ def _start_or_resume(o: dict, given: dict):
             raise HandformerError(f"--resume continues the saved run with its own settings; "
                                   f"only --epochs may change (got --{extra[0].replace('_', '-')})")
         return loop.resume(ckpt, _pairs(source), given.get("epochs")), source
+    o["recipe_model"] = dataset_model(o, source)
     cfg = config_from_options(o)
     options = loop.Options(**corpus_defaults(given, source, cfg.preset))
     return loop.start(cfg, _pairs(source), options, source), source
@@ -221,7 +227,8 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
     if primary:
         from .train_announce import announce
 
-        announce(run, source, o["engine"], o["lang"], o["dtype_given"])
+        announce(run, source, o["engine"], o["lang"], o["dtype_given"],
+                 o.get("recipe_model", False))
     try:
         with sigterm_as_ctrl_c():  # a kill saves like Ctrl-C does
             if o["quiet"]:
@@ -235,6 +242,9 @@ def _fit(run, o: dict, source: str, primary: bool = True) -> None:
     except KeyboardInterrupt:
         if primary:  # the other ranks save nothing, so they have nothing to say
             _say_interrupted(run, o, first_epoch)
+            from .train_end import test_line_after_interrupt
+
+            test_line_after_interrupt(run, o["save"], source, o["lang"])
         raise SystemExit(INTERRUPTED) from None
     if primary:
         _summary(run, o, source)
@@ -273,8 +283,10 @@ def _summary(run, o: dict, source: str) -> None:
     if run.valid:
         v = report.validation_figures(run)
         click.echo(t["train.valid"].format(loss=v["loss"], acc=v["accuracy"]))
-    if run.test:
-        report.test_summary(run, source, o["lang"])
+    from .train_end import say_why_ended, test_line
+
+    say_why_ended(run, o["lang"])
+    test_line(run, o["save"], source, o["lang"])
     if loop.stopped_early(run):
         click.echo(t["train.stopped"].format(epoch=run.epoch, patience=run.options.patience,
                                              best=one_line(loop.best_path(o["save"]))))

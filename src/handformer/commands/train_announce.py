@@ -48,14 +48,26 @@ def _warn_if_small(run, source: str, lang: str) -> None:
                           pairs=len(run.train)), err=True)
 
 
-def announce(run, source: str, engine: str, lang: str, dtype_given: bool) -> None:
+def _shape_text(cfg, lang: str, recipe: bool) -> str:
+    """The model's shape: width, layers (encoder + decoder), heads, feed-forward width; and,
+    when --dataset chose it, that it is the recipe's."""
+    layers = (str(cfg.encoder_layers) if cfg.encoder_layers == cfg.decoder_layers
+              else f"{cfg.encoder_layers}+{cfg.decoder_layers}")
+    heads = cfg.heads if cfg.decoder_heads in (None, cfg.heads) else f"{cfg.heads}/{cfg.decoder_heads}"
+    shape = i18n.t(lang, "train.shape", d_model=cfg.d_model, layers=layers, heads=heads,
+                   d_ff=cfg.d_ff)
+    return i18n.t(lang, "train.recipe_shape", shape=shape) if recipe else shape
+
+
+def announce(run, source: str, engine: str, lang: str, dtype_given: bool,
+             recipe: bool = False) -> None:
     from ..train.datasets import credit_of
 
     cfg, opts = run.config, run.options
     if credit_of(source):
         click.echo(credit_of(source), err=True)
     held_out = i18n.t(lang, "train.held_out", n=len(run.valid)) if run.valid else ""
-    click.echo(i18n.t(lang, "train.start", preset=cfg.preset, d_model=cfg.d_model,
+    click.echo(i18n.t(lang, "train.start", preset=cfg.preset, shape=_shape_text(cfg, lang, recipe),
                       init=cfg.init, pairs=len(run.train), held_out=held_out,
                       optimizer=opts.optimizer, lr=_lr_text(run, lang),
                       dtype=_dtype_text(opts.dtype, dtype_given, source, lang)), err=True)
@@ -63,6 +75,11 @@ def announce(run, source: str, engine: str, lang: str, dtype_given: bool) -> Non
     if opts.schedule == "warmup":
         click.echo(i18n.t(lang, "train.schedule", factor=opts.lr, warmup=opts.warmup,
                           peak=_peak_lr(run)), err=True)
+    if opts.time_budget and run.clock is not None and opts.schedule == "warmup":
+        from ..train.budget import FIRST_STEPS
+
+        click.echo(i18n.t(lang, "train.budget_start", minutes=opts.time_budget,
+                          steps=FIRST_STEPS), err=True)
     if source == "default" and engine == "numpy":
         return  # the tutorial's run: one line, as ever
     click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,

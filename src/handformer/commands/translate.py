@@ -38,7 +38,7 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
               width):
     """Translate SENTENCE with a trained checkpoint (greedy, or beam search with --beam)."""
     from ..families import registry
-    from ..tokenize import detokenize
+    from ..tokenize import target_text
     from ..train.checkpoint import load
 
     ckpt = load(checkpoint)
@@ -53,8 +53,8 @@ def translate(sentence, checkpoint, beam, alpha, max_length, explain, top_k, lan
         from ..cli import show_sections
 
         show_sections(family.explain(result, ckpt.vocab, lang), precision, width)
-    click.echo(shown(" ".join(result.tokens) if ckpt.vocab.tokenizer == "tutorial"
-                     else detokenize(result.tokens)))
+    click.echo(shown(" ".join(result.tokens) if ckpt.vocab.target.tokenizer == "tutorial"
+                     else target_text(ckpt.vocab.target, result.tokens)))
 
 
 COMMANDS = [translate]

@@ -1002,7 +1002,7 @@ TEXT = {
     "decode.result.beam": "score = log P / lp = {score:.4f}: the best finished hypothesis.",
     "decode.limit": "No <end> within {n} tokens: decoding stopped at the length limit.",
     # train: progress, summary, loss curve (also its figure labels)
-    "train.start": "training {preset} model (d_model {d_model}, {init} init) on {pairs} pairs"
+    "train.start": "training {preset} model ({shape}, {init} init) on {pairs} pairs"
                    "{held_out}, {optimizer} {lr}, {dtype}",
     "train.setup": "{test} pairs for testing; {tokenizer} tokens, {vocab} in the vocabulary; "
                    "engine {engine}, {world} process(es)",
@@ -1970,4 +1970,15 @@ TEXT = {
                            "have length 1; {k} of their {d} numbers are drawn below), though only "
                            "the pretrained one was trained to place sentences of similar "
                            "meaning near each other.",
+    # mt (issue 49): the --dataset recipe's model, the time budget, the best checkpoint's test line
+    "train.shape": "d_model {d_model}, layers {layers}, heads {heads}, d_ff {d_ff}",
+    "train.recipe_shape": "{shape}: --dataset's default model, docs/translator.md's recipe",
+    "train.budget_start": "time budget {minutes:g} min: the warm-up schedule decays to 0 at the "
+                          "step the budget is estimated to hold (estimated after {steps} timed "
+                          "steps, again after each epoch)",
+    "train.budget_end": "the {minutes:g}-minute time budget ended training in epoch {epoch} "
+                        "(after step {step}; the fitted schedule ends at step {total})",
+    "train.schedule_end": "the fitted schedule's last step ({total}) is done: training ended in "
+                          "epoch {epoch}",
+    "train.test_best": "the best checkpoint, {path} (epoch {epoch}), on the test part:",
 }

@@ -800,7 +800,7 @@ TEXT = {
     "decode.result.beam": "得分 = log P / lp = {score:.4f}：最好的已结束假设。",
     "decode.limit": "在 {n} 个词元内没有出现 <end>：解码在长度上限处停止。",
     # 训练：进度、小结、损失曲线（也是它的图中标签）
-    "train.start": "训练 {preset} 模型（d_model {d_model}，{init} 初始化），共 {pairs} 对句子"
+    "train.start": "训练 {preset} 模型（{shape}，{init} 初始化），共 {pairs} 对句子"
                    "{held_out}，{optimizer} {lr}，{dtype}",
     "train.setup": "测试集 {test} 对；{tokenizer} 分词，词汇表 {vocab} 个词元；"
                    "引擎 {engine}，{world} 个进程",
@@ -1673,4 +1673,13 @@ TEXT = {
     "bert.beside.related": "两个句向量方向相近：它们的余弦为 {c}（两者长度都是 1；下面画出了 {d} 个"
                            "数中的前 {k} 个），不过只有预训练的句向量是经过训练、让意思相近的句子"
                            "彼此靠近的。",
+    # mt (issue 49): the --dataset recipe's model, the time budget, the best checkpoint's test line
+    "train.shape": "d_model {d_model}，{layers} 层，{heads} 个头，d_ff {d_ff}",
+    "train.recipe_shape": "{shape}：--dataset 的默认模型，即 docs/translator.md 的配方",
+    "train.budget_start": "时间预算 {minutes:g} 分钟：预热学习率在预算估计能跑完的那一步降到 0"
+                          "（先计时 {steps} 步后估计，之后每轮再估计一次）",
+    "train.budget_end": "{minutes:g} 分钟的时间预算用完，训练在第 {epoch} 轮结束"
+                        "（第 {step} 步之后；拟合的学习率计划在第 {total} 步结束）",
+    "train.schedule_end": "拟合的学习率计划已到最后一步（{total}）：训练在第 {epoch} 轮结束",
+    "train.test_best": "最佳检查点 {path}（第 {epoch} 轮）在测试集上：",
 }

@@ -24,9 +24,10 @@ def check_meta(meta: dict) -> None:
     _check_vocab(meta.get("vocab"), "vocab")
     if "target_vocab" in meta:  # one vocabulary per side: "vocab" is the source's
         _check_vocab(meta["target_vocab"], "target_vocab")
-        if meta["target_vocab"].get("tokenizer", "tutorial") != meta["vocab"].get(
-                "tokenizer", "tutorial"):
-            raise SchemaError("vocab and target_vocab must have the same tokenizer")
+        target = meta["target_vocab"].get("tokenizer", "tutorial")
+        if target not in ("bpe", meta["vocab"].get("tokenizer", "tutorial")):
+            raise SchemaError("vocab and target_vocab must have the same tokenizer (or a "
+                              "byte-level BPE target)")
     optimizer = mapping(meta.get("optimizer", {}), "optimizer")
     if "name" in optimizer and optimizer["name"] not in OPTIMIZERS:
         raise SchemaError(f"optimizer.name must be one of {OPTIMIZERS}, got "

@@ -22,8 +22,8 @@ from ..config import Config
 from ..errors import HandformerError
 from ..families.registry import for_pairs
 from ..schema import SchemaError
+from . import budget, finite
 from . import checkpoint as ckpt_io
-from . import finite
 from .checkpoint import Checkpoint
 from .data import batches, encode_pairs, pairs_vocab, sides_vocab, split_parts
 from .memory import keep_freed_memory
@@ -53,6 +53,8 @@ class Run:
     best: float = math.inf  # the best validation score so far (see merit: lower is better)
     guard: object = None  # None, or a context manager factory entered around each step and
     # each evaluation (the web app's memory budget: server/jobs.py)
+    clock: object = None  # budget.Clock of a fresh run with --time-budget, else None
+    ended: bool = False  # the time budget or the fitted schedule ended training
 
 
 def guarded(run: Run):
@@ -61,6 +63,10 @@ def guarded(run: Run):
 
 
 def _vocab(options: Options, pairs):
+    if options.target_bpe:
+        from .target_bpe import sides_with_bpe_target
+
+        return sides_with_bpe_target(pairs, options)
     make = pairs_vocab if options.shared_vocab else sides_vocab
     return make(pairs, options.tokenizer, options.vocab_size, options.min_count)
 
@@ -92,6 +98,7 @@ def start(cfg: Config, pairs, options: Options, source: str = "default") -> Run:
     params = for_pairs().pairs.first_params(cfg, vocab, options)
     opt = make_optimizer(options.optimizer, params, options.lr, options.momentum)
     run = Run(cfg, options, vocab, params, opt, np.random.default_rng(cfg.seed), [], [], 0, [])
+    run.clock = budget.Clock(options.time_budget) if options.time_budget else None
     return _split(run, pairs, parts)
 
 
@@ -147,6 +154,8 @@ def step_lr(run: Run) -> float | None:
     o = run.options
     if o.schedule != "warmup":
         return None
+    if o.total_steps is not None:
+        return budget.fitted_lr(run.optimizer.step_count + 1, o, run.config.d_model)
     return warmup_lr(run.optimizer.step_count + 1, run.config.d_model, o.warmup, o.lr)
 
 
@@ -172,6 +181,9 @@ def train_epoch(run: Run, on_batch=None) -> dict:
         correct, tokens, exact = correct + r.correct, tokens + r.tokens, exact + r.exact
         if on_batch:
             on_batch(len(batch.src), r.tokens)
+        if budget.after_step(run, _agreed):
+            run.ended = True
+            break
     if run.engine:
         run.engine.sync(run)
     run.epoch += 1
@@ -203,14 +215,18 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
     if keep_freed:
         keep_freed_memory()
     saver = Saver(save_path, save_interval) if save_path else None
-    stop = _agreed(run, stopped_early(run))
+    stop = _agreed(run, stopped_early(run)) or budget.schedule_done(run)
+    if run.clock:
+        run.clock.steps_begin(run.optimizer.step_count)
     try:
         while run.epoch < run.options.epochs and not stop:
             stats = train_epoch(run, on_batch)
             finite.check_params(run.epoch, run.params)
             stats |= validate(run, pairs_source)
+            if not run.ended:  # the schedule's end, from the epoch's measured time
+                budget.refit(run)
             run.history.append(stats)
-            stop = _agreed(run, stopped_early(run))
+            stop = _agreed(run, stopped_early(run)) or run.ended
             if save_path and run.options.patience and merit(stats, run.options) == run.best:
                 ckpt_io.save(best_path(save_path), snapshot(run, pairs_source))
             if saver:

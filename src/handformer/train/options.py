@@ -37,11 +37,15 @@ class Options:
     bleu_pairs: int | None = None  # BLEU on the first N validation pairs only (None: all)
     limit: int | None = None  # train on the source's first pairs only
     bleu: bool = False  # BLEU of greedy translations of the validation pairs, every epoch
+    time_budget: float | None = None  # minutes of training (train/budget.py); None: no limit
+    total_steps: int | None = None  # the warm-up schedule's last step, fitted to time_budget
+    target_bpe: int | None = None  # merges of a byte-level BPE target vocabulary (None: words)
 
     def check(self) -> None:
         if self.epochs < 1 or self.batch_size < 1 or self.warmup < 1:
             raise HandformerError("epochs, batch_size and warmup must be at least 1")
-        for name in ("min_count", "vocab_size", "patience", "limit", "bleu_pairs"):
+        for name in ("min_count", "vocab_size", "patience", "limit", "bleu_pairs", "total_steps",
+                     "target_bpe"):
             if getattr(self, name) is not None and getattr(self, name) < 1:
                 raise HandformerError(f"{name} must be at least 1")
         if self.stop_on not in ("loss", "bleu") or (self.stop_on == "bleu" and not self.bleu):
@@ -51,6 +55,12 @@ class Options:
             raise HandformerError(f"schedule must be constant or warmup, got {self.schedule!r}")
         if self.dtype not in ("float64", "float32"):
             raise HandformerError(f"dtype must be float64 or float32, got {self.dtype!r}")
+        if self.time_budget is not None and not 0 < self.time_budget < math.inf:
+            raise HandformerError(f"time_budget must be a positive number of minutes, got "
+                                  f"{self.time_budget}")
+        if self.target_bpe is not None and self.shared_vocab:
+            raise HandformerError("--target-bpe makes the target's own vocabulary: it needs one "
+                                  "vocabulary per side (drop --shared-vocab)")
         if self.clip is not None and not 0 < self.clip < math.inf:
             raise HandformerError(f"clip must be a positive number, got {self.clip}")
         if not 0 < self.lr <= MAX_LR:

@@ -110,8 +110,9 @@ def validation_figures(run) -> dict:
     return evaluate(run.params, run.config, run.vocab, run.valid, dtype=run.options.dtype)
 
 
-def test_summary(run, source: str, lang: str, shown: int = 3) -> None:
-    """Loss, BLEU and chrF2 on the held-out test pairs, and a few of them translated."""
+def test_summary(run, source: str, lang: str, shown: int = 3, params=None) -> None:
+    """Loss, BLEU and chrF2 on the held-out test pairs, and a few of them translated, by
+    ``params`` (None: the run's own weights)."""
     import click
 
     from ..families.registry import for_pairs
@@ -119,9 +120,10 @@ def test_summary(run, source: str, lang: str, shown: int = 3) -> None:
     from .datasets import target_language
     from .loop import evaluate
 
-    m = evaluate(run.params, run.config, run.vocab, run.test, dtype=run.options.dtype)
+    params = run.params if params is None else params
+    m = evaluate(params, run.config, run.vocab, run.test, dtype=run.options.dtype)
     sources, targets = zip(*run.texts["test"], strict=True)
-    hyps = for_pairs().pairs.translate_all(run.params, run.config, run.vocab, list(sources))
+    hyps = for_pairs().pairs.translate_all(params, run.config, run.vocab, list(sources))
     s = corpus_scores(hyps, list(targets), target_language(source))
     click.echo(i18n.t(lang, "train.test", n=len(run.test), loss=m["loss"], acc=m["accuracy"],
                       scores=scores_text(lang, s.bleu, s.chrf, s.bleu_lower, s.tokenize)))

@@ -9,7 +9,7 @@ import numpy as np
 from ...config import Config
 from ...engine.tape import Tape
 from ...text import END, PAD, START, Sides, Vocab
-from ...tokenize import detokenize
+from ...tokenize import target_text
 from .incremental import KVCache
 from .model import encode, make_masks
 
@@ -56,5 +56,5 @@ def _until_end(ids: list[int], end: int, pad: int) -> list[int]:
 def translate_all(params, cfg: Config, vocab: Vocab | Sides, sentences: list[str]) -> list[str]:
     """Greedy translations, detokenized for reading (and for BLEU)."""
     sources = [vocab.source.encode(s, "source sentence")[:cfg.max_len] for s in sentences]
-    return [detokenize(vocab.target.decode(ids))
+    return [target_text(vocab.target, vocab.target.decode(ids))
             for ids in greedy_batch(params, cfg, vocab, sources)]

@@ -126,6 +126,15 @@ class TorchEngine:
         self.torch.distributed.broadcast(value, src=0)
         return bool(value[0])
 
+    def share_numbers(self, values: list[float]) -> list[float]:
+        """Rank 0's numbers (the time budget's fitted schedule), made everyone's."""
+        if self.world == 1:
+            return values
+        tensor = self.torch.tensor([float(v) for v in values], dtype=self.torch.float64,
+                                   device=self.device)
+        self.torch.distributed.broadcast(tensor, src=0)
+        return [float(v) for v in tensor.cpu()]
+
     def sync(self, run) -> None:
         """The weights and the optimizer's state back into the run, under our names."""
         vocab = run.vocab.sizes  # (source, target)
