@@ -132,7 +132,7 @@ def test_an_unknown_family_is_refused_by_name():
 
 
 def test_the_transformer_family_declares_what_its_model_is_made_of():
-    from handformer.config import preset
+    from handformer.families.transformer.config import preset
 
     family = registry.get("transformer")
     assert family.config is type(preset("small"))

@@ -77,6 +77,8 @@ class Family:
     and ``attach_torch(run, device_and_backend)``; its presence also says the family's
     vocabulary may be one per side (``param_shapes`` then takes the (source, target) sizes).
     None: the family does not learn from pairs (``for_pairs`` finds the one that does).
+    ``presets``: each preset's fields by name (what the app's form shows as the sizes a preset
+    sets); its options.py names them for the command line (``presets_of``).
 
     A plain class, not a dataclass: a dataclass compiles its methods from source text at every
     start-up.
@@ -86,7 +88,7 @@ class Family:
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
                  "export_names", "generates", "next_steps", "next_token_loss", "pairs",
-                 "verify_report", "pretrained_names")
+                 "verify_report", "pretrained_names", "presets")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -99,7 +101,7 @@ class Family:
                  export_names: Callable | None = None, generates: bool = False,
                  next_steps: dict | None = None, next_token_loss: bool = False,
                  pairs: object | None = None, verify_report: Callable | None = None,
-                 pretrained_names: tuple[str, ...] = ()):
+                 pretrained_names: tuple[str, ...] = (), presets: dict | None = None):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -111,20 +113,30 @@ class Family:
         self.next_steps = next_steps or {}
         self.pairs, self.verify_report = pairs, verify_report
         self.pretrained_names = tuple(pretrained_names)
+        self.presets = dict(presets or {})
 
 
 class Option:
-    """A switch a family declares (``families/<name>/options.py``'s ``OPTIONS``): the command
-    line's flag ``--name`` with its --help line, and the web app's form field, are made from it.
-    ``choices``: the values it takes (a word); else ``kind`` int or float within [lo, hi]
-    (None: unbounded), which the family's config checks (naming the numbers that clash)."""
+    """A switch or size a family declares (``families/<name>/options.py``'s ``OPTIONS`` and
+    ``SIZES``): the command line's flag ``--name`` with its --help line, and the web app's form
+    field or config check, are made from it. ``choices``: the values it takes (a word); else
+    ``kind``: bool (``--name/--no-name``), str (a word its config checks), or int or float
+    within [lo, hi] (None: unbounded; ``lo_open``/``hi_open``: that bound itself excluded, a
+    float's lower one unless told), which the family's config checks (naming the numbers that
+    clash), or the command line itself when ``checked``. ``sets``: the config's fields a
+    shorthand sets at once (``--layers``: both stacks'); the command line lists it first."""
 
-    __slots__ = ("name", "help", "choices", "kind", "lo", "hi")
+    __slots__ = ("name", "help", "choices", "kind", "lo", "hi", "lo_open", "hi_open",
+                 "checked", "sets")
 
     def __init__(self, name: str, help: str, choices: tuple[str, ...] = (),
-                 kind: type = str, lo: float | None = None, hi: float | None = None):
+                 kind: type = str, lo: float | None = None, hi: float | None = None,
+                 lo_open: bool | None = None, hi_open: bool = False, checked: bool = False,
+                 sets: tuple[str, ...] = ()):
         self.name, self.help, self.choices = name, help, tuple(choices)
         self.kind, self.lo, self.hi = kind, lo, hi
+        self.lo_open = kind is float if lo_open is None else lo_open
+        self.hi_open, self.checked, self.sets = hi_open, checked, tuple(sets)
 
     @property
     def flag(self) -> str:
@@ -153,6 +165,23 @@ def declared() -> dict[str, tuple[Option, tuple[str, ...]]]:
 
 def _built_in_options() -> dict[str, tuple[Option, ...]]:
     return {name: tuple(module.OPTIONS) for name, module in option_modules().items()}
+
+
+def size_options() -> tuple[Option, ...]:
+    """The model flags every model command takes: the sizes and switches of a config the
+    families declare (``SIZES`` of their options.py, each name once, in order, the first
+    declaration kept). The default family's config has these fields; another family built from
+    a preset reads them under the same names or refuses them by name (its ``configure``)."""
+    found: dict[str, Option] = {}
+    for module in option_modules().values():
+        for option in getattr(module, "SIZES", ()):
+            found.setdefault(option.name, option)
+    return tuple(found.values())
+
+
+def presets_of(family: str) -> tuple[str, ...]:
+    """The presets a built-in family's options.py names (``PRESETS``; none for another)."""
+    return tuple(getattr(option_modules().get(family), "PRESETS", ()))
 
 
 def preset_names() -> list[str]:
