@@ -77,6 +77,9 @@ class Family:
     and ``attach_torch(run, device_and_backend)``; its presence also says the family's
     vocabulary may be one per side (``param_shapes`` then takes the (source, target) sizes).
     None: the family does not learn from pairs (``for_pairs`` finds the one that does).
+    ``exercises``: the family's own question kinds (exercises/family_kinds.Kind: questions on
+    the operations only its folder registers), which `handformer exercises`, the web quiz and
+    the page's check ask beside the shared ones.
     ``presets``: each preset's fields by name (what the app's form shows as the sizes a preset
     sets); its options.py names them for the command line (``presets_of``).
 
@@ -88,7 +91,7 @@ class Family:
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
                  "export_names", "generates", "next_steps", "next_token_loss", "pairs",
-                 "verify_report", "pretrained_names", "presets")
+                 "verify_report", "pretrained_names", "presets", "exercises")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -101,7 +104,8 @@ class Family:
                  export_names: Callable | None = None, generates: bool = False,
                  next_steps: dict | None = None, next_token_loss: bool = False,
                  pairs: object | None = None, verify_report: Callable | None = None,
-                 pretrained_names: tuple[str, ...] = (), presets: dict | None = None):
+                 pretrained_names: tuple[str, ...] = (), presets: dict | None = None,
+                 exercises: tuple = ()):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -113,7 +117,7 @@ class Family:
         self.next_steps = next_steps or {}
         self.pairs, self.verify_report = pairs, verify_report
         self.pretrained_names = tuple(pretrained_names)
-        self.presets = dict(presets or {})
+        self.presets, self.exercises = dict(presets or {}), tuple(exercises)
 
 
 class Option:
