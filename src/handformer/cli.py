@@ -130,9 +130,11 @@ def config_from_options(options: dict):
 
 def model_options(func):
     """Config options plus the sentences and weights every model command takes."""
+    from .families.registry import notes_for
+
     func = click.option("--weights", type=click.Path(),
-                        help="load weights from a .safetensors file (as --save-weights wrote), "
-                             "or with --family gpt a Hugging Face Llama folder")(func)
+                        help="load weights from a .safetensors file (as --save-weights "
+                             f"wrote){notes_for('weights')}")(func)
     func = click.option("--corpus", type=click.Path(dir_okay=False),
                         help="UTF-8 file, one sentence per line (default: the tutorial's dataset)")(func)
     func = click.option("--tgt", default=None, help="target sentence (default: the tutorial's)")(func)

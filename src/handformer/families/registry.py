@@ -183,6 +183,16 @@ def size_options() -> tuple[Option, ...]:
     return tuple(found.values())
 
 
+def notes_for(flag: str, join: str = "") -> str:
+    """What the families add to a shared flag's --help line or message (``NOTES`` of their
+    options.py: a flag's name, or a message's key → a clause naming the family, with its own
+    leading punctuation), in order, joined by ``join``: the prose that names a family is the
+    family's."""
+    notes = [module.NOTES[flag] for module in option_modules().values()
+             if flag in getattr(module, "NOTES", {})]
+    return join.join(notes)
+
+
 def presets_of(family: str) -> tuple[str, ...]:
     """The presets a built-in family's options.py names (``PRESETS``; none for another)."""
     return tuple(getattr(option_modules().get(family), "PRESETS", ()))

@@ -1965,4 +1965,7 @@ TEXT = {
                            "have length 1; {k} of their {d} numbers are drawn below), though only "
                            "the pretrained one was trained to place sentences of similar "
                            "meaning near each other.",
+    # --- cfg (issue 42): shared narration's keys name no family ---
+    # the overview's map: a pre-norm layer's own layer norm, before its sublayer
+    "arch.pre_norm": "Layer norm {k}",
 }

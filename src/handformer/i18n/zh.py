@@ -1668,4 +1668,7 @@ TEXT = {
     "bert.beside.related": "两个句向量方向相近：它们的余弦为 {c}（两者长度都是 1；下面画出了 {d} 个"
                            "数中的前 {k} 个），不过只有预训练的句向量是经过训练、让意思相近的句子"
                            "彼此靠近的。",
+    # --- cfg (issue 42): shared narration's keys name no family ---
+    # the overview's map: a pre-norm layer's own layer norm, before its sublayer
+    "arch.pre_norm": "层归一化 {k}",
 }

