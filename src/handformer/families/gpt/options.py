@@ -4,7 +4,7 @@ A light module: the command line reads it at start-up."""
 
 from __future__ import annotations
 
-from ..registry import Option
+from ..declarations import Option
 
 PRESETS = ("tutorial", "small", "llama")  # config.PRESETS's names (a test holds them equal)
 

@@ -6,7 +6,7 @@ command line reads it at start-up, without importing the family."""
 
 from __future__ import annotations
 
-from ..registry import Option
+from ..declarations import Option
 
 PRESETS = ("tutorial", "small", "paper")  # config.PRESETS's names (a test holds them equal)
 
