@@ -31,7 +31,7 @@ def main(argv=None) -> list[dict]:
     from threadpoolctl import threadpool_info, threadpool_limits
 
     threadpool_limits(a.threads)
-    from handformer.config import preset
+    from handformer.families.transformer.config import preset
     from handformer.families.transformer import decode
     from handformer.families.transformer.model import init_params
     from handformer.text import END, PAD, START, UNK, Vocab

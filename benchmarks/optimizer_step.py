@@ -23,7 +23,7 @@ import time
 
 import numpy as np
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.model import init_params
 from handformer.train import flat
 from handformer.train.optim import SGD, Adam

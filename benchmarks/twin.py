@@ -35,7 +35,7 @@ from machine import machine_line  # noqa: E402
 # off the path again once machine.py is in
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from handformer.config import preset  # noqa: E402
+from handformer.families.transformer.config import preset  # noqa: E402
 from handformer.families.transformer.greedy import translate_all  # noqa: E402
 from handformer.families.transformer.torch_engine import attach  # noqa: E402
 from handformer.train import checkpoint as ckpt_io  # noqa: E402

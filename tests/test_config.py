@@ -5,8 +5,8 @@ import dataclasses
 import pytest
 
 from handformer.cli import config_from_options
-from handformer.config import Config, preset
 from handformer.errors import ConfigError, HandformerError
+from handformer.families.transformer.config import Config, preset
 
 
 def test_tutorial_preset_is_the_tutorials_toy():
@@ -114,3 +114,58 @@ def test_invalid_combinations(fields, words):
     assert isinstance(err.value, HandformerError)
     for w in words:
         assert w in str(err.value)
+
+
+# --- the encoder-decoder's config is its family's, its flags its declarations (issue 42) -------
+
+
+def test_the_declared_sizes_are_the_configs_fields_with_their_types():
+    """families/transformer/options.py declares what config.py defines: each field of Config
+    (but its preset's name), in its order, with its type (read from the dataclass), and the
+    --layers shorthand setting both stacks; the presets by the same names."""
+    import typing
+
+    from handformer.families.transformer import config, options
+
+    hints = typing.get_type_hints(Config)
+    fields = [f.name for f in dataclasses.fields(Config) if f.name != "preset"]
+    declared = [o for o in options.SIZES if not o.sets]
+    assert [o.name for o in declared] == fields
+    for option in declared:
+        kind = hints[option.name]
+        kind = next((a for a in typing.get_args(kind) if a is not type(None)), kind)
+        assert option.kind is kind, option.name
+    (layers,) = [o for o in options.SIZES if o.sets]
+    assert set(layers.sets) <= set(fields) and layers.name not in fields
+    assert list(options.PRESETS) == list(config.PRESETS)
+
+
+def test_the_public_config_and_preset_are_the_default_familys():
+    import handformer
+    from handformer.families import registry
+
+    assert handformer.Config is registry.get(registry.DEFAULT).config is Config
+    assert handformer.preset("small", heads=2) == preset("small", heads=2)
+    assert handformer.preset("small", heads=2).d_k == 32 // 2  # d_model / heads
+    with pytest.raises(ConfigError, match="unknown preset 'large'"):
+        handformer.preset("large")
+    with pytest.raises(AttributeError, match="Konfig"):
+        handformer.Konfig  # noqa: B018
+
+
+def test_every_declared_size_is_a_flag_of_walk_with_its_help_line():
+    """The command line's model flags are made from the declarations (cli.py writes none):
+    each one's flag and help in `walk --help`, a bool as --name/--no-name, and a value the
+    config refuses is refused naming the field."""
+    from click.testing import CliRunner
+
+    from handformer.cli import main
+    from handformer.families.transformer import options
+
+    shown = " ".join(CliRunner().invoke(main, ["walk", "--help"], terminal_width=1000)
+                     .output.split())
+    for option in options.SIZES:
+        flag = f"{option.flag} / --no-{option.flag[2:]}" if option.kind is bool else option.flag
+        assert flag in shown and " ".join(option.help.split()) in shown, option.name
+    refused = CliRunner().invoke(main, ["walk", "--dropout", "1.5"])
+    assert refused.exit_code == 2 and "dropout must be in [0, 1), got 1.5" in refused.output

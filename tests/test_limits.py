@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.run import run_forward, setup
 from handformer.limits import LimitError, check, limit, tape_numbers
 

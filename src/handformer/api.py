@@ -52,3 +52,16 @@ def walk(src: str | None = None, tgt: str | None = None, preset: str | None = No
         options = {k: options[k] for k in ("src", "tgt", "backward", "lr", "checkpoint",
                                            "shards", "family")}
     return pipeline.run(options).tape
+
+
+def preset(name: str, **overrides):
+    """The default family's config (``handformer.Config``): the named preset ("tutorial",
+    "small", "paper") with any fields overridden (None values are ignored), checked; through
+    the family's ``configure``, as `--preset NAME --d-model 8 …` are.
+
+    >>> handformer.preset("small", heads=2).d_k
+    16
+    """
+    from .families import registry
+
+    return registry.get(registry.DEFAULT).configure({"preset": name, **overrides})

@@ -3,37 +3,24 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import gc
 import sys
-import types
-import typing
 
 import click
 
-from .cli_checks import SEED, Finite, Whole
-from .config import PRESETS, Config
+from .cli_checks import Finite, Whole
 from .errors import HandformerError
 from .textsafe import one_line, shown
 
-_CONFIG_HELP = {
-    "d_model": "embedding width d_model", "heads": "attention heads (encoder; decoder too unless --decoder-heads)",
-    "decoder_heads": "attention heads in the decoder", "d_k": "query/key width per head",
-    "d_v": "value width per head", "d_ff": "feed-forward hidden width",
-    "encoder_layers": "encoder layers", "decoder_layers": "decoder layers",
-    "ffn": "feed-forward: 'single' (one linear + ReLU, the tutorial), 'paper' (two linears) or "
-           "'swiglu' ((SiLU(X W_gate) ⊙ X W_up) W_down, Llama; --family gpt)",
-    "attn_bias": "biases in the attention projections", "scale_embeddings": "multiply embeddings by √d_model",
-    "final_norm": "one more LayerNorm after each stack (as torch.nn.Transformer)",
-    "norm": "'post': LN(x + Sublayer(x)), the paper; 'pre': x + Sublayer(LN(x)), GPT-2",
-    "tie_embeddings": "one table for the embeddings and the output layer (W_out = Eᵀ, §3.4)",
-    "init": "initial weights: 'uniform' [0, 1) or 'xavier'", "ln_eps": "layer-norm ε",
-    "max_len": "longest sentence the model takes", "dropout": "dropout rate (training only)",
-    "label_smoothing": "label smoothing ε of the loss", "seed": "random seed of the initial weights",
-}
 
-CONFIG_FIELDS = (*_CONFIG_HELP, "layers")  # what --preset's overrides may name
+@functools.cache
+def config_fields() -> tuple[str, ...]:
+    """What --preset's overrides may name: the sizes the families declare
+    (registry.size_options), read from their options.py."""
+    from .families.registry import size_options
+
+    return tuple(option.name for option in size_options())
 
 
 class LanguageChoice(click.Choice):
@@ -81,79 +68,73 @@ def family_names(needs: str | None = None) -> list[str]:
 
 
 def _config_options(func):
-    """One CLI option per Config field (``--d-model``, ``--final-norm/--no-final-norm``, ...)."""
-    hints = typing.get_type_hints(Config)
-    for f in reversed([f for f in dataclasses.fields(Config) if f.name in _CONFIG_HELP]):
-        flag = "--" + f.name.replace("_", "-")
-        kind = _base_type(hints[f.name])
-        if kind is bool:
-            flag = f"{flag}/--no-{flag[2:]}"
-        option = click.option(flag, f.name, type=None if kind is bool else _ranged(f.name, kind),
-                              default=None, help=_CONFIG_HELP[f.name])
-        func = option(func)
-    func = _family_options(func)
-    func = click.option("--layers", type=Whole(1, None, check=False), default=None,
-                        help="encoder and decoder layers (N)")(func)
-    from .families.registry import preset_names
+    """One flag per size the families declare (``--d-model``, ``--final-norm/--no-final-norm``,
+    …: registry.size_options), then each family's own switches, a shorthand (``--layers``)
+    and ``--preset`` first."""
+    from .families.registry import preset_names, size_options
 
-    presets = dict.fromkeys([*PRESETS, *preset_names()])  # each name once, in order
+    sizes = size_options()
+    for option in reversed([o for o in sizes if not o.sets]):
+        func = _flag(option)(func)
+    func = _family_options(func, {o.name for o in sizes})
+    for option in reversed([o for o in sizes if o.sets]):
+        func = _flag(option)(func)
     return click.option("--preset", default=None, show_default="tutorial",
-                        type=click.Choice(list(presets)),
+                        type=click.Choice(preset_names()),
                         help="starting sizes; every field can be overridden (a family "
                              "refuses a preset it does not have)")(func)
 
 
-def _family_options(func):
+def _family_options(func, sizes: set[str]):
     """One flag per switch a family declares (families/<name>/options.py); a family that does
     not take it refuses it by name (registry.refuse_foreign)."""
     from .families.registry import declared
 
     for option, takers in reversed(list(declared().values())):
-        if option.name in _CONFIG_HELP:
+        if option.name in sizes:
             continue
-        if option.choices:
-            kind = click.Choice(option.choices)
-        elif option.kind is int:
-            kind = Whole(option.lo, option.hi, check=False)
-        else:
-            kind = Finite(option.lo, option.hi, lo_open=True, check=False)
         only = "" if len(takers) > 1 else f" (--family {takers[0]})"
-        func = click.option(option.flag, option.name, type=kind, default=None,
-                            help=option.help + only)(func)
+        func = _flag(option, only)(func)
     return func
 
 
-def _ranged(name: str, kind):
-    """A Config field's option type, its range stated in --help; the Config refuses a value
-    outside it (naming the field), except a seed, which every command bounds alike."""
-    if name == "seed":
-        return SEED
-    if name in ("dropout", "label_smoothing"):
-        return Finite(0.0, 1.0, hi_open=True, check=False)
-    if name == "ln_eps":
-        return Finite(0.0, None, lo_open=True, check=False)
-    return Whole(1, None, check=False) if kind is int else kind
+def _flag(option, more: str = ""):
+    """The click option a declaration makes (families/registry.Option): a bool as
+    ``--name/--no-name``; the range stated in --help, refused by the family's config (naming
+    the field), or here when the declaration says ``checked``."""
+    flag = option.flag
+    if option.kind is bool and not option.choices:
+        flag, kind = f"{flag}/--no-{flag[2:]}", None
+    elif option.choices:
+        kind = click.Choice(option.choices)
+    elif option.kind is int:
+        kind = Whole(option.lo, option.hi, check=option.checked)
+    elif option.kind is float:
+        kind = Finite(option.lo, option.hi, lo_open=option.lo_open, hi_open=option.hi_open,
+                      check=option.checked)
+    else:
+        kind = option.kind
+    return click.option(flag, option.name, type=kind, default=None, help=option.help + more)
 
 
-def _base_type(hint):
-    if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-        return next(a for a in typing.get_args(hint) if a is not type(None))
-    return hint
+def config_from_options(options: dict):
+    """Pop the config options out of a command's keyword arguments and build the default
+    family's config (its ``configure``: the preset, tutorial unless named, with the sizes
+    over it)."""
+    from .families import registry
 
-
-def config_from_options(options: dict) -> Config:
-    """Pop the config options out of a command's keyword arguments and build the Config."""
-    from .config import preset
-
-    overrides = {n: options.pop(n) for n in CONFIG_FIELDS if n in options}
-    return preset(options.pop("preset") or "tutorial", **overrides)
+    overrides = {n: options.pop(n) for n in config_fields() if n in options}
+    family = registry.get(registry.DEFAULT)
+    return family.configure({"preset": options.pop("preset") or "tutorial", **overrides})
 
 
 def model_options(func):
     """Config options plus the sentences and weights every model command takes."""
+    from .families.registry import notes_for
+
     func = click.option("--weights", type=click.Path(),
-                        help="load weights from a .safetensors file (as --save-weights wrote), "
-                             "or with --family gpt a Hugging Face Llama folder")(func)
+                        help="load weights from a .safetensors file (as --save-weights "
+                             f"wrote){notes_for('weights')}")(func)
     func = click.option("--corpus", type=click.Path(dir_okay=False),
                         help="UTF-8 file, one sentence per line (default: the tutorial's dataset)")(func)
     func = click.option("--tgt", default=None, help="target sentence (default: the tutorial's)")(func)

@@ -10,7 +10,7 @@ torch = pytest.importorskip("torch")
 
 
 def tutorial_params_and_grads():
-    from handformer.config import preset
+    from handformer.families.transformer.config import preset
     from handformer.families.transformer.model import init_params
 
     params = init_params(preset("tutorial"), 25, "float64")

@@ -12,9 +12,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from handformer.config import preset
 from handformer.engine.ops import OPS
 from handformer.engine.tape import Tape
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.model import forward, init_params
 from support.torch_check import RNG, check_op, randn
 

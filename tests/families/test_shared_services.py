@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import preset
 from handformer.families import registry
+from handformer.families.transformer.config import preset
 from handformer.train import loop
 from handformer.train.data import default_pairs
 from handformer.train.options import Options

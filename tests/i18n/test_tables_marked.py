@@ -132,8 +132,8 @@ def test_training_output_leaves_no_english(xx, tmp_path):
 
 @pytest.mark.parametrize("beam, max_length", [(1, None), (2, None), (1, 2)])
 def test_decode_explanation_leaves_no_english(xx, beam, max_length):
-    from handformer.config import preset
     from handformer.families.transformer import decode
+    from handformer.families.transformer.config import preset
     from handformer.families.transformer.explain import build
     from handformer.train import loop
     from handformer.train.data import default_pairs

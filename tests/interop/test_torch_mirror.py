@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.run import setup
 from handformer.families.transformer.torch_mirror import TorchMirror
 from handformer.families.transformer.torch_ref import TorchReference

@@ -166,7 +166,7 @@ def test_a_tensor_of_the_wrong_shape_is_named(tmp_path):
 def test_a_training_checkpoint_is_refused_as_weights_as_the_docs_say(tmp_path):
     """docs/python-api.md: walk(weights=) takes --save-weights files; a checkpoint is refused."""
     import handformer
-    from handformer.config import preset
+    from handformer.families.transformer.config import preset
     from handformer.families.transformer.run import setup
     from handformer.interop.weights import WeightsError
     from handformer.train.checkpoint import Checkpoint, save

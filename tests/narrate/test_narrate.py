@@ -239,8 +239,8 @@ def test_a_tape_loaded_from_json_without_params_shows_shapes_only(backward_tape)
 
 
 def test_a_batched_tape_is_told_through_its_first_sentence():
-    from handformer.config import preset
     from handformer.engine.tape import Tape
+    from handformer.families.transformer.config import preset
     from handformer.families.transformer.model import forward, init_params
     from handformer.text import TUTORIAL_DATASET, Vocab
 

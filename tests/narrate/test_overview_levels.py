@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from handformer import api, narrate
 from handformer.cli import main
-from handformer.config import Config
+from handformer.families.transformer.config import Config
 from handformer.families.transformer.run import Setup, run_forward
 from handformer.render.terminal.screen import render_text
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT, Vocab

@@ -12,7 +12,7 @@ from tests.reference.check import sizes_of
 from tests.reference.model import Reference, sgd
 
 import handformer
-from handformer.config import Config
+from handformer.families.transformer.config import Config
 from handformer.narrate import build
 
 LR = 0.1

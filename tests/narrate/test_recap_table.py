@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import handformer
 from handformer.cli import main
-from handformer.config import Config
+from handformer.families.transformer.config import Config
 from handformer.narrate import build
 
 torch = pytest.importorskip("torch")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from handformer.config import Config
 from handformer.families.transformer import run as engine
+from handformer.families.transformer.config import Config
 
 from .model import Reference, Sizes, sgd
 

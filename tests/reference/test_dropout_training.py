@@ -6,8 +6,8 @@ update itself and must land on the same weights, step after step, to 1e-12."""
 import numpy as np
 import pytest
 
-from handformer.config import preset
 from handformer.engine.tape import Tape
+from handformer.families.transformer.config import preset
 from handformer.train import loop
 from handformer.train.data import default_pairs
 

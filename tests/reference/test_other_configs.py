@@ -6,7 +6,7 @@ smoothing). The fresh weights are moved by noise first, so no bias is 0 and no Î
 import numpy as np
 import pytest
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 
 from .check import assert_tape_is_reference, engine_walk, sizes_of
 from .model import Sizes

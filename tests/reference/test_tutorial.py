@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import handformer
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 
 from .check import assert_tape_is_reference, close, engine_walk, reference_of
 from .tutorial import SRC, TGT, TUTORIAL, vocabulary, words

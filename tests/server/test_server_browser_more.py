@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.run import run_forward, setup
 
 from . import test_server_browser as browser_page

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.run import run_backward, run_forward, setup
 
 PAIR = {"src": "you play the game", "tgt": "you win or you die"}

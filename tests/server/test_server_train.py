@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.train import loop
 from handformer.train.data import pairs_from_lines
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.model import init_params
 from handformer.families.transformer.weights import save_weights
 from handformer.train import checkpoint, loop

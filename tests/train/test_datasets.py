@@ -96,7 +96,7 @@ def test_bleu_from_sacrebleu():
 
 
 def test_batched_greedy_equals_one_sentence_greedy():
-    from handformer.config import preset
+    from handformer.families.transformer.config import preset
     from handformer.families.transformer.decode import translate
     from handformer.train.data import default_pairs
 

@@ -5,9 +5,9 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import preset
 from handformer.engine.tape import Tape
 from handformer.errors import HandformerError
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import forward
 from handformer.text import TextError

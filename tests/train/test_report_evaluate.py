@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import preset
 from handformer.engine.tape import Tape
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.model import forward
 from handformer.train import checkpoint, loop
 from handformer.train.data import default_pairs

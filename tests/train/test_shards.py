@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import handformer
 from handformer import i18n, narrate
 from handformer.cli import main
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.run import run_forward, setup
 from handformer.render import markdown
 from handformer.render.terminal import screen as terminal

@@ -8,7 +8,7 @@ import numpy as np
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.weights import load_weights, save_weights
 from handformer.text import Sides, Vocab
 from handformer.train import checkpoint, loop

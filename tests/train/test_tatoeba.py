@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.train import loop, tatoeba
 from handformer.train.datasets import credit_of, load_pairs, source_name, split_of
 

@@ -21,6 +21,7 @@ from ..cli import (
 )
 from ..cli_checks import SEED, FileName, Finite, Whole
 from ..errors import HandformerError
+from ..families.registry import DEFAULT, notes_for
 from ..tokenize import TOKENIZERS
 from .walk import walk_options
 
@@ -53,9 +54,10 @@ def _kinds(ctx, param, value) -> list[str] | None:
               help="how sentences split into tokens (as the walk's)")
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="questions on a model trained by `handformer train`")
-@click.option("--pretrained", default=None, help="a pretrained BERT-family model (as the walk's)")
+@click.option("--pretrained", default=None,
+              help=f"{notes_for('exercises_pretrained', ', or ')} (as the walk's)")
 @click.option("--family", type=Registered(family_names), default=None,
-              help="the model family  [default: transformer]")
+              help=f"the model family  [default: {DEFAULT}]")
 @click.option("--count", type=Whole(1, 200), default=12, show_default=True,
               help="how many questions")
 @click.option("--kinds", multiple=True, callback=_kinds, metavar="K1,K2",

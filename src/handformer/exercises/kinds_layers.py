@@ -1,5 +1,6 @@
 """Questions on the layers between attentions: layer norm (μ, σ, the normalized value) and the
-feed-forward network's ReLU."""
+feed-forward network's ReLU (the engine's operations; a family's own, BERT's GELU, are asked
+in its folder: exercises/family_kinds.py)."""
 
 from __future__ import annotations
 
@@ -96,21 +97,6 @@ def relu(tape, rng) -> Question | None:
                     tolerance(float(step.value[at])), "ReLU(h) = max(0, h)", "ex.ask.relu",
                     "ex.hint.relu", {"i": at[-2], "j": at[-1], "cell": list(at),
                                      "first": f"max(0, {float(pre[at]):.5g})"}, "ffn")
-
-
-def gelu(tape, rng) -> Question | None:
-    """GELU(h) = h · Φ(h) = h/2 · (1 + erf(h/√2)) at one cell (BERT's feed-forward)."""
-    step = pick.one(rng, pick.steps(tape, "gelu"))
-    if step is None:
-        return None
-    pre = tape.value(step.inputs[0])
-    at = pick.cell(rng, step.shape)
-    given = (Given("ex.given.pre", "h", float(pre[at])),)
-    answer = float(step.value[at])
-    return Question("gelu", step.name, "value", at, given, answer, tolerance(answer),
-                    "GELU(h) = h/2 · (1 + erf(h/√2))", "ex.ask.gelu", "ex.hint.gelu",
-                    {"i": at[-2], "j": at[-1], "cell": list(at),
-                     "first": f"{float(pre[at]):.5g} / √2"}, "ffn")
 
 
 def ffn_unit(tape, rng) -> Question | None:

@@ -2,19 +2,33 @@
 
 ``tape.meta["family"]`` names the family a tape was computed by; the pipeline, narration and
 the renderers find what they need here and know no family by name. A new family is one folder
-(``families/<name>/``) whose ``__init__`` calls ``register`` (docs/tape.md, "Model families").
+(``families/<name>/``) whose ``__init__`` calls ``register`` (docs/tape.md, "Model families");
+what its ``options.py`` declares (sizes, switches, presets, notes, commands) is read by
+declarations.py, whose functions this module re-exports.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import HandformerError, PretrainedError
+from .declarations import (  # noqa: F401  (the registry's API: what the families declare)
+    BUILT_IN,
+    EXTRA_OPTIONS,
+    Option,
+    command_modules,
+    declare_options,
+    declared,
+    notes_for,
+    option_modules,
+    preset_names,
+    presets_of,
+    refuse_foreign,
+    size_options,
+)
 
-BUILT_IN = ("transformer", "bert", "gpt")  # folders of this package, imported on first lookup
 DEFAULT = "transformer"  # the family a run walks when it names none (the tutorial's model)
 
 
@@ -77,6 +91,11 @@ class Family:
     and ``attach_torch(run, device_and_backend)``; its presence also says the family's
     vocabulary may be one per side (``param_shapes`` then takes the (source, target) sizes).
     None: the family does not learn from pairs (``for_pairs`` finds the one that does).
+    ``exercises``: the family's own question kinds (exercises/family_kinds.Kind: questions on
+    the operations only its folder registers), which `handformer exercises`, the web quiz and
+    the page's check ask beside the shared ones.
+    ``presets``: each preset's fields by name (what the app's form shows as the sizes a preset
+    sets); its options.py names them for the command line (``presets_of``).
 
     A plain class, not a dataclass: a dataclass compiles its methods from source text at every
     start-up.
@@ -86,7 +105,7 @@ class Family:
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
                  "export_names", "generates", "next_steps", "next_token_loss", "pairs",
-                 "verify_report", "pretrained_names")
+                 "verify_report", "pretrained_names", "presets", "exercises")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -99,7 +118,8 @@ class Family:
                  export_names: Callable | None = None, generates: bool = False,
                  next_steps: dict | None = None, next_token_loss: bool = False,
                  pairs: object | None = None, verify_report: Callable | None = None,
-                 pretrained_names: tuple[str, ...] = ()):
+                 pretrained_names: tuple[str, ...] = (), presets: dict | None = None,
+                 exercises: tuple = ()):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -111,110 +131,9 @@ class Family:
         self.next_steps = next_steps or {}
         self.pairs, self.verify_report = pairs, verify_report
         self.pretrained_names = tuple(pretrained_names)
-
-
-class Option:
-    """A switch a family declares (``families/<name>/options.py``'s ``OPTIONS``): the command
-    line's flag ``--name`` with its --help line, and the web app's form field, are made from it.
-    ``choices``: the values it takes (a word); else ``kind`` int or float within [lo, hi]
-    (None: unbounded), which the family's config checks (naming the numbers that clash)."""
-
-    __slots__ = ("name", "help", "choices", "kind", "lo", "hi")
-
-    def __init__(self, name: str, help: str, choices: tuple[str, ...] = (),
-                 kind: type = str, lo: float | None = None, hi: float | None = None):
-        self.name, self.help, self.choices = name, help, tuple(choices)
-        self.kind, self.lo, self.hi = kind, lo, hi
-
-    @property
-    def flag(self) -> str:
-        return "--" + self.name.replace("_", "-")
-
+        self.presets, self.exercises = dict(presets or {}), tuple(exercises)
 
 FAMILIES: dict[str, Family] = {}
-EXTRA_OPTIONS: dict[str, tuple[Option, ...]] = {}  # families registered at run time
-
-
-def declare_options(family: str, options: tuple[Option, ...]) -> None:
-    """Declare a family's switches (a family registered from outside this package)."""
-    EXTRA_OPTIONS[family] = tuple(options)
-
-
-def declared() -> dict[str, tuple[Option, tuple[str, ...]]]:
-    """Every switch a family declares → (its declaration, the families that take it). Reads
-    each built-in family's ``options.py`` (a light module: no numpy), not the family itself."""
-    found: dict[str, tuple[Option, tuple[str, ...]]] = {}
-    for name, options in {**_built_in_options(), **EXTRA_OPTIONS}.items():
-        for option in options:
-            first, takers = found.get(option.name, (option, ()))
-            found[option.name] = (first, (*takers, name))
-    return found
-
-
-def _built_in_options() -> dict[str, tuple[Option, ...]]:
-    return {name: tuple(module.OPTIONS) for name, module in option_modules().items()}
-
-
-def preset_names() -> list[str]:
-    """The presets the families' options.py name (``PRESETS``), in order, each once."""
-    names: list[str] = []
-    for module in option_modules().values():
-        names += [n for n in getattr(module, "PRESETS", ()) if n not in names]
-    return names
-
-
-def command_modules() -> dict[str, str]:
-    """Each built-in family's own commands, command → its module as a name under this package
-    (``families/<name>/options.py``'s ``COMMANDS``: command → module of the family's folder),
-    so the command line finds them without importing any family."""
-    out = {}
-    for name, module in option_modules().items():
-        out |= {command: f"families.{name}.{where}"
-                for command, where in getattr(module, "COMMANDS", {}).items()}
-    return out
-
-
-def option_modules() -> dict:
-    """Each built-in family's ``options.py``, by family, loaded from its file alone: importing
-    it as a submodule would run the family's ``__init__`` first (its model, numpy), and the
-    command line reads the declarations at every start."""
-    out = {}
-    for name in BUILT_IN:
-        module = _options_module(name)
-        if module is not None:
-            out[name] = module
-    return out
-
-
-def _options_module(family: str):
-    import sys
-
-    name = f"{__package__}.{family}.options"
-    if name in sys.modules:
-        return sys.modules[name]
-    path = Path(__file__).parent / family / "options.py"
-    if not path.is_file():
-        return None
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module  # the family's own `from .options import …` finds this one
-    spec.loader.exec_module(module)
-    return module
-
-
-def refuse_foreign(family: str, options: dict) -> dict:
-    """The options without the switches other families declare; one of them given (not None,
-    not False) is refused in one line naming this family and the ones that take it."""
-    kept = dict(options)
-    for name, (option, takers) in declared().items():
-        if family in takers or name not in kept:
-            continue
-        value = kept.pop(name)
-        if value is not None and value is not False:
-            raise HandformerError(f"the {family} family does not take {option.flag} (the "
-                                  f"{', '.join(takers)} family does: add --family "
-                                  f"{takers[0]})")
-    return kept
 
 
 def register(family: Family) -> Family:

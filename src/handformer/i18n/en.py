@@ -1981,4 +1981,7 @@ TEXT = {
     "train.schedule_end": "the fitted schedule's last step ({total}) is done: training ended in "
                           "epoch {epoch}",
     "train.test_best": "the best checkpoint, {path} (epoch {epoch}), on the test part:",
+    # --- cfg (issue 42): shared narration's keys name no family ---
+    # the overview's map: a pre-norm layer's own layer norm, before its sublayer
+    "arch.pre_norm": "Layer norm {k}",
 }

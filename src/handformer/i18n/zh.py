@@ -1682,4 +1682,7 @@ TEXT = {
                         "（第 {step} 步之后；拟合的学习率计划在第 {total} 步结束）",
     "train.schedule_end": "拟合的学习率计划已到最后一步（{total}）：训练在第 {epoch} 轮结束",
     "train.test_best": "最佳检查点 {path}（第 {epoch} 轮）在测试集上：",
+    # --- cfg (issue 42): shared narration's keys name no family ---
+    # the overview's map: a pre-norm layer's own layer norm, before its sublayer
+    "arch.pre_norm": "层归一化 {k}",
 }

@@ -74,8 +74,10 @@ def read_weights(path) -> tuple[dict[str, np.ndarray], dict]:
 
     path = Path(path)
     if path.is_dir():
-        raise WeightsError(f"{str(path)!r} is a folder; give a .safetensors file (a Hugging "
-                           f"Face Llama folder is read by --family gpt)")
+        from ..families.registry import notes_for
+
+        raise WeightsError(f"{str(path)!r} is a folder; give a .safetensors file"
+                           f"{notes_for('weights_folder')}")
     raw = read_bytes(path, "weights file", WeightsError, limit="file_mib", streams=False)
     _refuse_pickle(path, raw)
     try:

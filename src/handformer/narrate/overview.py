@@ -146,7 +146,7 @@ def _in_order(ctx: Ctx, parts: list[tuple]) -> list[tuple]:
     ordered = []
     for sub, norm in zip(parts[::2], parts[1::2], strict=True):
         key = norm[0]
-        ordered += [(key, ctx.t("gpt.arch.norm", k=key[2:]), "norm", ""), sub]
+        ordered += [(key, ctx.t("arch.pre_norm", k=key[2:]), "norm", ""), sub]
     return ordered
 
 

@@ -1,6 +1,6 @@
 """Step 15, last: one step's gradient of a batch, whole and as N data shards put back together
-(computed by train/shards.py, read off ``tape.meta["shards"]``): what torchrun does across
-processes, shown in one."""
+(computed by the family that learns from pairs, families/transformer/shards.py, and read here
+off ``tape.meta["shards"]`` alone): what torchrun does across processes, shown in one."""
 
 from __future__ import annotations
 

@@ -1,8 +1,10 @@
-"""A JSON body to what the engine takes: Config (built as the CLI builds it), sentences, corpus.
+"""A JSON body to what the engine takes: a family's config (built as the CLI builds it),
+sentences, corpus.
 
 The config fields are the CLI's option names with underscores ("d_model", "heads", "layers", ...)
-and become the Config through cli.config_from_options, so `POST /api/walk` and `handformer walk`
-cannot disagree. No field is ever a file system path.
+and become the config through cli.config_from_options (the default family's) or the family's
+``configure``, so `POST /api/walk` and `handformer walk` cannot disagree. No field is ever a
+file system path.
 """
 
 from __future__ import annotations
@@ -13,11 +15,10 @@ import typing
 from dataclasses import dataclass
 
 from .. import pipeline
-from ..cli import CONFIG_FIELDS, config_from_options
-from ..config import PRESETS, Config
+from ..cli import config_fields, config_from_options
 from ..errors import HandformerError, TokenizerError
 from ..families import registry
-from ..families.registry import Family, declared, refuse_foreign
+from ..families.registry import Family, declared, presets_of, refuse_foreign, size_options
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT, Vocab, corpus_lines
 from ..tokenize import TOKENIZERS
 from . import fields
@@ -25,9 +26,6 @@ from .fields import expect_object, reject_unknown  # noqa: F401  (re-exported fo
 from .limits import Limits, RequestError, check_caps, check_corpus, check_model, check_sentence
 
 WALK_FIELDS = set(fields.WALK)
-# The families a request may name: those whose config a preset and size fields make (BERT
-# walks a pretrained folder, which a request never names).
-_HINTS = typing.get_type_hints(Config)
 
 
 @dataclass
@@ -62,7 +60,7 @@ def build_config(body: dict, family: Family | None = None):
     (for another family than the encoder-decoder, as `--family NAME ...` does)."""
     name = body.get("preset") or "tutorial"
     overrides = expect_object(body.get("config") or {}, "config")
-    reject_unknown(overrides, set(CONFIG_FIELDS) | set(declared()), "config.")
+    reject_unknown(overrides, set(config_fields()) | set(declared()), "config.")
     for key, value in overrides.items():
         _check_type(key, value)
     check_caps(overrides)
@@ -75,8 +73,9 @@ def build_config(body: dict, family: Family | None = None):
             return family.configure({"preset": name, **overrides})
         except HandformerError as err:
             raise RequestError(str(err), _family_field(str(err), err)) from None
-    if name not in PRESETS:
-        raise RequestError(f"preset must be one of {', '.join(PRESETS)}, got {name!r}", "preset")
+    presets = presets_of(registry.DEFAULT)
+    if name not in presets:
+        raise RequestError(f"preset must be one of {', '.join(presets)}, got {name!r}", "preset")
     return config_from_options({"preset": name, **overrides})
 
 
@@ -109,7 +108,7 @@ def family_of(body: dict) -> Family:
 def _check_type(name: str, value) -> None:
     if value is None:
         return
-    kind = _declared_kind(name) or _base(_HINTS.get(name, int))
+    kind = _declared_kind(name) or int
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     what = {int: "a whole number", float: "a number", bool: "true or false",
             str: "text"}.get(kind, kind.__name__)
@@ -123,16 +122,13 @@ def _check_type(name: str, value) -> None:
 
 
 def _declared_kind(name: str) -> type | None:
-    """The type of a switch a family declares (a word when it lists its choices)."""
+    """The type of a size or a switch a family declares (a word when it lists its
+    choices)."""
     found = declared().get(name)
-    if found is None:
+    option = found[0] if found else next((o for o in size_options() if o.name == name), None)
+    if option is None:
         return None
-    return str if found[0].choices else found[0].kind
-
-
-def _base(hint):
-    args = [a for a in typing.get_args(hint) if a is not type(None)]
-    return args[0] if args else hint
+    return str if option.choices else option.kind
 
 
 def dataset_of(body: dict, limits: Limits) -> list[str] | None:
@@ -223,9 +219,9 @@ def field_of(err: HandformerError) -> str | None:
     """The request field a library error concerns, read from its message (names first)."""
     message = str(err)
     first = re.match(r"(\w+) must", message)  # "kv_heads must divide …": the field it names
-    if first and first[1] in {*CONFIG_FIELDS, *declared()}:
+    if first and first[1] in {*config_fields(), *declared()}:
         return f"config.{first[1]}"
-    for name in sorted({*CONFIG_FIELDS, *declared()}, key=len, reverse=True):
+    for name in sorted({*config_fields(), *declared()}, key=len, reverse=True):
         if re.search(rf"(?<![\w-]){name}(?!\w)", message):
             return f"config.{name}"
     for phrase, field in _ROLES:  # as words: "rope_pair" is no pair

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib.util
 
 from .. import i18n
-from ..config import PRESETS
 from ..families import registry
 from ..render.html.toc import PHASE_KEYS
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT
@@ -32,7 +31,7 @@ def bundle(limits) -> dict:
                                         "corpus": "\n".join(TUTORIAL_DATASET)},
             "limits": {"max_epochs": limits.max_epochs, "max_body": limits.max_body,
                        "max_corpus_chars": limits.max_corpus_chars},
-            "presets": PRESETS, "refused_presets": refused_presets(limits),
+            "presets": registry.get(registry.DEFAULT).presets, "refused_presets": refused_presets(limits),
             "family_options": family_options(), "family_presets": family_presets(),
             "generates": [name for name in registry.names() if registry.get(name).generates],
             "tokenizers": {"jieba": importlib.util.find_spec("jieba") is not None}}
@@ -55,11 +54,8 @@ def family_options() -> dict[str, list[dict]]:
 
 
 def family_presets() -> dict[str, list[str]]:
-    """Each family's presets by name: the encoder-decoder's (config.PRESETS) and those a
-    family's options.py names."""
-    from ..families import registry
-
-    out = {registry.DEFAULT: list(PRESETS)}
+    """Each family's presets by name, as its options.py names them."""
+    out = {}
     for name, module in registry.option_modules().items():
         if getattr(module, "PRESETS", None):
             out[name] = list(module.PRESETS)
@@ -72,7 +68,7 @@ def refused_presets(limits) -> list[str]:
     from .requests import parse_walk
 
     refused = []
-    for name in PRESETS:
+    for name in registry.presets_of(registry.DEFAULT):
         try:
             parse_walk({"preset": name}, limits)
         except RequestError:

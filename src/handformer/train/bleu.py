@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import Config
 from ..errors import HandformerError
 from ..text import Sides, Vocab
 
@@ -61,7 +60,7 @@ def corpus_scores(hypotheses: list[str], references: list[str], target: str = "e
                   bleu_tokenizer(target))
 
 
-def scores_of(params, cfg: Config, vocab: Vocab | Sides, pairs, source: str) -> Scores:
+def scores_of(params, cfg, vocab: Vocab | Sides, pairs, source: str) -> Scores:
     """The scores of the model's greedy translations of ``pairs``' sources against their
     targets (NaN for no pairs)."""
     from .datasets import target_language
@@ -75,6 +74,6 @@ def scores_of(params, cfg: Config, vocab: Vocab | Sides, pairs, source: str) -> 
     return corpus_scores(hyps, [t for _, t in pairs], target_language(source))
 
 
-def bleu_of(params, cfg: Config, vocab: Vocab | Sides, pairs, source: str) -> float:
+def bleu_of(params, cfg, vocab: Vocab | Sides, pairs, source: str) -> float:
     """The cased BLEU of the model's greedy translations of ``pairs`` (NaN for no pairs)."""
     return scores_of(params, cfg, vocab, pairs, source).bleu

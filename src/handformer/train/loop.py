@@ -15,10 +15,10 @@ import contextlib
 import copy
 import math
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
-from ..config import Config
 from ..errors import HandformerError
 from ..families.registry import for_pairs
 from ..schema import SchemaError
@@ -36,7 +36,7 @@ from .saving import Saver
 class Run:
     """The state of a run: what a checkpoint holds, live."""
 
-    config: Config
+    config: Any  # the config of the family that learns from pairs (registry.for_pairs)
     options: Options
     vocab: object
     params: dict
@@ -88,7 +88,7 @@ def _split(run: Run, pairs, parts) -> Run:
     return run
 
 
-def start(cfg: Config, pairs, options: Options, source: str = "default") -> Run:
+def start(cfg, pairs, options: Options, source: str = "default") -> Run:
     """A fresh run: vocabulary, initial weights (cfg.seed), optimizer, held-out splits."""
     pairs = pairs[:options.limit] if options.limit else pairs
     parts = split_parts(pairs, cfg.seed, source)
@@ -190,7 +190,7 @@ def train_epoch(run: Run, on_batch=None) -> dict:
     return {"epoch": run.epoch, "loss": loss / tokens, "accuracy": correct / tokens}
 
 
-def evaluate(params, cfg: Config, vocab, encoded, batch_size: int = 64, dtype="float64") -> dict:
+def evaluate(params, cfg, vocab, encoded, batch_size: int = 64, dtype="float64") -> dict:
     """Loss, perplexity, token accuracy and exact match under teacher forcing, no dropout."""
     loss = correct = tokens = exact = 0
     batch_loss = for_pairs().pairs.batch_loss

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from handformer import pipeline
-from handformer.config import preset
 from handformer.families.transformer import run as engine
 from handformer.families.transformer.beside import EPOCHS, PATTERN, train_copy
+from handformer.families.transformer.config import preset
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 from reference.check import close, sizes_of
 from reference.model import Reference

@@ -5,10 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from handformer.config import preset
 from handformer.engine.tape import Tape
 from handformer.errors import HandformerError
 from handformer.families.transformer import decode
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.model import forward, init_params
 from handformer.text import END, START, Vocab, tokenize
 from handformer.train import loop

@@ -6,12 +6,12 @@ import math
 import numpy as np
 
 from handformer import api, narrate
-from handformer.config import preset
 from handformer.engine.tape import Tape
 from handformer.families.bert.model import BertConfig
 from handformer.families.bert.model import forward as bert_forward
 from handformer.families.bert.model import param_shapes as bert_shapes
 from handformer.families.transformer import errata
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.model import forward, init_params
 from handformer.files.tape_json import dumps, loads
 from handformer.text import TUTORIAL_DATASET, Vocab

@@ -6,9 +6,9 @@ for the batched greedy search), which shares no code with handformer.incremental
 import numpy as np
 import pytest
 
-from handformer.config import preset
 from handformer.engine.tape import Tape
 from handformer.families.transformer import decode
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.greedy import greedy_batch
 from handformer.families.transformer.model import forward, init_params
 from handformer.text import END, PAD, START, UNK, Vocab

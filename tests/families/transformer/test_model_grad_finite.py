@@ -4,7 +4,7 @@ central finite differences (L(θ + h) − L(θ − h)) / 2h to 1e-6 relative."""
 import numpy as np
 import pytest
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import init_params
 from handformer.train.data import default_pairs, encode_pairs, make_batch, pairs_vocab

@@ -10,7 +10,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import init_params
 from handformer.families.transformer.torch_ref import TorchReference

@@ -5,7 +5,7 @@ FFN (its ReLU output is ``ffn.out``), no final norm, no padding (so no encoder `
 Per-head slices (``head.{i}.*``) follow each attention's ``z``.
 """
 
-from handformer.config import preset
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.run import run_forward, setup
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from handformer.config import preset
 from handformer.engine.tape import Tape
+from handformer.families.transformer.config import preset
 from handformer.families.transformer.model import forward, init_params
 from handformer.families.transformer.torch_ref import TorchReference
 

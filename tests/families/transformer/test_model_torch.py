@@ -9,8 +9,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from handformer.config import Config
 from handformer.engine.tape import Tape
+from handformer.families.transformer.config import Config
 from handformer.families.transformer.model import forward, init_params
 from handformer.families.transformer.torch_ref import TorchReference, torch_unsupported
 
@@ -135,7 +135,7 @@ def check_finite_differences(params, *args, h=1e-5, per_param=4, seed=0):
 
 
 def test_tutorial_preset_gradients_by_finite_differences():
-    from handformer.config import preset
+    from handformer.families.transformer.config import preset
     from handformer.families.transformer.run import run_forward, setup
     from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 
@@ -164,7 +164,7 @@ def test_unequal_widths_without_bias_padded_batch_by_finite_differences():
 def test_the_tutorial_preset_with_the_papers_switches_by_finite_differences(norm, tied):
     """--norm pre and --tie-embeddings on the tutorial's sizes (d_k 4 with d_model 6, 1 and 2
     heads), which torch.nn.Transformer cannot build."""
-    from handformer.config import preset
+    from handformer.families.transformer.config import preset
 
     cfg = preset("tutorial", norm=norm, tie_embeddings=tied)
     assert torch_unsupported(cfg)

@@ -5,8 +5,8 @@ the target's tokens only."""
 import numpy as np
 import pytest
 
-from handformer.config import preset, weight_count
 from handformer.errors import ConfigError
+from handformer.families.transformer.config import preset, weight_count
 from handformer.families.transformer.loss import batch_loss
 from handformer.families.transformer.model import init_params, param_shapes
 from handformer.families.transformer.weights import to_state_dict

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from handformer.cli import main
-from handformer.config import preset as make_preset
 from handformer.errors import HandformerError
+from handformer.families.transformer.config import preset as make_preset
 from handformer.families.transformer.run import run_forward, setup
 from handformer.text import TUTORIAL_SRC, TUTORIAL_TGT
 

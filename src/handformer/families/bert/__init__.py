@@ -3,7 +3,8 @@
 model.py: the config and the forward pass; ops.py: GELU, pooling and normalizing (its own ops
 beyond the shared ones); wordpiece.py: its tokenizer; load.py: a model folder → config,
 WordPiece and parameters, and sentences → a tape; finetune.py: one fine-tuning step on two
-sentences (the loss 1 − cosine, the reverse pass, the update); story.py: the narration.
+sentences (the loss 1 − cosine, the reverse pass, the update); story.py: the narration;
+exercises.py: its own question kind (GELU).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import numpy as np
 
 from ...errors import HandformerError
 from ..registry import Family, register
-from . import finetune, load, model
+from . import exercises, finetune, load, model
 
 DEFAULT_MODEL = "all-minilm-l6-v2"  # the model `walk --family bert` walks without --pretrained
 
@@ -91,4 +92,5 @@ def export_names(tensors: dict, pretrained: load.Pretrained) -> dict:
 FAMILY = register(Family("bert", model.BertConfig, model.param_shapes, model.forward, narrators,
                          prepare=prepare, walk=walk, backward=backward, notes=notes,
                          pretrained=True, export_names=export_names, beside_trained=True,
-                         pretrained_names=tuple(sorted(load.PACKAGED))))
+                         pretrained_names=tuple(sorted(load.PACKAGED)),
+                         exercises=exercises.KINDS))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..registry import Family, register
 from . import model, run
-from .config import GptConfig, from_options
+from .config import PRESETS, GptConfig, from_options
 
 
 def narrators(tape) -> list:
@@ -66,5 +66,5 @@ FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, na
                          save_weights=save_weights, export_names=export_names,
                          generates=True, next_token_loss=True,
                          next_steps={key: NEXT_STEPS for key in ("walk", "backward")},
-                         pretrained_names=("smollm2-135m",)))
+                         pretrained_names=("smollm2-135m",), presets=PRESETS))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ...config import per_head
+from ...config_rules import at_least_one, eps_and_seed, per_head, rate, within_limits
 from ...errors import ConfigError
 from ...limits import check, limit
 
@@ -119,13 +119,10 @@ class GptConfig:
 
 
 def _validate(c: GptConfig) -> None:
-    for name in ("d_model", "heads", "d_k", "d_v", "d_ff", "layers", "max_len"):
-        if getattr(c, name) < 1:
-            raise ConfigError(f"{name} must be at least 1, got {getattr(c, name)}")
-    for name, bound in (("d_model", "d_model"), ("d_k", "d_model"), ("d_v", "d_model"),
-                        ("d_ff", "d_ff"), ("heads", "heads"), ("layers", "layers"),
-                        ("max_len", "max_len")):
-        check(bound, getattr(c, name), name)
+    at_least_one(c, ("d_model", "heads", "d_k", "d_v", "d_ff", "layers", "max_len"))
+    within_limits(c, (("d_model", "d_model"), ("d_k", "d_model"), ("d_v", "d_model"),
+                      ("d_ff", "d_ff"), ("heads", "heads"), ("layers", "layers"),
+                      ("max_len", "max_len")))
     if c.d_model % 2 and c.pos == "sinusoidal":
         raise ConfigError(f"d_model {c.d_model} is odd, but sinusoidal positional encoding "
                           f"fills columns in sin/cos pairs; use an even d_model such as "
@@ -137,12 +134,8 @@ def _validate(c: GptConfig) -> None:
     if c.ffn not in FFNS:
         raise ConfigError(f"ffn must be 'paper' (two linear layers with ReLU) or 'swiglu' "
                           f"(Llama's gated SiLU) in the gpt family, got {c.ffn!r}")
-    if not 0.0 <= c.dropout < 1.0:
-        raise ConfigError(f"dropout must be in [0, 1), got {c.dropout}")
-    if not 0 < c.ln_eps < float("inf"):
-        raise ConfigError(f"ln_eps must be positive, got {c.ln_eps}")
-    if c.seed < 0:
-        raise ConfigError(f"seed must be 0 or more, got {c.seed}")
+    rate(c, "dropout")
+    eps_and_seed(c)
 
 
 def _validate_modern(c: GptConfig) -> None:

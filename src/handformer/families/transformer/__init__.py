@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import functools
 
-from ...config import Config
 from ..registry import Family, register
 from . import errata, model, pairs, run
+from .config import PRESETS, Config
 
 
 def story(tape) -> list:
@@ -101,4 +101,5 @@ FAMILY = register(Family("transformer", Config, model.param_shapes, model.forwar
                          export_names=export_names, next_token_loss=True, pairs=pairs,
                          verify_report=verify_report,
                          next_steps={"walk": NEXT_STEPS,
-                                     "backward": (AFTER_BACKWARD, *NEXT_STEPS[1:])}))
+                                     "backward": (AFTER_BACKWARD, *NEXT_STEPS[1:])},
+                         presets=PRESETS))

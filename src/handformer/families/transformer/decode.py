@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...config import Config
 from ...engine.tape import Tape
 from ...errors import HandformerError
 from ...limits import check_walk
 from ...text import END, START, UNK, Sides, Vocab
+from .config import Config
 from .incremental import KVCache
 from .model import Masks, causal_mask, encode, generator
 from .model import decode as decoder

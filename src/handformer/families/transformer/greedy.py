@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...config import Config
 from ...engine.tape import Tape
 from ...text import END, PAD, START, Sides, Vocab
 from ...tokenize import target_text
+from .config import Config
 from .incremental import KVCache
 from .model import encode, make_masks
 

@@ -20,10 +20,10 @@ import math
 
 import numpy as np
 
-from ...config import Config
 from ...engine.layers import feed_forward, head_views, project, sublayer
 from ...engine.ops import OPS
 from ...engine.tape import Tape
+from .config import Config
 from .model import final_norm, generator, table_of
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...config import Config
 from ...engine.tape import Tape
 from ...train.data import Batch
 from ...train.result import Result
+from .config import Config
 from .model import forward
 
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...config import Config, check_size, vocab_sizes
 from ...engine.formula import head, prime, sub
 from ...engine.initial import init_weights
 from ...engine.layers import (
@@ -25,6 +24,7 @@ from ...engine.layers import (
 )
 from ...engine.tape import Tape
 from ...errors import ConfigError
+from .config import Config, check_size, vocab_sizes
 
 # --- parameters -----------------------------------------------------------------------------
 

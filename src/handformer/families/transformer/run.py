@@ -12,8 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ...config import Config
-from ...config import preset as make_preset
 from ...engine.layers import loss_step
 from ...engine.tape import Tape
 from ...engine.update import sgd_update
@@ -30,6 +28,8 @@ from ...text import (
     read_corpus,
 )
 from . import errata
+from .config import Config
+from .config import preset as make_preset
 from .model import forward, init_params
 
 

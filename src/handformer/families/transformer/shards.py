@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...config import Config
 from ...errors import ShardError  # noqa: F401  (raised here)
 from ...limits import check_walk
 from ...train.data import encode_pairs, make_batch
+from .config import Config
 from .loss import batch_loss
 
 SHOWN_PARAM = "generator.b"  # the output bias: one number per word, small enough to show whole

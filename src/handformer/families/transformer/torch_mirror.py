@@ -15,8 +15,8 @@ import math
 
 import numpy as np
 
-from ...config import Config
 from ...interop.torch_ref import import_torch
+from .config import Config
 from .torch_ref import TorchModel
 
 

@@ -9,9 +9,9 @@ import math
 
 import numpy as np
 
-from ...config import Config
 from ...errors import HandformerError, TorchMissing, TorchUnsupported  # noqa: F401  (raised here)
 from ...interop.torch_ref import import_torch
+from .config import Config
 from .weights import _params_from_torch, table_sizes, to_state_dict
 
 

@@ -14,12 +14,12 @@ import re
 
 import numpy as np
 
-from ...config import Config
 from ...errors import ConfigError, WeightsError  # noqa: F401  (raised here)
 from ...interop.weights import FORMAT, family_metadata, read_weights, side_vocab, write_state
 from ...schema import SchemaError, string
 from ...text import Sides, Vocab
 from ...textsafe import json_loads
+from .config import Config
 
 _NORMS = {"ln1": "norm1", "ln2": "norm2", "ln3": "norm3"}
 

@@ -12,17 +12,19 @@ import re
 
 from ... import i18n
 from ...exercises import words
+from ...exercises.family_kinds import family_kinds, placed
 from ...exercises.question import Question
-from ...exercises.sheet import KINDS
+from ...exercises.sheet import all_kinds
 from ...files.kept_params import params_kept
 from .kept_draws import Draws
 from .view import mathml
 
-# The parts of the walk, each with the kinds of question it may set and how many it sets.
+# The parts of the walk, each with the shared kinds of question it may set (a family's own
+# join the part they name: parts()) and how many it sets.
 PARTS = (("embedding", ("positional", "input"), 1),
          ("attention", ("score", "softmax", "weighted_sum", "mask"), 2),
          ("norm", ("residual", "ln_norm", "ln_mean"), 1),
-         ("ffn", ("relu", "gelu"), 1),
+         ("ffn", ("relu",), 1),
          ("prediction", ("logit", "probability"), 1),
          ("loss", ("loss", "position_loss"), 1),
          ("backward", ("grad_logit", "grad_softmax", "grad_norm", "sgd_update"), 2))
@@ -39,25 +41,32 @@ def questions(tape, panel_ids: list[str]) -> list[Question]:
     if not params_kept(tape):
         tape = copy.copy(tape)
         tape.params = {}
-    rng, found, shown = Draws(SEED), [], set(panel_ids)
-    for _, kinds, count in PARTS:
-        made = [_shown(kinds[i], tape, rng, shown) for i in rng.permutation(len(kinds))]
+    rng, found, shown, table = Draws(SEED), [], set(panel_ids), all_kinds()
+    for _, kinds, count in parts():
+        made = [_shown(kinds[i], tape, rng, shown, table) for i in rng.permutation(len(kinds))]
         found += [q for q in made if q is not None][:count]
     rng.keep()
     return found
 
 
-def _shown(kind: str, tape, rng, shown: set) -> Question | None:
+def parts() -> list[tuple[str, list[str], int]]:
+    """PARTS with every family's own kinds in the part each names."""
+    own = family_kinds()
+    return [(part, placed(kinds, [k for k in own if k.part == part]), count)
+            for part, kinds, count in PARTS]
+
+
+def _shown(kind: str, tape, rng, shown: set, table: dict) -> Question | None:
     for _ in range(DRAWS):
-        question = _ask(kind, tape, rng)
+        question = _ask(table[kind], tape, rng)
         if question is None or panel_of(question, shown) is not None:
             return question
     return None
 
 
-def _ask(kind: str, tape, rng) -> Question | None:
+def _ask(ask, tape, rng) -> Question | None:
     try:
-        return KINDS[kind](tape, rng)
+        return ask(tape, rng)
     except KeyError:  # a number the question gives is a parameter the tape does not hold
         return None
 

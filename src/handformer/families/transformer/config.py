@@ -1,11 +1,14 @@
-"""The model's shape: one frozen dataclass, three presets, validation a learner can read."""
+"""The encoder-decoder's shape: one frozen dataclass, three presets, validation a learner can
+read (the rules every family shares are config_rules.py's). Its sizes' command-line flags are
+declared in options.py, next to this file."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 
-from .errors import ConfigError, HandformerError  # noqa: F401  (raised here)
+from ...config_rules import at_least_one, eps_and_seed, per_head, rate, within_limits
+from ...errors import ConfigError, HandformerError  # noqa: F401  (raised here)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ class Config:
 
     @classmethod
     def from_dict(cls, data: dict) -> Config:
-        from .schema import SchemaError, config_fields
+        from ...schema import SchemaError, config_fields
 
         try:
             return cls(**config_fields(cls, data))
@@ -80,29 +83,14 @@ class Config:
             raise ConfigError(str(err)) from None
 
 
-def per_head(d_model: int, heads: int, what: str) -> int:
-    if heads < 1:
-        raise ConfigError(f"heads must be at least 1, got {heads}")
-    if d_model % heads:
-        fits = [h for h in range(1, d_model + 1) if d_model % h == 0]
-        raise ConfigError(
-            f"d_model {d_model} is not divisible by heads {heads}, so {what} = d_model / heads "
-            f"is not a whole number. Choose heads from {fits[:12]} or give d_k explicitly."
-        )
-    return d_model // heads
-
-
 def _validate(c: Config) -> None:
-    positive = ("d_model", "heads", "decoder_heads", "d_k", "d_v", "d_ff", "max_len")
-    for name in positive:
-        if getattr(c, name) < 1:
-            raise ConfigError(f"{name} must be at least 1, got {getattr(c, name)}")
+    at_least_one(c, ("d_model", "heads", "decoder_heads", "d_k", "d_v", "d_ff", "max_len"))
     if c.encoder_layers < 1 or c.decoder_layers < 1:
         raise ConfigError(
             f"an encoder-decoder needs at least one layer on each side, got "
             f"{c.encoder_layers} encoder and {c.decoder_layers} decoder layers"
         )
-    _check_limits(c)  # a crafted size is named as too large before any rule relating sizes
+    within_limits(c, LIMITED)  # a crafted size is named too large before any rule relating sizes
     if c.d_model % 2:
         raise ConfigError(
             f"d_model {c.d_model} is odd, but sinusoidal positional encoding fills columns in "
@@ -119,26 +107,16 @@ def _validate(c: Config) -> None:
                           f"(x + Sublayer(LN(x))), got {c.norm!r}")
     if c.init not in ("uniform", "xavier"):
         raise ConfigError(f"init must be 'uniform' or 'xavier', got {c.init!r}")
-    if not 0.0 <= c.dropout < 1.0:
-        raise ConfigError(f"dropout must be in [0, 1), got {c.dropout}")
-    if not 0.0 <= c.label_smoothing < 1.0:
-        raise ConfigError(f"label_smoothing must be in [0, 1), got {c.label_smoothing}")
-    if not 0 < c.ln_eps < float("inf"):
-        raise ConfigError(f"ln_eps must be positive, got {c.ln_eps}")
-    if c.seed < 0:
-        raise ConfigError(f"seed must be 0 or more, got {c.seed}")
+    rate(c, "dropout")
+    rate(c, "label_smoothing")
+    eps_and_seed(c)
     check_size(c)
 
 
-def _check_limits(c: Config) -> None:
-    """Each size under its limit (limits.py), before any product of them is formed."""
-    from .limits import check
-
-    for name, bound in (("d_model", "d_model"), ("d_k", "d_model"), ("d_v", "d_model"),
-                        ("d_ff", "d_ff"), ("heads", "heads"), ("decoder_heads", "heads"),
-                        ("encoder_layers", "layers"), ("decoder_layers", "layers"),
-                        ("max_len", "max_len")):
-        check(bound, getattr(c, name), name)
+# Each size and the limit it is checked against (limits.py).
+LIMITED = (("d_model", "d_model"), ("d_k", "d_model"), ("d_v", "d_model"), ("d_ff", "d_ff"),
+           ("heads", "heads"), ("decoder_heads", "heads"), ("encoder_layers", "layers"),
+           ("decoder_layers", "layers"), ("max_len", "max_len"))
 
 
 def vocab_sizes(vocab_size) -> tuple[int, int]:
@@ -163,7 +141,7 @@ def weight_count(c: Config, vocab_size: int | tuple[int, int] = 0) -> int:
 
 def check_size(c: Config, vocab_size: int | tuple[int, int] = 0) -> None:
     """Refuse a model too large to hold, before allocating it."""
-    from .limits import check, limit
+    from ...limits import check, limit
 
     n_src, n_tgt = vocab_sizes(vocab_size)
     check("vocab", max(n_src, n_tgt), "the vocabulary size")
