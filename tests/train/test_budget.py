@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from handformer.config import preset
+from handformer import preset
 from handformer.train import budget, checkpoint, loop
 from handformer.train.data import encode_pairs, read_pairs
 from support.clirun import run_here
