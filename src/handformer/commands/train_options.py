@@ -126,11 +126,11 @@ def dataset_model(o: dict, source: str) -> bool:
     """With a dataset and no flag that shapes the model (--preset, --d-model, --layers, …):
     the recipe's model (DATASET_MODEL) filled into the command's options ``o``, each field the
     user gave (--dropout, --label-smoothing) kept. True when the recipe chose the model."""
-    from ..cli import CONFIG_FIELDS
+    from ..cli import config_fields
     from ..families.registry import declared
     from ..train.datasets import is_dataset
 
-    shaping = {"preset", *CONFIG_FIELDS, *declared()} - set(NOT_SHAPE)
+    shaping = {"preset", *config_fields(), *declared()} - set(NOT_SHAPE)
     if not is_dataset(source) or any(o.get(k) is not None for k in shaping):
         return False
     for key, value in DATASET_MODEL:
