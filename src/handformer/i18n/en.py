@@ -1965,4 +1965,19 @@ TEXT = {
                            "have length 1; {k} of their {d} numbers are drawn below), though only "
                            "the pretrained one was trained to place sentences of similar "
                            "meaning near each other.",
+    # --- issue 48 item 6: SmolLM2-135M in the web app (app) ---
+    "app.pretrained.option": "{name} (pretrained)",
+    "app.pretrained.option_missing": "{name} (not installed)",
+    "app.pretrained.missing": "To walk a real pretrained model: {line}",
+    "app.pretrained.prompt": "prompt",
+    "app.pretrained.blocks": "blocks in full",
+    "app.pretrained.blocks_hint": "Block numbers from 0 to {last}, separated by commas; each "
+                                  "other block is one line (its logit lens). A block opened "
+                                  "is computed here and its panels sent as you scroll to them.",
+    "app.pretrained.loading": "Loading {name} (its 4-bit weights, dequantized once for this "
+                              "server): {s} s, usually about {expected} s",
+    "app.pretrained.loading_short": "loading {name}… {s} s",
+    "app.pretrained.open": "Open a block in full:",
+    "app.pretrained.open_one": "Block {n} in full",
+    "app.pretrained.walked": "{n} tokens; blocks in full: {shown} (of 0 to {last})",
 }

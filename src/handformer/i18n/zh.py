@@ -1668,4 +1668,18 @@ TEXT = {
     "bert.beside.related": "两个句向量方向相近：它们的余弦为 {c}（两者长度都是 1；下面画出了 {d} 个"
                            "数中的前 {k} 个），不过只有预训练的句向量是经过训练、让意思相近的句子"
                            "彼此靠近的。",
+    # --- issue 48 item 6: SmolLM2-135M in the web app (app) ---
+    "app.pretrained.option": "{name}（预训练）",
+    "app.pretrained.option_missing": "{name}（未安装）",
+    "app.pretrained.missing": "要逐步演算真实的预训练模型：{line}",
+    "app.pretrained.prompt": "提示",
+    "app.pretrained.blocks": "完整展示的块",
+    "app.pretrained.blocks_hint": "块的编号从 0 到 {last}，用逗号分隔；其余每块只占一行（它的 logit 透镜）。"
+                                  "展开的块在这里计算，面板在滚动到时才发送。",
+    "app.pretrained.loading": "正在加载 {name}（4 位量化权重，本服务器只反量化一次）：已 {s} 秒，"
+                              "通常约需 {expected} 秒",
+    "app.pretrained.loading_short": "正在加载 {name}…… {s} 秒",
+    "app.pretrained.open": "完整展开一个块：",
+    "app.pretrained.open_one": "完整展示第 {n} 块",
+    "app.pretrained.walked": "{n} 个词元；完整展示的块：{shown}（共 0 到 {last}）",
 }
