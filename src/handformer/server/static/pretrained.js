@@ -7,7 +7,7 @@
    come when scrolled to. */
 (function () {
   "use strict";
-  var HF = window.HF, $ = HF.$, models = {}, scrollTo = null, wasOn = false;
+  var HF = window.HF, $ = HF.$, models = {}, scrollTo = null, wasOn = false, lastWalk = null;
   var ELIDED = /^decoder\.(\d+)-(\d+)\.elided$/;
   /* What a pretrained model brings itself: hidden while one is chosen. */
   var HIDE = ["#f-tgt", "label[for=f-tgt]", "#f-corpus", "label[for=f-corpus]",
@@ -50,6 +50,7 @@
     $("pretrained-missing").hidden = !missing.length;
     var m = chosen();
     if (m) { $("blocks-hint").textContent = HF.t("pretrained.blocks_hint", {last: m.layers - 1}); }
+    if (m && lastWalk && $("pretrained-progress").hidden) { walked(lastWalk); }
   }
 
   /* The form as the chosen family asks: a pretrained model's prompt and blocks alone. */
@@ -106,7 +107,9 @@
     $("status").textContent = HF.t("pretrained.loading_short", {name: s.name, s: Math.round(s.seconds || 0)});
   }
 
+  /* What the last walk was (said again in another language). */
   function walked(p) {
+    lastWalk = p;
     $("pretrained-status").textContent = HF.t("pretrained.walked", {n: p.tokens, shown: p.shown.join(", "), last: p.layers - 1});
   }
 
