@@ -13,6 +13,8 @@ again); a model whose file is not installed is 422, naming the pip command that 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -37,10 +39,33 @@ async def models(request: Request) -> Response:
 
 @api.handles_errors
 async def panels(request: Request) -> Response:
-    body = fields.read(await api.read_json(request), PANELS)
+    a = asked(await api.read_json(request), api.settings(request)[0])
+    ready = a.loader.ready()
+    if ready is None:
+        return JSONResponse({"loading": a.loader.status()}, status_code=202)
+    family, model = ready
+    tokens = await run_in_threadpool(a.bindings.prompt_tokens, model, a.text)
+    if tokens > MAX_PROMPT_TOKENS:
+        raise RequestError(f"the prompt is {tokens} tokens; this server walks {a.name} on at "
+                           f"most {MAX_PROMPT_TOKENS}", "src")
+    numbers = min(tokens * NUMBERS_PER_TOKEN, request.app.state.budget.capacity // 2)
+
+    def work() -> dict:
+        full = a.loader.tapes.full(family, model, a.text, a.layers)
+        out = pages.changed_panels(a.bindings.view(full, a.shown), a.have, a.only)
+        return out | {"toc": None if out["frame"] == a.frame else out["toc"], "params": {},
+                      "pretrained": {"name": a.name, "text": a.text, "tokens": tokens,
+                                     "layers": a.layers, "shown": a.shown}}
+
+    return JSONResponse(await api.within_budget(request, numbers, work))
+
+
+def asked(body, limits) -> SimpleNamespace:
+    """The request, checked before the model is touched: its model (installed), prompt, blocks
+    and the panels the page holds and wants."""
+    body = fields.read(body, PANELS)
     walk = fields.read(body.get("walk"), WALK, "walk.")
-    have, only, frame = _have(body.get("have")), _only(body.get("only")), body.get("frame")
-    limits = api.settings(request)[0]
+    have, only = _have(body.get("have")), _only(body.get("only"))
     name = walk.get("pretrained")
     if name is None:
         raise RequestError("walk.pretrained must name a known model", "pretrained")
@@ -51,25 +76,10 @@ async def panels(request: Request) -> Response:
         raise RequestError(info["missing"], "family")
     src = walk.get("src")
     text = info["text"] if src is None else check_sentence(src, "src", limits)
-    shown = blocks_shown(walk.get("blocks_shown"), info["layers"])
-    ready = model_loader.ready()
-    if ready is None:
-        return JSONResponse({"loading": model_loader.status()}, status_code=202)
-    family, model = ready
-    tokens = await run_in_threadpool(bindings.prompt_tokens, model, text)
-    if tokens > MAX_PROMPT_TOKENS:
-        raise RequestError(f"the prompt is {tokens} tokens; this server walks {name} on at "
-                           f"most {MAX_PROMPT_TOKENS}", "src")
-    numbers = min(tokens * NUMBERS_PER_TOKEN, request.app.state.budget.capacity // 2)
-
-    def work() -> dict:
-        full = model_loader.tapes.full(family, model, text, info["layers"])
-        out = pages.changed_panels(bindings.view(full, shown), have, only)
-        return out | {"toc": None if out["frame"] == frame else out["toc"], "params": {},
-                      "pretrained": {"name": name, "text": text, "tokens": tokens,
-                                     "layers": info["layers"], "shown": shown}}
-
-    return JSONResponse(await api.within_budget(request, numbers, work))
+    return SimpleNamespace(name=name, loader=model_loader, bindings=bindings, text=text,
+                           layers=info["layers"], shown=blocks_shown(walk.get("blocks_shown"),
+                                                                     info["layers"]),
+                           have=have, only=only, frame=body.get("frame"))
 
 
 def blocks_shown(given, layers: int) -> list[int]:
