@@ -1978,6 +1978,7 @@ TEXT = {
                               "server): {s} s, usually about {expected} s",
     "app.pretrained.loading_short": "loading {name}… {s} s",
     "app.pretrained.open": "Open a block in full:",
+    "app.pretrained.close": "Close this block (back to one line)",
     "app.pretrained.open_one": "Block {n} in full",
     "app.pretrained.walked": "{n} tokens; blocks in full: {shown} (of 0 to {last})",
 }

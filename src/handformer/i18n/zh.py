@@ -1680,6 +1680,7 @@ TEXT = {
                               "通常约需 {expected} 秒",
     "app.pretrained.loading_short": "正在加载 {name}…… {s} 秒",
     "app.pretrained.open": "完整展开一个块：",
+    "app.pretrained.close": "收起这一块（回到一行）",
     "app.pretrained.open_one": "完整展示第 {n} 块",
     "app.pretrained.walked": "{n} 个词元；完整展示的块：{shown}（共 0 到 {last}）",
 }

@@ -7,13 +7,13 @@
    come when scrolled to. */
 (function () {
   "use strict";
-  var HF = window.HF, $ = HF.$, models = {}, scrollTo = null, wasOn = false, lastWalk = null;
-  var ELIDED = /^decoder\.(\d+)-(\d+)\.elided$/;
+  var HF = window.HF, $ = HF.$, models = {}, scrollTo = null, wasOn = false, lastWalk = null, fresh = false;
+  var ELIDED = /^decoder\.(\d+)-(\d+)\.elided$/, OPENED = /^decoder\.(\d+)\.ln1\.out$/;
   /* What a pretrained model brings itself: hidden while one is chosen. */
   var HIDE = ["#f-tgt", "label[for=f-tgt]", "#f-corpus", "label[for=f-corpus]",
               "#f-tokenizer", "label[for=f-tokenizer]", "#no-jieba", "#f-preset",
               "label[for=f-preset]", "#walk-form .grid2 [data-config]", "#family-options",
-              "#sample-box", "#walk-form .no-walk"];
+              "#sample-box", "#walk-form .no-walk", "#family-note"];
 
   function chosen() { return models[$("f-family").value] || null; }
 
@@ -58,7 +58,6 @@
     var m = chosen(), form = $("walk-form");
     form.classList.toggle("pretrained", !!m);
     $("pretrained-box").hidden = !m;
-    if (m) { $("family-note").hidden = true; }
     document.querySelector("label[for=f-src]").setAttribute("data-t", m ? "pretrained.prompt" : "src");
     var src = $("f-src").value;
     if (m && !wasOn && src === HF.defaults.src) { $("f-src").value = m.text; }
@@ -86,6 +85,7 @@
 
   /* live.js's request for a pretrained walk; while the model loads, its progress, then again. */
   HF.askPretrained = function (walk, only, have, frame) {
+    if (only === null && !Object.keys(have).length) { only = ["overview"]; fresh = true; }  /* a page with no panels yet: the first, the others as they come near */
     var body = {walk: {pretrained: walk.pretrained, src: walk.src, blocks_shown: walk.blocks_shown},
                 have: have, only: only, frame: frame};
     return HF.post("/api/pretrained/panels", body).then(function (r) {
@@ -100,6 +100,7 @@
   };
 
   function loading(s) {
+    $("panels").classList.add("stale");  /* the panels shown are not this model's yet (live.js clears it) */
     var bar = $("pretrained-progress"), line = HF.t("pretrained.loading", {name: s.name, s: Math.round(s.seconds || 0), expected: s.expected_seconds});
     bar.hidden = false;
     bar.value = Math.min(0.95, (s.seconds || 0) / s.expected_seconds);
@@ -141,6 +142,28 @@
     });
   }
 
+  /* An opened block's first panel: a button that closes it again (while another is open). */
+  function closers() {
+    var open = (blocks() || []).filter(function (b) { return typeof b === "number"; });
+    if (open.length < 2) { return; }
+    $("panels").querySelectorAll(":scope > section.panel").forEach(function (s) {
+      var m = OPENED.exec(s.getAttribute("data-id") || "");
+      if (!m || s.classList.contains("stub") || s.querySelector(".close-block") || open.indexOf(Number(m[1])) < 0) { return; }
+      var button = document.createElement("button");
+      button.type = "button"; button.className = "close-block";
+      button.setAttribute("data-close-block", m[1]);
+      button.setAttribute("data-t", "pretrained.close");
+      button.textContent = HF.t("pretrained.close");
+      s.insertBefore(button, s.children[1] || null);
+    });
+  }
+
+  function close(block) {
+    var now = (blocks() || []).filter(function (b) { return b !== block && typeof b === "number"; });
+    $("f-blocks_shown").value = (now.length ? now : [0]).join(", ");
+    HF.recompute();
+  }
+
   function open(block) {
     var now = blocks() || [0];
     if (now.indexOf(block) < 0) { now.push(block); }
@@ -153,10 +176,22 @@
   document.addEventListener("click", function (e) {
     var b = e.target.closest && e.target.closest("[data-open-block]");
     if (b) { open(Number(b.getAttribute("data-open-block"))); }
+    var c = e.target.closest && e.target.closest("[data-close-block]");
+    if (c) { close(Number(c.getAttribute("data-close-block"))); }
   });
-  document.addEventListener("hf:fresh", openers);
+  document.addEventListener("hf:fresh", function () { openers(); closers(); });
+  /* After a first walk asked for its first panel alone: the others are filled as they come
+     near (near.js), as after any walk. */
+  function markStubs() {
+    if (!fresh) { return; }
+    fresh = false;
+    HF.markUnchecked(Array.prototype.map.call($("panels").querySelectorAll(":scope > section.panel.stub"),
+                                              function (s) { return s.getAttribute("data-id"); }));
+  }
+
   document.addEventListener("hf:updated", function () {
-    openers();
+    markStubs();
+    openers(); closers();
     summary();
     var panel = scrollTo && document.getElementById(scrollTo);
     scrollTo = null;
