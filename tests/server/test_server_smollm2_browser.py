@@ -1,10 +1,11 @@
 """SmolLM2-135M in the page: chosen in the model family, its load said while it lasts, a short
 prompt walked to its top-10, block 1 opened from the summary panel's buttons and its panels
-filled as they come into view; in English and Chinese."""
+filled as they come into view, then closed from its first panel; in English and Chinese."""
 
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -21,17 +22,27 @@ pytestmark = [
 NAME = "smollm2-135m"
 
 
+FILLED = ("([sel, text]) => { const s = document.querySelector(sel); return !!s && "
+          "!s.classList.contains('stub') && !s.hasAttribute('data-unchecked') && "
+          "s.textContent.includes(text); }")
+
+
 def panel(page, pid: str, text: str = "", seconds: float = 240):
-    """The panel ``pid`` once the server has filled it (not a stub, not waiting for its check),
-    scrolled to, and saying ``text``."""
+    """The panel ``pid`` scrolled to, once the server has filled it (not a stub, not waiting
+    for its check) and it says ``text`` (a panel may be swapped for its newer self meanwhile)."""
+    from playwright.sync_api import Error
+
     selector = f'#panels > section.panel[data-id="{pid}"]'
-    page.wait_for_selector(selector, state="attached", timeout=seconds * 1000)
-    page.locator(selector).scroll_into_view_if_needed()
-    page.wait_for_function("([sel, text]) => { const s = document.querySelector(sel); "
-                           "return !!s && !s.classList.contains('stub') && "
-                           "!s.hasAttribute('data-unchecked') && s.textContent.includes(text); }",
-                           arg=[selector, text], timeout=seconds * 1000)
-    return page.locator(selector)
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            page.locator(selector).scroll_into_view_if_needed(timeout=2000)
+            if page.evaluate(FILLED, [selector, text]):
+                return page.locator(selector)
+        except Error:  # not there yet, or swapped while scrolled to
+            pass
+        assert time.monotonic() < deadline, f"panel {pid} saying {text!r} never came"
+        page.wait_for_timeout(200)
 
 
 def test_smollm2_walks_a_prompt_to_its_top_10_and_opens_block_1(browser, app):
@@ -56,4 +67,7 @@ def test_smollm2_walks_a_prompt_to_its_top_10_and_opens_block_1(browser, app):
     assert page.input_value("#f-blocks_shown") == "0, 1"
     page.click('[data-set-lang="zh"]')
     assert "完整展开一个块" in panel(page, "decoder.2-29.elided").inner_text()
+    block.locator("[data-close-block]").click()  # closed again: one summary line per block
+    panel(page, "decoder.1-29.elided", "‖x‖")
+    assert page.input_value("#f-blocks_shown") == "0"
     assert page.errors == [], page.errors
