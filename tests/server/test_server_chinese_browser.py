@@ -22,7 +22,8 @@ pytestmark = [
 # English language button (each language in its own name), the formula symbols, and the
 # modern parts' own names (the Llama preset, SwiGLU, byte-level BPE).
 ALLOWED = {"handformer", "Transformer", "GPT", "ReLU", "Adam", "SGD", "jieba", "English",
-           "d_model", "d_k", "d_ff", "W_out", "Llama", "llama", "SwiGLU", "BPE"}
+           "d_model", "d_k", "d_ff", "W_out", "Llama", "llama", "SwiGLU", "BPE",
+           "smollm"}  # a pretrained model's name (smollm2-135m, a choice of the model family)
 
 VISIBLE = """() => ['header.top', 'aside.side'].map(s => document.querySelector(s).innerText).join('\\n')"""
 

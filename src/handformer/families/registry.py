@@ -54,7 +54,12 @@ class Family:
     ``options["pretrained"]``, a model folder or a known model's name.
     ``pretrained_names``: the known models' names (lower case) the family loads with
     ``--pretrained NAME`` (a family may load them without loading folders: ``pretrained``
-    False keeps it a family the web app builds). ``errata(tape)``: the
+    False keeps it a family the web app builds). ``pretrained_app``: the bindings the web app
+    walks those models with (an object, a module): ``about(name)`` → {"missing": the one line
+    naming the pip command that adds its file, or None; "text": its example prompt; "layers"},
+    ``prompt_tokens(model, text)`` (the prompt's length in the model's tokens) and
+    ``view(tape, shown)`` (a walk of every block as one that shows the blocks ``shown`` in full
+    and elides the others: a copy). ``errata(tape)``: the
     records of the family's errata pass on a tape (where a tutorial it follows went wrong).
     ``configure(options)``: the config alone from a preset name and size fields (what a web
     request checks before any parameter is made), refusing what the family does not take.
@@ -105,7 +110,7 @@ class Family:
                  "backward", "notes", "decode", "explain", "errata", "pretrained", "train",
                  "configure", "verify", "beside_trained", "follows_tutorial", "save_weights",
                  "export_names", "generates", "next_steps", "next_token_loss", "pairs",
-                 "verify_report", "pretrained_names", "presets", "exercises")
+                 "verify_report", "pretrained_names", "presets", "exercises", "pretrained_app")
 
     def __init__(self, name: str, config: type, param_shapes: Callable, forward: Callable,
                  story: Callable, prepare: Callable, walk: Callable,
@@ -119,7 +124,7 @@ class Family:
                  next_steps: dict | None = None, next_token_loss: bool = False,
                  pairs: object | None = None, verify_report: Callable | None = None,
                  pretrained_names: tuple[str, ...] = (), presets: dict | None = None,
-                 exercises: tuple = ()):
+                 exercises: tuple = (), pretrained_app: object | None = None):
         self.name, self.config, self.param_shapes = name, config, param_shapes
         self.forward, self.story, self.prepare, self.walk = forward, story, prepare, walk
         self.backward, self.notes, self.decode = backward, notes, decode
@@ -132,6 +137,7 @@ class Family:
         self.pairs, self.verify_report = pairs, verify_report
         self.pretrained_names = tuple(pretrained_names)
         self.presets, self.exercises = dict(presets or {}), tuple(exercises)
+        self.pretrained_app = pretrained_app
 
 FAMILIES: dict[str, Family] = {}
 
@@ -163,6 +169,14 @@ def family_of(tape) -> Family:
 def name_of(meta: dict) -> str:
     """The family named by a tape's meta (or a tape file's top level)."""
     return meta.get("family") or meta.get("kind") or "transformer"
+
+
+def app_models() -> dict[str, Family]:
+    """The known models the web app walks (a family's ``pretrained_names`` with its
+    ``pretrained_app`` bindings), each → its family."""
+    load_all()
+    return {name: family for family in FAMILIES.values() if family.pretrained_app is not None
+            for name in family.pretrained_names}
 
 
 def for_pretrained(name: str) -> Family:

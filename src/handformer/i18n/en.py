@@ -1984,4 +1984,20 @@ TEXT = {
     # --- cfg (issue 42): shared narration's keys name no family ---
     # the overview's map: a pre-norm layer's own layer norm, before its sublayer
     "arch.pre_norm": "Layer norm {k}",
+    # --- issue 48 item 6: SmolLM2-135M in the web app (app) ---
+    "app.pretrained.option": "{name} (pretrained)",
+    "app.pretrained.option_missing": "{name} (not installed)",
+    "app.pretrained.missing": "To walk a real pretrained model: {line}",
+    "app.pretrained.prompt": "prompt",
+    "app.pretrained.blocks": "blocks in full",
+    "app.pretrained.blocks_hint": "Block numbers from 0 to {last}, separated by commas; each "
+                                  "other block is one line (its logit lens). A block opened "
+                                  "is computed here and its panels sent as you scroll to them.",
+    "app.pretrained.loading": "Loading {name} (its 4-bit weights, dequantized once for this "
+                              "server): {s} s, usually about {expected} s",
+    "app.pretrained.loading_short": "loading {name}… {s} s",
+    "app.pretrained.open": "Open a block in full:",
+    "app.pretrained.close": "Close this block (back to one line)",
+    "app.pretrained.open_one": "Block {n} in full",
+    "app.pretrained.walked": "{n} tokens; blocks in full: {shown} (of 0 to {last})",
 }

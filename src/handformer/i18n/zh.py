@@ -1685,4 +1685,19 @@ TEXT = {
     # --- cfg (issue 42): shared narration's keys name no family ---
     # the overview's map: a pre-norm layer's own layer norm, before its sublayer
     "arch.pre_norm": "层归一化 {k}",
+    # --- issue 48 item 6: SmolLM2-135M in the web app (app) ---
+    "app.pretrained.option": "{name}（预训练）",
+    "app.pretrained.option_missing": "{name}（未安装）",
+    "app.pretrained.missing": "要逐步演算真实的预训练模型：{line}",
+    "app.pretrained.prompt": "提示",
+    "app.pretrained.blocks": "完整展示的块",
+    "app.pretrained.blocks_hint": "块的编号从 0 到 {last}，用逗号分隔；其余每块只占一行（它的 logit 透镜）。"
+                                  "展开的块在这里计算，面板在滚动到时才发送。",
+    "app.pretrained.loading": "正在加载 {name}（4 位量化权重，本服务器只反量化一次）：已 {s} 秒，"
+                              "通常约需 {expected} 秒",
+    "app.pretrained.loading_short": "正在加载 {name}…… {s} 秒",
+    "app.pretrained.open": "完整展开一个块：",
+    "app.pretrained.close": "收起这一块（回到一行）",
+    "app.pretrained.open_one": "完整展示第 {n} 块",
+    "app.pretrained.walked": "{n} 个词元；完整展示的块：{shown}（共 0 到 {last}）",
 }

@@ -23,7 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import api, beside, changed, pace, pages, pairs, quiz, ui_text
+from . import api, beside, changed, pace, pages, pairs, pretrained, quiz, ui_text
 from .budget import Budget
 from .jobs import Jobs
 from .limits import Limits
@@ -68,6 +68,8 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
         Route("/api/quiz", quiz.start, methods=["POST"]),
         Route("/api/quiz/answer", quiz.answer, methods=["POST"]),
         Route("/api/quiz/score", quiz.score, methods=["GET"]),
+        Route("/api/pretrained", pretrained.models, methods=["GET"]),
+        Route("/api/pretrained/panels", pretrained.panels, methods=["POST"]),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=1000)],
                     exception_handlers={HTTPException: _json_error})

@@ -12,6 +12,7 @@ from .. import i18n
 from ..families import registry
 from ..render.html.toc import PHASE_KEYS
 from ..text import TUTORIAL_DATASET, TUTORIAL_SRC, TUTORIAL_TGT
+from . import pretrained_model
 
 PREFIX = "app."  # the app's own keys in the i18n tables
 
@@ -34,7 +35,8 @@ def bundle(limits) -> dict:
             "presets": registry.get(registry.DEFAULT).presets, "refused_presets": refused_presets(limits),
             "family_options": family_options(), "family_presets": family_presets(),
             "generates": [name for name in registry.names() if registry.get(name).generates],
-            "tokenizers": {"jieba": importlib.util.find_spec("jieba") is not None}}
+            "tokenizers": {"jieba": importlib.util.find_spec("jieba") is not None},
+            "pretrained": pretrained_model.about()}
 
 
 def family_options() -> dict[str, list[dict]]:

@@ -9,7 +9,7 @@ pipeline calls); story.py and stack.py: the narration (the text and input; the l
 from __future__ import annotations
 
 from ..registry import Family, register
-from . import model, run
+from . import model, pretrained, run
 from .config import PRESETS, GptConfig, from_options
 
 
@@ -66,5 +66,6 @@ FAMILY = register(Family("gpt", GptConfig, model.param_shapes, model.forward, na
                          save_weights=save_weights, export_names=export_names,
                          generates=True, next_token_loss=True,
                          next_steps={key: NEXT_STEPS for key in ("walk", "backward")},
-                         pretrained_names=("smollm2-135m",), presets=PRESETS))
+                         pretrained_names=("smollm2-135m",), presets=PRESETS,
+                         pretrained_app=pretrained))
 

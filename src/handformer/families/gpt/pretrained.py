@@ -10,7 +10,9 @@ the tied unembedding applied to that block's output), so the elided blocks keep 
 
 from __future__ import annotations
 
+import copy
 import functools
+import importlib.util
 
 import numpy as np
 
@@ -129,11 +131,17 @@ def walk(model, options: dict) -> Tape:
     forward(tape, cfg, ids)
     tape.meta["lens"] = logit_lens(tape, cfg, model.vocab)
     generate_after(tape, model, options, len(ids))
-    tape.meta["blocks_shown"] = shown
-    tape.meta["elided"] = f"{model.pretrained['name']}: blocks {', '.join(map(str, shown))} " \
-                          f"of {cfg.layers} in full"
-    elide(tape, shown)
+    show_blocks(tape, shown)
     return tape
+
+
+def show_blocks(tape: Tape, shown: list[int]) -> None:
+    """Keep blocks ``shown`` in full and the others' summaries (the meta says which)."""
+    layers = int(tape.meta["config"]["layers"])
+    tape.meta["blocks_shown"] = shown
+    tape.meta["elided"] = f"{tape.meta['pretrained']['name']}: blocks " \
+                          f"{', '.join(map(str, shown))} of {layers} in full"
+    elide(tape, shown)
 
 
 def generate_after(tape: Tape, model, options: dict, n: int) -> None:
@@ -201,4 +209,36 @@ def logit_lens(tape: Tape, cfg, vocab) -> list[dict]:
         top = np.argsort(-p)[:LENS_TOP]
         out.append({"block": i, "norm": float(np.linalg.norm(x)),
                     "top": [[vocab.tokens[int(t)], float(p[t])] for t in top]})
+    return out
+
+
+# --- the web app's bindings (registry: Family.pretrained_app) ------------------------------
+
+
+def about(name: str) -> dict:
+    """What the web app says of ``name`` before loading it: whether its file is here (else the
+    one line naming the pip command that adds it), its example prompt, its blocks."""
+    from .gguf_model import INSTALL, NAME, locate
+
+    refuse_unknown(name)
+    try:
+        locate()
+        missing = None if importlib.util.find_spec("gguf") else \
+            f"{NAME} is read with the gguf package: {INSTALL}"
+    except PretrainedError as err:
+        missing = str(err)
+    return {"missing": missing, "text": DEFAULT_TEXT, "layers": SIZES.layers}
+
+
+def prompt_tokens(model, text: str) -> int:
+    """The prompt's length in the model's own tokens."""
+    return len(model.vocab.encode(text, "text"))
+
+
+def view(tape: Tape, shown: list[int]) -> Tape:
+    """A walk of every block in full, as one showing blocks ``shown`` (the others elided): a
+    copy sharing the arrays, so the whole walk stays for the next view."""
+    out = copy.copy(tape)
+    out.meta = dict(tape.meta)
+    show_blocks(out, blocks_shown(",".join(map(str, shown)), int(tape.meta["config"]["layers"])))
     return out

@@ -347,6 +347,7 @@
       HF.backward = !HF.backward; applyText(); HF.recompute();
     });
     HF.defaults = bundle.defaults;
+    if (HF.pretrainedStart) { HF.pretrainedStart(bundle); }  /* pretrained.js: its models, before the link's form */
     var linked = HF.restore(), saved = null;  /* url.js: the form as the link says, its language */
     try { saved = localStorage.getItem("handformer-lang"); } catch (e) { saved = null; }
     setLang(linked && HF.tags[linked] ? linked : saved && HF.tags[saved] ? saved : bundle.languages[0].code);

@@ -87,6 +87,7 @@
 
   /* With "B" chosen, the walkthrough is of the model as changed in the compare box. */
   function ask(walk, only) {
+    if (walk.pretrained && HF.askPretrained) { return HF.askPretrained(walk, only, held(), frame); }  /* pretrained.js */
     var body = {walk: walk, have: held(), only: only, frame: frame}, change = HF.showB && HF.change ? HF.change() : null;
     if (HF.walkJob) { body.job = HF.walkJob; change = null; }  /* train.js: the trained model */
     if (change) { body.edit = change.edit; body.train_steps = change.train_steps; }
