@@ -31,8 +31,8 @@ def main(argv=None) -> list[dict]:
     from threadpoolctl import threadpool_info, threadpool_limits
 
     threadpool_limits(a.threads)
-    from handformer.families.transformer.config import preset
     from handformer.families.transformer import decode
+    from handformer.families.transformer.config import preset
     from handformer.families.transformer.model import init_params
     from handformer.text import END, PAD, START, UNK, Vocab
 

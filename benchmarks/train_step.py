@@ -35,8 +35,8 @@ from machine import machine_line  # noqa: E402
 from step_profile import gemm_ratio, handformer_products, torch_matmul_share  # noqa: E402
 from torch_mirror import TorchStep  # noqa: E402
 
-from handformer.families.transformer.config import preset  # noqa: E402
 from handformer.engine.tape import Tape  # noqa: E402
+from handformer.families.transformer.config import preset  # noqa: E402
 from handformer.families.transformer.model import forward, init_params  # noqa: E402
 from handformer.train.memory import keep_freed_memory  # noqa: E402
 from handformer.train.optim import SGD  # noqa: E402
