@@ -55,9 +55,10 @@ class GgufModel:
 def locate() -> Path:
     """The packaged GGUF file, or one line saying which pip command adds it."""
     spec = importlib.util.find_spec(PACKAGE)
-    if spec is None or not spec.submodule_search_locations:
+    folders = getattr(spec, "submodule_search_locations", None)  # None: not a package
+    if not folders:
         raise PretrainedError(f"{NAME} needs its model file: {INSTALL}")
-    path = Path(list(spec.submodule_search_locations)[0]) / FILE
+    path = Path(list(folders)[0]) / FILE
     if not path.is_file():
         raise PretrainedError(f"{NAME}: the package {PACKAGE} holds no {FILE}; reinstall it: "
                               f"{INSTALL}")
