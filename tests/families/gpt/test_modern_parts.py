@@ -141,6 +141,30 @@ def test_rope_turns_a_row_as_written_by_hand(pairs):
     np.testing.assert_array_equal(out[:, 0], x[:, 0])  # position 0 is not turned
 
 
+@pytest.mark.parametrize("pairs", ["half", "adjacent"])
+def test_rope_keeps_float32_float32(pairs):
+    """A float32 model turned by RoPE stays float32 (float64 tables would promote every later
+    product, and each float32 weight would be copied to float64 at every matrix product), and
+    the turn is the hand rotation's to float32's precision; its backward pass likewise."""
+    x = np.random.default_rng(3).normal(size=(2, 5, 6)).astype(np.float32)
+    out, _ = OPS["rope"].forward(x, base=10000.0, pairs=pairs)
+    assert out.dtype == np.float32
+    expected = rotated_by_hand([float(v) for v in x[1, 4]], 4, 10000.0, pairs)
+    np.testing.assert_allclose(out[1, 4], expected, rtol=0, atol=1e-6)
+    grad = OPS["rope"].backward(x, out, (x,), None, {"base": 10000.0, "pairs": pairs})[0]
+    assert grad.dtype == np.float32
+
+
+def test_a_float32_llama_walk_computes_every_step_in_float32():
+    cfg = config("rope-adjacent", "rms", "swiglu", "grouped", "pre")
+    _, ids, _ = text(cfg)
+    params = {k: v.astype(np.float32) for k, v in init_params(cfg, max(ids) + 1).items()}
+    tape = Tape(params)
+    forward(tape, cfg, ids)
+    kinds = {np.asarray(tape[name]).dtype for name in tape.index if name != "ids"}
+    assert kinds == {np.dtype(np.float32)}, kinds
+
+
 def test_adjacent_pairs_are_half_pairs_of_reordered_columns():
     """The conversion weights.md documents: with the columns reordered (0, 2, 4, 1, 3, 5), the
     half-pair rotation of the reordered row is the adjacent-pair rotation, reordered; so q·k,

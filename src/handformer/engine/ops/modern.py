@@ -57,13 +57,21 @@ def rope_thetas(d: int, base: float) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=64)
-def _cos_sin(n: int, d: int, base: float, start: int) -> tuple[np.ndarray, np.ndarray]:
-    """cos(m θ_i) and sin(m θ_i), (n, d/2), for the positions m = start … start + n − 1;
+def _cos_sin(n: int, d: int, base: float, start: int,
+             dtype=np.float64) -> tuple[np.ndarray, np.ndarray]:
+    """cos(m θ_i) and sin(m θ_i), (n, d/2), for the positions m = start … start + n − 1,
+    computed in float64 and given in the dtype of the numbers they turn (a float32 model's
+    queries stay float32: float64 tables would promote every later product to float64);
     shared between calls, so read-only."""
     angles = np.arange(start, start + n, dtype=np.float64)[:, None] * rope_thetas(d, base)
-    cos, sin = np.cos(angles), np.sin(angles)
+    cos, sin = np.cos(angles).astype(dtype, copy=False), np.sin(angles).astype(dtype, copy=False)
     cos.flags.writeable = sin.flags.writeable = False
     return cos, sin
+
+
+def _float(x: np.ndarray):
+    """x's dtype when it is a float (float32, float64), else float64."""
+    return x.dtype if np.issubdtype(x.dtype, np.floating) else np.float64
 
 
 def rope_angles(n: int, d: int, base: float, start: int = 0) -> np.ndarray:
@@ -87,7 +95,7 @@ def _joined(first: np.ndarray, second: np.ndarray, pairs: str) -> np.ndarray:
 
 
 def rope_forward(x, *, base, pairs, start=0):
-    cos, sin = _cos_sin(x.shape[-2], x.shape[-1], float(base), int(start))
+    cos, sin = _cos_sin(x.shape[-2], x.shape[-1], float(base), int(start), _float(x))
     a, b = _halves(x, pairs)
     return _joined(a * cos - b * sin, b * cos + a * sin, pairs), None
 
@@ -100,7 +108,8 @@ def rope_forward(x, *, base, pairs, start=0):
             r"\dL{$x_{m,b}} = \dL{$out_{m,b}} \cos m\theta_i - \dL{$out_{m,a}} \sin m\theta_i"),
     out=r"\tilde{Q}", x="Q")
 def rope(g, out, args, cache, attrs):
-    cos, sin = _cos_sin(g.shape[-2], g.shape[-1], float(attrs["base"]), int(attrs.get("start", 0)))
+    cos, sin = _cos_sin(g.shape[-2], g.shape[-1], float(attrs["base"]), int(attrs.get("start", 0)),
+                        _float(g))
     ga, gb = _halves(g, attrs["pairs"])
     return (_joined(ga * cos + gb * sin, gb * cos - ga * sin, attrs["pairs"]),)
 
