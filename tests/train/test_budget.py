@@ -90,6 +90,27 @@ def test_the_run_stops_when_the_budget_runs_out(monkeypatch):
     assert rates[-1] == 0.0 and rates[57] == pytest.approx(rates[36] / 22, rel=1e-9)
 
 
+def test_a_schedule_fitted_at_an_epochs_end_with_no_time_left_ends_at_that_step(monkeypatch):
+    """The time runs out during the epoch's validation: the end-of-epoch estimate holds no more
+    steps, so the run ends there; no step is taken past the fitted schedule's end."""
+    fake = FakeTime()
+    monkeypatch.setattr(budget, "time", fake)
+    options = loop.Options(schedule="warmup", warmup=5, lr=0.5, time_budget=1.0,
+                           batch_size=8, epochs=100, tokenizer="words", dtype="float32")
+    cfg = preset("small").replace(d_model=8, heads=2, d_ff=8, layers=1)
+    run = loop.start(cfg, made_up_pairs(120), options, "p.tsv")
+    real_validate = loop.validate
+
+    def slow_validation(run, source="default"):
+        fake.now += 3600.0  # the budget's whole minute, and more, spent validating
+        return real_validate(run, source)
+
+    monkeypatch.setattr(loop, "validate", slow_validation)
+    loop.fit(run, on_batch=lambda pairs, tokens: None)
+    assert run.ended and run.epoch == 1  # 96 training pairs: 12 steps, then the estimate
+    assert run.optimizer.step_count == run.options.total_steps == 12
+
+
 def test_a_fitted_schedule_ends_a_resumed_run_without_a_clock(capsys):
     options = loop.Options(schedule="warmup", warmup=2, lr=0.5, total_steps=5, batch_size=8,
                            epochs=100, tokenizer="words", dtype="float32")

@@ -225,6 +225,7 @@ def fit(run: Run, save_path=None, pairs_source="default", on_batch=None, on_epoc
             stats |= validate(run, pairs_source)
             if not run.ended:  # the schedule's end, from the epoch's measured time
                 budget.refit(run)
+                run.ended = budget.schedule_done(run)  # no time left: it ends at this step
             run.history.append(stats)
             stop = _agreed(run, stopped_early(run)) or run.ended
             if save_path and run.options.patience and merit(stats, run.options) == run.best:
