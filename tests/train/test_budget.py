@@ -67,13 +67,18 @@ def test_fit_counts_the_steps_the_time_left_holds_and_keeps_the_peak():
     assert (options.total_steps, options.warmup) == (90, 65)
 
 
-def test_the_run_stops_when_the_budget_runs_out(monkeypatch):
-    fake = FakeTime()
+def budgeted_run(monkeypatch, fake: FakeTime):
+    """A tiny run with a one-minute budget, timed by ``fake``'s clock (120 pairs, 96 to train)."""
     monkeypatch.setattr(budget, "time", fake)
     options = loop.Options(schedule="warmup", warmup=5, lr=0.5, time_budget=1.0,
                            batch_size=8, epochs=100, tokenizer="words", dtype="float32")
     cfg = preset("small").replace(d_model=8, heads=2, d_ff=8, layers=1)
-    run = loop.start(cfg, made_up_pairs(120), options, "p.tsv")
+    return loop.start(cfg, made_up_pairs(120), options, "p.tsv")
+
+
+def test_the_run_stops_when_the_budget_runs_out(monkeypatch):
+    fake = FakeTime()
+    run = budgeted_run(monkeypatch, fake)
     rates = []
 
     def one_second_a_step(pairs, tokens):
@@ -94,11 +99,7 @@ def test_a_schedule_fitted_at_an_epochs_end_with_no_time_left_ends_at_that_step(
     """The time runs out during the epoch's validation: the end-of-epoch estimate holds no more
     steps, so the run ends there; no step is taken past the fitted schedule's end."""
     fake = FakeTime()
-    monkeypatch.setattr(budget, "time", fake)
-    options = loop.Options(schedule="warmup", warmup=5, lr=0.5, time_budget=1.0,
-                           batch_size=8, epochs=100, tokenizer="words", dtype="float32")
-    cfg = preset("small").replace(d_model=8, heads=2, d_ff=8, layers=1)
-    run = loop.start(cfg, made_up_pairs(120), options, "p.tsv")
+    run = budgeted_run(monkeypatch, fake)
     real_validate = loop.validate
 
     def slow_validation(run, source="default"):
