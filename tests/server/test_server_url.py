@@ -137,3 +137,23 @@ def test_scripts_that_arrive_after_the_texts_still_restore_the_link(browser, app
                            timeout=10_000)
     assert errors == []
     context.close()
+
+
+def test_the_end_of_a_walk_leaves_the_link_copied_message(browser, app):
+    """Copy link pressed while a walk is on its way: the walk's "ready" must not wipe the message."""
+    page = open_app(browser, app)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    held = []
+    page.route("**/api/panels/changed", lambda route: held.append(route))
+    page.fill("#f-heads", "2")
+    while not held:
+        page.wait_for_timeout(20)
+    assert page.get_attribute("#panels", "aria-busy") == "true"
+    page.click("#copy-link")
+    page.wait_for_function("document.getElementById('status').textContent === 'link copied'")
+    held.pop().continue_()
+    page.unroute("**/api/panels/changed")
+    page.wait_for_function("document.getElementById('panels').getAttribute('aria-busy') === 'false'")
+    page.wait_for_selector('#panels section.panel[data-id="encoder.0.self_attn.head.1.scores"]', state="attached")
+    assert page.inner_text("#status") == "link copied"
+    page.context.close()

@@ -225,7 +225,12 @@
   var PRESET_KEYS = {tutorial: "preset.tutorial", small: "preset.small", paper: "preset.paper"};
   HF.presetName = function (name) { return PRESET_KEYS[name] ? HF.t(PRESET_KEYS[name]) : name; };
 
-  HF.status = function (key) { statusKey = key; $("status").textContent = key ? HF.t(key) : ""; };
+  /* With `over`, the status changes only while it still says `over`: a walk's end ("ready") does
+     not wipe a message given meanwhile ("link copied"). */
+  HF.status = function (key, over) {
+    if (over !== undefined && statusKey !== over) { return; }
+    statusKey = key; $("status").textContent = key ? HF.t(key) : "";
+  };
 
   function placeholders() {
     var p = HF.presets[$("f-preset").value] || {};

@@ -80,7 +80,7 @@
     busy = false;
     $("panels").setAttribute("aria-busy", "false");
     $("panels").classList.add("stale");  /* what is shown is no longer what the form says */
-    HF.status("");
+    HF.status("", "computing");
     HF.showAnswer(data);
     if (again) { setTimeout(recompute, 0); }  /* after this answer's chain has ended */
   }
@@ -128,7 +128,7 @@
       if (!busy) { return; }  /* failed already */
       busy = false;
       $("panels").setAttribute("aria-busy", "false");
-      HF.status("ready");
+      HF.status("ready", "computing");
       document.dispatchEvent(new CustomEvent("hf:updated", {detail: {ms: performance.now() - started}}));
       if (again) { recompute(); } else { HF.checkNear(); HF.onWalk.forEach(function (f) { f("walk"); }); }
     }).catch(function (e) {
