@@ -104,6 +104,10 @@ class Vocab(Frozen):
         """Tokens as one text to read (words apart; a byte-level vocabulary joins its bytes)."""
         return " ".join(tokens)
 
+    def recased(self, text: str) -> str:
+        """A translation's text in its corpus's case (handformer.truecase): as it is, here."""
+        return text
+
     # One vocabulary serves both sides (the tutorial's): the source's and the target's are it.
     @property
     def source(self) -> Vocab:

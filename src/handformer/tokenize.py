@@ -84,8 +84,9 @@ def _jieba_cut(run: str) -> list[str]:
 
 def target_text(target, tokens: list[str]) -> str:
     """A translation's tokens as text: a byte-level BPE target (`train --target-bpe`) joins
-    its bytes, as written; words are detokenized."""
-    return target.joined(tokens) if target.tokenizer == "bpe" else detokenize(tokens)
+    its bytes, as written; words are detokenized, then recased where the target vocabulary
+    learnt its corpus's case (handformer.truecase)."""
+    return target.joined(tokens) if target.tokenizer == "bpe" else target.recased(detokenize(tokens))
 
 
 def detokenize(tokens: list[str]) -> str:

@@ -1,6 +1,7 @@
 """Datasets (HSK, TSV files), the three-way split, length batching, early stopping, BLEU."""
 
 import json
+import re
 from importlib.resources import files
 
 import numpy as np
@@ -19,6 +20,7 @@ from handformer.train.datasets import (
     parse_levels,
     source_name,
 )
+from handformer.truecase import CasedVocab
 
 pytest.importorskip("hsk_sentences_audio")
 
@@ -132,6 +134,10 @@ def test_cli_trains_on_an_hsk_slice_and_translates(tmp_path, monkeypatch):
     assert all({"val_bleu", "val_chrf", "val_bleu_lower"} <= set(h) for h in ckpt.history)
     out = runner.invoke(main, ["translate", "我喜欢学中文"])
     assert out.exit_code == 0, out.output
+    # the English side is lower-cased to tokens and recased by the truecaser it learnt
+    assert isinstance(ckpt.vocab.target, CasedVocab) and "I" not in ckpt.vocab.target.words
+    said = re.search(r"[^\W\d_]+", out.output.strip().splitlines()[-1].replace("<unk>", ""))
+    assert said is None or said.group()[0].isupper(), out.output
     walked = runner.invoke(main, ["walk", "--checkpoint", "handformer.ckpt", "--src", "我喜欢学中文",
                                   "--tgt", "I like to study Chinese.", "--steps", "1",
                                   "--width", "300"])

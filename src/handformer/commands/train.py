@@ -288,8 +288,9 @@ def _summary(run, o: dict, source: str) -> None:
     say_why_ended(run, o["lang"])
     test_line(run, o["save"], source, o["lang"])
     if loop.stopped_early(run):
-        click.echo(t["train.stopped"].format(epoch=run.epoch, patience=run.options.patience,
-                                             best=one_line(loop.best_path(o["save"]))))
+        said = "train.stopped_bleu" if run.options.stop_on == "bleu" else "train.stopped"
+        click.echo(t[said].format(epoch=run.epoch, patience=run.options.patience,
+                                  best=one_line(loop.best_path(o["save"]))))
     if o["plot"]:
         from ..cli import write_output
         from ..render.figure import loss_curve, plot_format

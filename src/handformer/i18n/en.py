@@ -1040,6 +1040,8 @@ TEXT = {
     "train.examples": "test sentences, translated (greedy):",
     "train.stopped": "stopped early after epoch {epoch}: no better validation loss for "
                      "{patience} epochs; the best weights are in {best}",
+    "train.stopped_bleu": "stopped early after epoch {epoch}: no better validation BLEU for "
+                          "{patience} epochs; the best weights are in {best}",
     # Markdown
     "md.title": "handformer: a Transformer by hand",
     "md.row": "row",

@@ -837,6 +837,8 @@ TEXT = {
     "train.examples": "测试集句子的翻译（贪心解码）：",
     "train.stopped": "第 {epoch} 轮后提前停止：验证集损失已经 {patience} 轮没有下降；"
                      "最好的权重保存在 {best}",
+    "train.stopped_bleu": "第 {epoch} 轮后提前停止：验证集 BLEU 已经 {patience} 轮没有提高；"
+                          "最好的权重保存在 {best}",
     # Markdown
     "md.title": "handformer: 手算 Transformer",
     "md.row": "行",

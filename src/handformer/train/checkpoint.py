@@ -147,6 +147,8 @@ def _vocab_dict(vocab: Vocab) -> dict:
             "tokenizer": vocab.tokenizer}
     if vocab.tokenizer == "bpe":  # byte-level BPE: its merges split every later text
         told["merges"] = [list(pair) for pair in vocab.merges]
+    if hasattr(vocab, "cases"):  # a truecaser: translations into it are recased
+        told["cases"] = [list(pair) for pair in vocab.cases.pairs]
     return told
 
 
@@ -156,6 +158,11 @@ def _vocab_of(told: dict) -> Vocab:
 
         return BpeVocab(tuple(told["words"]), tuple(told["specials"]), "bpe",
                         tuple(tuple(pair) for pair in told.get("merges", [])))
+    if "cases" in told:
+        from ..truecase import CasedVocab, Cases
+
+        return CasedVocab(tuple(told["words"]), tuple(told["specials"]),
+                          told.get("tokenizer", "tutorial"), Cases(told["cases"]))
     return Vocab(tuple(told["words"]), tuple(told["specials"]), told.get("tokenizer", "tutorial"))
 
 

@@ -49,6 +49,8 @@ def _check_vocab(told, field: str) -> None:
         raise SchemaError(f"{field}.tokenizer must be one of {', '.join(TOKENIZERS)}")
     if vocab.get("tokenizer") == "bpe":
         _check_merges(vocab.get("merges"), field, len(words))
+    if "cases" in vocab:
+        _check_cases(vocab["cases"], field)
     if len(set(words) | set(specials)) != len(words) + len(specials):
         raise SchemaError(f"{field} lists a token twice")
     if not set(NEEDED_SPECIALS) <= set(specials):
@@ -64,6 +66,16 @@ def _check_merges(merges, field: str, words: int) -> None:
     for i, pair in enumerate(merges):
         if len(strings(pair, f"{field}.merges[{i}]", 2)) != 2:
             raise SchemaError(f"{field}.merges[{i}] must be a pair of tokens")
+
+
+def _check_cases(cases, field: str) -> None:
+    """A truecaser (handformer.truecase): (lower-case word, written form) pairs."""
+    if not isinstance(cases, list) or len(cases) > limit("vocab"):
+        raise SchemaError(f"{field}.cases must be a list of at most {limit('vocab'):,} pairs")
+    for i, pair in enumerate(cases):
+        pair = strings(pair, f"{field}.cases[{i}]", 2)
+        if len(pair) != 2 or pair[1].lower() != pair[0]:
+            raise SchemaError(f"{field}.cases[{i}] must be a word and the same word recased")
 
 
 def _check_history(history) -> None:

@@ -72,10 +72,16 @@ def pairs_vocab(pairs, tokenizer: str = "tutorial", max_size: int | None = None,
 def sides_vocab(pairs, tokenizer: str = "tutorial", max_size: int | None = None,
                 min_count: int = 1) -> Sides:
     """One vocabulary per side: the source sentences' words, and the target sentences'; each
-    with pairs_vocab's specials (``max_size`` bounds each side)."""
+    with pairs_vocab's specials (``max_size`` bounds each side). A lower-casing tokenizer's
+    target learns its sentences' truecaser (handformer.truecase)."""
     specials = SPECIALS if tokenizer == "tutorial" else (*SPECIALS, UNK)
-    return Sides(*(Vocab.from_corpus([pair[side] for pair in pairs], specials, tokenizer,
-                                     max_size, min_count) for side in (0, 1)))
+    source, target = (Vocab.from_corpus([pair[side] for pair in pairs], specials, tokenizer,
+                                        max_size, min_count) for side in (0, 1))
+    if tokenizer != "tutorial":  # the tutorial's lines keep the tutorial's lower case
+        from ..truecase import with_cases
+
+        target = with_cases(target, [t for _, t in pairs])
+    return Sides(source, target)
 
 
 @dataclass
