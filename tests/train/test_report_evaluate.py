@@ -59,7 +59,7 @@ def test_evaluate_reports_loss_perplexity_accuracy_exact_match(trained, tmp_path
     pairs_file = tmp_path / "p.tsv"
     pairs_file.write_text("".join(f"{s}\t{t}\n" for s, t in pairs), encoding="utf-8")
     result = CliRunner().invoke(main, ["evaluate", "--checkpoint", str(trained),
-                                       "--pairs", str(pairs_file)])
+                                       "--pairs", str(pairs_file), "--beam", "1"])
     assert result.exit_code == 0, result.output
     m = metrics(result.output)
     loss, accuracy = unbatched_loss(checkpoint.load(trained), pairs)
@@ -132,10 +132,16 @@ def evaluated(trained, folder, *flags) -> tuple[str, str]:
 def test_evaluate_beam_decodes_as_translate_does(trained, tmp_path):
     """evaluate --beam N takes translate's length penalty, by default and when given: one
     search, not two."""
+    from handformer.commands.translate import DEFAULT_ALPHA
+    from handformer.families.transformer.decode import DEFAULT_ALPHA as DECODE_ALPHA
+    from handformer.server.training import TranslateRequest
     from support.clirun import run_here
 
+    assert DEFAULT_ALPHA == DECODE_ALPHA == TranslateRequest.alpha == 1.0  # one α everywhere
     stdout, _ = evaluated(trained, tmp_path, "--beam", 3)
-    assert "(1/3, beam 3, length penalty 0.6 decoding)" in stdout
+    assert "(1/3, beam 3, length penalty 1 decoding)" in stdout
+    by_default, _ = evaluated(trained, tmp_path)  # evaluate's own default: beam 4, translate's α
+    assert "beam 4, length penalty 1 decoding)" in by_default
     _, plain = evaluated(trained, tmp_path, "--beam", 3, "--length-penalty", 0)
     _, long = evaluated(trained, tmp_path, "--beam", 3, "--length-penalty", 2)
     assert long != plain  # α changes this toy's second translation: the case can fail

@@ -76,3 +76,18 @@ def test_a_shared_vocabulary_is_refused_in_one_line(folder):
                    cwd=folder)
     lines = out.stderr.decode().splitlines()
     assert out.returncode == 2 and len(lines) == 1 and "one vocabulary per side" in lines[0]
+
+
+@pytest.mark.parametrize("source, given, merges", [
+    ("tatoeba:zh-en:simplified", {}, 4000),  # the default: English as BPE
+    ("tatoeba:zh-en:as-written", {"target_bpe": 900}, 900),
+    ("tatoeba:zh-en:simplified", {"target_bpe": 0}, None),  # 0: words, truecased
+    ("tatoeba:zh-en:simplified", {"shared_vocab": True}, None),  # one table: words
+    ("tatoeba:en-zh:simplified", {}, None),  # a Chinese target stays characters
+    ("hsk:zh-en:1,2,3", {}, None),  # 1,546 pairs: too few for 4,000 merges
+    ("p.tsv", {}, None),
+])
+def test_tatoeba_into_english_defaults_to_a_bpe_target(source, given, merges):
+    from handformer.commands.train_options import corpus_defaults
+
+    assert corpus_defaults(given, source, "small").get("target_bpe") == merges

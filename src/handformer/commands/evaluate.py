@@ -21,8 +21,9 @@ from .translate import ALPHA_MAX, DEFAULT_ALPHA
               help="the checkpoint's dataset: evaluate on its --split, cut as training cut it")
 @click.option("--split", type=click.Choice(["train", "valid", "test"]), default="test",
               show_default=True, help="with --dataset: which part")
-@click.option("--beam", type=Bounded("beam"), default=1, show_default=True,
-              help="beam width of the decoding behind exact match, BLEU and chrF2")
+@click.option("--beam", type=Bounded("beam"), default=4, show_default=True,
+              help="beam width of the decoding behind exact match, BLEU and chrF2; 1 is "
+                   "greedy search (training's test line)")
 @click.option("--length-penalty", "alpha", type=Finite(-ALPHA_MAX, ALPHA_MAX),
               default=DEFAULT_ALPHA, show_default=True,
               help="GNMT α in ((5 + length) / 6)^α (beam search only), as translate's")

@@ -82,7 +82,9 @@ def announce(run, source: str, engine: str, lang: str, dtype_given: bool,
                           steps=FIRST_STEPS), err=True)
     if source == "default" and engine == "numpy":
         return  # the tutorial's run: one line, as ever
-    click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=opts.tokenizer,
+    tokenizer = opts.tokenizer if not opts.target_bpe else i18n.t(
+        lang, "train.tokenizer_bpe_target", tokenizer=opts.tokenizer, merges=f"{opts.target_bpe:,}")
+    click.echo(i18n.t(lang, "train.setup", test=len(run.test), tokenizer=tokenizer,
                       vocab=_vocab_text(run.vocab, lang), engine=engine,
                       world=getattr(run.engine, "world", 1)), err=True)
 

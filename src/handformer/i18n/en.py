@@ -1006,6 +1006,7 @@ TEXT = {
                    "{held_out}, {optimizer} {lr}, {dtype}",
     "train.setup": "{test} pairs for testing; {tokenizer} tokens, {vocab} in the vocabulary; "
                    "engine {engine}, {world} process(es)",
+    "train.tokenizer_bpe_target": "{tokenizer} (source) and byte-level BPE of {merges} merges (target)",
     "train.held_out": ", {n} held out",
     "train.lr": "lr {lr}",
     "train.peak_lr": "peak lr {peak:.2e}",

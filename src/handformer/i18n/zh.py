@@ -804,6 +804,7 @@ TEXT = {
                    "{held_out}，{optimizer} {lr}，{dtype}",
     "train.setup": "测试集 {test} 对；{tokenizer} 分词，词汇表 {vocab} 个词元；"
                    "引擎 {engine}，{world} 个进程",
+    "train.tokenizer_bpe_target": "源语言 {tokenizer}、目标语言字节级 BPE（{merges} 次合并）",
     "train.held_out": "，另留出 {n} 对",
     "train.lr": "学习率 {lr}",
     "train.peak_lr": "峰值学习率 {peak:.2e}",

@@ -116,7 +116,7 @@ class TranslateRequest:
     job: str
     sentence: str
     beam: int = 1
-    alpha: float = 0.6
+    alpha: float = 1.0  # families/transformer/decode.py's DEFAULT_ALPHA, translate's
     max_length: int | None = None
     explain: bool = True
 
@@ -128,7 +128,7 @@ def parse_translate(body, limits: Limits) -> TranslateRequest:
         raise RequestError("job must be the id that POST /api/train answered", "job")
     sentence = check_sentence(body.get("sentence"), "sentence", limits)
     beam = check_range(body.get("beam", 1), "beam", 1, limits.max_beam)
-    alpha = body.get("alpha", 0.6)
+    alpha = body.get("alpha", TranslateRequest.alpha)
     if not 0 <= alpha <= 5:
         raise RequestError(f"alpha must be a number in [0, 5], got {alpha!r}", "alpha")
     length = body.get("max_length")
