@@ -5,6 +5,7 @@ tiers (``make check``: the tests marked ``check``; ``make test``: every test).""
 import atexit
 import os
 import shutil
+import signal
 import tempfile
 
 import numpy as np
@@ -30,6 +31,14 @@ settings.load_profile("handformer")
 _CACHE = tempfile.mkdtemp(prefix="handformer-tests-cache-")
 os.environ["XDG_CACHE_HOME"] = _CACHE
 atexit.register(shutil.rmtree, _CACHE, True)
+
+
+# A suite started in the background by a non-interactive shell (`make test &`) inherits SIGINT
+# ignored, and so would every handformer process it starts: their Ctrl-C tests would see the
+# signal ignored. A handler here is reset to the default in each process started (an ignored
+# signal stays ignored across exec).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
