@@ -207,3 +207,44 @@ def test_the_next_token_control_redraws_the_sampling_panels(browser, app):
     assert "Top-k keeps the first 3" in page.inner_text('#panels section.panel[data-id="gen.0.sample.sorted"]')
     assert page.errors == []
     page.context.close()
+
+
+LIT_JS = """([cls, name]) => Array.from(document.querySelectorAll(
+    '#panels figure.mx[data-name="' + name + '"]')).map(fig => Array.from(fig.querySelectorAll('td.' + cls))
+    .map(td => [Number(td.closest('tr').dataset.i),
+                Number(td.closest('table').tHead.rows[0].cells[td.cellIndex].dataset.j)]).sort())"""
+
+
+def test_hovering_any_cell_lights_what_its_equation_made_it_from_and_what_it_feeds(browser, app):
+    """Beyond attention heads, from the equations: R = X + Attn(X) makes R[1][2] of X[1][2] and
+    Attn(X)[1][2], and the layer norm of row 1 uses all of it; H = N·W₁ + b₁ makes H[2][3] of
+    row 2 of N, column 3 of W₁ and b₁[3]."""
+    page = open_app(browser, app)
+    resid, x, attn, norm = ("encoder.0.ln1.resid", "src_embed.out", "encoder.0.self_attn.out",
+                            "encoder.0.ln1.out")
+    for step in (x, attn, norm, resid):
+        reveal(page, step)
+    page.hover(f'#panels section.panel[data-id="{resid}"] figure.mx[data-name="{resid}"]'
+               ' tbody tr[data-i="1"] td:nth-of-type(3)')
+    d = 6  # the tutorial's d_model
+    for name in (x, attn):  # every drawing of each: its own panel's and the sum's
+        lit = page.evaluate(LIT_JS, ["hf-from", name])
+        assert len(lit) >= 2 and all(cells == [[1, 2]] for cells in lit), (name, lit)
+    lit = page.evaluate(LIT_JS, ["hf-to", norm])
+    assert lit and all(cells == [[1, j] for j in range(d)] for cells in lit), lit
+    assert page.evaluate(LIT_JS, ["hf-to", x]) == [[]] * len(page.evaluate(LIT_JS, ["hf-to", x]))
+
+    pre, w, b = "encoder.0.ffn.pre", "encoder.0.ffn.w_1", "encoder.0.ffn.b_1"
+    reveal(page, pre)
+    page.hover(f'#panels section.panel[data-id="{pre}"] figure.mx[data-name="{pre}"]'
+               ' tbody tr[data-i="2"] td:nth-of-type(4)')
+    rows = page.evaluate(LIT_JS, ["hf-from", norm])
+    assert rows and all(cells == [[2, j] for j in range(d)] for cells in rows), rows
+    cols = page.evaluate(LIT_JS, ["hf-from", w])
+    assert cols and all(cells == [[i, 3] for i in range(d)] for cells in cols), cols
+    assert page.evaluate(LIT_JS, ["hf-from", b]) == [[[0, 3]]]
+    assert page.evaluate(LIT_JS, ["hf-from", resid]) == [[]] * len(page.evaluate(LIT_JS, ["hf-from", resid]))
+    page.mouse.move(0, 0)
+    assert page.evaluate("document.querySelectorAll('#panels td.hf-from, #panels td.hf-to').length") == 0
+    assert page.errors == []
+    page.context.close()
