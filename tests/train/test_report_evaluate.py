@@ -137,11 +137,11 @@ def test_evaluate_beam_decodes_as_translate_does(trained, tmp_path):
     from handformer.server.training import TranslateRequest
     from support.clirun import run_here
 
-    assert DEFAULT_ALPHA == DECODE_ALPHA == TranslateRequest.alpha == 1.0  # one α everywhere
+    assert DEFAULT_ALPHA == DECODE_ALPHA == TranslateRequest.alpha == 1.2  # one α everywhere
     stdout, _ = evaluated(trained, tmp_path, "--beam", 3)
-    assert "(1/3, beam 3, length penalty 1 decoding)" in stdout
+    assert "(1/3, beam 3, length penalty 1.2 decoding)" in stdout
     by_default, _ = evaluated(trained, tmp_path)  # evaluate's own default: beam 4, translate's α
-    assert "beam 4, length penalty 1 decoding)" in by_default
+    assert "beam 4, length penalty 1.2 decoding)" in by_default
     _, plain = evaluated(trained, tmp_path, "--beam", 3, "--length-penalty", 0)
     _, long = evaluated(trained, tmp_path, "--beam", 3, "--length-penalty", 2)
     assert long != plain  # α changes this toy's second translation: the case can fail

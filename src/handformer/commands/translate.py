@@ -10,7 +10,7 @@ from ..cli_checks import Bounded, Finite, Whole
 from ..textsafe import shown
 from .train import DEFAULT_CKPT
 
-DEFAULT_ALPHA = 1.0  # families/transformer/decode.py's (not imported: --help loads no numpy);
+DEFAULT_ALPHA = 1.2  # families/transformer/decode.py's (not imported: --help loads no numpy);
 # evaluate's beam uses it too, so "beam 4" is one search
 
 # |α| beyond 10 overflows ((5 + length) / 6)^α, or underflows it to 0, for long outputs; GNMT

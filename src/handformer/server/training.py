@@ -116,7 +116,7 @@ class TranslateRequest:
     job: str
     sentence: str
     beam: int = 1
-    alpha: float = 1.0  # families/transformer/decode.py's DEFAULT_ALPHA, translate's
+    alpha: float = 1.2  # families/transformer/decode.py's DEFAULT_ALPHA, translate's
     max_length: int | None = None
     explain: bool = True
 
