@@ -133,11 +133,10 @@ def test_evaluate_beam_decodes_as_translate_does(trained, tmp_path):
     """evaluate --beam N takes translate's length penalty, by default and when given: one
     search, not two."""
     from handformer.commands.translate import DEFAULT_ALPHA
-    from handformer.families.transformer.decode import DEFAULT_ALPHA as DECODE_ALPHA
     from handformer.server.training import TranslateRequest
     from support.clirun import run_here
 
-    assert DEFAULT_ALPHA == DECODE_ALPHA == TranslateRequest.alpha == 1.2  # one α everywhere
+    assert DEFAULT_ALPHA == TranslateRequest.alpha == 1.2  # one α: translate, evaluate, the app
     stdout, _ = evaluated(trained, tmp_path, "--beam", 3)
     assert "(1/3, beam 3, length penalty 1.2 decoding)" in stdout
     by_default, _ = evaluated(trained, tmp_path)  # evaluate's own default: beam 4, translate's α

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..commands.translate import DEFAULT_ALPHA
 from ..errors import TokenizerError
 from ..families import registry
 from ..text import TUTORIAL_DATASET
@@ -116,7 +117,7 @@ class TranslateRequest:
     job: str
     sentence: str
     beam: int = 1
-    alpha: float = 1.2  # families/transformer/decode.py's DEFAULT_ALPHA, translate's
+    alpha: float = DEFAULT_ALPHA  # translate's and evaluate's
     max_length: int | None = None
     explain: bool = True
 

@@ -50,12 +50,6 @@ class Translation:
     cached: bool = True  # decoded with the key/value cache (families/transformer/incremental.py)
 
 
-# The commands' and the app's α: the best validation BLEU of two 30-minute Tatoeba translators,
-# beam 4 (docs/translator.md: 26.26 / 26.78 at α 0.6, 26.32 / 26.88 at 1.0, 26.50 / 26.99 at
-# 1.2, 26.49 / 26.97 at 1.5; chrF2 rising with α, as outputs lengthen).
-DEFAULT_ALPHA = 1.2
-
-
 def length_penalty(length: int, alpha: float) -> float:
     """GNMT: lp(Y) = ((5 + |Y|) / 6)^α; the beam's score is log P(Y) / lp(Y)."""
     return ((5.0 + length) / 6.0) ** alpha
