@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
-from .records import Frozen
 from .text import END, START, Vocab
 from .textsafe import normalized
 
@@ -60,35 +59,20 @@ def recased(text: str, cases: dict[str, str]) -> str:
     return "".join(out) + text[at:]
 
 
-class Cases(Frozen):
-    """A learnt truecaser: the word forms that differ from lower case."""
-
-    FIELDS = ("pairs",)
-
-    def __init__(self, pairs):
-        self._set(pairs=tuple((str(low), str(form)) for low, form in pairs))
-
-    def __call__(self, text: str) -> str:
-        table = self.__dict__.get("_table")
-        if table is None:
-            table = dict(self.pairs)
-            object.__setattr__(self, "_table", table)
-        return recased(text, table)
-
-
 class CasedVocab(Vocab):
-    """A lower-cased word vocabulary with the truecaser of its sentences: translations into it
-    are recased."""
+    """A lower-cased word vocabulary with the truecaser of its sentences (``cases``: learnt's
+    pairs): translations into it are recased."""
 
     FIELDS = ("words", "specials", "tokenizer", "cases")
 
     def __init__(self, words: tuple[str, ...], specials: tuple[str, ...] = (START, END),
-                 tokenizer: str = "words", cases: Cases | None = None):
+                 tokenizer: str = "words", cases=()):
+        cases = tuple((str(low), str(form)) for low, form in cases)
         self._set(words=tuple(words), specials=tuple(specials), tokenizer=tokenizer,
-                  cases=cases if cases is not None else Cases(()))
+                  cases=cases, _table=dict(cases))
 
     def recased(self, text: str) -> str:
-        return self.cases(text)
+        return recased(text, self._table)
 
 
 def with_cases(vocab: Vocab, sentences) -> Vocab:
@@ -96,4 +80,4 @@ def with_cases(vocab: Vocab, sentences) -> Vocab:
     pairs = learnt(sentences)
     if pairs is None:
         return vocab
-    return CasedVocab(vocab.words, vocab.specials, vocab.tokenizer, Cases(pairs))
+    return CasedVocab(vocab.words, vocab.specials, vocab.tokenizer, pairs)

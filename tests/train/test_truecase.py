@@ -55,7 +55,7 @@ PAIRS = [("我 爱 你", "I love you."), ("我 想 见 汤姆", "I want to see T
 def test_a_word_target_learns_the_case_and_the_checkpoint_keeps_it(tmp_path):
     run = _run(PAIRS)
     target = run.vocab.target
-    assert isinstance(target, CasedVocab) and dict(target.cases.pairs) == {"tom": "Tom"}
+    assert isinstance(target, CasedVocab) and dict(target.cases) == {"tom": "Tom"}
     assert "tom" in target.words and "Tom" not in target.words  # the tokens stay lower-case
     assert target_text(target, ["i", "see", "tom", "."]) == "I see Tom."
     path = tmp_path / "cased.ckpt"

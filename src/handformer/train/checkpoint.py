@@ -148,7 +148,7 @@ def _vocab_dict(vocab: Vocab) -> dict:
     if vocab.tokenizer == "bpe":  # byte-level BPE: its merges split every later text
         told["merges"] = [list(pair) for pair in vocab.merges]
     if hasattr(vocab, "cases"):  # a truecaser: translations into it are recased
-        told["cases"] = [list(pair) for pair in vocab.cases.pairs]
+        told["cases"] = [list(pair) for pair in vocab.cases]
     return told
 
 
@@ -159,10 +159,10 @@ def _vocab_of(told: dict) -> Vocab:
         return BpeVocab(tuple(told["words"]), tuple(told["specials"]), "bpe",
                         tuple(tuple(pair) for pair in told.get("merges", [])))
     if "cases" in told:
-        from ..truecase import CasedVocab, Cases
+        from ..truecase import CasedVocab
 
         return CasedVocab(tuple(told["words"]), tuple(told["specials"]),
-                          told.get("tokenizer", "tutorial"), Cases(told["cases"]))
+                          told.get("tokenizer", "tutorial"), told["cases"])
     return Vocab(tuple(told["words"]), tuple(told["specials"]), told.get("tokenizer", "tutorial"))
 
 

@@ -89,7 +89,7 @@
       var result = figs[n - 1];
       figs.forEach(function (f, k) {
         if (k === n - 1) { return; }
-        var how = made(k, n);
+        var how = made(k);
         if (!how) { return; }
         if (result.getAttribute("data-name") === name) {
           var idx = how === "col" ? [j, i] : [i, j];  /* where it comes from */
