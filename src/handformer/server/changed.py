@@ -8,7 +8,8 @@ lacks, "frame": digest of the order and titles, "toc": contents HTML when the pa
 differs (else null), "params": name → shape}. With "edit" or "train_steps" the panels are the
 changed run's (compare's run b): the walkthrough of the model the user edited or trained. With
 "job" (a training job of this session) they are its trained model's, on the walk's sentences
-(its "src", "tgt" and "backward"; the model's own config and vocabulary).
+(its "src", "tgt", "backward" and "lr"; the model's own config and vocabulary), and "edit" or
+"train_steps" change that model as they change compare's run b with "job" (server/trained.py).
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from .budget import check_numbers, walk_numbers
 from .change import apply as apply_change
 from .change import parse_change
 from .limits import RequestError
-from .quiz import trained_tape
 from .requests import parse_walk
+from .trained import trained_walk
 
 MAX_IDS = 10_000  # more panel ids than any walk this server allows has
 
@@ -35,8 +36,10 @@ async def changed(request: Request) -> Response:
     have, only, frame = _have(body.get("have")), _only(body.get("only")), body.get("frame")
     limits = api.settings(request)[0]
     if "job" in body:
-        return JSONResponse(await _trained(request, body, have, only, frame, limits))
-    w = parse_walk(body.get("walk", {}), limits)  # its fields are named as in /api/walk
+        walk = fields.read(body.get("walk", {}), fields.WALK)
+        w = await trained_walk(request, body["job"], walk)
+    else:
+        w = parse_walk(body.get("walk", {}), limits)  # its fields are named as in /api/walk
     change = parse_change(body, w.setup.params)
     step = walk_numbers(replace(w, backward=True))
     numbers = check_numbers(walk_numbers(w) + change.train_steps * step, limits)
@@ -49,17 +52,6 @@ def _answer(tape, have: dict, only, frame) -> dict:
     out = pages.changed_panels(tape, have, only)
     params = {k: list(v.shape) for k, v in tape.params.items()}
     return out | {"toc": None if out["frame"] == frame else out["toc"], "params": params}
-
-
-async def _trained(request: Request, body: dict, have: dict, only, frame, limits) -> dict:
-    """The panels of the job's trained model on the walk's sentences (no edit, no steps)."""
-    if body.get("edit") is not None or body.get("train_steps"):
-        raise RequestError("walk the trained model or change a weight, not both", "job")
-    walk = fields.read(body.get("walk", {}), fields.WALK)
-    asked = {"job": body["job"]} | {k: walk[k] for k in ("src", "tgt", "backward") if k in walk}
-    tape_of = trained_tape(request, asked)
-    return await api.within_budget(request, limits.max_server_numbers // 4,
-                                   lambda: _answer(tape_of(), have, only, frame))
 
 
 def _have(have) -> dict:

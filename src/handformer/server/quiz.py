@@ -16,23 +16,21 @@ A question counts once, at its first answer (so a score cannot be raised by tryi
 from __future__ import annotations
 
 import math
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from .. import i18n, pipeline
+from .. import i18n
 from ..exercises.render_json import finite, question_json
 from ..exercises.sheet import make_sheet
-from ..train import checkpoint, loop
 from . import fields
 from .api import handles_errors, read_json, settings, within_budget
 from .budget import check_numbers, walk_numbers
-from .limits import RequestError, check_sentence
+from .limits import RequestError
 from .requests import expect_object, parse_walk, reject_unknown
 from .sessions import LRU
+from .trained import trained_walk
 
 QUIZ_FIELDS = {"walk", "count", "seed", "level", "kinds", "lang"}
 JOB_FIELDS = {"job", "src", "tgt", "backward"}
@@ -91,13 +89,16 @@ async def start(request: Request) -> Response:
     body = fields.read(await read_json(request), fields.QUIZ)
     asked = _parse({k: v for k, v in body.items() if k not in {"walk"} | JOB_FIELDS})
     if "job" in body:
-        tape_of, numbers = trained_tape(request, body), limits.max_server_numbers // 4
+        if "walk" in body:
+            raise RequestError("give either walk (a configured model) or job (a trained one)",
+                               "job")
+        walk = await trained_walk(request, body["job"], body)
     else:
         walk = parse_walk(body.get("walk", {}), limits)
-        tape_of, numbers = walk.tape, check_numbers(walk_numbers(walk), limits)
+    numbers = check_numbers(walk_numbers(walk), limits)
 
     def work():
-        return make_sheet(tape_of(), asked["count"], asked["seed"], asked["kinds"],
+        return make_sheet(walk.tape(), asked["count"], asked["seed"], asked["kinds"],
                           asked["level"])
 
     sheet = await within_budget(request, numbers, work)
@@ -106,34 +107,6 @@ async def start(request: Request) -> Response:
     views = [question_json(n, q, asked["lang"], key=False) | {"id": f"q{n}"}
              for n, q in enumerate(sheet, 1)]
     return JSONResponse({"questions": views, "score": quiz.score()})
-
-
-def trained_tape(request: Request, body: dict):
-    """The tape maker of a model this session trained: the job's state saved as the
-    checkpoint `handformer train` writes and walked as `walk --checkpoint` walks one (the
-    quiz's, and the walkthrough's with "walk the trained model", server/changed.py)."""
-    if "walk" in body:
-        raise RequestError("give either walk (a configured model) or job (a trained one)", "job")
-    job = request.state.session.jobs.get(body["job"])
-    if job is None:
-        raise RequestError("no such training job in this session", "job", 404)
-    run = settings(request)[1].model(job)
-    if run is None:
-        raise RequestError("this job has no model yet (still training, or stopped before an "
-                           "epoch)", "job", 409)
-    options = {"src": body.get("src"), "tgt": body.get("tgt"),
-               "backward": body.get("backward", False) is True}
-    for name in ("src", "tgt"):
-        if options[name] is not None:
-            options[name] = check_sentence(options[name], name, settings(request)[0])
-
-    def tape():
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "quiz.ckpt"
-            checkpoint.save(path, loop.snapshot(run, ""))  # "": no dataset's sentences shown
-            return pipeline.run({"checkpoint": str(path), **options}).tape
-
-    return tape
 
 
 def typed_number(value) -> float:

@@ -1,0 +1,64 @@
+"""A model this session trained, as a walk: the job's state saved as the checkpoint `handformer
+train` writes and read back as `walk --checkpoint` reads one (its config, vocabulary and trained
+weights), on the sentences a request names.
+
+The quiz on the trained model, the walkthrough's "walk the trained model"
+(/api/panels/changed with "job") and a comparison's run b (/api/compare with "job") all take
+it from here, so the three show one and the same model.
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+from pathlib import Path
+
+from starlette.requests import Request
+
+from .. import pipeline
+from ..text import TUTORIAL_SRC, TUTORIAL_TGT
+from ..train import checkpoint, loop
+from .api import settings, within_budget
+from .limits import RequestError, check_sentence
+from .requests import Walk
+
+
+def trained_run(request: Request, job_id: str, status: int | None = None):
+    """The training run of this session's job ``job_id`` once it has a model. Refused naming
+    "job": 404 for a job the session does not have, 409 for one with no model yet; ``status``
+    answers both instead (422 where the job is a field of a body, as in /api/compare)."""
+    job = request.state.session.jobs.get(job_id)
+    if job is None:
+        raise RequestError("no such training job in this session", "job", status or 404)
+    run = settings(request)[1].model(job)
+    if run is None:
+        raise RequestError("this job has no model yet (still training, or stopped before an "
+                           "epoch)", "job", status or 409)
+    return run
+
+
+async def trained_walk(request: Request, job_id: str, sentences: dict,
+                       status: int | None = None) -> Walk:
+    """The job's trained model as a walk of ``sentences`` (a walk body's "src", "tgt",
+    "backward" and "lr"; its other fields are the configured model's, not this one's); a
+    sentence not given is the tutorial's, as in `walk --checkpoint`."""
+    run = trained_run(request, job_id, status)
+    limits = settings(request)[0]
+    src, tgt = (default if sentences.get(k) is None else check_sentence(sentences[k], k, limits)
+                for k, default in (("src", TUTORIAL_SRC), ("tgt", TUTORIAL_TGT)))
+    lr = sentences.get("lr", 0.1)
+    if not math.isfinite(lr):
+        raise RequestError(f"lr must be a finite number, got {lr!r}", "lr")
+    backward = sentences.get("backward", False) is True
+    # The snapshot (weights and Adam's two moments), the loaded weights and the initial ones.
+    numbers = 5 * sum(v.size for v in run.params.values())
+    return await within_budget(request, numbers,
+                               lambda: _walk_of(run, src, tgt, backward, float(lr)))
+
+
+def _walk_of(run, src, tgt, backward: bool, lr: float) -> Walk:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "trained.ckpt"
+        checkpoint.save(path, loop.snapshot(run, ""))  # "": no dataset's sentences shown
+        family, model = pipeline.prepare({"checkpoint": str(path)})
+    return Walk(family, model, src, tgt, backward, lr)
