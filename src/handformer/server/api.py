@@ -1,5 +1,6 @@
-"""The JSON API under /api/: walk, panels, compare, train (start, progress, events, stop),
-translate.
+"""The JSON API under /api/: walk, panels, train (start, progress, events, stop), translate;
+and what the other handlers share (errors, JSON bodies, the budget). /api/compare is
+comparison.py's, /api/panels/changed changed.py's.
 
 Handlers read the JSON body, check it (requests.py, limits.py), compute in a worker thread,
 and answer JSON. Errors are {"error": message, "field": the request field or null, and for the common
@@ -13,18 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import replace
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from ..errors import HandformerError
-from . import compare as diff
-from . import fields, json_body, pages
+from . import json_body, pages
 from .budget import check_numbers, walk_numbers
-from .change import apply as apply_change
-from .change import parse_change
 from .error_text import localisable
 from .jobs import new_run
 from .limits import RequestError
@@ -107,36 +104,6 @@ def _panels_of(w) -> dict:
     """The panels, and the model's parameter names and shapes (the page's weight-edit list)."""
     tape = _tape(w)
     return pages.walk_panels(tape) | {"params": {k: list(v.shape) for k, v in tape.params.items()}}
-
-
-@handles_errors
-async def compare(request: Request) -> Response:
-    """{"a": walk body, "b": walk body (default: a), "edit": one weight of b, "train_steps": N
-    SGD steps of b}: every step's largest change and where the runs part."""
-    body = fields.read(await read_json(request), fields.COMPARE)
-    limits = settings(request)[0]
-    runs = []
-    for key in ("a", "b"):
-        try:
-            runs.append(parse_walk(body.get(key, body.get("a")), limits))
-        except RequestError as err:
-            field = f"{key}.{err.field}" if err.field else key
-            raise RequestError(f"{key}: {err.message}", field, err.status) from None
-    change = parse_change(body, runs[1].setup.params)
-    numbers = check_numbers(compare_numbers(runs, change.train_steps), limits)
-
-    def work():
-        runs[1] = apply_change(runs[1], change)
-        return diff.compare(*[_tape(w) for w in runs])
-
-    return JSONResponse(await within_budget(request, numbers, work))
-
-
-def compare_numbers(runs, train_steps: int) -> int:
-    """Both tapes, and each training step's forward and backward pass of the second run."""
-    a, b = (walk_numbers(w) for w in runs)
-    step = walk_numbers(replace(runs[1], backward=True))
-    return a + b + train_steps * step
 
 
 @handles_errors

@@ -23,7 +23,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from . import api, beside, changed, pace, pages, pairs, pretrained, quiz, ui_text
+from . import api, beside, changed, comparison, pace, pages, pairs, pretrained, quiz, ui_text
 from .budget import Budget
 from .jobs import Jobs
 from .limits import Limits
@@ -54,7 +54,7 @@ def create_app(limits: Limits | None = None, host: str = "127.0.0.1") -> Guard:
         Route("/api/walk", api.walk, methods=["POST"]),
         Route("/api/panels", api.panels, methods=["POST"]),
         Route("/api/panels/changed", changed.changed, methods=["POST"]),
-        Route("/api/compare", api.compare, methods=["POST"]),
+        Route("/api/compare", comparison.compare, methods=["POST"]),
         Route("/api/train", api.train_start, methods=["POST"]),
         Route("/api/train", api.train_list, methods=["GET"]),
         Route("/api/train/{job}", api.train_status, methods=["GET"]),

@@ -48,7 +48,7 @@ WALK = {"src": TEXT.or_null(), "tgt": TEXT.or_null(), "corpus": TEXT.or_null(),
 # One next token written after the walk's text (a family that generates): how it is chosen.
 SAMPLE = {"temperature": NUMBER, "top_k": WHOLE.or_null(), "top_p": NUMBER.or_null()}
 CHANGE = {"edit": OBJECT.or_null(), "train_steps": WHOLE}
-COMPARE = {"a": OBJECT, "b": OBJECT} | CHANGE
+COMPARE = {"a": OBJECT, "b": OBJECT, "job": TEXT} | CHANGE
 CHANGED = {"walk": OBJECT, "have": OBJECT.or_null(), "only": LIST.or_null(),
            "frame": TEXT.or_null(), "job": TEXT} | CHANGE
 TRAIN = {"preset": TEXT.or_null(), "config": OBJECT.or_null(), "corpus": TEXT.or_null(),

@@ -1,0 +1,77 @@
+"""POST /api/compare: two runs, a (pinned) and b, step by step (compare.py says how far each
+step moved and where the runs part).
+
+The body is {"a": walk body, "b": walk body (default: a), "job": id, "edit": one weight,
+"train_steps": N}. b's model is b's walk body's, or with "job" the trained model of that
+training job of this session, walked on b's sentences as /api/panels/changed walks it
+(server/trained.py). "edit" and "train_steps" then change b's model, the trained one too:
+one weight of it, or N more SGD steps from its trained weights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from . import compare as diff
+from . import fields
+from .api import handles_errors, read_json, settings, within_budget
+from .budget import check_numbers, walk_numbers
+from .change import apply as apply_change
+from .change import parse_change
+from .limits import RequestError
+from .requests import parse_walk
+from .trained import trained_walk
+
+SENTENCES = ("src", "tgt", "backward", "lr")  # what b's walk body says of a trained b
+
+
+@handles_errors
+async def compare(request: Request) -> Response:
+    """Every step's largest change between run a and run b, and where the runs part."""
+    body = fields.read(await read_json(request), fields.COMPARE)
+    limits = settings(request)[0]
+    a = _parsed(body, "a", limits)
+    b = await _trained_b(request, body) if "job" in body else _parsed(body, "b", limits)
+    change = parse_change(body, b.setup.params)
+    numbers = check_numbers(compare_numbers((a, b), change.train_steps), limits)
+
+    def work():
+        return diff.compare(a.tape(), apply_change(b, change).tape())
+
+    return JSONResponse(await within_budget(request, numbers, work))
+
+
+def _parsed(body: dict, key: str, limits):
+    """Run ``key``'s walk body (b's defaults to a's), its refusals named "a.…" or "b.…"."""
+    try:
+        return parse_walk(body.get(key, body.get("a")), limits)
+    except RequestError as err:
+        raise _named(key, err) from None
+
+
+async def _trained_b(request: Request, body: dict):
+    """b as the job's trained model on b's sentences; an unknown job, or one with no model
+    yet, is 422 naming "job" (a field of this body, as "edit.param" is)."""
+    sentences = fields.read(body.get("b", body.get("a")), fields.WALK, "b.")
+    try:
+        return await trained_walk(request, body["job"],
+                                  {k: sentences[k] for k in SENTENCES if k in sentences}, 422)
+    except RequestError as err:
+        if err.field == "job":
+            raise
+        raise _named("b", err) from None
+
+
+def _named(key: str, err: RequestError) -> RequestError:
+    field = f"{key}.{err.field}" if err.field else key
+    return RequestError(f"{key}: {err.message}", field, err.status)
+
+
+def compare_numbers(runs, train_steps: int) -> int:
+    """Both tapes, and each training step's forward and backward pass of the second run."""
+    a, b = (walk_numbers(w) for w in runs)
+    step = walk_numbers(replace(runs[1], backward=True))
+    return a + b + train_steps * step
