@@ -4,6 +4,7 @@
   "use strict";
   var HF = window.HF, $ = HF.$, pinned = null, result = null, chosen = null, head = null, ticket = 0, asked = "";
   var diffFmt = HF.formatFor([]);  /* the format of the steps' largest |Δ| (one for the list) */
+  var lesson = HF.lessonOf, place = HF.placeOf;  /* compare_format.js */
 
   function node(tag, cls, text) {
     var n = document.createElement(tag);
@@ -85,40 +86,6 @@
       box.appendChild(fig);
     });
     return box;
-  }
-
-  /* A step in lesson words: the walkthrough panel that shows it, by its number and heading in
-     the page's language ("step 5 · Compute the embedding"); the raw name when no panel has it. */
-  function lesson(name) {
-    var at = place(name), panel = at.panel, fig = at.fig, outer = at.outer;
-    var h = panel && panel.querySelector("h2");
-    var title = h && (h.querySelector(".title:lang(" + HF.lang + ")") || h.querySelector(".title"));
-    var number = h && h.querySelector(".num");
-    if (!title) { return name; }
-    var words = HF.t("step_n", {n: number ? number.textContent.trim() : "", title: title.textContent.trim()});
-    if (outer) { return words + " · " + outer.rest; }  /* which of the step's parts: q, k, v, ... */
-    var caption = fig && fig.querySelector("figcaption");
-    var symbol = caption && (caption.querySelector(".l-" + HF.lang) || caption);
-    return symbol && symbol.textContent.trim() ? words + " · " + symbol.textContent.trim() : words;
-  }
-
-  /* The walkthrough panel that shows step ``name``: its own, the one drawing its matrix, or the
-     nearest enclosing step's ({panel, fig, outer}; panel null when none does). */
-  function place(name) {
-    var panel = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name) + '"]');
-    var fig = panel ? null : document.querySelector('#panels figure.mx[data-name="' + CSS.escape(name) + '"]');
-    var outer = panel || fig ? null : enclosing(name);
-    panel = panel || (fig && fig.closest("section.panel")) || (outer && outer.panel);
-    return {panel: panel, fig: fig, outer: outer};
-  }
-
-  /* The panel of the nearest enclosing step ("encoder.0.self_attn.q" → "encoder.0.self_attn"). */
-  function enclosing(name) {
-    for (var cut = name.lastIndexOf("."); cut > 0; cut = name.lastIndexOf(".", cut - 1)) {
-      var p = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name.slice(0, cut)) + '"]');
-      if (p) { return {panel: p, rest: name.slice(cut + 1)}; }
-    }
-    return null;
   }
 
   function sign(x) {
@@ -219,11 +186,14 @@
     });
   }
 
-  /* The change asked for ({edit, train_steps}: the server applies them), or null. */
-  HF.change = function () { var c = withChange({}); return c.edit || c.train_steps ? c : null; };
+  /* The change asked for ({job, edit, train_steps}: the server applies them), or null. */
+  HF.change = function () { var c = withChange({}); return c.job || c.edit || c.train_steps ? c : null; };
 
-  /* One weight and training steps change the current run's model (the server applies them). */
+  /* B's model: the current run's, or the trained model of this page's job ("B is" chosen as
+     trained, train.js offering it once the job has a model); one weight and training steps
+     then change that model (the server applies them). */
   function withChange(body) {
+    if ($("f-cmp-b").value === "job" && HF.job && HF.job()) { body.job = HF.job(); }
     var name = $("f-edit.param").value.trim(), steps = $("f-train_steps").value.trim();
     if (name !== "") {
       var index = $("f-edit.index").value.split(/[\s,]+/).filter(Boolean).map(Number);
@@ -269,9 +239,17 @@
                                    [HF.presetName(pinned.preset)].concat(changes).join(", ")});
   }
 
+  /* B as the trained model: the current run is pinned as A when nothing is (the untrained
+     model as configured: random A against trained B). */
+  function chooseB() {
+    if ($("f-cmp-b").value === "job" && !pinned) { togglePin(); } else { refresh(); HF.link(); }
+    if (HF.showB) { HF.recompute(); }
+  }
+
   HF.pin = pin;
   HF.pinned = function () { return pinned; };
   $("pin").addEventListener("click", togglePin);
+  $("f-cmp-b").addEventListener("change", chooseB);
   ["f-edit.param", "f-edit.index", "f-edit.value", "f-train_steps"].forEach(function (id) {
     $(id).addEventListener("change", function () { refresh(); HF.link(); if (HF.showB) { HF.recompute(); } });
   });

@@ -1,5 +1,6 @@
-/* The compare detail's numbers and labels: one number format per table, and a step's rows and
-   columns labelled as its walkthrough matrix labels them (tokens, dimensions). Used by compare.js. */
+/* The compare detail's numbers and labels: one number format per table, a step's rows and
+   columns labelled as its walkthrough matrix labels them (tokens, dimensions), and a step named
+   in lesson words by the panel that shows it. Used by compare.js. */
 (function () {
   "use strict";
   var HF = window.HF;
@@ -55,4 +56,40 @@
     var per = h === null ? null : /^(.*)\.(\w+)$/.exec(name);
     return per ? [per[1] + ".head." + h + "." + per[2], name] : [name];
   };
+
+  /* A step in lesson words: the walkthrough panel that shows it, by its number and heading in
+     the page's language ("step 5 · Compute the embedding"); the raw name when no panel has it. */
+  HF.lessonOf = function (name) {
+    var at = place(name), panel = at.panel, fig = at.fig, outer = at.outer;
+    var h = panel && panel.querySelector("h2");
+    var title = h && (h.querySelector(".title:lang(" + HF.lang + ")") || h.querySelector(".title"));
+    var number = h && h.querySelector(".num");
+    if (!title) { return name; }
+    var words = HF.t("step_n", {n: number ? number.textContent.trim() : "", title: title.textContent.trim()});
+    if (outer) { return words + " · " + outer.rest; }  /* which of the step's parts: q, k, v, ... */
+    var caption = fig && fig.querySelector("figcaption");
+    var symbol = caption && (caption.querySelector(".l-" + HF.lang) || caption);
+    return symbol && symbol.textContent.trim() ? words + " · " + symbol.textContent.trim() : words;
+  };
+
+  /* The walkthrough panel that shows step ``name``: its own, the one drawing its matrix, or the
+     nearest enclosing step's ({panel, fig, outer}; panel null when none does). */
+  function place(name) {
+    var panel = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name) + '"]');
+    var fig = panel ? null : document.querySelector('#panels figure.mx[data-name="' + CSS.escape(name) + '"]');
+    var outer = panel || fig ? null : enclosing(name);
+    panel = panel || (fig && fig.closest("section.panel")) || (outer && outer.panel);
+    return {panel: panel, fig: fig, outer: outer};
+  }
+
+  /* The panel of the nearest enclosing step ("encoder.0.self_attn.q" → "encoder.0.self_attn"). */
+  function enclosing(name) {
+    for (var cut = name.lastIndexOf("."); cut > 0; cut = name.lastIndexOf(".", cut - 1)) {
+      var p = document.querySelector('#panels section.panel[data-id="' + CSS.escape(name.slice(0, cut)) + '"]');
+      if (p) { return {panel: p, rest: name.slice(cut + 1)}; }
+    }
+    return null;
+  }
+
+  HF.placeOf = place;
 })();

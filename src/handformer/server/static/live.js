@@ -90,7 +90,7 @@
     if (walk.pretrained && HF.askPretrained) { return HF.askPretrained(walk, only, held(), frame); }  /* pretrained.js */
     var body = {walk: walk, have: held(), only: only, frame: frame}, change = HF.showB && HF.change ? HF.change() : null;
     if (HF.walkJob) { body.job = HF.walkJob; change = null; }  /* train.js: the trained model */
-    if (change) { body.edit = change.edit; body.train_steps = change.train_steps; }
+    if (change) { body.job = change.job; body.edit = change.edit; body.train_steps = change.train_steps; }
     return HF.post("/api/panels/changed", body);
   }
   HF.askPanels = ask;

@@ -72,7 +72,16 @@
     $("translate").disabled = running || !s.model;
     $("walk-trained").hidden = running || !s.model;
     $("f-quiz-model").querySelector('option[value="job"]').disabled = running || !s.model;
+    offerTrainedB(!running && !!s.model);
     if (HF.showUpdate) { HF.showUpdate(s); }
+  }
+
+  /* The compare's "B is the trained model", offered while the job has a model (a new job
+     running takes it back: B is the current run again). */
+  function offerTrainedB(ready) {
+    var b = $("f-cmp-b");
+    b.querySelector('option[value="job"]').disabled = !ready;
+    if (!ready && b.value === "job") { b.value = ""; b.dispatchEvent(new Event("change")); }
   }
 
   HF.job = function () { return job; };
@@ -86,7 +95,7 @@
         var s = r.data;
         if (!r.ok || !s.state) {
           if (quiet === true) {
-            job = null; HF.link();
+            job = null; HF.link(); offerTrainedB(false);
             if (r.status === 404 && !s.key) { HF.showError("job", HF.t("err.job_gone"), true, true); return; }
           }
           HF.showAnswer(s, quiet === true);

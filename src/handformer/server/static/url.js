@@ -1,6 +1,6 @@
 /* The page's state in its address: sentences, corpus (when not the tutorial's), tokenizer, family,
    preset, every model setting, "Walk backward", the language, the training job and the comparison
-   (the pinned run, the weight edit or training steps, A or B shown) in the query; the panel being read in
+   (the pinned run, B as the trained model, the weight edit or training steps, A or B shown) in the query; the panel being read in
    the hash (#s-<step>), as the export's keys write it. An edit that changes the query is a new
    history entry (pushState), so Back returns to the sentence and settings before it (popstate
    puts them back in the form); scrolling and the language only rewrite the current entry. A
@@ -25,7 +25,7 @@
   }
 
   var CHANGE_FIELDS = {"edit.param": "f-edit.param", "edit.index": "f-edit.index",
-                       "edit.value": "f-edit.value", "steps": "f-train_steps"};
+                       "edit.value": "f-edit.value", "steps": "f-train_steps", "b": "f-cmp-b"};
 
   /* The pinned run (its walk body as JSON), the change of the current run, A or B. */
   function comparison(q) {
