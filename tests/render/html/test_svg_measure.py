@@ -1,25 +1,40 @@
 """The drawings' labels: a word cut between characters measures each line as it grows, and
-gives the lines that measuring every candidate line whole gives (the rule it replaced); the
+gives the lines that measuring every candidate line whole gives (the rule it replaced); a
+Latin word is never cut, and a label with one wider than its box is set smaller; the
 contents' short titles drop their groups' names as before."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from handformer.render.html.svg_map import CLOSING, label_lines, text_px
+from handformer.render.html.svg_map import CLOSING, fitted_scale, label_lines, text_px
 from handformer.render.html.toc import _short
+
+
+def units(word: str) -> list[str]:
+    """Where a word may be cut: around each CJK character (U+2E80 on), never inside a run of
+    other characters (a Latin word)."""
+    out: list[str] = []
+    for c in word:
+        if out and c < "\u2e80" and out[-1][-1] < "\u2e80":
+            out[-1] += c
+        else:
+            out.append(c)
+    return out
 
 
 def measured_whole(word: str, width: float) -> list[str]:
     """The rule before: each candidate line measured whole."""
-    lines = [""]
-    for c in word:
-        if lines[-1] and text_px(lines[-1] + c) > width:
-            carry = lines[-1][-1] if c in CLOSING and len(lines[-1]) > 1 else ""
+    lines: list[list[str]] = [[]]
+    for unit in units(word):
+        if lines[-1] and text_px("".join(lines[-1]) + unit) > width:
+            carry = lines[-1][-1:] if unit in CLOSING and len(lines[-1]) > 1 else []
             lines[-1] = lines[-1][:len(lines[-1]) - len(carry)]
             lines.append(carry)
-        lines[-1] += c
-    return lines
+        lines[-1].append(unit)
+    return ["".join(line) for line in lines]
 
 
 LABELS = ["多头注意力（编码器）：自注意力，第 1 个头", "残差连接与层归一化。", "前馈网络",
@@ -38,6 +53,23 @@ def test_a_cut_word_gives_the_lines_whole_measures_give(label, width):
         else:
             expected += measured_whole(word, width)
     assert label_lines(label, width) == (expected or [""])
+
+
+@pytest.mark.parametrize("width", [7.2, 30.0, 94.0])
+def test_a_latin_word_is_never_cut(width):
+    for label in LABELS:
+        for line in label_lines(label, width):
+            for run in re.findall(r"[A-Za-z]+", line):
+                assert re.search(rf"(?<![A-Za-z]){run}(?![A-Za-z])", label), (label, line)
+
+
+def test_a_label_with_a_word_wider_than_its_box_is_set_smaller():
+    room = 94.0  # the map's box: 104 px less its padding
+    lines = label_lines("Cross-attention", room)
+    assert lines == ["Cross-attention"]
+    k = fitted_scale(lines, room)
+    assert k < 1 and k * 15 * 7.2 <= room < (k + 0.001) * 15 * 7.2  # 15 characters, 7.2 px each
+    assert fitted_scale(label_lines("Masked attention", room), room) is None  # broken at its space
 
 
 def test_text_px_counts_a_cjk_character_as_1_7_latin_ones():

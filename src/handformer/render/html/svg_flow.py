@@ -13,7 +13,7 @@ from __future__ import annotations
 from ... import i18n
 from ...narrate.document import Architecture, Block, Edge
 from ...records import Frozen, Record
-from .svg_map import Box, box_shape, escape, label_lines
+from .svg_map import Box, box_shape, escape, fitted_scale, label_lines
 
 ALL_LAYERS = 2  # a stack of more layers is drawn once, marked × N
 
@@ -264,13 +264,19 @@ def _head(x: float, y: float, way: str) -> str:
 
 
 def _text(box: Box, lines: list[str], detail: str, m: Metrics) -> str:
+    """The label's lines, set smaller when a word of it is wider than the box (never cut)."""
     cx = box.x + box.w / 2
     top = box.y + (14 if not m.short else 12.5)
     spans = "".join(f'<tspan x="{cx:.0f}" dy="{0 if k == 0 else m.line}">{escape(line)}</tspan>'
                     for k, line in enumerate(lines))
+    # Scaled about the first line's start, by an attribute: the export's policy allows no
+    # inline style, and its style sheet's font size would win over a font-size attribute.
+    k = fitted_scale(lines, box.w - 2 * m.pad)
+    size = "" if k is None else (f' transform="matrix({k} 0 0 {k} {cx * (1 - k):.1f} '
+                                 f'{top * (1 - k):.1f})"')
     extra = "" if not detail else (
         f'<text x="{cx:.0f}" y="{box.y + box.h - 7:.0f}" class="detail">{escape(detail)}</text>')
-    return f'<text x="{cx:.0f}" y="{top:.0f}">{spans}</text>{extra}'
+    return f'<text x="{cx:.0f}" y="{top:.0f}"{size}>{spans}</text>{extra}'
 
 
 def drawn_block(arch: Architecture | None, block_id: str) -> str:

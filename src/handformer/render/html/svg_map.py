@@ -4,6 +4,7 @@ to fit their box, and which block each panel belongs to."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from ...narrate.document import Architecture, Block
@@ -16,6 +17,7 @@ escape = lru_cache(maxsize=4096)(svg.escape)
 CLOSING = "）」』】〕》〉”’，。、：；！？"  # may not open a line (CJK line-breaking rules)
 CHAR_PX = 7.2  # the diagram's 12 px bold face: its mean Latin advance
 WIDE_FROM = "\u2e80"  # the first CJK radical: from here on, a character about one em wide
+UNIT = re.compile("[^\u2e80-\U0010ffff]+|.")  # a run of narrow characters, or one wide one
 
 
 class Box(Record):
@@ -29,7 +31,8 @@ class Box(Record):
 
 def label_lines(label: str, width: float) -> list[str]:
     """The label broken at spaces into lines that fit ``width`` px of the 12 px bold face
-    (``text_px``): the boxes keep their width."""
+    (``text_px``): the boxes keep their width. A Latin word is never cut: one wider than the
+    box is a line of its own, and the drawing sets that label smaller (``fitted_scale``)."""
     return list(_label_lines(label, width))
 
 
@@ -46,20 +49,29 @@ def _label_lines(label: str, width: float) -> tuple[str, ...]:
 
 
 def _cut(word: str, width: float) -> list[str]:
-    """A word wider than the box (Chinese has no spaces) cut between characters, never before
-    closing punctuation (the character before it moves down with it). The line's width grows
-    by each character's (``text_px`` of the line, without measuring the line again for each
-    character)."""
-    lines, line_px = [""], 0.0
-    for c, px in zip(word, _widths(word), strict=True):
+    """A word wider than the box (Chinese has no spaces) cut between its units, each CJK
+    character or a run of other characters (a Latin word inside Chinese stays whole), never
+    before closing punctuation (the unit before it moves down with it). The line's width grows
+    by each unit's (without measuring the line again for each unit)."""
+    lines: list[list[str]] = [[]]
+    line_px = 0.0
+    for unit in UNIT.findall(word):
+        px = text_px(unit)
         if lines[-1] and line_px + px > width:
-            carry = lines[-1][-1] if c in CLOSING and len(lines[-1]) > 1 else ""
-            lines[-1] = lines[-1][:len(lines[-1]) - len(carry)]
+            carry = lines[-1][-1:] if unit in CLOSING and len(lines[-1]) > 1 else []
+            del lines[-1][len(lines[-1]) - len(carry):]
             lines.append(carry)
-            line_px = text_px(carry)
-        lines[-1] += c
+            line_px = text_px("".join(carry))
+        lines[-1].append(unit)
         line_px += px
-    return lines
+    return ["".join(units) for units in lines]
+
+
+def fitted_scale(lines: list[str], width: float) -> float | None:
+    """The scale (under 1, a thousandth down) at which the widest of ``lines`` fits ``width``;
+    None when they fit as they are."""
+    widest = max(map(text_px, lines), default=0.0)
+    return None if widest <= width else int(width / widest * 1000) / 1000
 
 
 def text_px(text: str) -> float:
