@@ -28,20 +28,30 @@ LABELS = """() => Array.from(document.querySelectorAll('#panels .diagram.narrow 
     }))};
   }))"""
 
-# Each formula (or math) reaching past the screen's right edge, and whether a scroll box of its
-# own (inside the screen) holds it; every formula box that scrolls, and whether it is hinted.
-FORMULAS = """() => {
-  const W = document.documentElement.clientWidth;
+# Each panel brought into view in turn (its matrices and formulas are fitted as they come near:
+# fit.js), then its formulas (and math) reaching past the screen's right edge, each with
+# whether a scroll box of its own inside the screen holds it; and its formula boxes that
+# scroll, each with whether it is hinted.
+FORMULAS = """async () => {
+  const W = document.documentElement.clientWidth, past = [], scrolling = [];
+  const frame = () => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
   const scroller = el => { for (let a = el.parentElement; a; a = a.parentElement) {
     if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return a; } return null; };
   const shown = el => el.getBoundingClientRect().width > 0;
-  const past = Array.from(document.querySelectorAll('#panels .formula, #panels math'))
-    .filter(el => shown(el) && el.getBoundingClientRect().right > W + 0.5)
-    .map(el => { const s = scroller(el);
-      return {text: el.textContent.slice(0, 40), held: !!s && s.getBoundingClientRect().right <= W + 0.5}; });
-  const scrolling = Array.from(document.querySelectorAll('#panels .formula'))
-    .filter(f => shown(f) && f.scrollWidth > f.clientWidth + 1)
-    .map(f => ({text: f.textContent.slice(0, 40), hinted: f.classList.contains('overflows')}));
+  for (const panel of document.querySelectorAll('#panels > section.panel')) {
+    panel.scrollIntoView();
+    await frame();
+    panel.querySelectorAll('.formula, math').forEach(el => {
+      if (!shown(el) || el.getBoundingClientRect().right <= W + 0.5) return;
+      const s = scroller(el);
+      past.push({text: el.textContent.slice(0, 40), held: !!s && s.getBoundingClientRect().right <= W + 0.5});
+    });
+    panel.querySelectorAll('.formula').forEach(f => {
+      if (shown(f) && f.scrollWidth > f.clientWidth + 1) {
+        scrolling.push({text: f.textContent.slice(0, 40), hinted: f.classList.contains('overflows')});
+      }
+    });
+  }
   return {past: past, scrolling: scrolling, page: document.documentElement.scrollWidth - W};
 }"""
 
@@ -54,7 +64,7 @@ def _words(lang: str) -> set[str]:
 
 
 def _every_panel_in(page) -> None:
-    """Every panel brought near once, so that each is computed and fitted (near.js, fit.js)."""
+    """Every panel brought near once, so that each is computed (near.js)."""
     count = page.evaluate("document.querySelectorAll('#panels > section.panel').length")
     for k in range(count):
         page.evaluate(f"document.querySelectorAll('#panels > section.panel')[{k}].scrollIntoView()")
