@@ -139,14 +139,20 @@ def dataset_of(body: dict, limits: Limits) -> list[str] | None:
     return corpus_lines(check_corpus(corpus, "corpus", limits))
 
 
-def parse_walk(body, limits: Limits) -> Walk:
-    body = fields.read(body, fields.WALK)
+def sentences_of(body: dict, limits: Limits) -> tuple[str, str, bool, float]:
+    """A walk body's sentences (the tutorial's where not given), "backward" and its "lr"."""
     src, tgt = body.get("src"), body.get("tgt")
     src = TUTORIAL_SRC if src is None else check_sentence(src, "src", limits)
     tgt = TUTORIAL_TGT if tgt is None else check_sentence(tgt, "tgt", limits)
-    backward, lr = body.get("backward", False), body.get("lr", 0.1)
+    lr = body.get("lr", Walk.lr)
     if not math.isfinite(lr):
         raise RequestError(f"lr must be a finite number, got {lr!r}", "lr")
+    return src, tgt, body.get("backward", False) is True, float(lr)
+
+
+def parse_walk(body, limits: Limits) -> Walk:
+    body = fields.read(body, fields.WALK)
+    src, tgt, backward, lr = sentences_of(body, limits)
     family = family_of(body)
     cfg = build_config(body, family)
     dataset = dataset_of(body, limits)
@@ -164,7 +170,7 @@ def parse_walk(body, limits: Limits) -> Walk:
         raise
     if tokenizer == "bpe":
         check_model(family, cfg, len(model.vocab), limits, field)
-    return Walk(family, model, src, tgt, backward, float(lr), sample_of(body, family))
+    return Walk(family, model, src, tgt, backward, lr, sample_of(body, family))
 
 
 def sample_of(body: dict, family: Family) -> dict | None:

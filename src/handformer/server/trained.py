@@ -9,18 +9,16 @@ it from here, so the three show one and the same model.
 
 from __future__ import annotations
 
-import math
 import tempfile
 from pathlib import Path
 
 from starlette.requests import Request
 
 from .. import pipeline
-from ..text import TUTORIAL_SRC, TUTORIAL_TGT
 from ..train import checkpoint, loop
 from .api import settings, within_budget
-from .limits import RequestError, check_sentence
-from .requests import Walk
+from .limits import RequestError
+from .requests import Walk, sentences_of
 
 
 def trained_run(request: Request, job_id: str, status: int | None = None):
@@ -43,17 +41,11 @@ async def trained_walk(request: Request, job_id: str, sentences: dict,
     "backward" and "lr"; its other fields are the configured model's, not this one's); a
     sentence not given is the tutorial's, as in `walk --checkpoint`."""
     run = trained_run(request, job_id, status)
-    limits = settings(request)[0]
-    src, tgt = (default if sentences.get(k) is None else check_sentence(sentences[k], k, limits)
-                for k, default in (("src", TUTORIAL_SRC), ("tgt", TUTORIAL_TGT)))
-    lr = sentences.get("lr", 0.1)
-    if not math.isfinite(lr):
-        raise RequestError(f"lr must be a finite number, got {lr!r}", "lr")
-    backward = sentences.get("backward", False) is True
+    src, tgt, backward, lr = sentences_of(sentences, settings(request)[0])
     # The snapshot (weights and Adam's two moments), the loaded weights and the initial ones.
     numbers = 5 * sum(v.size for v in run.params.values())
     return await within_budget(request, numbers,
-                               lambda: _walk_of(run, src, tgt, backward, float(lr)))
+                               lambda: _walk_of(run, src, tgt, backward, lr))
 
 
 def _walk_of(run, src, tgt, backward: bool, lr: float) -> Walk:
