@@ -96,8 +96,7 @@
           asDrawn(f, how, idx[0], idx[1]).forEach(function (c) { c.classList.add("hf-from"); });
         } else if (f.getAttribute("data-name") === name) {
           var fi = flipped(f) ? j : i, fj = flipped(f) ? i : j;  /* as drawn in this equation */
-          var out = how === "cell" ? ["cell", fi, fj] : how === "row" ? ["row", fi, fj]
-            : k === 0 ? ["row", fi, fj] : ["col", fj, fi];  /* where it goes */
+          var out = how === "col" ? ["col", fj, fi] : [how, fi, fj];  /* where it goes */
           cells(result.getAttribute("data-name"), out[0], out[1], out[2]).forEach(function (c) { c.classList.add("hf-to"); });
         }
       });
