@@ -81,7 +81,7 @@ def matrix(page, name: str) -> np.ndarray:
             break
     rows = page.eval_on_selector(
         f'#panels figure.mx[data-name="{name}"] table',
-        "t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.querySelectorAll('td')).map(c => c.innerText))")
+        "t => Array.from(t.tBodies[0].rows).map(r => Array.from(r.querySelectorAll('td')).map(c => c.textContent))")
     return np.array([[float(x.replace("−", "-")) for x in r] for r in rows])
 
 
@@ -112,8 +112,10 @@ def test_unchanged_panels_stay_and_the_step_being_read_stays_in_view(browser, ap
     page = open_app(browser, app)
     page.evaluate("document.querySelector('#s-dataset').dataset.mark = 'kept'")
     reading = '#panels section.panel[data-id="decoder.0.self_attn"]'
-    page.eval_on_selector(reading, "s => s.scrollIntoView({block: 'start'})")
+    page.evaluate("location.hash = '#s-decoder.0.self_attn'")  # a link to the step
+    page.wait_for_timeout(200)
     top = page.eval_on_selector(reading, "s => s.getBoundingClientRect().top")
+    assert top < 120  # at the top, held there while the panels near it are laid out
     page.fill("#f-heads", "2")  # a wider encoder: panels above the decoder grow
     page.wait_for_selector('#panels section.panel[data-id="encoder.0.self_attn.head.1.scores"]',
                            state="attached")

@@ -66,7 +66,9 @@ def test_smollm2_walks_a_prompt_to_its_top_10_and_opens_block_1(browser, app):
     assert "RMSNorm" in block.inner_text()
     assert page.input_value("#f-blocks_shown") == "0, 1"
     page.click('[data-set-lang="zh"]')
-    assert "完整展开一个块" in panel(page, "decoder.2-29.elided").inner_text()
+    rest = panel(page, "decoder.2-29.elided")
+    rest.scroll_into_view_if_needed()  # read where it is (a panel out of view is not laid out)
+    assert "完整展开一个块" in rest.inner_text()
     block.locator("[data-close-block]").click()  # closed again: one summary line per block
     panel(page, "decoder.1-29.elided", "‖x‖")
     assert page.input_value("#f-blocks_shown") == "0"

@@ -68,10 +68,16 @@
   /* Each new panel takes its old one's place, panels no longer in the walk leave, and the fewest
      panels are moved into the new order (all but the longest run already in it): a panel put
      back into the document is laid out anew, and re-inserting all of them (a switch such as
-     pre-norm reorders a few) cost a whole-page layout, 250 ms on the tutorial. */
+     pre-norm reorders a few) cost a whole-page layout, 250 ms on the tutorial. Until it is laid
+     out (when it comes near: app.css, content-visibility), a new panel holds its old one's
+     height, so the panels after it do not move. */
   function place(container, kids, old, fresh) {
     var wanted = new Set(kids);
-    Object.keys(fresh).forEach(function (id) { if (old[id] && old[id].isConnected) { old[id].replaceWith(fresh[id]); } });
+    var swaps = Object.keys(fresh).filter(function (id) { return old[id] && old[id].isConnected; });
+    swaps.map(function (id) { return old[id].getBoundingClientRect().height; }).forEach(function (h, k) {
+      fresh[swaps[k]].style.containIntrinsicSize = "auto " + h + "px";  /* read all, then write */
+    });
+    swaps.forEach(function (id) { old[id].replaceWith(fresh[id]); });
     Array.prototype.forEach.call(container.querySelectorAll(":scope > section.panel"), function (s) {
       if (!wanted.has(s)) { s.remove(); }
     });

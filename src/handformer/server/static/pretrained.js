@@ -195,6 +195,6 @@
     summary();
     var panel = scrollTo && document.getElementById(scrollTo);
     scrollTo = null;
-    if (panel) { panel.scrollIntoView({block: "start"}); }
+    if (panel) { HF.toTop(panel); }
   });
 })();

@@ -44,7 +44,7 @@
   function show(q) {
     var at = target(q);
     if (!at.panel) { return; }
-    at.panel.scrollIntoView({block: "start"});
+    HF.toTop(at.panel);
     shown = q;
     light(q, at);
   }

@@ -33,7 +33,7 @@
     reveal = false;
     if (!panel) { return; }
     var r = panel.getBoundingClientRect();
-    if (r.top < 0 || r.top > window.innerHeight * 0.6) { panel.scrollIntoView({block: "start"}); }
+    if (r.top < 0 || r.top > window.innerHeight * 0.6) { HF.toTop(panel); }
   }
 
   document.addEventListener("hf:ready", function () {

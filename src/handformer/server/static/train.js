@@ -193,7 +193,7 @@
         HF.swapPanels(panels, r.data.panels);
         box.replaceChildren(head, panels);
         box.hidden = false;
-        box.scrollIntoView({block: "start"});  /* the decoding steps just asked for */
+        HF.toTop(box);  /* the decoding steps just asked for */
       });
   }
 

@@ -106,7 +106,7 @@
     if (!restored) { write(true); return; }
     var panel = document.getElementById(decodeURIComponent(restored.slice(1)));
     restored = null;
-    if (panel) { panel.scrollIntoView({block: "start"}); }
+    if (panel) { HF.toTop(panel); }
     write(false);
   });
   HF.onWalk.push(function (why) { if (why === "lang") { write(false); } });
