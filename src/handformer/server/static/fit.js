@@ -3,7 +3,7 @@
    scrolls, opened at its worked cell, with a scroll hint; small multiples' head labels laid
    out). nav.js does the whole page on "hf:panels", which on a `small` walk (60k elements) takes
    seconds: here only the new panels are fitted, the ones in view at once, the others when they
-   come near the window. */
+   come near the window and are laid out. */
 (function () {
   "use strict";
   var HF = window.HF;
@@ -13,18 +13,18 @@
     window.HFPage.fitPanel(panel);
   }
 
-  var near = new IntersectionObserver(function (entries) {
-    entries.forEach(function (e) {
-      if (e.isIntersecting) { near.unobserve(e.target); if (e.target.hfUnfit) { fitPanel(e.target); } }
-    });
-  }, {rootMargin: "600px 0px"});
+  /* A panel out of view is not laid out (app.css: content-visibility): it is fitted when the
+     browser lays it out, as it comes near; fitting it sooner would lay it out for nothing. */
+  function onLaidOut(e) {
+    if (!e.skipped && e.target.hfUnfit) { fitPanel(e.target); }
+  }
 
   HF.fitPanels = function (panels) {
     var h = window.innerHeight;
     panels.forEach(function (p) {
       var r = p.getBoundingClientRect();
       if (r.bottom > 0 && r.top < h) { fitPanel(p); }
-      else { p.hfUnfit = true; near.observe(p); }
+      else { p.hfUnfit = true; p.addEventListener("contentvisibilityautostatechange", onLaidOut); }
     });
   };
 })();
