@@ -1,7 +1,8 @@
 """Compare with "job": run b is the trained model of a training job of this session, walked on
-b's sentences as `walk --checkpoint` walks it, and run a the untrained model as configured.
-The expected numbers come from the job's model saved and walked here through the public
-functions (train.loop.snapshot, train.checkpoint.save, handformer.walk), not from the server."""
+b's sentences as `walk --checkpoint` walks it, and run a the same model before training (its
+initial weights) on a's sentences. The expected numbers come from the job's model saved and
+walked here through the public functions (train.loop.start, train.loop.snapshot,
+train.checkpoint.save, handformer.walk), not from the server."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 import handformer
 from handformer.families.transformer.run import run_forward, setup_from_checkpoint
 from handformer.train import checkpoint, loop
+from handformer.train.data import default_pairs
 
 from .conftest import Client
 from .test_server_train import wait_done
@@ -35,18 +37,30 @@ def trained(server, tmp_path_factory):
     return client, job["id"], str(path)
 
 
+@pytest.fixture(scope="module")
+def first_weights(server, trained, tmp_path_factory):
+    """The job's model before training, made again here: a fresh run of the job's config and
+    options on the tutorial's pairs (its seed gives the same initial weights), saved."""
+    run = server.server.config.app.state.jobs.models.get(trained[1]).run
+    fresh = loop.start(run.config, default_pairs(), run.options)
+    path = tmp_path_factory.mktemp("first") / "first.ckpt"
+    checkpoint.save(path, loop.snapshot(fresh, ""))
+    return str(path)
+
+
 def _loss(tape) -> float:
     return float(np.asarray(tape["loss"]).reshape(-1)[0])
 
 
-def test_b_is_the_trained_model_and_a_the_untrained_one(trained):
+def test_b_is_the_trained_model_and_a_the_same_model_before_training(trained, first_weights):
     client, job, path = trained
     status, d = client.json("POST", "/api/compare", {"a": PAIR, "job": job})
     assert status == 200, d
     walked = handformer.walk(checkpoint=path, **PAIR)  # the trained model's own walk
-    untrained = handformer.walk(**PAIR)  # the tutorial's model as configured, seed and all
+    untrained = handformer.walk(checkpoint=first_weights, **PAIR)  # its start, made again
     assert d["loss"]["b"] == _loss(walked)
     assert d["loss"]["a"] == _loss(untrained)
+    assert d["loss"]["a"] != _loss(handformer.walk(**PAIR))  # not the form's model: its vocabulary
     assert d["loss"]["b"] < d["loss"]["a"]
     assert d["loss"]["delta"] == pytest.approx(_loss(walked) - _loss(untrained), rel=1e-12)
     assert d["first_difference"] == "src_embed.tok"  # the token embeddings were trained
@@ -58,6 +72,14 @@ def test_b_is_walked_on_bs_own_sentences(trained):
     status, d = client.json("POST", "/api/compare", {"a": PAIR, "b": other, "job": job})
     assert status == 200, d
     assert d["loss"]["b"] == _loss(handformer.walk(checkpoint=path, **other))
+
+
+def test_a_is_walked_on_as_own_sentences(trained, first_weights):
+    client, job, _ = trained
+    other = {"src": "the true enemy", "tgt": "he brings the storm"}
+    status, d = client.json("POST", "/api/compare", {"a": other, "b": PAIR, "job": job})
+    assert status == 200, d
+    assert d["loss"]["a"] == _loss(handformer.walk(checkpoint=first_weights, **other))
 
 
 def test_training_steps_start_from_the_trained_weights(trained):

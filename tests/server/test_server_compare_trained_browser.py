@@ -1,6 +1,6 @@
-"""After training in the page, the comparison's B can be the trained model: random A (the run
-as configured, pinned) against trained B, the loss change first; and the choice is in the
-address, so a reload shows the same comparison."""
+"""After training in the page, the comparison's B can be the trained model: A the same model
+before training (its initial weights, on the pinned run's sentences) against trained B, the
+loss change first; and the choice is in the address, so a reload shows the same comparison."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import numpy as np
 
 import handformer
 from handformer.train import checkpoint, loop
+from handformer.train.data import default_pairs
 
 from . import test_server_browser as browser_page
 from .test_server_browser import open_app
@@ -22,7 +23,7 @@ def _loss(tape) -> float:
     return float(np.asarray(tape["loss"]).reshape(-1)[0])
 
 
-def test_trained_as_b_shows_random_a_against_trained_b(browser, app, tmp_path):
+def test_trained_as_b_shows_the_model_before_against_after_training(browser, app, tmp_path):
     page = open_app(browser, app)
     page.fill("#f-epochs", "20")
     page.click("#train")
@@ -35,13 +36,16 @@ def test_trained_as_b_shows_random_a_against_trained_b(browser, app, tmp_path):
     loss = page.locator("#compare .cmp-loss")
     a, b = float(loss.get_attribute("data-a")), float(loss.get_attribute("data-b"))
     assert b < a and "Δ −" in loss.inner_text(), loss.inner_text()
-    # independently: A is the tutorial's untrained model, B the job's model saved and walked
+    # independently: A is the job's start made again (its config, options and seed on the
+    # tutorial's pairs), B the job's model; each saved and walked here
     pair = {"src": body["a"]["src"], "tgt": body["a"]["tgt"]}
-    assert a == _loss(handformer.walk(**pair))
-    path = tmp_path / "job.ckpt"
-    checkpoint.save(path, loop.snapshot(app.server.config.app.state.jobs.models.get(body["job"]).run, ""))
-    assert b == _loss(handformer.walk(checkpoint=str(path), **pair))
+    run = app.server.config.app.state.jobs.models.get(body["job"]).run
+    for name, model, value in (("first", loop.start(run.config, default_pairs(), run.options), a),
+                               ("job", run, b)):
+        checkpoint.save(tmp_path / name, loop.snapshot(model, ""))
+        assert value == _loss(handformer.walk(checkpoint=str(tmp_path / name), **pair))
     assert page.get_attribute("#pin", "data-t") == "unpin"  # A was pinned for the comparison
+    assert "before training" in page.inner_text("#pinned-what")
     assert "changed" in page.inner_text("#compare .cmp-summary")  # its changed steps listed
     # B's walkthrough is the trained model's too
     with page.expect_request(lambda r: r.url.endswith("/api/panels/changed")) as walked:
@@ -55,5 +59,6 @@ def test_trained_as_b_shows_random_a_against_trained_b(browser, app, tmp_path):
     page.click('[data-set-lang="zh"]')
     assert "损失 L：A" in page.inner_text("#compare .cmp-loss")
     assert page.inner_text('#f-cmp-b option[value="job"]') == "训练好的模型"
+    assert "训练前" in page.inner_text("#pinned-what")
     assert page.errors == []
     page.context.close()

@@ -1371,6 +1371,7 @@ TEXT = {
     "app.unpin": "Unpin",
     "app.compare": "Compare with the pinned run",
     "app.pinned": "Pinned: {what}",
+    "app.pinned_before": "Pinned: the trained model before training (its initial weights), on {what}",
     "app.identical": "The two runs are identical in every number.",
     "app.first_part": "The runs part at {step}: {changed} of {total} steps changed.",
     "app.step_n": "step {n} · {title}",

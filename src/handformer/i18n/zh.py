@@ -1144,6 +1144,7 @@ TEXT = {
     "app.unpin": "取消固定",
     "app.compare": "与固定的运行比较",
     "app.pinned": "已固定：{what}",
+    "app.pinned_before": "已固定：训练前的同一个模型（它的初始权重），句子为 {what}",
     "app.identical": "两次运行的每个数字都相同。",
     "app.first_part": "两次运行从{step}开始不同：{total} 步中有 {changed} 步改变。",
     "app.step_n": "第 {n} 步 · {title}",

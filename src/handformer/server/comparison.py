@@ -4,8 +4,10 @@ step moved and where the runs part).
 The body is {"a": walk body, "b": walk body (default: a), "job": id, "edit": one weight,
 "train_steps": N}. b's model is b's walk body's, or with "job" the trained model of that
 training job of this session, walked on b's sentences as /api/panels/changed walks it
-(server/trained.py). "edit" and "train_steps" then change b's model, the trained one too:
-one weight of it, or N more SGD steps from its trained weights.
+(server/trained.py); a's model is then the same model before training (the job's initial
+weights: its vocabulary, not the configured model's), walked on a's sentences. "edit" and
+"train_steps" change b's model, the trained one too: one weight of it, or N more SGD steps
+from its trained weights.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .limits import RequestError
 from .requests import parse_walk
 from .trained import trained_walk
 
-SENTENCES = ("src", "tgt", "backward", "lr")  # what b's walk body says of a trained b
+SENTENCES = ("src", "tgt", "backward", "lr")  # what a walk body says of the job's model
 
 
 @handles_errors
@@ -33,8 +35,10 @@ async def compare(request: Request) -> Response:
     """Every step's largest change between run a and run b, and where the runs part."""
     body = fields.read(await read_json(request), fields.COMPARE)
     limits = settings(request)[0]
-    a = _parsed(body, "a", limits)
-    b = await _trained_b(request, body) if "job" in body else _parsed(body, "b", limits)
+    if "job" in body:
+        a, b = await _trained(request, body, "a", True), await _trained(request, body, "b", False)
+    else:
+        a, b = _parsed(body, "a", limits), _parsed(body, "b", limits)
     change = parse_change(body, b.setup.params)
     numbers = check_numbers(compare_numbers((a, b), change.train_steps), limits)
 
@@ -52,17 +56,19 @@ def _parsed(body: dict, key: str, limits):
         raise _named(key, err) from None
 
 
-async def _trained_b(request: Request, body: dict):
-    """b as the job's trained model on b's sentences; an unknown job, or one with no model
-    yet, is 422 naming "job" (a field of this body, as "edit.param" is)."""
-    sentences = fields.read(body.get("b", body.get("a")), fields.WALK, "b.")
+async def _trained(request: Request, body: dict, key: str, before: bool):
+    """Run ``key`` as the job's model on ``key``'s sentences: trained, or ``before`` training;
+    an unknown job, or one with no model yet, is 422 naming "job" (a field of this body, as
+    "edit.param" is)."""
+    sentences = fields.read(body.get(key, body.get("a")), fields.WALK, f"{key}.")
     try:
         return await trained_walk(request, body["job"],
-                                  {k: sentences[k] for k in SENTENCES if k in sentences}, 422)
+                                  {k: sentences[k] for k in SENTENCES if k in sentences}, 422,
+                                  before)
     except RequestError as err:
         if err.field == "job":
             raise
-        raise _named("b", err) from None
+        raise _named(key, err) from None
 
 
 def _named(key: str, err: RequestError) -> RequestError:

@@ -4,12 +4,14 @@ weights), on the sentences a request names.
 
 The quiz on the trained model, the walkthrough's "walk the trained model"
 (/api/panels/changed with "job") and a comparison's run b (/api/compare with "job") all take
-it from here, so the three show one and the same model.
+it from here, so the three show one and the same model; a comparison's run a is the same
+model before training (the job's initial weights), from here too.
 """
 
 from __future__ import annotations
 
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from starlette.requests import Request
@@ -36,21 +38,27 @@ def trained_run(request: Request, job_id: str, status: int | None = None):
 
 
 async def trained_walk(request: Request, job_id: str, sentences: dict,
-                       status: int | None = None) -> Walk:
+                       status: int | None = None, before: bool = False) -> Walk:
     """The job's trained model as a walk of ``sentences`` (a walk body's "src", "tgt",
     "backward" and "lr"; its other fields are the configured model's, not this one's); a
-    sentence not given is the tutorial's, as in `walk --checkpoint`."""
+    sentence not given is the tutorial's, as in `walk --checkpoint`. ``before``: the same
+    model before training, its initial weights."""
     run = trained_run(request, job_id, status)
+    job = request.state.session.jobs.get(job_id)
+    weights = (job and job.initial) if before else run.params
+    if weights is None:
+        raise RequestError("this job's initial weights are no longer kept", "job", status or 409)
     src, tgt, backward, lr = sentences_of(sentences, settings(request)[0])
     # The snapshot (weights and Adam's two moments), the loaded weights and the initial ones.
     numbers = 5 * sum(v.size for v in run.params.values())
     return await within_budget(request, numbers,
-                               lambda: _walk_of(run, src, tgt, backward, lr))
+                               lambda: _walk_of(run, weights, src, tgt, backward, lr))
 
 
-def _walk_of(run, src, tgt, backward: bool, lr: float) -> Walk:
+def _walk_of(run, weights: dict, src, tgt, backward: bool, lr: float) -> Walk:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "trained.ckpt"
-        checkpoint.save(path, loop.snapshot(run, ""))  # "": no dataset's sentences shown
+        saved = replace(loop.snapshot(run, ""), params=weights)  # "": no dataset's sentences
+        checkpoint.save(path, saved)
         family, model = pipeline.prepare({"checkpoint": str(path)})
     return Walk(family, model, src, tgt, backward, lr)

@@ -231,18 +231,23 @@
     render();
   }
 
-  /* "Pinned: …" in the page's language (said again when it changes), the preset by its name there. */
+  /* "Pinned: …" in the page's language (said again when it changes), the preset by its name
+     there; with B the trained model, A is that model before training, on A's sentences. */
   function sayPinned() {
     if (!pinned) { return; }
+    if (withChange({}).job) {
+      $("pinned-what").textContent = HF.t("pinned_before", {what: pinned.src + " → " + pinned.tgt});
+      return;
+    }
     var changes = Object.keys(pinned.config || {}).map(function (k) { return k + " " + pinned.config[k]; });
     $("pinned-what").textContent = HF.t("pinned", {what: pinned.src + " → " + pinned.tgt + " · " +
                                    [HF.presetName(pinned.preset)].concat(changes).join(", ")});
   }
 
-  /* B as the trained model: the current run is pinned as A when nothing is (the untrained
-     model as configured: random A against trained B). */
+  /* B as the trained model: the current run's sentences are pinned as A when nothing is (the
+     server walks A as the same model before training, its initial weights). */
   function chooseB() {
-    if ($("f-cmp-b").value === "job" && !pinned) { togglePin(); } else { refresh(); HF.link(); }
+    if ($("f-cmp-b").value === "job" && !pinned) { togglePin(); } else { sayPinned(); refresh(); HF.link(); }
     if (HF.showB) { HF.recompute(); }
   }
 
