@@ -106,6 +106,7 @@ def render_case(base: dict, folder, case: str, fmt: str, output: str) -> str | N
 def test_html_page_shows_hostile_text_as_text(base, browser, tmp_path, case):
     visible = render_case(base, tmp_path, case, "html", "page.html")
     page = util.open_page(browser, tmp_path / "page.html")
+    page.emulate_media(media="print")  # every panel laid out (on a screen: those near the window)
     report = page.evaluate(util.DOM_REPORT)
     assert_inert(page, report)
     assert report["scripts"] == 1  # the page's own

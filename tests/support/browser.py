@@ -37,3 +37,17 @@ VISIBLE_JS = r"""function visible(e) {
   const r = e.getBoundingClientRect();
   return r.width > 0 && r.height > 0;
 }"""
+
+
+# A page lays out only the panels in view or near it (style.css: content-visibility) and fits a
+# panel's matrices when it is laid out (nav.js); a panel far from the window reads as empty
+# text (innerText) and is not fitted yet. A test that reads the whole page at once (every
+# matrix, every narration, every visible string) first has every panel laid out and fitted by
+# the page's own fitPanel, as if each had been scrolled to. (The style is set through the CSSOM,
+# which the page's policy allows.)
+EVERY_PANEL_JS = """() => document.querySelectorAll('section.panel').forEach(p => {
+  p.style.contentVisibility = 'visible'; window.HFPage.fitPanel(p); })"""
+
+
+def lay_out_every_panel(page) -> None:
+    page.evaluate(EVERY_PANEL_JS)

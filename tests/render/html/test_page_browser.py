@@ -12,7 +12,7 @@ import pytest
 
 import handformer
 from handformer.render.html import page as html
-from support.browser import open_page
+from support.browser import lay_out_every_panel, open_page
 from support.paths import ROOT
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -61,6 +61,7 @@ def test_opens_without_errors_with_mathml(loaded):
 
 
 def visible_narrations(page) -> list[str]:
+    lay_out_every_panel(page)  # every panel's narration, not only those near the window
     return page.evaluate("""Array.from(document.querySelectorAll('section.panel')).map(
         s => Array.from(s.querySelectorAll('.narration')).filter(d => d.offsetParent !== null)
              .map(d => d.innerText.trim()).join('|'))""")

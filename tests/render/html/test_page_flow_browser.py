@@ -98,7 +98,7 @@ def test_the_map_is_visible_labelled_and_lit_in_every_phase(loaded, width, lang)
     page = loaded(width)
     in_language(page, lang)
     for panel, block in PANELS.items():
-        page.evaluate(f"document.getElementById('s-{panel}').scrollIntoView()")
+        page.evaluate(f"location.hash = '#s-{panel}'")  # a link to the step, as the contents
         page.wait_for_function(
             f"""() => Array.from(document.querySelectorAll('#map .blk.here, #strip .blk.here'))
                 .some(g => g.getClientRects().length && g.dataset.block === '{block}')""",

@@ -12,6 +12,7 @@ import pytest
 import handformer
 from handformer import i18n
 from handformer.render.html import page as html
+from support.browser import lay_out_every_panel
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
@@ -34,6 +35,7 @@ def page(browser, tmp_path_factory):
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     p = context.new_page()
     p.goto(path.as_uri())
+    lay_out_every_panel(p)  # the labels read are in panels far from the window
     yield p
     context.close()
 

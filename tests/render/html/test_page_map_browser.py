@@ -14,7 +14,7 @@ import handformer
 from handformer import i18n
 from handformer.narrate import build
 from handformer.render.html import page as html
-from support.browser import VISIBLE_JS
+from support.browser import VISIBLE_JS, lay_out_every_panel
 from support.lesson import enrich, keep_named, wcag_ratio
 
 CHROMIUM = Path("/usr/bin/chromium")  # the `browser` fixture (conftest) launches it
@@ -128,6 +128,7 @@ def open_page(browser, path: Path, width: int, height: int, lang: str, touch: bo
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.goto(path.as_uri())
+    lay_out_every_panel(page)  # these tests read the whole page at once
     if lang != "en":
         page.click(f"[data-set-lang={lang}]")
     return page

@@ -12,6 +12,7 @@ import pytest
 
 import handformer
 from handformer.render.html import page as html
+from support.browser import lay_out_every_panel
 from support.browser import open_page as open_recorded
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -52,7 +53,10 @@ def wide_pages(tmp_path_factory):
 
 
 def open_page(browser, path: Path, width: int, height: int, lang: str):
+    """The page at a size and in a language, every panel laid out and fitted (these tests
+    read the whole page)."""
     page = open_recorded(browser, path, width, height)
+    lay_out_every_panel(page)
     if lang != "en":
         page.click(f"[data-set-lang={lang}]")
         page.wait_for_timeout(500)  # the page ignores scrolling for 400 ms after its own moves
@@ -186,6 +190,7 @@ def test_a_tap_on_a_shortened_cell_reads_its_full_number(browser, wide_pages):
     page = context.new_page()
     page.goto(path.as_uri())
     name = "src_embed.tok"
+    page.locator(f'section[id="s-{name}"]').scroll_into_view_if_needed()  # laid out, fitted
     cell = page.locator(f'section[id="s-{name}"] figure.mx[data-name="{name}"] td[data-full]').first
     cell.scroll_into_view_if_needed()
     i, j = (int(v) for v in cell.evaluate(

@@ -196,49 +196,14 @@
     change();
     if (!anchor) { return; }
     var now = document.querySelector('#panels section.panel[data-id="' + CSS.escape(anchor.id) + '"]');
-    if (now) { window.scrollBy(0, now.getBoundingClientRect().top - anchor.top); hold(now); }
+    if (now) { window.scrollBy(0, now.getBoundingClientRect().top - anchor.top); window.HFPage.hold(now); }
   }
 
   HF.keepInView = keepInView;
 
-  /* A panel out of view is not laid out (app.css: content-visibility) and takes its height
-     when it comes near, a frame or two later: one above the panel being read would push that
-     panel down. ``hold`` keeps the panel's top where it is now for the next frames, till the
-     page is scrolled (the panel moved by the distance scrolled, or by more than a screen: not
-     by a panel above it laid out), the reader reaches for the wheel, a key or the scroll bar,
-     or another panel is held. */
-  var HOLD_FRAMES = 8, holding = null;
-  function hold(panel) {
-    var top = panel.getBoundingClientRect().top, y = window.scrollY, frames = 0, mine = holding = {};
-    (function next() {
-      requestAnimationFrame(function () {
-        if (holding !== mine || !panel.isConnected) { return; }
-        var moved = panel.getBoundingClientRect().top - top, scrolled = window.scrollY - y;
-        if ((scrolled && Math.abs(moved + scrolled) < 0.5) || Math.abs(moved) > window.innerHeight) {
-          holding = null; return;  /* the page scrolled, or taken far: not held any more */
-        }
-        if (Math.abs(moved) > 0.5) { window.scrollBy(0, moved); }
-        y = window.scrollY;
-        if (++frames < HOLD_FRAMES) { next(); } else { holding = null; }
-      });
-    })();
-  }
-  ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (type) {
-    window.addEventListener(type, function () { holding = null; }, {passive: true, capture: true});
-  });
-
-  /* ``panel`` brought to the top of the window, and held there while the panels near it take
-     their heights. */
-  HF.toTop = function (panel) {
-    panel.scrollIntoView({block: "start"});
-    hold(panel);
-  };
-
-  /* A link to a step (the contents, an address with its #step): the step is held at the top. */
-  window.addEventListener("hashchange", function () {
-    var panel = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-    if (panel && panel.matches("#panels > section.panel")) { HF.toTop(panel); }
-  });
+  /* ``panel`` brought to the top of the window and held there while the panels near it take
+     their heights (nav.js: panels out of view are not laid out). */
+  HF.toTop = function (panel) { window.HFPage.toTop(panel); };
 
   HF.swapPanels = function (container, html) {
     if (container.id === "panels") { keepInView(function () { replacePanels(container, html); }); }

@@ -8,23 +8,5 @@
   "use strict";
   var HF = window.HF;
 
-  function fitPanel(panel) {
-    panel.hfUnfit = false;
-    window.HFPage.fitPanel(panel);
-  }
-
-  /* A panel out of view is not laid out (app.css: content-visibility): it is fitted when the
-     browser lays it out, as it comes near; fitting it sooner would lay it out for nothing. */
-  function onLaidOut(e) {
-    if (!e.skipped && e.target.hfUnfit) { fitPanel(e.target); }
-  }
-
-  HF.fitPanels = function (panels) {
-    var h = window.innerHeight;
-    panels.forEach(function (p) {
-      var r = p.getBoundingClientRect();
-      if (r.bottom > 0 && r.top < h) { fitPanel(p); }
-      else { p.hfUnfit = true; p.addEventListener("contentvisibilityautostatechange", onLaidOut); }
-    });
-  };
+  HF.fitPanels = function (panels) { window.HFPage.fitWhenNear(panels); };
 })();

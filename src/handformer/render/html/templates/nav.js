@@ -169,7 +169,7 @@
     if (!panels.length) { return; }
     var i = Math.max(0, Math.min(panels.length - 1, idx + step));
     lastMove = Date.now();
-    panels[i].scrollIntoView({block: "start"});
+    toTop(panels[i]);
     history.replaceState(null, "", "#" + panels[i].id);
     mark(i);
   }
@@ -185,8 +185,47 @@
     });
     store("handformer-lang", lang);
     if (panels.length) { light(panels[idx].getAttribute("data-block")); }
-    if (panel) { lastMove = Date.now(); window.scrollBy(0, panel.getBoundingClientRect().top - offset); }
+    if (panel) { lastMove = Date.now(); window.scrollBy(0, panel.getBoundingClientRect().top - offset); hold(panel); }
   }
+
+  // A panel out of view is not laid out (style.css: content-visibility) and takes its height
+  // when it comes near, a frame or two later: one above the panel being read would push that
+  // panel down. hold() keeps the panel's top where it is now for the next frames, till the page
+  // is scrolled (the panel moved by the distance scrolled, or by more than a screen: not by a
+  // panel above it laid out), the reader reaches for the wheel, a key or the scroll bar, or
+  // another panel is held.
+  var HOLD_FRAMES = 8, holding = null;
+  function hold(panel) {
+    var top = panel.getBoundingClientRect().top, y = window.scrollY, frames = 0, mine = holding = {};
+    (function next() {
+      requestAnimationFrame(function () {
+        if (holding !== mine || !panel.isConnected) { return; }
+        var moved = panel.getBoundingClientRect().top - top, scrolled = window.scrollY - y;
+        if ((scrolled && Math.abs(moved + scrolled) < 0.5) || Math.abs(moved) > window.innerHeight) {
+          holding = null; return;  // the page scrolled, or taken far: not held any more
+        }
+        if (Math.abs(moved) > 0.5) { window.scrollBy(0, moved); }
+        y = window.scrollY;
+        if (++frames < HOLD_FRAMES) { next(); } else { holding = null; }
+      });
+    })();
+  }
+  ["wheel", "touchstart", "keydown", "mousedown"].forEach(function (type) {
+    window.addEventListener(type, function () { holding = null; }, {passive: true, capture: true});
+  });
+
+  function toTop(panel) {  // brought to the top of the window, held there
+    panel.scrollIntoView({block: "start"});
+    hold(panel);
+  }
+
+  // A link to a step (the contents, an address with its #step): the step is held at the top.
+  window.addEventListener("hashchange", function () {
+    var panel = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    panels = Array.prototype.slice.call(document.querySelectorAll("section.panel"));  // the app's now
+    var i = panels.indexOf(panel);
+    if (i >= 0) { lastMove = Date.now(); toTop(panel); mark(i); }
+  });
 
   function toggleTheme() {
     var dark = root.getAttribute("data-theme") === "dark" ||
@@ -239,7 +278,7 @@
       scroll.replaceChild(scroll._corners, scroll.firstElementChild);
     }
     button.classList.toggle("open", !!scroll.dataset.corners);  // its label, in every language
-    markOverflow();
+    markOverflow(button.closest("section.panel"));  // its panel (else the page)
   }
 
   function enlarge(button) {
@@ -317,22 +356,50 @@
     if (e.target.closest && e.target.closest("#side a")) { drawer(false); }
   });
 
+  // A panel's matrices are fitted to its box when the browser lays it out (in view or near it:
+  // style.css, content-visibility), not all at load: the page lays out only the panels read.
+  function fitPanel(panel) {
+    panel.hfUnfit = false;
+    layoutMultiples(panel);
+    markOverflow(panel);
+  }
+  function onLaidOut(e) {
+    if (!e.skipped && e.target.hfUnfit) { fitPanel(e.target); }
+  }
+  // Those in view now, the others as the browser lays them out; ``drawn``: panels the browser
+  // may have laid out already (a page's own, drawn while it loaded), whose event has gone by:
+  // those near the window are fitted at the next frame.
+  function fitWhenNear(list, drawn) {
+    var h = window.innerHeight, near = [];
+    list.forEach(function (p) {
+      var r = p.getBoundingClientRect();
+      if (r.bottom > 0 && r.top < h) { fitPanel(p); return; }
+      p.hfUnfit = true;
+      p.addEventListener("contentvisibilityautostatechange", onLaidOut);
+      if (drawn && p.firstElementChild && p.firstElementChild.checkVisibility({contentVisibilityAuto: true})) { near.push(p); }
+    });
+    if (near.length) {
+      requestAnimationFrame(function () { near.forEach(function (p) { if (p.hfUnfit) { fitPanel(p); } }); });
+    }
+  }
+  function fitPage() { fitWhenNear(Array.prototype.slice.call(document.querySelectorAll("section.panel")), true); }
+
   var resized = 0;
   window.addEventListener("resize", function () {
     clearTimeout(resized);
-    resized = setTimeout(function () { layoutMultiples(); markOverflow(); }, 150);
+    resized = setTimeout(fitPage, 150);
   });
-  // the web app replaces panels after the page loads: it says so, and they are laid out again
-  document.addEventListener("hf:panels", function () { layoutMultiples(); markOverflow(); });
-  // The web app fits the panels it swaps in one by one, as they come near (server/static/fit.js)
-  window.HFPage = {fitPanel: function (panel) { layoutMultiples(panel); markOverflow(panel); }};
-  layoutMultiples();
-  markOverflow();
+  // the web app replaces panels after the page loads: it says so, and they are fitted anew
+  document.addEventListener("hf:panels", fitPage);
+  // the web app fits the panels it swaps in (server/static/fit.js) and holds the one being read
+  window.HFPage = {fitPanel: fitPanel, fitWhenNear: fitWhenNear, hold: hold, toTop: toTop};
+  fitPage();
 
   var theme = load("handformer-theme");
   if (theme) { root.setAttribute("data-theme", theme); }
   var lang = load("handformer-lang");  // the reader's last choice wins over the page's default
   if (lang && lang !== root.getAttribute("data-lang") && document.querySelector("[data-set-lang]")) { setLang(lang); }
   var start = panels.findIndex(function (p) { return "#" + p.id === location.hash; });
+  if (start >= 0) { toTop(panels[start]); }
   mark(start >= 0 ? start : currentIndex());
 })();
