@@ -135,3 +135,13 @@ def test_bs_sentence_errors_are_named_as_bs(trained):
     status, d = client.json("POST", "/api/compare",
                             {"a": PAIR, "b": {"src": "x " * 60}, "job": job})
     assert status == 422 and d["field"] == "b.src", d
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"a": {"src": "zebra crossing"}}, "a.src"),  # not in the trained model's vocabulary
+    ({"a": PAIR, "b": {"tgt": "zebra"}}, "b.tgt"),
+])
+def test_a_word_the_job_does_not_know_is_named_as_its_runs(trained, body, field):
+    client, job, _ = trained
+    status, d = client.json("POST", "/api/compare", {**body, "job": job})
+    assert status == 422 and d["field"] == field and "zebra" in d["error"], d

@@ -17,6 +17,7 @@ from dataclasses import replace
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from ..errors import HandformerError
 from . import compare as diff
 from . import fields
 from .api import handles_errors, read_json, settings, within_budget
@@ -24,7 +25,7 @@ from .budget import check_numbers, walk_numbers
 from .change import apply as apply_change
 from .change import parse_change
 from .limits import RequestError
-from .requests import parse_walk
+from .requests import field_of, parse_walk
 from .trained import trained_walk
 
 SENTENCES = ("src", "tgt", "backward", "lr")  # what a walk body says of the job's model
@@ -43,7 +44,8 @@ async def compare(request: Request) -> Response:
     numbers = check_numbers(compare_numbers((a, b), change.train_steps), limits)
 
     def work():
-        return diff.compare(a.tape(), apply_change(b, change).tape())
+        return diff.compare(_named_error(tape_of, a, "a"),
+                            _named_error(tape_of, apply_change(b, change), "b"))
 
     return JSONResponse(await within_budget(request, numbers, work))
 
@@ -71,6 +73,20 @@ async def _trained(request: Request, body: dict, key: str, before: bool):
         raise _named(key, err) from None
 
 
+def tape_of(walk):
+    return walk.tape()
+
+
+def _named_error(read, walk, key: str):
+    """``read(walk)``; what the run's sentences or model refuse on the way (a word not in a
+    trained model's vocabulary, an empty sentence) named as that run's ("b.src")."""
+    try:
+        return read(walk)
+    except HandformerError as err:  # the message as it is, so the page says it in its language
+        field = field_of(err)
+        raise RequestError(str(err), f"{key}.{field}" if field else key) from None
+
+
 def _named(key: str, err: RequestError) -> RequestError:
     field = f"{key}.{err.field}" if err.field else key
     return RequestError(f"{key}: {err.message}", field, err.status)
@@ -78,6 +94,6 @@ def _named(key: str, err: RequestError) -> RequestError:
 
 def compare_numbers(runs, train_steps: int) -> int:
     """Both tapes, and each training step's forward and backward pass of the second run."""
-    a, b = (walk_numbers(w) for w in runs)
+    a, b = (_named_error(walk_numbers, w, key) for w, key in zip(runs, "ab", strict=True))
     step = walk_numbers(replace(runs[1], backward=True))
     return a + b + train_steps * step
