@@ -371,7 +371,9 @@ def test_app_latency(tmp_path):
     assert [m[1] for m in summary] == runs, out
     for m in summary:
         median, target, ratio = positive(m[2]), positive(m[3]), num(m[4])
-        if abs(ratio - 2) > 0.05:  # the ratio is printed rounded to 0.1
+        # the ratio is printed rounded to 0.1 and the median to 1 ms: at either edge the mark
+        # follows the unrounded value, which the line does not show
+        if abs(ratio - 2) > 0.05 and abs(median - target) > 0.5:
             assert m[5] == ("ok" if median <= target and ratio <= 2 else "over"), m[0]
     assert re.search(r"^load average \(1, 5, 15 min\) before: .+; after: .+; \d+ CPUs$", out,
                      re.MULTILINE), out
