@@ -209,7 +209,7 @@ def test_xss_payloads_in_sentences_and_corpus_render_as_text(browser, app):
     assert page.locator('img[src="x"]').count() == 0
     scripts = page.evaluate("Array.from(document.scripts).map(s => s.src)")
     assert scripts == [f"{app.url}/static/{name}.js"  # the app's own files, nothing injected
-                       for name in ("nav", "app", "fit", "live", "near", "hover", "sample", "url", "phone", "train", "compare_format", "compare", "upload", "quiz",
+                       for name in ("nav", "app", "live", "near", "hover", "sample", "url", "phone", "train", "compare_format", "compare", "upload", "quiz",
                                     "pairs", "trainview", "keys", "pretrained")]
     page.context.close()
 

@@ -29,7 +29,7 @@ LABELS = """() => Array.from(document.querySelectorAll('#panels .diagram.narrow 
   }))"""
 
 # Each panel brought into view in turn (its matrices and formulas are fitted as they come near:
-# fit.js), then its formulas (and math) reaching past the screen's right edge, each with
+# nav.js fitWhenNear), then its formulas (and math) reaching past the screen's right edge, each with
 # whether a scroll box of its own inside the screen holds it; and its formula boxes that
 # scroll, each with whether it is hinted.
 FORMULAS = """async () => {

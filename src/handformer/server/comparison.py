@@ -12,6 +12,7 @@ from its trained weights.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
 
 from starlette.requests import Request
@@ -44,8 +45,11 @@ async def compare(request: Request) -> Response:
     numbers = check_numbers(compare_numbers((a, b), change.train_steps), limits)
 
     def work():
-        return diff.compare(_named_error(tape_of, a, "a"),
-                            _named_error(tape_of, apply_change(b, change), "b"))
+        with refused_as("a"):
+            first = a.tape()
+        with refused_as("b"):
+            second = apply_change(b, change).tape()
+        return diff.compare(first, second)
 
     return JSONResponse(await within_budget(request, numbers, work))
 
@@ -73,15 +77,12 @@ async def _trained(request: Request, body: dict, key: str, before: bool):
         raise _named(key, err) from None
 
 
-def tape_of(walk):
-    return walk.tape()
-
-
-def _named_error(read, walk, key: str):
-    """``read(walk)``; what the run's sentences or model refuse on the way (a word not in a
-    trained model's vocabulary, an empty sentence) named as that run's ("b.src")."""
+@contextmanager
+def refused_as(key: str):
+    """What a run's sentences or model refuse while it is counted or walked (a word not in a
+    trained model's vocabulary, an empty sentence), named as that run's field ("b.src")."""
     try:
-        return read(walk)
+        yield
     except HandformerError as err:  # the message as it is, so the page says it in its language
         field = field_of(err)
         raise RequestError(str(err), f"{key}.{field}" if field else key) from None
@@ -94,6 +95,9 @@ def _named(key: str, err: RequestError) -> RequestError:
 
 def compare_numbers(runs, train_steps: int) -> int:
     """Both tapes, and each training step's forward and backward pass of the second run."""
-    a, b = (_named_error(walk_numbers, w, key) for w, key in zip(runs, "ab", strict=True))
+    with refused_as("a"):
+        a = walk_numbers(runs[0])
+    with refused_as("b"):
+        b = walk_numbers(runs[1])
     step = walk_numbers(replace(runs[1], backward=True))
     return a + b + train_steps * step

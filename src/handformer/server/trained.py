@@ -44,10 +44,8 @@ async def trained_walk(request: Request, job_id: str, sentences: dict,
     sentence not given is the tutorial's, as in `walk --checkpoint`. ``before``: the same
     model before training, its initial weights."""
     run = trained_run(request, job_id, status)
-    job = request.state.session.jobs.get(job_id)
-    weights = (job and job.initial) if before else run.params
-    if weights is None:
-        raise RequestError("this job's initial weights are no longer kept", "job", status or 409)
+    # a job keeps its initial weights as long as its run (jobs.py forgets both together)
+    weights = request.state.session.jobs[job_id].initial if before else run.params
     src, tgt, backward, lr = sentences_of(sentences, settings(request)[0])
     # The snapshot (weights and Adam's two moments), the loaded weights and the initial ones.
     numbers = 5 * sum(v.size for v in run.params.values())

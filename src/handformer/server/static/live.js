@@ -52,7 +52,7 @@
     if (data.toc !== null) { setToc(data.toc); frame = data.frame; HF.tocChecked(); }
     paramNames(data.params || {});
     var put = data.order.map(function (id) { return fresh[id]; }).filter(function (s) { return s && s.isConnected; });
-    HF.fitPanels(put);
+    window.HFPage.fitWhenNear(put);  /* nav.js: those in view now, the others as laid out */
     document.dispatchEvent(new CustomEvent("hf:fresh", {detail: {panels: put}}));  /* phone.js */
     return data;
   }
@@ -69,7 +69,7 @@
      panels are moved into the new order (all but the longest run already in it): a panel put
      back into the document is laid out anew, and re-inserting all of them (a switch such as
      pre-norm reorders a few) cost a whole-page layout, 250 ms on the tutorial. Until it is laid
-     out (when it comes near: app.css, content-visibility), a new panel holds its old one's
+     out (when it comes near: panels.css, content-visibility), a new panel holds its old one's
      height, so the panels after it do not move. */
   function place(container, kids, old, fresh) {
     var wanted = new Set(kids);

@@ -391,7 +391,7 @@
   });
   // the web app replaces panels after the page loads: it says so, and they are fitted anew
   document.addEventListener("hf:panels", fitPage);
-  // the web app fits the panels it swaps in (server/static/fit.js) and holds the one being read
+  // the web app fits the panels it swaps in (server/static/live.js) and holds the one being read
   window.HFPage = {fitPanel: fitPanel, fitWhenNear: fitWhenNear, hold: hold, toTop: toTop};
   fitPage();
 
