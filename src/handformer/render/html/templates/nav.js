@@ -66,16 +66,30 @@
     });
   }
 
+  // The size the last matrix of a shape took (its box's width, its columns, the language shown):
+  // the next one of that shape starts there. Each size tried costs a layout of the table (a
+  // d_model-wide matrix tried from full size takes seven; from its neighbour's size, two).
+  var lastFit = new Map();
+
+  function overflows(s) { return s.scrollWidth > s.clientWidth + 1; }
+
   function fit(s) {
     // A matrix wider than its box is shown whole if it can be, with smaller type (not under 11 px),
-    // then shorter numbers (not under 10 px); if it cannot, it scrolls at full size.
+    // then shorter numbers (not under 10 px); if it cannot, it scrolls at full size. The first
+    // size of FITS at which it is whole, found from a guess: down while it is cut, up while the
+    // size before is whole too.
     var table = s.firstElementChild;
     if (!table || !table.classList.contains("grid") || !s.clientWidth) { return; }
-    if (table.className.indexOf(" f1") >= 0 || table.querySelector("td[data-full]")) { size(table, "", false); }
-    for (var k = 0; k < FITS.length && s.scrollWidth > s.clientWidth + 1; k++) {
-      size(table, FITS[k][0], FITS[k][1]);
+    var key = [s.clientWidth, root.getAttribute("data-lang"), table.tHead ? table.tHead.rows[0].cells.length : 0].join(" ");
+    var k = Math.min(lastFit.get(key) || 0, FITS.length - 1), at = function (i) { size(table, FITS[i][0], FITS[i][1]); };
+    at(k);
+    if (overflows(s)) {
+      while (++k < FITS.length) { at(k); if (!overflows(s)) { break; } }
+    } else {
+      while (k > 0) { at(k - 1); if (overflows(s)) { at(k); break; } k--; }
     }
-    if (s.scrollWidth > s.clientWidth + 1) { size(table, "", false); reveal(s); }  // it scrolls
+    lastFit.set(key, k);
+    if (k === FITS.length) { at(0); reveal(s); }  // it scrolls
   }
 
   function reveal(s) {
@@ -93,7 +107,7 @@
     var scrolls = root ? root.querySelectorAll(".scroll") : document.querySelectorAll(".hf .scroll");
     scrolls.forEach(fit);
     scrolls.forEach(function (s) {
-      var cut = s.scrollWidth > s.clientWidth + 1;
+      var cut = overflows(s);
       s.classList.toggle("overflows", cut);
       var fig = s.closest(".mx");
       if (fig) { fig.classList.toggle("overflows", cut); }
