@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
-from support.browser import CHROMIUM_ARGS, open_page  # noqa: F401  (open_page: for tests)
+from support.browser import CHROMIUM_ARGS, ReusedContexts, open_page  # noqa: F401  (open_page: for tests)
 from support.processes import walk_in_a_fresh_process  # noqa: F401
 from support.unprivileged import open_folder  # noqa: F401  (a folder user nobody may write)
 
@@ -51,11 +51,12 @@ def numpy_errors_raise():
 @pytest.fixture(scope="session")
 def browser():
     """Debian's headless Chromium under Playwright (never a downloaded browser), one per test
-    process: each test opens its own context (open_page), so no state passes between tests."""
+    process: each test opens its own context (open_page), cleared of the last test's state
+    when reused (support.browser.ReusedContexts), so no state passes between tests."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (pip)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield b
+        yield ReusedContexts(b)
         b.close()
 
 
