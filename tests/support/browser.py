@@ -11,15 +11,16 @@ class ReusedContexts:
     """The session's Chromium, whose ``new_context`` hands out a clean context that an earlier
     test closed, where one with the same options is free, instead of a new one.
 
-    A new context, or a context whose pages have all closed, costs a test's page about 0.35 s
-    more CPU (a new renderer process; a sixth of the whole suite's CPU): each context kept for
-    reuse keeps a blank page open. A context handed out again has no page, cookie (the app's session),
-    permission, route, stored item (localStorage, of every origin its pages visited) or cached
-    answer left from its last test: ``close()`` clears them and frees it. Two contexts open at
-    once are two contexts (a test's "fresh browser" beside its first); a test that never closes
-    its context keeps it. Init scripts and exposed bindings cannot be taken back: asked of a
-    reused context, they are refused (a test that needs one asks ``browser.fresh_context``).
-    Every other attribute is the real browser's."""
+    A test's page in a new context costs about 0.7 s more CPU than one in a context kept open
+    (a new renderer process and its start; so does a context whose pages have all closed: each
+    context kept for reuse keeps a blank page open). A context handed out again has no page,
+    cookie (the app's session), permission, route, stored item (localStorage and the like, of
+    every origin its pages visited) or cached answer left from its last test: ``close()``
+    clears them and frees it. Two contexts open at once are two contexts (a test's "fresh
+    browser" beside its first); a test that never closes its context keeps it. Init scripts
+    and exposed bindings cannot be taken back: asked of a reused context, they are refused (a
+    test that needs one asks ``browser.fresh_context``). Every other attribute is the real
+    browser's."""
 
     def __init__(self, browser):
         self._browser = browser
@@ -39,8 +40,8 @@ class ReusedContexts:
 
     def _reusable(self, options, free):
         context = self._browser.new_context(**options)
-        # a page kept open at about:blank while the context is free: when a context's last page
-        # closes, the next page costs as much as a new context (0.35 s more CPU)
+        # kept open at about:blank while the context is free: after a context's last page has
+        # closed, its next page costs as much as a new context
         keeper = context.new_page()
         origins: set[str] = set()
 
