@@ -64,3 +64,24 @@ def test_dequantized_as_the_gguf_package_does(tensors):
         assert ours.shape == reference.shape
         np.testing.assert_allclose(ours, reference, rtol=1e-7, atol=0)
         assert np.array_equal(ours.astype(np.float32), reference)
+
+
+def test_the_file_parses_as_the_gguf_packages_own_reader_parses_it():
+    """gguf_model.reader reads through a plain array over the mapping (for speed): every field
+    and every tensor (name, type, shape, bytes) as GGUFReader itself gives them."""
+    from gguf import GGUFReader
+
+    from handformer.families.gpt.gguf_model import reader as parsed
+
+    ours, theirs = parsed(gguf_path()), GGUFReader(str(gguf_path()))
+    assert type(ours) is not GGUFReader  # else this compares the reader with itself
+    assert list(ours.fields) == list(theirs.fields)
+    for name, field in theirs.fields.items():
+        assert ours.fields[name].contents() == field.contents(), name
+        assert ours.fields[name].types == field.types, name
+    assert ours.data_offset == theirs.data_offset
+    assert len(ours.tensors) == len(theirs.tensors) == 272
+    for a, b in zip(ours.tensors, theirs.tensors, strict=True):
+        assert (a.name, a.tensor_type, list(a.shape), a.data_offset) == \
+               (b.name, b.tensor_type, list(b.shape), b.data_offset)
+        assert a.data.dtype == b.data.dtype and np.array_equal(a.data, b.data), a.name

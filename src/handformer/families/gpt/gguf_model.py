@@ -68,13 +68,28 @@ def locate() -> Path:
 @functools.lru_cache(maxsize=1)
 def reader(path: Path):
     """The file parsed by the gguf package, once per process (its metadata alone, 49,152
-    tokens and 48,900 merges, takes seconds to parse; the tensors stay mapped, not read)."""
+    tokens and 48,900 merges, takes a second to parse; the tensors stay mapped, not read)."""
     try:
         from gguf import GGUFReader
     except ImportError:
         raise PretrainedError(f"{NAME} is read with the gguf package: {INSTALL}") from None
+
+    class PlainReader(GGUFReader):
+        """GGUFReader reading its file through a plain array over the same mapping: it slices
+        its ``data`` once for every number and string of the metadata, and a slice of a
+        np.memmap is a memmap, made by Python code (its __getitem__ and __array_finalize__).
+        This file parses in 0.95 s instead of 2.7 s, to the same fields and tensors."""
+
+        @property
+        def data(self):
+            return self._plain
+
+        @data.setter
+        def data(self, mapped):
+            self._mapped, self._plain = mapped, mapped.view(np.ndarray)
+
     try:
-        return GGUFReader(str(path))
+        return PlainReader(str(path))
     except (ValueError, OSError) as err:
         raise PretrainedError(f"{str(path)!r} is not a readable GGUF file: {err}") from None
 
