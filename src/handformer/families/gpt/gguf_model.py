@@ -90,7 +90,7 @@ def reader(path: Path):
 
     try:
         return PlainReader(str(path))
-    except (ValueError, OSError) as err:
+    except (ValueError, OSError, IndexError, KeyError) as err:  # IndexError: cut short; KeyError: a key twice
         raise PretrainedError(f"{str(path)!r} is not a readable GGUF file: {err}") from None
 
 
