@@ -86,7 +86,7 @@ def reader(path: Path):
 
         @data.setter
         def data(self, mapped):
-            self._mapped, self._plain = mapped, mapped.view(np.ndarray)
+            self._plain = mapped.view(np.ndarray)  # its base, the memmap, keeps the mapping open
 
     try:
         return PlainReader(str(path))

@@ -113,7 +113,7 @@
       if (fig) { fig.classList.toggle("overflows", cut); }
     });
     (root || document).querySelectorAll(".formula").forEach(function (f) {
-      f.classList.toggle("overflows", f.scrollWidth > f.clientWidth + 1);
+      f.classList.toggle("overflows", overflows(f));
     });
   }
 
