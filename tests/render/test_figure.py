@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 import xml.etree.ElementTree as ET
 
@@ -46,6 +47,26 @@ def test_png_in_chinese_uses_the_cjk_font(tape):
         data = render_figure(tape, "encoder.0.self_attn.head.0.scores", fmt="png", lang="zh")
     assert not [w for w in caught if "missing from" in str(w.message)]  # every glyph found
     assert data.startswith(PNG) and len(data) > 20_000
+
+
+def test_chinese_inside_a_formula_is_drawn_in_the_cjk_font(tape, caplog):
+    r"""中文's vocabulary step has the formula N = |\text{不同词的集合}| = …: each character is
+    the CJK font's own glyph (its index read from the font file), with no empty-box warning;
+    an English figure after it draws its formulas in DejaVu Sans again."""
+    from matplotlib.font_manager import fontManager
+    from matplotlib.ft2font import FT2Font
+
+    face = next(f for f in fontManager.ttflist if f.name == "Noto Sans CJK SC"
+                and f.weight in (400, "normal", "regular"))
+    cjk = FT2Font(face.fname, face_index=getattr(face, "index", 0))
+    with caplog.at_level("WARNING"):
+        svg = render_figure(tape, "vocabulary", fmt="svg", lang="zh").decode()
+    assert not [r for r in caplog.records if "glyph" in r.getMessage()]
+    ids = set(re.findall(r'id="([^"]+)"', svg))
+    for char in "不同词的集合":
+        assert f"{cjk.postscript_name}-{cjk.get_char_index(ord(char)):x}" in ids, char
+    english = render_figure(tape, "vocabulary", fmt="svg", lang="en").decode()
+    assert not any(i.startswith("NotoSansCJK") for i in re.findall(r'id="([^"]+)"', english))
 
 
 def test_unknown_step_names_valid_ones(tape):

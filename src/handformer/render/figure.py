@@ -83,8 +83,22 @@ def _plt(lang: str = "en"):
 
     fonts = [font.strip() for font in i18n.t(lang, "figure.fonts").split(",")]
     plt.rcParams.update({"font.family": fonts, "svg.hashsalt": "handformer",
-                         "axes.unicode_minus": False})
+                         "axes.unicode_minus": False, **math_fonts(fonts[0])})
     return plt
+
+
+def math_fonts(text_font: str) -> dict[str, str]:
+    r"""matplotlib's settings for formulas: mathtext draws ``\text{…}`` and ``\mathrm`` in its
+    upright font, which is the language's first figure font (the formula of 中文's vocabulary
+    step, ``N = |\text{不同词的集合}|``, was drawn as empty boxes in DejaVu Sans); italic
+    letters, bold and symbols stay DejaVu Sans's in every language."""
+    if text_font == "DejaVu Sans":
+        return {"mathtext.fontset": "dejavusans"}
+    return {"mathtext.fontset": "custom", "mathtext.rm": text_font,
+            "mathtext.it": "DejaVu Sans:italic", "mathtext.bf": "DejaVu Sans:bold",
+            "mathtext.sf": "DejaVu Sans", "mathtext.tt": "DejaVu Sans Mono",
+            "mathtext.cal": "DejaVu Sans", "mathtext.bfit": "DejaVu Sans:italic:bold",
+            "mathtext.fallback": "stixsans"}
 
 
 def find_section(sections: list[Section], step: str | None) -> Section:
