@@ -10,6 +10,7 @@ import re
 import pytest
 
 import handformer
+from handformer import i18n
 from handformer.engine.formula import head, prime, sub, sup, transpose
 from handformer.narrate import build
 from handformer.narrate.document import Matrix
@@ -106,12 +107,12 @@ def markdown_blocks(walkthrough: dict) -> list[str]:
 
 
 def check(tape) -> None:
-    page = html.render(tape)
+    # the walkthrough in each language, narrated once for the page and the readers below (a
+    # paper-sized tape takes about a second a language)
+    walkthrough = {lang: build(tape, lang) for lang in i18n.languages()}
+    page = html.render_built(tape, walkthrough)
     assert 'class="tex"' not in page
     assert not any("\\" in m for m in re.findall(r"<math.*?</math>", page, re.S))
-    # the walkthrough in each language, narrated once for both readers below (a paper-sized
-    # tape takes about a second a language)
-    walkthrough = {lang: build(tape, lang) for lang in ("en", "zh")}
     every = formulas(tape, walkthrough)
     assert len(every) > 20
     for latex, where in every.items():

@@ -175,9 +175,16 @@ def render(tape, precision: int = 3, steps=None, lang: str = "en", level: str = 
     """The whole walkthrough of a tape as one page in every language, opening in ``lang``,
     told at ``level`` ("overview", "steps" or "all", as narrate.build)."""
     from ...narrate import build, select
-    from .check import check_blocks
 
     built = {code: select(build(tape, code, level), steps) for code in i18n.languages()}
+    return render_built(tape, built, precision, lang)
+
+
+def render_built(tape, built: dict[str, list], precision: int = 3, lang: str = "en") -> str:
+    """The page of ``tape`` from its walkthrough already narrated in every language (render
+    after narrate.build): the same page, with the tape's title and "check yourself" boxes."""
+    from .check import check_blocks
+
     checks = check_blocks(tape, list(built), [s.id for s in built[i18n.FIRST]])
     return render_sections(built, precision, title=page_title(tape.meta), lang=lang,
                            checks=checks)
