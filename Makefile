@@ -4,15 +4,22 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Test processes: one per core (pytest-xdist); WORKERS=0 runs the tests in this process.
-WORKERS ?= auto
+# Test processes (pytest-xdist); WORKERS=N sets them for both tiers, WORKERS=0 runs the tests in
+# this process. make check: one per core (its tests compute in-process; a third process on 2
+# cores took 58 s instead of 54 s). make test: one more than the cores, since its test
+# processes spend much of their time waiting on a process they started (Chromium drawing a
+# page, a benchmark script, torchrun's ranks): on 2 cores, with 2 processes the cores stood idle
+# 9% of the run (vmstat), with 3 about 3%; 3 took 351, 383 and 399 s where 2 took 392 and 431 s.
+WORKERS ?=
+CHECK_WORKERS := $(or $(WORKERS),auto)
+TEST_WORKERS := $(or $(WORKERS),$(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 ))))
 # Bytecode is kept between runs (pytest rewrites every test module's asserts otherwise: ~10 s
 # a process), whatever the environment says.
-# One BLAS and OpenMP thread per test process: one process per core already fills the cores, and
+# One BLAS and OpenMP thread per test process: the test processes already fill the cores, and
 # each one's own threads on top oversubscribe them (the SmolLM2 tests took 61 s instead of 40 s
 # on 2 cores).
 THREADS := OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(THREADS) $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(THREADS) $(BIN)/python -m pytest --dist worksteal
 # Where pip finds torch for the tests. Empty: PyPI, whose Linux torch==2.13.0 is the CUDA build
 # (several GB with its NVIDIA packages). On a machine without an NVIDIA GPU, PyTorch's CPU
 # wheels are far smaller: make test TORCH_INDEX=https://download.pytorch.org/whl/cpu
@@ -26,10 +33,10 @@ demo: $(VENV)/.core
 	$(BIN)/handformer walk
 
 check: $(VENV)/.dev
-	$(PYTEST) -m check $(PYTEST_ARGS)
+	$(PYTEST) -n $(CHECK_WORKERS) -m check $(PYTEST_ARGS)
 
 test: $(VENV)/.dev system-deps
-	$(PYTEST) $(PYTEST_ARGS)
+	$(PYTEST) -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 $(VENV)/.core: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
