@@ -8,6 +8,7 @@ coloured grids with their labels. matplotlib is imported only here, and only whe
 from __future__ import annotations
 
 import math
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -83,22 +84,31 @@ def _plt(lang: str = "en"):
 
     fonts = [font.strip() for font in i18n.t(lang, "figure.fonts").split(",")]
     plt.rcParams.update({"font.family": fonts, "svg.hashsalt": "handformer",
-                         "axes.unicode_minus": False, **math_fonts(fonts[0])})
+                         "axes.unicode_minus": False, **math_fonts(fonts)})
     return plt
 
 
-def math_fonts(text_font: str) -> dict[str, str]:
-    r"""matplotlib's settings for formulas: mathtext draws ``\text{…}`` and ``\mathrm`` in its
-    upright font, which is the language's first figure font (the formula of 中文's vocabulary
-    step, ``N = |\text{不同词的集合}|``, was drawn as empty boxes in DejaVu Sans); italic
-    letters, bold and symbols stay DejaVu Sans's in every language."""
-    if text_font == "DejaVu Sans":
-        return {"mathtext.fontset": "dejavusans"}
-    return {"mathtext.fontset": "custom", "mathtext.rm": text_font,
+def math_fonts(fonts: list[str]) -> dict[str, str]:
+    r"""matplotlib's settings for formulas. DejaVu Sans draws them (letters, digits and symbols
+    alike, in every language), but it has no CJK glyph, and mathtext draws ``\text{…}`` in its
+    upright font, not the figure's font list: 中文's ``N = |\text{不同词的集合}|`` came out as
+    empty boxes. A formula holding such characters is drawn in the "custom" set (math_font):
+    upright in the language's first figure font other than DejaVu Sans (Noto Sans CJK SC),
+    italic, bold and symbols in DejaVu Sans."""
+    upright = next((f for f in fonts if f != "DejaVu Sans"), "DejaVu Sans")
+    return {"mathtext.fontset": "dejavusans", "mathtext.rm": upright,
             "mathtext.it": "DejaVu Sans:italic", "mathtext.bf": "DejaVu Sans:bold",
             "mathtext.sf": "DejaVu Sans", "mathtext.tt": "DejaVu Sans Mono",
             "mathtext.cal": "DejaVu Sans", "mathtext.bfit": "DejaVu Sans:italic:bold",
             "mathtext.fallback": "stixsans"}
+
+
+def math_font(latex: str) -> dict[str, str]:
+    """The keyword that draws ``latex`` in math_fonts' custom set where it holds a wide (CJK)
+    character; none otherwise."""
+    if any(unicodedata.east_asian_width(ch) in "WF" for ch in latex):
+        return {"math_fontfamily": "custom"}
+    return {}
 
 
 def find_section(sections: list[Section], step: str | None) -> Section:
@@ -162,7 +172,7 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
              weight="bold", va="top")
     where = f"step {section.id}"
     fig.text(0.1 / width, 1 - 0.6 / height, formula_text(section.formula, where), fontsize=12,
-             va="top")
+             va="top", **math_font(section.formula))
     x = 0.2
     scales = colour.shared_scales([m for m in items if isinstance(m, Matrix)])
     for item, w in zip(items, slots, strict=True):
@@ -174,7 +184,8 @@ def section_figure(section: Section, precision: int, lang: str = "en"):
         else:
             op = {r"\cdot": "·", "-": "−"}.get(item.strip(), item)
             fig.text((x + w / 2) / width, (FOOT + tall / 2) / height, formula_text(op, where),
-                     fontsize=28 if len(op) == 1 else 18, ha="center", va="center")
+                     fontsize=28 if len(op) == 1 else 18, ha="center", va="center",
+                     **math_font(op))
         x += w
     return fig
 
@@ -224,7 +235,7 @@ def draw_matrix(ax, m: Matrix, precision: int, scale=None) -> None:
     ax.set_yticks(range(len(rows)), [_tick(m.rows, i) for i in rows], fontsize=7)
     ax.tick_params(length=0, labeltop=True, labelbottom=False)
     ax.set_xlabel(f"{formula_text(m.symbol, f'step {m.name}')}   {grids.dims(m.shape)}",
-                  fontsize=9)
+                  fontsize=9, **math_font(m.symbol))
 
 
 def _outline(ax, m: Matrix, rows: list, cols: list) -> None:

@@ -7,6 +7,7 @@ is also what the tests run over every preset, so no fallback reaches a page unno
 
 from __future__ import annotations
 
+import logging
 import re
 import sys
 from functools import lru_cache
@@ -104,10 +105,17 @@ def mathtext(latex: str) -> str:
     text = latex
     for pattern, repl in _mathtext_rules():
         text = pattern.sub(repl, text)
+    # whether a font has each glyph is the drawing's concern (figure.math_font draws a formula
+    # with CJK text in a CJK font); this parse only asks whether mathtext reads the formula
+    quiet = logging.getLogger("matplotlib.mathtext")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)
     try:
         _mathtext_parser().parse(f"${text}$")
     except ValueError as err:  # mathtext reports every parse failure as a ValueError
         raise FormulaError(str(err).strip().splitlines()[-1]) from None
+    finally:
+        quiet.setLevel(level)
     return f"${text}$"
 
 
