@@ -9,7 +9,8 @@ BIN := $(VENV)/bin
 # cores took 58 s instead of 54 s). make test: one more than the cores, since its test
 # processes spend much of their time waiting on a process they started (Chromium drawing a
 # page, a benchmark script, torchrun's ranks): on 2 cores, with 2 processes the cores stood idle
-# 9% of the run (vmstat), with 3 about 3%; 3 took 351, 383 and 399 s where 2 took 392 and 431 s.
+# 9% of the run (vmstat), with 3 about 3%; 3 took 351 to 446 s (four runs) where 2 took 392 and
+# 431 s (the machine's speed varies between runs).
 WORKERS ?=
 CHECK_WORKERS := $(or $(WORKERS),auto)
 TEST_WORKERS := $(or $(WORKERS),$(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 ))))
