@@ -17,7 +17,7 @@ from click.testing import CliRunner
 import handformer
 from handformer import i18n, narrate
 from handformer.cli import main
-from handformer.render import figure, markdown
+from handformer.render import figure, markdown, plotting
 from handformer.render.html import page as html
 from handformer.render.terminal import screen as terminal
 from support.marked import document_words, marked, unmarked, words
@@ -100,7 +100,7 @@ def test_figures_leave_no_english(xx, tape):
         texts = [t.get_text() for t in fig.texts]
         for ax in fig.axes:
             texts += [ax.get_xlabel()] + [t.get_text() for t in ax.get_xticklabels()]
-        figure._plt().close(fig)
+        plotting.pyplot().close(fig)
         assert unmarked("\n".join(texts), allowed) == set(), s.id
 
 

@@ -98,7 +98,7 @@ def train(**o):
     if o["plot"] and not o["plot"].lower().endswith((".svg", ".png")):
         raise HandformerError("--plot writes an image: give FILE.svg or FILE.png")
     if o["plot"]:  # refused before training, not after it
-        from ..render.figure import need_matplotlib
+        from ..render.plotting import need_matplotlib
 
         need_matplotlib()
     run_opts = {k: o.pop(k) for k in ("epochs", "lr", "optimizer", "momentum", "batch_size",

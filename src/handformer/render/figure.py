@@ -2,13 +2,12 @@
 
 The figure is the HTML panel in print form: number and title, the formula (matplotlib mathtext
 where it can parse the LaTeX, the plain LaTeX where it cannot), and the equation's matrices as
-coloured grids with their labels. matplotlib is imported only here, and only when drawing.
+coloured grids with their labels. matplotlib is imported only when drawing (plotting.py).
 """
 
 from __future__ import annotations
 
 import math
-import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -18,97 +17,10 @@ from ..errors import HandformerError
 from ..narrate.document import Matrix, Section
 from .common import colour, grids
 from .common.tex import FormulaError, mathtext, warn
+from .plotting import math_font, pyplot
 
 CELL, ROW = 0.55, 0.3  # inches per cell: width, height
 LABELS, HEAD, FOOT = 0.9, 1.5, 0.5  # inches: row labels, title and formula, shape below
-
-
-def need_matplotlib() -> None:
-    """A missing optional extra is one line naming the pip command, never a traceback."""
-    from importlib.util import find_spec
-
-    if find_spec("matplotlib") is None:
-        raise HandformerError("figures (svg, png, train --plot) need matplotlib: "
-                              "pip install -e '.[plot]' in handformer's checkout")
-
-
-def writable_config_dir() -> None:
-    """Point MPLCONFIGDIR at a fresh temporary folder (removed at exit) when matplotlib's own
-    folders for its configuration and font cache cannot be written (a read-only HOME, HOME
-    unset or a file), so it never prints its "created a temporary cache directory" warning.
-    Only before matplotlib is first imported: it reads the variable once."""
-    import os
-    import sys
-
-    if "matplotlib" in sys.modules:
-        return
-    home = Path(os.environ.get("HOME") or "~").expanduser()
-    if os.environ.get("MPLCONFIGDIR"):
-        folders = [Path(os.environ["MPLCONFIGDIR"])]
-    else:
-        folders = [Path(os.environ.get(xdg) or home / default) / "matplotlib"
-                   for xdg, default in (("XDG_CONFIG_HOME", ".config"),
-                                        ("XDG_CACHE_HOME", ".cache"))]
-    if all(_writable(folder) for folder in folders):
-        return
-    import atexit
-    import shutil
-    import tempfile
-
-    try:
-        folder = tempfile.mkdtemp(prefix="handformer-matplotlib-")
-    except OSError:
-        return  # no writable temporary folder either: matplotlib says so itself
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    os.environ["MPLCONFIGDIR"] = folder
-
-
-def _writable(folder: Path) -> bool:
-    """What matplotlib asks of the folder: it can be made, is a folder and can be written."""
-    import os
-
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    return folder.is_dir() and os.access(folder, os.W_OK)
-
-
-def _plt(lang: str = "en"):
-    need_matplotlib()
-    writable_config_dir()
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fonts = [font.strip() for font in i18n.t(lang, "figure.fonts").split(",")]
-    plt.rcParams.update({"font.family": fonts, "svg.hashsalt": "handformer",
-                         "axes.unicode_minus": False, **math_fonts(fonts)})
-    return plt
-
-
-def math_fonts(fonts: list[str]) -> dict[str, str]:
-    r"""matplotlib's settings for formulas. DejaVu Sans draws them (letters, digits and symbols
-    alike, in every language), but it has no CJK glyph, and mathtext draws ``\text{…}`` in its
-    upright font, not the figure's font list: 中文's ``N = |\text{不同词的集合}|`` came out as
-    empty boxes. A formula holding such characters is drawn in the "custom" set (math_font):
-    upright in the language's first figure font other than DejaVu Sans (Noto Sans CJK SC),
-    italic, bold and symbols in DejaVu Sans."""
-    upright = next((f for f in fonts if f != "DejaVu Sans"), "DejaVu Sans")
-    return {"mathtext.fontset": "dejavusans", "mathtext.rm": upright,
-            "mathtext.it": "DejaVu Sans:italic", "mathtext.bf": "DejaVu Sans:bold",
-            "mathtext.sf": "DejaVu Sans", "mathtext.tt": "DejaVu Sans Mono",
-            "mathtext.cal": "DejaVu Sans", "mathtext.bfit": "DejaVu Sans:italic:bold",
-            "mathtext.fallback": "stixsans"}
-
-
-def math_font(latex: str) -> dict[str, str]:
-    """The keyword that draws ``latex`` in math_fonts' custom set where it holds a wide (CJK)
-    character; none otherwise."""
-    if any(unicodedata.east_asian_width(ch) in "WF" for ch in latex):
-        return {"math_fontfamily": "custom"}
-    return {}
 
 
 def find_section(sections: list[Section], step: str | None) -> Section:
@@ -150,7 +62,7 @@ def _bytes(fig, fmt: str) -> bytes:
     """The figure's file contents (matplotlib draws into memory; the writer saves them)."""
     from io import BytesIO
 
-    plt = _plt()
+    plt = pyplot()
     meta = {"Date": None} if fmt == "svg" else {}
     buffer = BytesIO()
     try:
@@ -162,7 +74,7 @@ def _bytes(fig, fmt: str) -> bytes:
 
 def section_figure(section: Section, precision: int, lang: str = "en"):
     """A matplotlib figure: title, formula, then the matrices and operators left to right."""
-    plt = _plt(lang)
+    plt = pyplot(lang)
     items = [i for i in section.equation if isinstance(i, (Matrix, str))]
     slots = [_width(i) for i in items]
     tall = max([_rows(i) * ROW for i in items if isinstance(i, Matrix)] or [0.0])
@@ -280,7 +192,7 @@ def loss_curve(history: list[dict], fmt: str = "svg", lang: str = "en") -> bytes
     if not history:
         raise HandformerError("no epochs to plot: the training history is empty")
     t = i18n.table(lang)
-    fig, loss_ax = _plt(lang).subplots(figsize=(7, 4))
+    fig, loss_ax = pyplot(lang).subplots(figsize=(7, 4))
     epochs = [h.get("epoch", k + 1) for k, h in enumerate(history)]
     _curves(loss_ax, epochs, history, "loss", t["train.loss"], t["train.val"], "tab:blue")
     loss_ax.set_xlabel(t["train.epoch"])

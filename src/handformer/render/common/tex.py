@@ -105,7 +105,7 @@ def mathtext(latex: str) -> str:
     text = latex
     for pattern, repl in _mathtext_rules():
         text = pattern.sub(repl, text)
-    # whether a font has each glyph is the drawing's concern (figure.math_font draws a formula
+    # whether a font has each glyph is the drawing's concern (plotting.math_font draws a formula
     # with CJK text in a CJK font); this parse only asks whether mathtext reads the formula
     quiet = logging.getLogger("matplotlib.mathtext")
     level = quiet.level
@@ -121,7 +121,7 @@ def mathtext(latex: str) -> str:
 
 @lru_cache(maxsize=1)
 def _mathtext_parser():
-    from ..figure import writable_config_dir
+    from ..plotting import writable_config_dir
 
     writable_config_dir()  # before matplotlib's first import
     from matplotlib.mathtext import MathTextParser
